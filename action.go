@@ -1,0 +1,479 @@
+package ptywright
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ErrInvalidAction is wrapped by every error Action.Validate and
+// Action.UnmarshalJSON return; the RPC layer maps it to "invalid params".
+var ErrInvalidAction = errors.New("invalid action")
+
+// ErrUnknownSignal is wrapped by ParseSignal when a name is not in the table.
+var ErrUnknownSignal = errors.New("unknown signal")
+
+// FieldError names the input field that was rejected. Field is a dotted path
+// in the wire form ("action.value.rows", "extra_regexes[2]") so a client can
+// find its mistake; Err is the sentinel class (ErrInvalidAction,
+// ErrInvalidSize, ...) matched with errors.Is.
+type FieldError struct {
+	Field  string
+	Reason string
+	Err    error
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Reason }
+
+// Unwrap exposes the sentinel class to errors.Is and errors.As.
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// ActionType is the "type" of an action on the wire.
+type ActionType string
+
+// Action types. interrupt, eof and kill carry no value.
+const (
+	ActionText           ActionType = "text"
+	ActionPaste          ActionType = "paste"
+	ActionBracketedPaste ActionType = "bracketed_paste"
+	ActionKey            ActionType = "key"
+	ActionResize         ActionType = "resize"
+	ActionInterrupt      ActionType = "interrupt"
+	ActionEOF            ActionType = "eof"
+	ActionKill           ActionType = "kill"
+	ActionSignal         ActionType = "signal"
+	ActionMarkTranscript ActionType = "mark_transcript"
+)
+
+var actionTypes = [...]ActionType{
+	ActionText, ActionPaste, ActionBracketedPaste, ActionKey, ActionResize,
+	ActionInterrupt, ActionEOF, ActionKill, ActionSignal, ActionMarkTranscript,
+}
+
+// Signal names a signal the Session can deliver to the child's process group.
+// Names are portable strings rather than syscall.Signal so actions stay
+// serialisable and the package builds where those signals do not exist.
+type Signal string
+
+// Signals a "signal" action may carry.
+const (
+	SignalInt  Signal = "int"
+	SignalTerm Signal = "term"
+	SignalHup  Signal = "hup"
+	SignalQuit Signal = "quit"
+	SignalKill Signal = "kill"
+	SignalUsr1 Signal = "usr1"
+	SignalUsr2 Signal = "usr2"
+)
+
+var signalTable = [...]Signal{SignalInt, SignalTerm, SignalHup, SignalQuit, SignalKill, SignalUsr1, SignalUsr2}
+
+// Signals returns every valid signal name in a stable order.
+func Signals() []Signal { return slices.Clone(signalTable[:]) }
+
+// ParseSignal accepts exactly the lower-case names Signals returns; the error
+// wraps ErrUnknownSignal and lists them.
+func ParseSignal(name string) (Signal, error) {
+	if slices.Contains(signalTable[:], Signal(name)) {
+		return Signal(name), nil
+	}
+	names := make([]string, len(signalTable))
+	for i, s := range signalTable {
+		names[i] = string(s)
+	}
+	return "", fmt.Errorf("%w %q (valid signals: %s)", ErrUnknownSignal, name, strings.Join(names, ", "))
+}
+
+// Action is one step a client or plugin asks a Session to perform. Only the
+// field matching Type is meaningful; Validate rejects an Action that sets any
+// other, so a plan built by hand cannot silently drop data. Build actions with
+// the constructors (Text, Press, Resize, ...).
+//
+// Its JSON form is {"type": ..., "value": ...} as in the JSON-RPC reference.
+type Action struct {
+	Type   ActionType
+	Text   string // text, paste, bracketed_paste
+	Key    Key    // key
+	Size   Size   // resize
+	Signal Signal // signal
+	Label  string // mark_transcript
+}
+
+// Text types s as if entered on a keyboard; bytes are written verbatim.
+func Text(s string) Action { return Action{Type: ActionText, Text: s} }
+
+// Paste writes s verbatim, for programs that have not enabled bracketed paste.
+func Paste(s string) Action { return Action{Type: ActionPaste, Text: s} }
+
+// BracketedPaste wraps s in CSI 200~ ... CSI 201~ so a TUI that enabled
+// bracketed paste treats it as one paste and a following Enter as a submit.
+func BracketedPaste(s string) Action { return Action{Type: ActionBracketedPaste, Text: s} }
+
+// Press sends one named key.
+func Press(k Key) Action { return Action{Type: ActionKey, Key: k} }
+
+// Resize changes the terminal size in cells, with pixel dimensions unknown.
+func Resize(rows, cols int) Action {
+	return Action{Type: ActionResize, Size: Size{Rows: rows, Cols: cols}}
+}
+
+// ResizeTo changes the terminal size including pixel dimensions.
+func ResizeTo(s Size) Action { return Action{Type: ActionResize, Size: s} }
+
+// Interrupt sends Ctrl-C (0x03) through the PTY, so the line discipline
+// decides what it means, exactly as for a user at the keyboard.
+func Interrupt() Action { return Action{Type: ActionInterrupt} }
+
+// EOF sends Ctrl-D (0x04) through the PTY.
+func EOF() Action { return Action{Type: ActionEOF} }
+
+// Kill asks the Session to SIGKILL the child's process group.
+func Kill() Action { return Action{Type: ActionKill} }
+
+// SendSignal asks the Session to deliver s to the child's process group,
+// bypassing the line discipline.
+func SendSignal(s Signal) Action { return Action{Type: ActionSignal, Signal: s} }
+
+// MarkTranscript records the current transcript cursor under label, so a later
+// wait or read can start from this point.
+func MarkTranscript(label string) Action { return Action{Type: ActionMarkTranscript, Label: label} }
+
+func actionError(field, format string, args ...any) *FieldError {
+	return &FieldError{Field: field, Reason: fmt.Sprintf(format, args...), Err: ErrInvalidAction}
+}
+
+func unknownTypeError(t ActionType) *FieldError {
+	names := make([]string, len(actionTypes))
+	for i, at := range actionTypes {
+		names[i] = string(at)
+	}
+	return actionError("action.type", "unknown action type %q (valid types: %s)", t, strings.Join(names, ", "))
+}
+
+// Validate checks that Type is known, that its payload is valid (known key,
+// size in range, known signal, non-empty label) and that no field belonging
+// to another type is set. Errors are *FieldError wrapping ErrInvalidAction,
+// named by their wire path.
+func (a Action) Validate() error {
+	var uses string // the single payload field Type uses
+	switch a.Type {
+	case ActionText, ActionPaste, ActionBracketedPaste:
+		uses = "Text"
+	case ActionKey:
+		uses = "Key"
+		if _, err := ParseKey(string(a.Key)); err != nil {
+			return &FieldError{Field: "action.value", Reason: err.Error(), Err: errors.Join(ErrInvalidAction, ErrUnknownKey)}
+		}
+	case ActionResize:
+		uses = "Size"
+		if err := a.Size.Validate(); err != nil {
+			var fe *FieldError
+			if errors.As(err, &fe) {
+				return &FieldError{Field: "action.value." + fe.Field, Reason: fe.Reason, Err: errors.Join(ErrInvalidAction, ErrInvalidSize)}
+			}
+			return &FieldError{Field: "action.value", Reason: err.Error(), Err: errors.Join(ErrInvalidAction, ErrInvalidSize)}
+		}
+	case ActionInterrupt, ActionEOF, ActionKill:
+	case ActionSignal:
+		uses = "Signal"
+		if _, err := ParseSignal(string(a.Signal)); err != nil {
+			return &FieldError{Field: "action.value", Reason: err.Error(), Err: errors.Join(ErrInvalidAction, ErrUnknownSignal)}
+		}
+	case ActionMarkTranscript:
+		uses = "Label"
+		if a.Label == "" {
+			return actionError("action.value.label", "must not be empty")
+		}
+	case "":
+		return actionError("action.type", "required")
+	default:
+		return unknownTypeError(a.Type)
+	}
+	// A payload in the wrong field is almost always a construction bug (e.g.
+	// Action{Type: ActionKey, Text: "enter"}); refuse rather than drop it.
+	set := []struct {
+		name string
+		set  bool
+	}{
+		{"Text", a.Text != ""},
+		{"Key", a.Key != ""},
+		{"Size", a.Size != Size{}},
+		{"Signal", a.Signal != ""},
+		{"Label", a.Label != ""},
+	}
+	for _, f := range set {
+		if f.set && f.name != uses {
+			return actionError("action", "field %s must be empty for type %q", f.name, a.Type)
+		}
+	}
+	return nil
+}
+
+// Bracketed paste markers (xterm DECSET 2004).
+const (
+	pasteStart = "\x1b[200~"
+	pasteEnd   = "\x1b[201~"
+)
+
+// Input returns the bytes to write to the PTY for input actions (text, paste,
+// bracketed_paste, key, interrupt = 0x03, eof = 0x04) and ok=false for the
+// others (resize, kill, signal, mark_transcript), which the Session performs
+// itself. applicationCursor is the screen's DECCKM mode, used for keys.
+//
+// A bracketed paste payload has any embedded end marker (ESC[201~) removed:
+// otherwise the text after it would reach the program as typed input, which
+// is how paste-injection attacks work. It does not validate; call Validate
+// first (an unknown key yields ok=true with no bytes).
+func (a Action) Input(applicationCursor bool) (b []byte, ok bool) {
+	switch a.Type {
+	case ActionText, ActionPaste:
+		return []byte(a.Text), true
+	case ActionBracketedPaste:
+		body := strings.ReplaceAll(a.Text, pasteEnd, "")
+		b = make([]byte, 0, len(pasteStart)+len(body)+len(pasteEnd))
+		b = append(b, pasteStart...)
+		b = append(b, body...)
+		b = append(b, pasteEnd...)
+		return b, true
+	case ActionKey:
+		return a.Key.Bytes(applicationCursor), true
+	case ActionInterrupt:
+		return []byte{0x03}, true
+	case ActionEOF:
+		return []byte{0x04}, true
+	}
+	return nil, false
+}
+
+type markValue struct {
+	Label string `json:"label"`
+}
+
+// MarshalJSON writes the wire form. It validates first so that a JSON action
+// this package emits always decodes again.
+func (a Action) MarshalJSON() ([]byte, error) {
+	if err := a.Validate(); err != nil {
+		return nil, err
+	}
+	var value any
+	switch a.Type {
+	case ActionText, ActionPaste, ActionBracketedPaste:
+		value = a.Text
+	case ActionKey:
+		value = a.Key
+	case ActionResize:
+		value = a.Size
+	case ActionSignal:
+		value = a.Signal
+	case ActionMarkTranscript:
+		value = markValue{Label: a.Label}
+	}
+	wire := struct {
+		Type  ActionType `json:"type"`
+		Value any        `json:"value,omitempty"`
+	}{a.Type, value}
+	return json.Marshal(wire)
+}
+
+// UnmarshalJSON decodes the wire form strictly: field names are exact (no case
+// folding), unknown fields at either level are rejected, value must be present
+// exactly when the type needs one (null counts as absent), and the result must
+// pass Validate. Errors are *FieldError wrapping ErrInvalidAction.
+func (a *Action) UnmarshalJSON(data []byte) error {
+	fields, err := decodeObject(data, "action")
+	if err != nil {
+		return err
+	}
+	for _, name := range sortedKeys(fields) {
+		if name != "type" && name != "value" {
+			return actionError("action."+name, "unknown field (allowed: type, value)")
+		}
+	}
+	rawType, ok := fields["type"]
+	if !ok || isNull(rawType) {
+		return actionError("action.type", "required")
+	}
+	var typ string
+	if err := json.Unmarshal(rawType, &typ); err != nil {
+		return actionError("action.type", "must be a string, got %s", jsonKind(rawType))
+	}
+	rawValue, hasValue := fields["value"]
+	if hasValue && isNull(rawValue) {
+		hasValue = false
+	}
+
+	out := Action{Type: ActionType(typ)}
+	switch out.Type {
+	case ActionText, ActionPaste, ActionBracketedPaste:
+		if out.Text, err = requireString(rawValue, hasValue, "action.value"); err != nil {
+			return err
+		}
+	case ActionKey:
+		s, err := requireString(rawValue, hasValue, "action.value")
+		if err != nil {
+			return err
+		}
+		out.Key = Key(s)
+	case ActionSignal:
+		s, err := requireString(rawValue, hasValue, "action.value")
+		if err != nil {
+			return err
+		}
+		out.Signal = Signal(s)
+	case ActionResize:
+		if !hasValue {
+			return actionError("action.value", "required for type %q: {\"rows\": N, \"cols\": N}", typ)
+		}
+		if out.Size, err = decodeSize(rawValue, "action.value"); err != nil {
+			return err
+		}
+	case ActionMarkTranscript:
+		if !hasValue {
+			return actionError("action.value", "required for type %q: {\"label\": \"...\"}", typ)
+		}
+		obj, err := decodeObject(rawValue, "action.value")
+		if err != nil {
+			return err
+		}
+		for _, name := range sortedKeys(obj) {
+			if name != "label" {
+				return actionError("action.value."+name, "unknown field (allowed: label)")
+			}
+		}
+		rawLabel, ok := obj["label"]
+		if out.Label, err = requireString(rawLabel, ok && !isNull(rawLabel), "action.value.label"); err != nil {
+			return err
+		}
+	case ActionInterrupt, ActionEOF, ActionKill:
+		if hasValue {
+			return actionError("action.value", "not allowed for type %q", typ)
+		}
+	default:
+		return unknownTypeError(out.Type)
+	}
+	if err := out.Validate(); err != nil {
+		return err
+	}
+	*a = out
+	return nil
+}
+
+// decodeObject decodes a JSON object into its raw members, rejecting any
+// other JSON kind with an error naming field.
+func decodeObject(data []byte, field string) (map[string]json.RawMessage, error) {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || data[0] != '{' {
+		return nil, actionError(field, "must be a JSON object, got %s", jsonKind(data))
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return nil, &FieldError{Field: field, Reason: "malformed JSON: " + err.Error(), Err: ErrInvalidAction}
+	}
+	return obj, nil
+}
+
+// sortedKeys makes error reporting deterministic when several fields are bad.
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+func requireString(raw json.RawMessage, present bool, field string) (string, error) {
+	if !present {
+		return "", actionError(field, "required (a string)")
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", actionError(field, "must be a string, got %s", jsonKind(raw))
+	}
+	return s, nil
+}
+
+// decodeSize decodes {"rows","cols","pixel_width"?,"pixel_height"?} with
+// integer-only members, then applies Size.Validate.
+func decodeSize(raw json.RawMessage, field string) (Size, error) {
+	obj, err := decodeObject(raw, field)
+	if err != nil {
+		return Size{}, err
+	}
+	var s Size
+	targets := map[string]*int{"rows": &s.Rows, "cols": &s.Cols, "pixel_width": &s.PixelWidth, "pixel_height": &s.PixelHeight}
+	for _, name := range sortedKeys(obj) {
+		dst, ok := targets[name]
+		if !ok {
+			return Size{}, actionError(field+"."+name, "unknown field (allowed: rows, cols, pixel_width, pixel_height)")
+		}
+		if isNull(obj[name]) {
+			continue
+		}
+		if *dst, err = decodeInt(obj[name], field+"."+name); err != nil {
+			return Size{}, err
+		}
+	}
+	for _, name := range []string{"rows", "cols"} {
+		if v, ok := obj[name]; !ok || isNull(v) {
+			return Size{}, actionError(field+"."+name, "required")
+		}
+	}
+	if err := s.Validate(); err != nil {
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			return Size{}, &FieldError{Field: field + "." + fe.Field, Reason: fe.Reason, Err: errors.Join(ErrInvalidAction, ErrInvalidSize)}
+		}
+		return Size{}, &FieldError{Field: field, Reason: err.Error(), Err: errors.Join(ErrInvalidAction, ErrInvalidSize)}
+	}
+	return s, nil
+}
+
+func decodeInt(raw json.RawMessage, field string) (int, error) {
+	raw = bytes.TrimSpace(raw)
+	// json.Number also accepts a quoted number; the wire form does not.
+	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+		return 0, actionError(field, "must be an integer, got %s", jsonKind(raw))
+	}
+	var n json.Number
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return 0, actionError(field, "must be an integer, got %s", jsonKind(raw))
+	}
+	v, err := strconv.ParseInt(string(n), 10, 32)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, actionError(field, "out of range, got %s", n)
+	case err != nil:
+		return 0, actionError(field, "must be an integer, got %s", n)
+	}
+	return int(v), nil
+}
+
+// jsonKind describes a raw JSON value for error messages without echoing it
+// (it may be large or sensitive).
+func jsonKind(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
