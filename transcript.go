@@ -1,0 +1,308 @@
+package ptywright
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"maps"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// DefaultTranscriptMaxChars is the transcript bound when none is given:
+// 128 KiB of characters (runes), as the JSON-RPC reference specifies.
+const DefaultTranscriptMaxChars = 128 * 1024
+
+// MaxTranscriptMarkers bounds the distinct marker labels per transcript, so a
+// client looping over fresh labels cannot grow memory without limit.
+const MaxTranscriptMarkers = 64
+
+var (
+	// ErrTooManyMarkers is returned by marking a new label when
+	// MaxTranscriptMarkers labels already exist.
+	ErrTooManyMarkers = errors.New("too many transcript markers")
+	// ErrInvalidMarker is returned for an empty marker label.
+	ErrInvalidMarker = errors.New("invalid transcript marker")
+)
+
+// transcript is the bounded text record of everything the child printed, as
+// valid UTF-8. Positions are absolute rune counts since the session started,
+// so cursors and markers stay meaningful after the front has been cut.
+//
+// It is not synchronised: the Session holds its lock around every call.
+type transcript struct {
+	maxChars int
+	// buf[off:] is the retained text: valid UTF-8 of exactly runes runes,
+	// never more than maxChars. Dropped text before off is reclaimed lazily
+	// (see trim) so cutting the front is amortised O(1) per byte.
+	buf   []byte
+	off   int
+	runes int
+	// start is the absolute rune index of buf[off].
+	start int64
+	// pending holds an incomplete UTF-8 sequence from the end of the last
+	// Write, completed (or found invalid) by the next one.
+	pending  [utf8.UTFMax]byte
+	npending int
+	markers  map[string]int64
+}
+
+// newTranscript returns an empty transcript keeping at most maxChars runes;
+// maxChars <= 0 means DefaultTranscriptMaxChars.
+func newTranscript(maxChars int) *transcript {
+	if maxChars <= 0 {
+		maxChars = DefaultTranscriptMaxChars
+	}
+	return &transcript{maxChars: maxChars}
+}
+
+// Write appends PTY output. A multi-byte sequence split across calls is held
+// back until completed; invalid bytes become U+FFFD, one per byte.
+func (t *transcript) Write(p []byte) {
+	if t.npending > 0 {
+		p = t.completePending(p)
+	}
+	for len(p) > 0 {
+		n, runes := validPrefix(p)
+		t.appendValid(p[:n], runes)
+		p = p[n:]
+		if len(p) == 0 {
+			break
+		}
+		if !utf8.FullRune(p) {
+			// An incomplete sequence can only be at the end of p.
+			t.npending = copy(t.pending[:], p)
+			break
+		}
+		t.appendValid([]byte(string(utf8.RuneError)), 1)
+		p = p[1:]
+	}
+	t.trim()
+}
+
+// completePending decodes the held-back sequence together with the first
+// bytes of p and returns the rest of p.
+func (t *transcript) completePending(p []byte) []byte {
+	var j [2 * utf8.UTFMax]byte
+	np := copy(j[:], t.pending[:t.npending])
+	jb := j[:np+copy(j[np:], p)]
+	pos := 0
+	for pos < np {
+		if !utf8.FullRune(jb[pos:]) {
+			// jb holds at least UTFMax bytes past pos unless it holds all of
+			// p, so this is still incomplete: keep waiting.
+			t.npending = copy(t.pending[:], jb[pos:])
+			return nil
+		}
+		r, size := utf8.DecodeRune(jb[pos:])
+		if r == utf8.RuneError && size == 1 {
+			t.appendValid([]byte(string(utf8.RuneError)), 1)
+		} else {
+			t.appendValid(jb[pos:pos+size], 1)
+		}
+		pos += size
+	}
+	t.npending = 0
+	return p[pos-np:]
+}
+
+// validPrefix returns the length in bytes and runes of the longest prefix of p
+// that is valid, complete UTF-8.
+func validPrefix(p []byte) (n, runes int) {
+	// Fast path: everything but a possibly incomplete final sequence is
+	// valid, which is what a PTY read of well-formed output looks like.
+	cut := len(p)
+	for i := len(p) - 1; i >= 0 && i > len(p)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(p[i]) {
+			if !utf8.FullRune(p[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	if utf8.Valid(p[:cut]) {
+		return cut, countRunes(p[:cut])
+	}
+	for n < len(p) {
+		if c := p[n]; c < utf8.RuneSelf {
+			n++
+			runes++
+			continue
+		}
+		r, size := utf8.DecodeRune(p[n:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		n += size
+		runes++
+	}
+	return n, runes
+}
+
+func (t *transcript) appendValid(b []byte, runes int) {
+	t.buf = append(t.buf, b...)
+	t.runes += runes
+}
+
+// trim drops runes beyond maxChars from the front. The bytes stay in buf until
+// the dropped part is at least as large as the retained part; then one copy
+// moves the retained text down, so each byte is copied at most once more
+// than it is written.
+func (t *transcript) trim() {
+	excess := t.runes - t.maxChars
+	if excess <= 0 {
+		return
+	}
+	t.off += skipRunes(t.buf[t.off:], excess)
+	t.runes -= excess
+	t.start += int64(excess)
+	if t.off >= len(t.buf)-t.off {
+		n := copy(t.buf, t.buf[t.off:])
+		t.buf = t.buf[:n]
+		t.off = 0
+	}
+}
+
+// The helpers below walk valid UTF-8 by counting rune-start bytes (any byte
+// that is not 0b10xxxxxx), eight at a time where they can: the transcript
+// does this for every byte it drops, so it must cost far less than decoding.
+
+const (
+	hiBits = 0x8080808080808080
+)
+
+// continuations returns how many of the 8 bytes in w are UTF-8 continuation
+// bytes (bit 7 set, bit 6 clear).
+func continuations(w uint64) int {
+	return bits.OnesCount64(w & hiBits &^ (w << 1))
+}
+
+// countRunes returns the number of runes in valid UTF-8 b.
+func countRunes(b []byte) int {
+	cont, i := 0, 0
+	for ; i+8 <= len(b); i += 8 {
+		cont += continuations(binary.LittleEndian.Uint64(b[i:]))
+	}
+	for ; i < len(b); i++ {
+		if !utf8.RuneStart(b[i]) {
+			cont++
+		}
+	}
+	return len(b) - cont
+}
+
+// skipRunes returns the byte length of the first n runes of valid UTF-8 b
+// (len(b) if it has fewer).
+func skipRunes(b []byte, n int) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		starts := 8 - continuations(binary.LittleEndian.Uint64(b[i:]))
+		if starts > n {
+			break
+		}
+		n -= starts
+	}
+	// Pass n more rune starts; the next start ends the last skipped rune.
+	for ; i < len(b); i++ {
+		if utf8.RuneStart(b[i]) {
+			if n == 0 {
+				return i
+			}
+			n--
+		}
+	}
+	return len(b)
+}
+
+// lastRunes returns the byte offset in valid UTF-8 b where its last n runes
+// begin (0 if it has fewer).
+func lastRunes(b []byte, n int) int {
+	if n <= 0 {
+		return len(b)
+	}
+	i := len(b)
+	for ; i >= 8; i -= 8 {
+		starts := 8 - continuations(binary.LittleEndian.Uint64(b[i-8:]))
+		if starts >= n {
+			break
+		}
+		n -= starts
+	}
+	for i--; i >= 0; i-- {
+		if utf8.RuneStart(b[i]) {
+			if n--; n == 0 {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// retained returns the retained text, valid UTF-8.
+func (t *transcript) retained() []byte { return t.buf[t.off:] }
+
+// String returns the retained text (at most maxChars runes).
+func (t *transcript) String() string { return string(t.retained()) }
+
+// Tail returns the last n runes of the retained text.
+func (t *transcript) Tail(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	b := t.retained()
+	if n >= t.runes {
+		return string(b)
+	}
+	return string(b[lastRunes(b, n):])
+}
+
+// Cursor returns the absolute number of runes ever written.
+func (t *transcript) Cursor() int64 { return t.start + int64(t.runes) }
+
+// Since returns the text written since cursor and the cursor to pass next
+// time. dropped reports that part of that text was already cut by the bound,
+// in which case text starts at the oldest retained rune. A cursor at or past
+// the end returns "" and the current cursor.
+func (t *transcript) Since(cursor int64) (text string, next int64, dropped bool) {
+	end := t.Cursor()
+	if cursor >= end {
+		return "", end, false
+	}
+	cursor = max(cursor, 0)
+	if cursor < t.start {
+		dropped = true
+		cursor = t.start
+	}
+	b := t.retained()
+	// Deltas are usually short: count from whichever end is nearer.
+	want := int(end - cursor)
+	var i int
+	if want <= t.runes/2 {
+		i = lastRunes(b, want)
+	} else {
+		i = skipRunes(b, t.runes-want)
+	}
+	return string(b[i:]), end, dropped
+}
+
+// Mark records Cursor() under label, moving it if the label exists.
+func (t *transcript) Mark(label string) error {
+	if label == "" {
+		return &FieldError{Field: "label", Reason: "must not be empty", Err: ErrInvalidMarker}
+	}
+	if _, ok := t.markers[label]; !ok && len(t.markers) >= MaxTranscriptMarkers {
+		return &FieldError{Field: "label", Reason: fmt.Sprintf("cannot add a new marker: the transcript already has the maximum of %d distinct labels", MaxTranscriptMarkers), Err: ErrTooManyMarkers}
+	}
+	if t.markers == nil {
+		t.markers = make(map[string]int64)
+	}
+	t.markers[label] = t.Cursor()
+	return nil
+}
+
+// Markers returns a copy of the label to cursor map.
+func (t *transcript) Markers() map[string]int64 {
+	out := make(map[string]int64, len(t.markers))
+	maps.Copy(out, t.markers)
+	return out
+}
