@@ -269,3 +269,40 @@ func TestActionJSONSyntaxError(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidAction)
 	require.Contains(t, err.Error(), "action: malformed JSON")
 }
+
+// FuzzActionUnmarshal: any input either decodes to a valid action that
+// round-trips exactly, or fails with ErrInvalidAction (or a JSON syntax
+// error from encoding/json itself), never panics.
+func FuzzActionUnmarshal(f *testing.F) {
+	for _, seed := range []string{
+		`{"type":"text","value":"hello"}`,
+		`{"type":"key","value":"enter"}`,
+		`{"type":"resize","value":{"rows":40,"cols":120,"pixel_width":0,"pixel_height":0}}`,
+		`{"type":"interrupt"}`, `{"type":"kill","value":null}`,
+		`{"type":"signal","value":"term"}`,
+		`{"type":"mark_transcript","value":{"label":"x"}}`,
+		`{"type":"resize","value":{"rows":1e3,"cols":-0}}`,
+		`{"type":"text","value":"\ud800"}`,
+		`{"type":"key","value":"enter","value":"tab"}`,
+		`[]`, `null`, `"x"`, `{}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var a Action
+		err := json.Unmarshal(data, &a)
+		if err != nil {
+			var syntaxErr *json.SyntaxError
+			if !errors.As(err, &syntaxErr) && json.Valid(data) {
+				require.ErrorIs(t, err, ErrInvalidAction)
+			}
+			return
+		}
+		require.NoError(t, a.Validate())
+		enc, err := json.Marshal(a)
+		require.NoError(t, err)
+		var again Action
+		require.NoError(t, json.Unmarshal(enc, &again))
+		require.Equal(t, a, again)
+	})
+}
