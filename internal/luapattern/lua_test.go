@@ -238,7 +238,7 @@ var snippets = []string{
 	`E(function() return string.gsub("abc", "a") end)`,
 	`E(function() return string.gsub("abc") end)`,
 	`E(function() return string.gsub("abc", "a", "b", "x") end)`,
-		`E(function() return ("abc"):gsub("[", "") end)`,
+	`E(function() return ("abc"):gsub("[", "") end)`,
 	// gsub with table and function replacements
 	`P(string.gsub("$name is $age", "%$(%w+)", {name = "Bob", age = 42}))`,
 	`P(string.gsub("$name $x", "%$(%w+)", {name = "Bob"}))`,
@@ -373,4 +373,50 @@ func TestDifferentialAgainstLua52(t *testing.T) {
 			require.Equal(t, want, runGoLua(t, src))
 		})
 	}
+}
+
+// TestInstall checks the binding on go-lua alone, so it runs without lua5.2.
+func TestInstall(t *testing.T) {
+	tests := []struct{ snippet, want string }{
+		{`P(string.find("a.b", "."))`, "2: 1, 1\n"},
+		{`P(("abc"):match("b"))`, "1: b\n"},
+		{`P(("x=1"):match("(%w)=(%d)"))`, "2: x, 1\n"},
+		{`P(("abc"):gsub("%w", {a = "A"}))`, "2: Abc, 3\n"},
+		{`P(("abc"):gsub("%w", function(c) return c .. c end, 2))`, "2: aabbc, 2\n"},
+		{`for k, v in ("a=1,b=2"):gmatch("(%w)=(%w)") do P(k, v) end`, "2: a, 1\n2: b, 2\n"},
+		{`E(string.match, "abc", "[a")`, "2: false, malformed pattern (missing ']')\n"},
+		{`E(function() return ("abc"):find("%") end)`, "2: false, stdin:15: malformed pattern (ends with '%')\n"},
+		{`E(function() return string.gsub("abc", "a", true) end)`,
+			"2: false, stdin:15: bad argument #3 to 'gsub' (string/function/table expected)\n"},
+		// Known divergences, from go-lua's debug info: Lua 5.2 says
+		// "#2 to 'gsub'" for a method call and "to 'string.gsub'" under
+		// pcall; see argError.
+		{`E(function() return ("abc"):gsub("a", true) end)`,
+			"2: false, stdin:15: bad argument #3 to 'gsub' (string/function/table expected)\n"},
+		{`E(string.gsub, "abc", "a", true)`,
+			"2: false, bad argument #3 to 'gsub' (string/function/table expected)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.snippet, func(t *testing.T) {
+			require.Equal(t, tt.want, runGoLua(t, prelude+tt.snippet+"\n"))
+		})
+	}
+}
+
+func TestInstallWithoutGlobalStringTable(t *testing.T) {
+	l := lua.NewState()
+	lua.BaseOpen(l)
+	lua.Require(l, "string", lua.StringOpen, false) // metatable only
+	l.Pop(1)
+	require.NoError(t, luapattern.Install(l))
+	require.NoError(t, lua.DoString(l, `result = ("key=val"):match("=(%w+)")`))
+	l.Global("result")
+	got, _ := l.ToString(-1)
+	require.Equal(t, "val", got)
+}
+
+func TestInstallWithoutStringLibrary(t *testing.T) {
+	l := lua.NewState()
+	require.ErrorIs(t, luapattern.Install(l), luapattern.ErrNoStringLibrary)
+	require.Equal(t, 0, l.Top(), "Install leaves the stack as it found it")
 }
