@@ -1,5 +1,7 @@
 package luapattern
 
+import "strings"
+
 // The matcher is a backtracking interpreter over the pattern text, with the
 // same control flow as Lua 5.2's lstrlib.c: which steps recurse (and so
 // count against MaxMatchDepth) and which loop is kept identical, so that
@@ -51,21 +53,115 @@ func (m *matcher) fail(msg string, kind error) {
 	panic(matchPanic{&Error{Pattern: m.orig, Msg: msg, Kind: kind}})
 }
 
-// run tries to match the pattern at subject offset s. It returns the end
-// offset of the match, or -1 when the pattern does not match there.
-func (m *matcher) run(s int) (end int, err error) {
+// search tries each start offset from 'from' (only 'from' if anchored),
+// as Lua does, and returns the first match's bounds, or -1, -1.
+func (m *matcher) search(from int, anchor bool) (start, end int, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			mp, ok := r.(matchPanic)
 			if !ok {
 				panic(r)
 			}
-			end, err = -1, mp.err
+			start, end, err = -1, -1, mp.err
 		}
 	}()
+	if anchor {
+		if e := m.matchAt(from); e != -1 {
+			return from, e, nil
+		}
+		return -1, -1, nil
+	}
+	first := m.firstItem()
+	for s := from; s <= len(m.src); s++ {
+		if s = first.next(m, s); s < 0 {
+			break
+		}
+		if e := m.matchAt(s); e != -1 {
+			return s, e, nil
+		}
+	}
+	return -1, -1, nil
+}
+
+// matchAt starts a fresh match attempt at subject offset s.
+func (m *matcher) matchAt(s int) int {
 	m.level = 0
 	m.depth = MaxMatchDepth
-	return m.match(s, 0), nil
+	return m.match(s, 0)
+}
+
+// firstItem finds the single-character item every match must start with,
+// when the pattern begins with at most maxLeadingCaptures "(" and then a
+// character or class that must occur at least once. At an offset whose
+// byte that item rejects, Lua's attempt fails at once without raising an
+// error, so search may skip such offsets; the limit on leading captures
+// keeps "too many captures" and "pattern too complex", which fire before
+// the item is reached, on the offsets where Lua raises them.
+func (m *matcher) firstItem() firstItem {
+	const maxLeadingCaptures = 8
+	p := 0
+	for p < maxLeadingCaptures && m.at(p) == '(' && m.at(p+1) != ')' {
+		p++
+	}
+	if p >= len(m.pat) {
+		return firstItem{}
+	}
+	switch c := m.pat[p]; c {
+	case '(', ')', '$', '.':
+		return firstItem{}
+	case escape:
+		if next := m.at(p + 1); next == 'b' || next == 'f' || isDigit(next) {
+			return firstItem{}
+		}
+	}
+	ep, msg := m.scanClass(p)
+	if msg != "" {
+		return firstItem{} // leave the error to the match attempt
+	}
+	switch m.at(ep) {
+	case '*', '?', '-':
+		return firstItem{}
+	}
+	if c := m.pat[p]; c != escape && c != '[' {
+		return firstItem{kind: firstLiteral, lit: c}
+	}
+	f := firstItem{kind: firstClass}
+	for c := range f.set {
+		f.set[c] = m.classHas(byte(c), p, ep)
+	}
+	return f
+}
+
+type firstItem struct {
+	kind int // firstNone, firstLiteral or firstClass
+	lit  byte
+	set  [256]bool // the bytes the class holds, for firstClass
+}
+
+const (
+	firstNone = iota
+	firstLiteral
+	firstClass
+)
+
+// next returns the first offset from s where a match may start, or -1.
+func (f firstItem) next(m *matcher, s int) int {
+	switch f.kind {
+	case firstLiteral:
+		i := strings.IndexByte(m.src[s:], f.lit)
+		if i < 0 {
+			return -1
+		}
+		return s + i
+	case firstClass:
+		for ; s < len(m.src); s++ {
+			if f.set[m.src[s]] {
+				return s
+			}
+		}
+		return -1
+	}
+	return s
 }
 
 // at returns the pattern byte at i, or 0 past the end, the way C reads the
@@ -80,14 +176,23 @@ func (m *matcher) at(i int) byte {
 // classEnd returns the offset just past the single-character class that
 // starts at p.
 func (m *matcher) classEnd(p int) int {
+	ep, msg := m.scanClass(p)
+	if msg != "" {
+		m.fail(msg, ErrMalformedPattern)
+	}
+	return ep
+}
+
+// scanClass is classEnd reporting a malformed class by Lua's message.
+func (m *matcher) scanClass(p int) (int, string) {
 	c := m.pat[p]
 	p++
 	switch c {
 	case escape:
 		if p >= len(m.pat) {
-			m.fail(msgEndsWithPercent, ErrMalformedPattern)
+			return 0, msgEndsWithPercent
 		}
-		return p + 1
+		return p + 1, ""
 	case '[':
 		if m.at(p) == '^' {
 			p++
@@ -96,7 +201,7 @@ func (m *matcher) classEnd(p int) int {
 		// holding ']'.
 		for {
 			if p >= len(m.pat) {
-				m.fail(msgMissingBracket, ErrMalformedPattern)
+				return 0, msgMissingBracket
 			}
 			c := m.pat[p]
 			p++
@@ -104,11 +209,11 @@ func (m *matcher) classEnd(p int) int {
 				p++ // skip escapes such as "%]"
 			}
 			if m.at(p) == ']' {
-				return p + 1
+				return p + 1, ""
 			}
 		}
 	default:
-		return p
+		return p, ""
 	}
 }
 
@@ -142,10 +247,11 @@ func (m *matcher) matchBracketClass(c byte, p, ec int) bool {
 // singleMatch reports whether the subject byte at s matches the class
 // pat[p:ep].
 func (m *matcher) singleMatch(s, p, ep int) bool {
-	if s >= len(m.src) {
-		return false
-	}
-	c := m.src[s]
+	return s < len(m.src) && m.classHas(m.src[s], p, ep)
+}
+
+// classHas reports whether the class pat[p:ep] holds the byte c.
+func (m *matcher) classHas(c byte, p, ep int) bool {
 	switch m.pat[p] {
 	case '.':
 		return true
@@ -273,6 +379,7 @@ loop:
 func (m *matcher) maxExpand(s, p, ep int) int {
 	i := 0
 	for m.singleMatch(s+i, p, ep) {
+		m.tick()
 		i++
 	}
 	for ; i >= 0; i-- {
@@ -342,6 +449,7 @@ func (m *matcher) matchBalance(s, p int) int {
 	open, close := m.pat[p], m.pat[p+1]
 	depth := 1
 	for s++; s < len(m.src); s++ {
+		m.tick()
 		switch m.src[s] {
 		case close:
 			if depth--; depth == 0 {

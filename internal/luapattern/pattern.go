@@ -107,24 +107,18 @@ func GMatch(s, pattern string) *Iterator {
 // Next returns the captures of the next match (the whole match when the
 // pattern has no captures), or ok == false when there are no more.
 func (it *Iterator) Next() (caps []Capture, ok bool, err error) {
-	for src := it.pos; src <= len(it.m.src); src++ {
-		e, err := it.m.run(src)
-		if err != nil {
-			return nil, false, err
-		}
-		if e == -1 {
-			continue
-		}
-		it.pos = e
-		if e == src { // empty match: move on at least one byte
-			it.pos++
-		}
-		if caps, err = it.m.allCaptures(src, e, true); err != nil {
-			return nil, false, err
-		}
-		return caps, true, nil
+	start, end, err := it.m.search(it.pos, false)
+	if err != nil || start < 0 {
+		return nil, false, err
 	}
-	return nil, false, nil
+	it.pos = end
+	if end == start { // empty match: move on at least one byte
+		it.pos++
+	}
+	if caps, err = it.m.allCaptures(start, end, true); err != nil {
+		return nil, false, err
+	}
+	return caps, true, nil
 }
 
 // Gsub returns a copy of s in which the first n matches of pattern (all of
@@ -140,33 +134,33 @@ func Gsub(s, pattern, repl string, n int) (string, int, error) {
 // replacer appends the replacement for the match src[start:end] to b.
 type replacer func(b *strings.Builder, m *matcher, start, end int) error
 
-// gsub is Lua 5.2's gsub loop: after an empty match (or none) one subject
-// byte is copied and the search moves on by one.
+// gsub is Lua 5.2's gsub loop: text between matches is copied, and after
+// an empty match one more byte is copied before the search goes on.
 func gsub(s, pattern string, n int, add replacer) (string, int, error) {
 	m, anchor := newMatcher(s, pattern, 0)
 	var b strings.Builder
 	b.Grow(len(s))
 	src, count := 0, 0
-loop:
 	for n < 0 || count < n {
-		e, err := m.run(src)
+		start, end, err := m.search(src, anchor)
 		if err != nil {
 			return "", 0, err
 		}
-		if e != -1 {
-			count++
-			if err := add(&b, m, src, e); err != nil {
-				return "", 0, err
-			}
+		if start < 0 {
+			break
 		}
-		switch {
-		case e > src: // non-empty match: skip it
-			src = e
-		case src < len(s):
-			b.WriteByte(s[src])
+		b.WriteString(s[src:start])
+		count++
+		if err := add(&b, m, start, end); err != nil {
+			return "", 0, err
+		}
+		src = end
+		if end == start { // empty match: copy one byte and move on
+			if start == len(s) {
+				break
+			}
+			b.WriteByte(s[start])
 			src++
-		default:
-			break loop // the subject is exhausted
 		}
 		if anchor {
 			break
@@ -211,7 +205,7 @@ func (m *matcher) expand(b *strings.Builder, repl string, start, end int) error 
 // when init lies beyond len+1, where nothing can match.
 func startOffset(init, length int) (int, bool) {
 	switch {
-	case init < 0 && -init > length:
+	case init < -length: // not -init > length: -math.MinInt overflows
 		init = 1
 	case init < 0:
 		init = length + init + 1
@@ -236,45 +230,4 @@ func newMatcher(s, pattern string, maxSteps int) (*matcher, bool) {
 		m.limited, m.steps = true, maxSteps
 	}
 	return m, anchor
-}
-
-// search tries each start offset from 'from' (only 'from' if anchored)
-// and returns the first match's bounds, or -1, -1.
-func (m *matcher) search(from int, anchor bool) (start, end int, err error) {
-	lit, hasLit := m.literalFirst()
-	for s := from; s <= len(m.src); s++ {
-		if hasLit && !anchor {
-			// Lua would try, and fail without side effects, at every
-			// offset whose byte differs from the pattern's first literal.
-			i := strings.IndexByte(m.src[s:], lit)
-			if i < 0 {
-				return -1, -1, nil
-			}
-			s += i
-		}
-		e, err := m.run(s)
-		if err != nil {
-			return -1, -1, err
-		}
-		if e != -1 {
-			return s, e, nil
-		}
-		if anchor {
-			break
-		}
-	}
-	return -1, -1, nil
-}
-
-// literalFirst reports the byte the pattern's first item must match when
-// that item is a plain character that must occur at least once.
-func (m *matcher) literalFirst() (byte, bool) {
-	if len(m.pat) == 0 || strings.IndexByte("()%[.$", m.pat[0]) >= 0 {
-		return 0, false
-	}
-	switch m.at(1) {
-	case '*', '?', '-':
-		return 0, false
-	}
-	return m.pat[0], true
 }

@@ -2,6 +2,7 @@ package luapattern_test
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -31,6 +32,8 @@ func TestFind(t *testing.T) {
 		{name: "negative init", s: "hello", pattern: "l", init: -2, ok: true, start: 4, end: 4},
 		{name: "very negative init", s: "hello", pattern: "h", init: -100, ok: true, start: 1, end: 1},
 		{name: "zero init", s: "hello", pattern: "h", init: 0, ok: true, start: 1, end: 1},
+		{name: "min int init", s: "hello", pattern: "h+", init: math.MinInt, ok: true, start: 1, end: 1},
+		{name: "max int init", s: "hello", pattern: "h+", init: math.MaxInt},
 		{name: "class plus", s: "hello world", pattern: "l+", init: 1, ok: true, start: 3, end: 4},
 		{name: "captures", s: "x = 10", pattern: "(%w+) = (%w+)", init: 1, ok: true, start: 1, end: 6,
 			caps: []luapattern.Capture{txt("x"), txt("10")}},
