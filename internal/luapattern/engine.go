@@ -46,7 +46,7 @@ type matcher struct {
 }
 
 // matchPanic carries a pattern error out of the recursion. It never
-// escapes the package: run recovers it.
+// escapes the package: search recovers it.
 type matchPanic struct{ err *Error }
 
 func (m *matcher) fail(msg string, kind error) {

@@ -58,7 +58,7 @@ func optInteger(l *lua.State, fname string, arg, def int) int {
 // Install gives an opened go-lua string library Lua 5.2's pattern
 // functions: it replaces string.find (go-lua's ignores patterns) and adds
 // string.match, string.gmatch and string.gsub. It writes into the table
-// strings index through their metatable, so method calls such as
+// that strings index through their metatable, so method calls such as
 // ("abc"):match("b") see them, and into the global "string" table if that
 // is a different table. Call it after the string library is opened.
 func Install(l *lua.State) error {
