@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the tools the test suite needs and that Go cannot fetch itself.
+# Idempotent: a dependency already present is left alone, and apt-get update
+# runs only when something has to be installed. Add one function per
+# dependency and call it at the bottom.
+set -euo pipefail
+
+apt_updated=0
+
+# apt_install PACKAGE...: installs with apt-get, updating the index once.
+apt_install() {
+	local sudo=()
+	if [[ $(id -u) -ne 0 ]]; then
+		sudo=(sudo)
+	fi
+	if [[ $apt_updated -eq 0 ]]; then
+		"${sudo[@]}" apt-get update
+		apt_updated=1
+	fi
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "$@"
+}
+
+# lua5.2: the reference interpreter for internal/luapattern's differential test.
+install_lua52() {
+	if command -v lua5.2 >/dev/null 2>&1; then
+		echo "lua5.2: already installed ($(lua5.2 -v 2>&1))"
+		return
+	fi
+	apt_install lua5.2
+}
+
+install_lua52
