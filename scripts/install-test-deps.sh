@@ -29,4 +29,14 @@ install_lua52() {
 	apt_install lua5.2
 }
 
+# vim: a real full-screen program for the core's screen and mode tests.
+install_vim() {
+	if command -v vim >/dev/null 2>&1; then
+		echo "vim: already installed"
+		return
+	fi
+	apt_install vim
+}
+
 install_lua52
+install_vim

@@ -1,0 +1,68 @@
+package ptywright_test
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"ptywright"
+)
+
+// childModeEnv makes the test binary act as a small child program, so tests
+// and benchmarks need no separately built helper.
+const childModeEnv = "PTYWRIGHT_TEST_CHILD"
+
+// runChild is the child's main. "stamp": for every input line N, print
+// "M<N> T=<unix nanoseconds>" so the parent can measure output latency
+// against the moment the child wrote.
+func runChild(mode string) int {
+	switch mode {
+	case "stamp":
+		in := bufio.NewScanner(os.Stdin)
+		for in.Scan() {
+			fmt.Printf("M%s T=%d\r\n", strings.TrimSpace(in.Text()), time.Now().UnixNano())
+		}
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "unknown child mode %q\n", mode)
+	return 2
+}
+
+// startChild runs this test binary in child mode on a PTY with echo off.
+func startChild(t testing.TB, mode string) *ptywright.Session {
+	t.Helper()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	s := start(t, ptywright.Options{
+		Program: "/bin/sh",
+		Args:    []string{"-c", `stty -echo; echo started; exec "$0"`, exe},
+		Env:     map[string]string{childModeEnv: mode},
+	})
+	waitFor(t, s, ptywright.ContainsText("started"))
+	return s
+}
+
+// stampOf finds the child's write time for marker n in text.
+func stampOf(text string, n int) (time.Time, bool) {
+	key := fmt.Sprintf("M%d T=", n)
+	i := strings.LastIndex(text, key)
+	if i < 0 {
+		return time.Time{}, false
+	}
+	rest := text[i+len(key):]
+	end := strings.IndexAny(rest, "\r\n")
+	if end < 0 {
+		return time.Time{}, false
+	}
+	ns, err := strconv.ParseInt(rest[:end], 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(0, ns), true
+}

@@ -1,0 +1,29 @@
+// Package ptywright drives interactive terminal programs through a real
+// pseudo-terminal, keeps a parsed screen of what they show, and lets code act
+// on it and wait for it: Playwright for TUIs.
+//
+// A Session runs one program on a PTY. One goroutine reads its output and
+// feeds a Screen (the parsed grid: text, cells, styles, cursor, modes, title)
+// and a bounded transcript; every change advances a sequence number and wakes
+// every waiter at once. Nothing polls.
+//
+//	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh"})
+//	if err != nil { ... }
+//	defer s.Close()
+//	s.Send(ctx, ptywright.Text("echo hello\r"))
+//	res, err := s.Wait(ctx, ptywright.ContainsText("hello"))
+//
+// Actions (Text, Paste, BracketedPaste, Press, Resize, Interrupt, EOF, Kill,
+// SendSignal, MarkTranscript) are what a user would do at the keyboard, or to
+// the process. Matchers (ContainsText, ScreenRegex, TranscriptContains,
+// TranscriptRegex, CursorAt, ScreenStable, ProcessExited, Any, All, Lua)
+// describe what to wait for; Wait returns evidence of the branch that fired,
+// and on timeout a *WaitError with the last screen.
+//
+// Snapshots and transcripts are redacted by default (see RedactionPolicy):
+// bearer tokens, API keys and password-like values never leave the process
+// unless the caller asks for raw text.
+//
+// Errors wrap the sentinels ErrTimeout, ErrCancelled, ErrSessionClosed,
+// ErrPermissionDenied and ErrUnsupported; test them with errors.Is.
+package ptywright

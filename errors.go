@@ -1,0 +1,23 @@
+package ptywright
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors. Test them with errors.Is: the errors ptywright returns wrap
+// them with context. The JSON-RPC server maps each to one error code.
+var (
+	// ErrTimeout: a wait's deadline passed before its matcher matched. The
+	// returned error is a *WaitError carrying the last screen and transcript.
+	ErrTimeout = errors.New("ptywright: timed out")
+	// ErrCancelled: the caller's context was cancelled.
+	ErrCancelled = errors.New("ptywright: cancelled")
+	// ErrSessionClosed: the session was closed.
+	ErrSessionClosed = errors.New("ptywright: session closed")
+	// ErrPermissionDenied: a plugin lacks the permission an operation needs.
+	ErrPermissionDenied = errors.New("ptywright: permission denied")
+	// ErrUnsupported: this platform cannot do it yet. It also matches
+	// errors.ErrUnsupported.
+	ErrUnsupported = fmt.Errorf("ptywright: %w", errors.ErrUnsupported)
+)

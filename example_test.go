@@ -1,0 +1,79 @@
+package ptywright_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"ptywright"
+)
+
+// Drive a shell: type a command, wait for its output, read the screen.
+func Example() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	s, err := ptywright.Start(ptywright.Options{
+		Program: "/bin/sh",
+		Env:     map[string]string{"PS1": "$ "},
+		Size:    ptywright.Size{Rows: 10, Cols: 40},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close()
+
+	if err := s.Send(ctx, ptywright.Text("echo $((6 * 7))\r")); err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := s.Wait(ctx, ptywright.ScreenRegex(`(?m)^(\d+)$`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("answer:", *res.Outcome.Capture)
+	// Output: answer: 42
+}
+
+// Wait for a full-screen program to settle before reading it.
+func ExampleSession_Wait() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	s, err := ptywright.Start(ptywright.Options{
+		Program: "/bin/sh",
+		Args:    []string{"-c", `printf '\033[2J\033[3;5Hloading'; sleep 0.1; printf '\033[3;5Hready  '; sleep 5`},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close()
+
+	res, err := s.Wait(ctx, ptywright.All(
+		ptywright.ContainsText("ready"),
+		ptywright.ScreenStable(100*time.Millisecond),
+	))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("row %d col %d: %s\n", *res.Outcome.Matched[0].Row, *res.Outcome.Matched[0].Col, res.Outcome.Matched[0].Text)
+	// Output: row 2 col 4: ready
+}
+
+// A Screen parses terminal output without a process, e.g. for replay.
+func ExampleScreen() {
+	scr, err := ptywright.NewScreen(ptywright.Size{Rows: 5, Cols: 20})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer scr.Close()
+	_, _ = scr.Write([]byte("hello\r\n\x1b[1mworld\x1b[0m"))
+	snap := scr.Snapshot(true)
+	fmt.Printf("%q bold=%v\n", snap.PlainText, snap.Cells[20].Style.Bold)
+	// Output: "hello\nworld" bold=true
+}

@@ -1,0 +1,290 @@
+package ptywright
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// PredicateRegistry decides lua matchers. The Lua plugin host implements it;
+// a wait whose matcher has a lua branch needs one (see WithPredicates).
+type PredicateRegistry interface {
+	EvalPredicate(ctx context.Context, plugin, predicate string, in PredicateInput) (PredicateOutcome, error)
+}
+
+// PredicateInput is what a predicate sees.
+type PredicateInput struct {
+	Screen        string           `json:"screen"`
+	Transcript    string           `json:"transcript"`
+	Sequence      uint64           `json:"sequence"`
+	StableMs      int64            `json:"stable_ms"`
+	ProcessExited bool             `json:"process_exited"`
+	Markers       map[string]int64 `json:"markers"`
+	Cursor        int64            `json:"cursor"`
+	Params        json.RawMessage  `json:"params,omitempty"`
+}
+
+// PredicateOutcome is a predicate's verdict.
+type PredicateOutcome struct {
+	Matched  bool
+	Evidence any
+	Capture  *string
+}
+
+// compiled is a validated matcher with its regular expressions compiled once
+// per wait.
+type compiled struct {
+	m    Matcher
+	re   *regexp.Regexp
+	subs []*compiled
+}
+
+func compileMatcher(m Matcher, path string) (*compiled, error) {
+	c := &compiled{m: m}
+	vpath := path + ".value"
+	switch m.Type {
+	case MatchContainsText, MatchTranscriptContains:
+		if m.Value == "" {
+			return nil, matcherErr(vpath, "must not be empty")
+		}
+	case MatchScreenRegex, MatchTranscriptRegex:
+		re, err := regexp.Compile(m.Value)
+		if err != nil {
+			return nil, matcherErr(vpath, "invalid regular expression: %v", err)
+		}
+		c.re = re
+	case MatchCursorAt:
+		if m.Row < 0 {
+			return nil, matcherErr(vpath+".row", "must not be negative")
+		}
+		if m.Col < 0 {
+			return nil, matcherErr(vpath+".col", "must not be negative")
+		}
+	case MatchScreenStable:
+		if m.MinMs < 0 {
+			return nil, matcherErr(vpath+".min_ms", "must not be negative")
+		}
+	case MatchProcessExited:
+	case MatchAny, MatchAll:
+		if len(m.Matchers) == 0 {
+			return nil, matcherErr(vpath, "%s needs at least one matcher", m.Type)
+		}
+		for i, sub := range m.Matchers {
+			cs, err := compileMatcher(sub, fmt.Sprintf("%s[%d]", vpath, i))
+			if err != nil {
+				return nil, err
+			}
+			c.subs = append(c.subs, cs)
+		}
+	case MatchLua:
+		if m.Lua == nil {
+			return nil, matcherErr(vpath, "required for lua")
+		}
+		if m.Lua.Plugin == "" {
+			return nil, matcherErr(vpath+".plugin", "required")
+		}
+		if m.Lua.Predicate == "" {
+			return nil, matcherErr(vpath+".predicate", "required")
+		}
+		if len(m.Lua.Params) > 0 && !json.Valid(m.Lua.Params) {
+			return nil, matcherErr(vpath+".params", "must be valid JSON")
+		}
+	case "":
+		return nil, matcherErr(path+".type", "required")
+	default:
+		return nil, matcherErr(path+".type", "unknown matcher type %q", m.Type)
+	}
+	return c, nil
+}
+
+// hasLua reports whether the tree needs a predicate registry.
+func (c *compiled) hasLua() bool {
+	if c.m.Type == MatchLua {
+		return true
+	}
+	for _, s := range c.subs {
+		if s.hasLua() {
+			return true
+		}
+	}
+	return false
+}
+
+// evalState is one consistent look at a session, with the costly parts
+// (plain text, transcript) fetched only if a branch needs them.
+type evalState struct {
+	ctx        context.Context
+	s          *Session
+	reg        PredicateRegistry
+	now        time.Time
+	lastChange time.Time
+	exited     bool
+
+	plain      *string
+	transcript *string
+}
+
+func (st *evalState) screenText() string {
+	if st.plain == nil {
+		t := st.s.screen.PlainText()
+		st.plain = &t
+	}
+	return *st.plain
+}
+
+func (st *evalState) transcriptText() string {
+	if st.transcript == nil {
+		st.s.mu.Lock()
+		t := st.s.tr.String()
+		st.s.mu.Unlock()
+		st.transcript = &t
+	}
+	return *st.transcript
+}
+
+func (st *evalState) stableFor() time.Duration { return st.now.Sub(st.lastChange) }
+
+// eval decides the tree. When it does not match yet but will once time
+// passes without change (screen_stable), wake says when to look again.
+func (c *compiled) eval(st *evalState) (out *MatchOutcome, wake time.Time, err error) {
+	m := c.m
+	switch m.Type {
+	case MatchContainsText:
+		text := st.screenText()
+		if i := strings.Index(text, m.Value); i >= 0 {
+			row, col := position(text, i)
+			return &MatchOutcome{Kind: m.Type, Text: m.Value, Row: &row, Col: &col}, wake, nil
+		}
+	case MatchScreenRegex:
+		text := st.screenText()
+		if loc := c.re.FindStringSubmatchIndex(text); loc != nil {
+			row, col := position(text, loc[0])
+			return &MatchOutcome{Kind: m.Type, Pattern: m.Value, Capture: capture(text, loc), Row: &row, Col: &col}, wake, nil
+		}
+	case MatchTranscriptContains:
+		if strings.Contains(st.transcriptText(), m.Value) {
+			return &MatchOutcome{Kind: m.Type, Text: m.Value}, wake, nil
+		}
+	case MatchTranscriptRegex:
+		text := st.transcriptText()
+		if loc := c.re.FindStringSubmatchIndex(text); loc != nil {
+			return &MatchOutcome{Kind: m.Type, Pattern: m.Value, Capture: capture(text, loc)}, wake, nil
+		}
+	case MatchCursorAt:
+		snap := st.s.screen.cursorPos()
+		if snap.Row == m.Row && snap.Col == m.Col {
+			return &MatchOutcome{Kind: m.Type, Row: intPtr(m.Row), Col: intPtr(m.Col)}, wake, nil
+		}
+	case MatchScreenStable:
+		min := time.Duration(m.MinMs) * time.Millisecond
+		if st.stableFor() >= min {
+			v := m.MinMs
+			return &MatchOutcome{Kind: m.Type, MinMs: &v}, wake, nil
+		}
+		wake = st.lastChange.Add(min)
+	case MatchProcessExited:
+		if st.exited {
+			return &MatchOutcome{Kind: m.Type}, wake, nil
+		}
+	case MatchAny:
+		for _, sub := range c.subs {
+			o, w, err := sub.eval(st)
+			if err != nil {
+				return nil, time.Time{}, err
+			}
+			if o != nil {
+				return &MatchOutcome{Kind: m.Type, Matched: []MatchOutcome{*o}}, time.Time{}, nil
+			}
+			wake = earliest(wake, w)
+		}
+	case MatchAll:
+		outs := make([]MatchOutcome, 0, len(c.subs))
+		for _, sub := range c.subs {
+			o, w, err := sub.eval(st)
+			if err != nil {
+				return nil, time.Time{}, err
+			}
+			if o == nil {
+				if w.IsZero() {
+					// Time alone cannot make this branch match: the next
+					// change will wake the wait.
+					return nil, time.Time{}, nil
+				}
+				wake = earliest(wake, w)
+				continue
+			}
+			outs = append(outs, *o)
+		}
+		if len(outs) == len(c.subs) {
+			return &MatchOutcome{Kind: m.Type, Matched: outs}, time.Time{}, nil
+		}
+	case MatchLua:
+		return c.evalLua(st)
+	}
+	return nil, wake, nil
+}
+
+func (c *compiled) evalLua(st *evalState) (*MatchOutcome, time.Time, error) {
+	lp := c.m.Lua
+	if st.reg == nil {
+		return nil, time.Time{}, fmt.Errorf("%w: lua predicate %s.%s: no plugin registry bound to this wait", ErrInvalidMatcher, lp.Plugin, lp.Predicate)
+	}
+	st.s.mu.Lock()
+	markers := st.s.tr.Markers()
+	cursor := st.s.tr.Cursor()
+	st.s.mu.Unlock()
+	in := PredicateInput{
+		Screen:        st.screenText(),
+		Transcript:    st.transcriptText(),
+		Sequence:      st.s.screen.Sequence(),
+		StableMs:      st.stableFor().Milliseconds(),
+		ProcessExited: st.exited,
+		Markers:       markers,
+		Cursor:        cursor,
+		Params:        lp.Params,
+	}
+	res, err := st.reg.EvalPredicate(st.ctx, lp.Plugin, lp.Predicate, in)
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("lua predicate %s.%s: %w", lp.Plugin, lp.Predicate, err)
+	}
+	if !res.Matched {
+		return nil, time.Time{}, nil
+	}
+	return &MatchOutcome{Kind: MatchLua, Plugin: lp.Plugin, Predicate: lp.Predicate, Evidence: res.Evidence, Capture: res.Capture}, time.Time{}, nil
+}
+
+func earliest(a, b time.Time) time.Time {
+	switch {
+	case a.IsZero():
+		return b
+	case b.IsZero():
+		return a
+	case b.Before(a):
+		return b
+	}
+	return a
+}
+
+// position converts a byte offset in rows joined by "\n" to a zero-based row
+// and column; the column counts characters.
+func position(text string, off int) (row, col int) {
+	before := text[:off]
+	row = strings.Count(before, "\n")
+	if i := strings.LastIndexByte(before, '\n'); i >= 0 {
+		before = before[i+1:]
+	}
+	return row, utf8.RuneCountInString(before)
+}
+
+// capture is the first group when the pattern has one that took part,
+// otherwise the whole match.
+func capture(text string, loc []int) *string {
+	if len(loc) >= 4 && loc[2] >= 0 {
+		return strPtr(text[loc[2]:loc[3]])
+	}
+	return strPtr(text[loc[0]:loc[1]])
+}

@@ -1,0 +1,281 @@
+package ptywright
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrInvalidMatcher is wrapped by every error about a malformed matcher.
+var ErrInvalidMatcher = errors.New("invalid matcher")
+
+// MatcherType names a kind of matcher; the values are the wire names.
+type MatcherType string
+
+// The matcher kinds.
+const (
+	MatchContainsText       MatcherType = "contains_text"
+	MatchScreenRegex        MatcherType = "screen_regex"
+	MatchTranscriptContains MatcherType = "transcript_contains"
+	MatchTranscriptRegex    MatcherType = "transcript_regex"
+	MatchCursorAt           MatcherType = "cursor_at"
+	MatchScreenStable       MatcherType = "screen_stable"
+	MatchProcessExited      MatcherType = "process_exited"
+	MatchAny                MatcherType = "any"
+	MatchAll                MatcherType = "all"
+	MatchLua                MatcherType = "lua"
+)
+
+// Matcher is a condition on a session, a tree whose JSON form is
+// {"type": ..., "value": ...} as in the JSON-RPC reference. Build one with
+// the constructors (ContainsText, All, ...).
+type Matcher struct {
+	Type MatcherType
+	// Value is the text or regular expression (Go RE2 syntax) of the four
+	// text kinds.
+	Value string
+	// Row and Col are the zero-based cursor position of cursor_at.
+	Row, Col int
+	// MinMs is how long screen_stable needs the screen unchanged.
+	MinMs int64
+	// Matchers are the branches of any and all.
+	Matchers []Matcher
+	// Lua is the predicate a lua matcher defers to.
+	Lua *LuaPredicate
+}
+
+// LuaPredicate names a plugin function that decides a lua matcher.
+type LuaPredicate struct {
+	Plugin    string          `json:"plugin"`
+	Predicate string          `json:"predicate"`
+	Params    json.RawMessage `json:"params,omitempty"`
+}
+
+// ContainsText matches when the screen's plain text contains s
+// (case-sensitive).
+func ContainsText(s string) Matcher { return Matcher{Type: MatchContainsText, Value: s} }
+
+// ScreenRegex matches the screen's plain text, rows joined by "\n".
+func ScreenRegex(re string) Matcher { return Matcher{Type: MatchScreenRegex, Value: re} }
+
+// TranscriptContains matches when the retained transcript contains s.
+func TranscriptContains(s string) Matcher { return Matcher{Type: MatchTranscriptContains, Value: s} }
+
+// TranscriptRegex matches the retained transcript.
+func TranscriptRegex(re string) Matcher { return Matcher{Type: MatchTranscriptRegex, Value: re} }
+
+// CursorAt matches when the cursor is at row, col (zero-based).
+func CursorAt(row, col int) Matcher { return Matcher{Type: MatchCursorAt, Row: row, Col: col} }
+
+// ScreenStable matches once the screen has not changed for d.
+func ScreenStable(d time.Duration) Matcher {
+	return Matcher{Type: MatchScreenStable, MinMs: d.Milliseconds()}
+}
+
+// ProcessExited matches once the child has exited and its output is read.
+func ProcessExited() Matcher { return Matcher{Type: MatchProcessExited} }
+
+// Any matches when one of ms matches.
+func Any(ms ...Matcher) Matcher { return Matcher{Type: MatchAny, Matchers: ms} }
+
+// All matches when every one of ms matches at the same time.
+func All(ms ...Matcher) Matcher { return Matcher{Type: MatchAll, Matchers: ms} }
+
+// Lua defers to a predicate function exported by a loaded plugin.
+func Lua(plugin, predicate string, params json.RawMessage) Matcher {
+	return Matcher{Type: MatchLua, Lua: &LuaPredicate{Plugin: plugin, Predicate: predicate, Params: params}}
+}
+
+type matcherWire struct {
+	Type  MatcherType     `json:"type"`
+	Value json.RawMessage `json:"value,omitempty"`
+}
+
+type cursorWire struct {
+	Row int `json:"row"`
+	Col int `json:"col"`
+}
+
+type stableWire struct {
+	MinMs int64 `json:"min_ms"`
+}
+
+// MarshalJSON writes the reference's {"type","value"} form.
+func (m Matcher) MarshalJSON() ([]byte, error) {
+	var v any
+	switch m.Type {
+	case MatchContainsText, MatchScreenRegex, MatchTranscriptContains, MatchTranscriptRegex:
+		v = m.Value
+	case MatchCursorAt:
+		v = cursorWire{m.Row, m.Col}
+	case MatchScreenStable:
+		v = stableWire{m.MinMs}
+	case MatchAny, MatchAll:
+		ms := m.Matchers
+		if ms == nil {
+			ms = []Matcher{}
+		}
+		v = ms
+	case MatchLua:
+		v = m.Lua
+	}
+	w := matcherWire{Type: m.Type}
+	if v != nil {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		w.Value = raw
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads the {"type","value"} form strictly: unknown fields,
+// wrong types and unknown kinds are errors naming the field.
+func (m *Matcher) UnmarshalJSON(data []byte) error {
+	parsed, err := parseMatcher(data, "matcher")
+	if err != nil {
+		return err
+	}
+	*m = parsed
+	return nil
+}
+
+func matcherErr(path, format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrInvalidMatcher, path, fmt.Sprintf(format, args...))
+}
+
+func strictDecode(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data")
+	}
+	return nil
+}
+
+func parseMatcher(data []byte, path string) (Matcher, error) {
+	var w matcherWire
+	if err := strictDecode(data, &w); err != nil {
+		return Matcher{}, matcherErr(path, "%v", err)
+	}
+	m := Matcher{Type: w.Type}
+	hasValue := len(w.Value) > 0 && string(w.Value) != "null"
+	vpath := path + ".value"
+	switch w.Type {
+	case MatchContainsText, MatchScreenRegex, MatchTranscriptContains, MatchTranscriptRegex:
+		if !hasValue {
+			return Matcher{}, matcherErr(vpath, "required for %s", w.Type)
+		}
+		if err := json.Unmarshal(w.Value, &m.Value); err != nil {
+			return Matcher{}, matcherErr(vpath, "must be a string")
+		}
+	case MatchCursorAt:
+		var c struct {
+			Row *int `json:"row"`
+			Col *int `json:"col"`
+		}
+		if !hasValue {
+			return Matcher{}, matcherErr(vpath, "required for cursor_at")
+		}
+		if err := strictDecode(w.Value, &c); err != nil {
+			return Matcher{}, matcherErr(vpath, "%v", err)
+		}
+		if c.Row == nil || c.Col == nil {
+			return Matcher{}, matcherErr(vpath, "needs row and col")
+		}
+		m.Row, m.Col = *c.Row, *c.Col
+	case MatchScreenStable:
+		var st struct {
+			MinMs *int64 `json:"min_ms"`
+		}
+		if !hasValue {
+			return Matcher{}, matcherErr(vpath, "required for screen_stable")
+		}
+		if err := strictDecode(w.Value, &st); err != nil {
+			return Matcher{}, matcherErr(vpath, "%v", err)
+		}
+		if st.MinMs == nil {
+			return Matcher{}, matcherErr(vpath+".min_ms", "required")
+		}
+		m.MinMs = *st.MinMs
+	case MatchProcessExited:
+		if hasValue {
+			return Matcher{}, matcherErr(vpath, "process_exited takes no value")
+		}
+	case MatchAny, MatchAll:
+		var items []json.RawMessage
+		if !hasValue {
+			return Matcher{}, matcherErr(vpath, "required for %s", w.Type)
+		}
+		if err := json.Unmarshal(w.Value, &items); err != nil {
+			return Matcher{}, matcherErr(vpath, "must be an array of matchers")
+		}
+		for i, raw := range items {
+			sub, err := parseMatcher(raw, fmt.Sprintf("%s[%d]", vpath, i))
+			if err != nil {
+				return Matcher{}, err
+			}
+			m.Matchers = append(m.Matchers, sub)
+		}
+		if m.Matchers == nil {
+			m.Matchers = []Matcher{}
+		}
+	case MatchLua:
+		if !hasValue {
+			return Matcher{}, matcherErr(vpath, "required for lua")
+		}
+		var lp LuaPredicate
+		if err := strictDecode(w.Value, &lp); err != nil {
+			return Matcher{}, matcherErr(vpath, "%v", err)
+		}
+		m.Lua = &lp
+	case "":
+		return Matcher{}, matcherErr(path+".type", "required")
+	default:
+		return Matcher{}, matcherErr(path+".type", "unknown matcher type %q", w.Type)
+	}
+	if _, err := compileMatcher(m, path); err != nil {
+		return Matcher{}, err
+	}
+	return m, nil
+}
+
+// Validate reports the first problem in the tree: an unknown type, an invalid
+// regular expression, a negative min_ms or cursor position, an empty any/all,
+// or an incomplete lua predicate.
+func (m Matcher) Validate() error {
+	_, err := compileMatcher(m, "matcher")
+	return err
+}
+
+// MatchOutcome says which branch of a matcher fired and what it saw.
+type MatchOutcome struct {
+	Kind MatcherType `json:"kind"`
+	// Pattern is the regular expression of a regex kind.
+	Pattern string `json:"pattern,omitempty"`
+	// Capture is the first capture group of a regex match, or the whole
+	// match when the pattern has no group; for lua, the predicate's capture.
+	Capture *string `json:"capture,omitempty"`
+	// Text is the searched text of contains_text / transcript_contains.
+	Text string `json:"text,omitempty"`
+	// Row and Col locate a screen match or the cursor (zero-based).
+	Row *int `json:"row,omitempty"`
+	Col *int `json:"col,omitempty"`
+	// MinMs is screen_stable's window.
+	MinMs *int64 `json:"min_ms,omitempty"`
+	// Matched holds the branches that fired, for any and all.
+	Matched []MatchOutcome `json:"matched,omitempty"`
+	// Plugin, Predicate and Evidence describe a lua predicate's verdict.
+	Plugin    string `json:"plugin,omitempty"`
+	Predicate string `json:"predicate,omitempty"`
+	Evidence  any    `json:"evidence,omitempty"`
+}
+
+func intPtr(v int) *int       { return &v }
+func strPtr(v string) *string { return &v }

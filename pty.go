@@ -1,0 +1,487 @@
+package ptywright
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Options configure a Session. The zero value of every optional field says
+// what it does.
+type Options struct {
+	// Program is the executable, looked up in PATH when it has no slash.
+	Program string
+	// Args are the arguments after the program name.
+	Args []string
+	// Dir is the working directory; "" means the caller's.
+	Dir string
+	// Env overrides variables of the caller's environment. TERM is
+	// xterm-256color unless set here.
+	Env map[string]string
+	// Size is the terminal size; zero rows or cols mean 24x80.
+	Size Size
+	// TranscriptMaxChars bounds the in-memory transcript; 0 means
+	// DefaultTranscriptMaxChars.
+	TranscriptMaxChars int
+	// RawTranscriptPath, when set, receives every byte the program writes,
+	// unredacted. The file is created with mode 0600 and an existing file is
+	// refused unless RawTranscriptAppend is set.
+	RawTranscriptPath   string
+	RawTranscriptAppend bool
+	// CloseGrace is how long Close waits after SIGTERM before SIGKILL; 0
+	// means 500ms.
+	CloseGrace time.Duration
+}
+
+// ExitStatus says how the child ended.
+type ExitStatus struct {
+	// Code is the exit code, or -1 when a signal ended the child.
+	Code int `json:"code"`
+	// Signal names the signal that ended the child, if any.
+	Signal string `json:"signal,omitempty"`
+	// Err is set when the child could not be waited for.
+	Err error `json:"-"`
+}
+
+// Session is a program running on a pseudo-terminal, with its parsed screen
+// and a bounded transcript of its output.
+//
+// One goroutine reads the PTY and feeds the screen and the transcript under
+// one lock; every change advances the sequence and wakes every waiter at once.
+// Close must be called to reap the child and stop the goroutines.
+type Session struct {
+	opts   Options
+	proc   *process
+	screen *Screen
+	start  time.Time
+
+	replies chan []byte   // terminal replies on their way to the child
+	stop    chan struct{} // closed by Close: ends the reply writer
+	wg      sync.WaitGroup
+
+	wmu sync.Mutex // serialises writes to the PTY
+
+	mu         sync.Mutex
+	tr         *transcript
+	changed    chan struct{} // closed and replaced on every change
+	lastChange time.Time
+	exit       *ExitStatus   // set once the child is reaped
+	exited     chan struct{} // closed once the child is reaped and drained
+	readerDone chan struct{} // closed when the reader stops
+	closed     bool
+
+	closeOnce sync.Once
+	closeErr  error
+	raw       *os.File
+}
+
+// Start spawns opts.Program on a new PTY.
+func Start(opts Options) (*Session, error) {
+	if opts.Program == "" {
+		return nil, fmt.Errorf("ptywright: start: program is required")
+	}
+	size := opts.Size.withDefaults()
+	if err := size.Validate(); err != nil {
+		return nil, fmt.Errorf("ptywright: start: %w", err)
+	}
+	if opts.TranscriptMaxChars < 0 {
+		return nil, fmt.Errorf("ptywright: start: transcript_max_chars must not be negative")
+	}
+	s := &Session{
+		opts:       opts,
+		start:      time.Now(),
+		replies:    make(chan []byte, 64),
+		stop:       make(chan struct{}),
+		tr:         newTranscript(opts.TranscriptMaxChars),
+		changed:    make(chan struct{}),
+		exited:     make(chan struct{}),
+		readerDone: make(chan struct{}),
+	}
+	s.opts.Size = size
+	s.lastChange = s.start
+	if opts.RawTranscriptPath != "" {
+		f, err := openRawSink(opts.RawTranscriptPath, opts.RawTranscriptAppend)
+		if err != nil {
+			return nil, fmt.Errorf("ptywright: start: %w", err)
+		}
+		s.raw = f
+	}
+	screen, err := newScreen(size, s.queueReply)
+	if err != nil {
+		s.closeRaw()
+		return nil, err
+	}
+	s.screen = screen
+	proc, err := startProcess(opts.Program, opts.Args, opts.Dir, buildEnv(opts.Env), size)
+	if err != nil {
+		_ = screen.Close() // Best effort: already failing.
+		s.closeRaw()
+		return nil, fmt.Errorf("ptywright: %w", err)
+	}
+	s.proc = proc
+	s.wg.Add(3)
+	go s.readLoop()
+	go s.writeReplies()
+	go s.waitLoop()
+	return s, nil
+}
+
+func buildEnv(overrides map[string]string) []string {
+	env := os.Environ()
+	if _, ok := overrides["TERM"]; !ok {
+		overrides = mergeEnv(overrides, map[string]string{"TERM": "xterm-256color"})
+	}
+	keys := make([]string, 0, len(overrides))
+	for k := range overrides {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := env[:0:0]
+	for _, kv := range env {
+		name, _, _ := cutEnv(kv)
+		if _, ok := overrides[name]; !ok {
+			out = append(out, kv)
+		}
+	}
+	for _, k := range keys {
+		out = append(out, k+"="+overrides[k])
+	}
+	return out
+}
+
+func mergeEnv(a, b map[string]string) map[string]string {
+	m := make(map[string]string, len(a)+len(b))
+	for k, v := range a {
+		m[k] = v
+	}
+	for k, v := range b {
+		m[k] = v
+	}
+	return m
+}
+
+func cutEnv(kv string) (name, value string, ok bool) {
+	for i := 1; i < len(kv); i++ { // From 1: Windows has "=C:" entries.
+		if kv[i] == '=' {
+			return kv[:i], kv[i+1:], true
+		}
+	}
+	return kv, "", false
+}
+
+// readLoop is the one goroutine that reads the PTY master.
+func (s *Session) readLoop() {
+	defer s.wg.Done()
+	defer close(s.readerDone)
+	buf := make([]byte, 32*1024)
+	for {
+		n, err := s.proc.master.Read(buf)
+		if n > 0 {
+			s.feed(buf[:n])
+		}
+		if err != nil {
+			// EIO once every holder of the tty is gone; ErrClosed after Close.
+			return
+		}
+	}
+}
+
+func (s *Session) feed(p []byte) {
+	if s.raw != nil {
+		if _, err := s.raw.Write(p); err != nil {
+			s.closeRaw() // The sink failed (disk full?): stop writing to it.
+		}
+	}
+	s.mu.Lock()
+	_, _ = s.screen.Write(p)
+	s.tr.Write(p)
+	s.notifyLocked()
+	s.mu.Unlock()
+}
+
+// notifyLocked wakes everyone waiting for a change.
+func (s *Session) notifyLocked() {
+	s.lastChange = time.Now()
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// waitLoop reaps the child and marks the session exited once the output the
+// child left behind has been read.
+func (s *Session) waitLoop() {
+	defer s.wg.Done()
+	st := s.proc.wait()
+	// A grandchild may keep the tty open, so EOF may never come: give the
+	// reader a short while to drain what the child wrote before it exited.
+	t := time.NewTimer(250 * time.Millisecond)
+	select {
+	case <-s.readerDone:
+	case <-t.C:
+	}
+	t.Stop()
+	s.mu.Lock()
+	s.exit = &st
+	close(s.exited)
+	close(s.changed)
+	s.changed = make(chan struct{})
+	s.mu.Unlock()
+}
+
+// queueReply hands a terminal reply to the writer without ever blocking the
+// parser; under a child that never reads its input, replies are dropped.
+func (s *Session) queueReply(b []byte) {
+	select {
+	case s.replies <- b:
+	default:
+	}
+}
+
+func (s *Session) writeReplies() {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case b := <-s.replies:
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			_ = s.write(ctx, b) // Best effort: a child that stopped reading loses its replies.
+			cancel()
+		}
+	}
+}
+
+// write sends b to the child. It gives up when ctx ends or the session closes.
+func (s *Session) write(ctx context.Context, b []byte) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return cancelErr(err)
+	}
+	stop := context.AfterFunc(ctx, func() {
+		_ = s.proc.master.SetWriteDeadline(time.Unix(1, 0)) // Best effort: unblocks the write below.
+	})
+	_, err := s.proc.master.Write(b)
+	if !stop() {
+		// The deadline may have been set; clear it for the next writer.
+		_ = s.proc.master.SetWriteDeadline(time.Time{})
+		if ctx.Err() != nil {
+			return cancelErr(ctx.Err())
+		}
+	}
+	if errors.Is(err, os.ErrClosed) {
+		return ErrSessionClosed
+	}
+	if err != nil {
+		return fmt.Errorf("ptywright: write input: %w", err)
+	}
+	return nil
+}
+
+func cancelErr(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: %w", ErrTimeout, err)
+	}
+	return fmt.Errorf("%w: %w", ErrCancelled, err)
+}
+
+// Send performs an action: input is written to the program, resize, kill,
+// signal and mark_transcript act on the session.
+func (s *Session) Send(ctx context.Context, a Action) error {
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	if s.isClosed() {
+		return ErrSessionClosed
+	}
+	switch a.Type {
+	case ActionResize:
+		return s.Resize(a.Size)
+	case ActionKill:
+		return s.Kill()
+	case ActionSignal:
+		return s.Signal(a.Signal)
+	case ActionMarkTranscript:
+		return s.Mark(a.Label)
+	}
+	b, ok := a.Input(s.screen.applicationCursor())
+	if !ok {
+		return fmt.Errorf("ptywright: action %q has no input bytes", a.Type)
+	}
+	return s.write(ctx, b)
+}
+
+// Resize changes the terminal size; the program receives SIGWINCH.
+func (s *Session) Resize(size Size) error {
+	if err := size.Validate(); err != nil {
+		return err
+	}
+	if s.isClosed() {
+		return ErrSessionClosed
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.proc.setSize(size); err != nil {
+		return fmt.Errorf("ptywright: resize: %w", err)
+	}
+	if err := s.screen.Resize(size); err != nil {
+		return err
+	}
+	s.notifyLocked()
+	return nil
+}
+
+// Signal delivers sig to the program's whole process group.
+func (s *Session) Signal(sig Signal) error {
+	if s.isClosed() {
+		return ErrSessionClosed
+	}
+	if err := s.proc.signalGroup(sig); err != nil {
+		return fmt.Errorf("ptywright: signal %s: %w", sig, err)
+	}
+	return nil
+}
+
+// Kill sends SIGKILL to the program's process group. The session stays
+// readable; Close still has to be called.
+func (s *Session) Kill() error { return s.Signal(SignalKill) }
+
+// Mark records the transcript's current position under label.
+func (s *Session) Mark(label string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.Mark(label)
+}
+
+// Pid returns the child's process id (also its process group id).
+func (s *Session) Pid() int { return s.proc.pid() }
+
+// Exited is closed once the child has exited and its output has been read.
+func (s *Session) Exited() <-chan struct{} { return s.exited }
+
+// ExitStatus reports how the child ended; ok is false while it runs.
+func (s *Session) ExitStatus() (st ExitStatus, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.exit == nil {
+		return ExitStatus{}, false
+	}
+	return *s.exit, true
+}
+
+// Sequence counts the changes the screen has seen. It only grows.
+func (s *Session) Sequence() uint64 { return s.screen.Sequence() }
+
+// Screen returns the session's live screen.
+func (s *Session) Screen() *Screen { return s.screen }
+
+// Size returns the terminal size.
+func (s *Session) Size() Size { return s.screen.Size() }
+
+// Transcript returns the retained transcript, redacted unless raw is true.
+func (s *Session) Transcript(r *Redactor) string {
+	s.mu.Lock()
+	text := s.tr.String()
+	s.mu.Unlock()
+	return r.Redact(text)
+}
+
+// TranscriptSince returns the output since cursor (see TranscriptCursor), the
+// next cursor, and whether the transcript bound cut part of it. The text is
+// unredacted.
+func (s *Session) TranscriptSince(cursor int64) (text string, next int64, dropped bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.Since(cursor)
+}
+
+// TranscriptCursor returns the transcript's write position, counted in
+// characters since the session started.
+func (s *Session) TranscriptCursor() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.Cursor()
+}
+
+// Markers returns the transcript markers by label.
+func (s *Session) Markers() map[string]int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.Markers()
+}
+
+// watch returns the current sequence, a channel closed on the next change,
+// and the time of the last change, read together under the lock.
+func (s *Session) watch() (seq uint64, changed <-chan struct{}, last time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.screen.Sequence(), s.changed, s.lastChange
+}
+
+func (s *Session) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// Close ends the session: SIGTERM to the process group, SIGKILL after the
+// grace period, reap, and stop every goroutine. It never hangs and is safe to
+// call more than once.
+func (s *Session) Close() error {
+	s.closeOnce.Do(func() { s.closeErr = s.close() })
+	return s.closeErr
+}
+
+func (s *Session) close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+
+	grace := s.opts.CloseGrace
+	if grace <= 0 {
+		grace = 500 * time.Millisecond
+	}
+	select {
+	case <-s.exited:
+	default:
+		_ = s.proc.signalGroup(SignalHup)  // Best effort: the tty is going away.
+		_ = s.proc.signalGroup(SignalTerm) // Best effort: SIGKILL follows.
+		t := time.NewTimer(grace)
+		select {
+		case <-s.exited:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	// Kill whatever is left of the group, grandchildren holding the tty
+	// included; this also lets a child that ignored SIGTERM be reaped.
+	_ = s.proc.signalGroup(SignalKill) // Best effort: the group may be gone.
+	<-s.exited
+
+	err := s.proc.master.Close() // Unblocks the reader: the fd is non-blocking.
+	close(s.stop)
+	s.wg.Wait()
+	_ = s.screen.Close() // Never fails.
+	s.closeRaw()
+	s.mu.Lock()
+	close(s.changed) // Wake waiters so they observe the close.
+	s.changed = make(chan struct{})
+	s.mu.Unlock()
+	if err != nil && !errors.Is(err, os.ErrClosed) {
+		return fmt.Errorf("ptywright: close pty: %w", err)
+	}
+	return nil
+}
+
+func (s *Session) closeRaw() {
+	if s.raw != nil {
+		_ = s.raw.Close() // Best effort: nothing to do about a failed close of a sink.
+		s.raw = nil
+	}
+}
+
+var _ io.Closer = (*Session)(nil)

@@ -1,0 +1,155 @@
+//go:build unix
+
+package ptywright
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+
+	gopty "github.com/aymanbagabas/go-pty"
+	"golang.org/x/sys/unix"
+)
+
+// process is the platform half of a Session: the child and the PTY master.
+type process struct {
+	cmd    *gopty.Cmd
+	master *os.File // non-blocking dup of the master, owned by the reader
+}
+
+// startProcess spawns the program on a new PTY. The child becomes a session
+// leader with the PTY as its controlling terminal, so its process group id is
+// its pid.
+func startProcess(program string, args []string, dir string, env []string, size Size) (_ *process, err error) {
+	pt, err := gopty.New()
+	if err != nil {
+		return nil, fmt.Errorf("open pty: %w", err)
+	}
+	upt, ok := pt.(gopty.UnixPty)
+	if !ok {
+		_ = pt.Close() // Best effort: we are already failing.
+		return nil, ErrUnsupported
+	}
+	// go-pty keeps both ends open in the parent. Whatever happens below, the
+	// parent must not keep the slave: the reader would never see EOF.
+	defer func() { _ = pt.Close() }() // Best effort: the dup below is what we keep.
+
+	if err := upt.SetWinsize(winsize(size)); err != nil {
+		return nil, fmt.Errorf("set pty size: %w", err)
+	}
+	path, err := exec.LookPath(program)
+	if err != nil {
+		return nil, fmt.Errorf("start %q: %w", program, err)
+	}
+	cmd := pt.Command(path, args...)
+	cmd.Args[0] = program
+	cmd.Dir = dir
+	cmd.Env = env
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %q: %w", program, err)
+	}
+	// A blocking master cannot be interrupted by Close while a grandchild
+	// still holds the tty; a non-blocking dup goes through the runtime poller,
+	// where Close and deadlines work.
+	master, err := nonblockingDup(upt.Master())
+	if err != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // Best effort: undo the spawn.
+		_ = cmd.Wait()
+		return nil, err
+	}
+	return &process{cmd: cmd, master: master}, nil
+}
+
+func nonblockingDup(f *os.File) (*os.File, error) {
+	var dupErr error
+	fd := -1
+	conn, err := f.SyscallConn()
+	if err != nil {
+		return nil, fmt.Errorf("dup pty master: %w", err)
+	}
+	if err := conn.Control(func(src uintptr) {
+		fd, dupErr = unix.FcntlInt(src, unix.F_DUPFD_CLOEXEC, 0)
+	}); err != nil {
+		return nil, fmt.Errorf("dup pty master: %w", err)
+	}
+	if dupErr != nil {
+		return nil, fmt.Errorf("dup pty master: %w", dupErr)
+	}
+	if err := unix.SetNonblock(fd, true); err != nil {
+		_ = unix.Close(fd) // Best effort: already failing.
+		return nil, fmt.Errorf("set pty master non-blocking: %w", err)
+	}
+	return os.NewFile(uintptr(fd), "ptmx"), nil
+}
+
+func winsize(s Size) *gopty.Winsize {
+	return &gopty.Winsize{
+		Row:    uint16(s.Rows),
+		Col:    uint16(s.Cols),
+		Xpixel: uint16(s.PixelWidth),
+		Ypixel: uint16(s.PixelHeight),
+	}
+}
+
+func (p *process) pid() int { return p.cmd.Process.Pid }
+
+// wait reaps the child and reports how it ended.
+func (p *process) wait() ExitStatus {
+	err := p.cmd.Wait()
+	st := p.cmd.ProcessState
+	if st == nil {
+		return ExitStatus{Code: -1, Err: err}
+	}
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ExitStatus{Code: -1, Signal: signalName(ws.Signal())}
+	}
+	return ExitStatus{Code: st.ExitCode()}
+}
+
+// signalGroup delivers sig to the child's whole process group.
+func (p *process) signalGroup(sig Signal) error {
+	s, ok := unixSignals[sig]
+	if !ok {
+		return fmt.Errorf("signal %q: %w", sig, ErrUnsupported)
+	}
+	err := syscall.Kill(-p.pid(), s)
+	if errors.Is(err, syscall.ESRCH) {
+		return nil // The group is already gone: nothing left to signal.
+	}
+	return err
+}
+
+func (p *process) setSize(s Size) error {
+	conn, err := p.master.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var ioErr error
+	if err := conn.Control(func(fd uintptr) {
+		ioErr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, winsize(s))
+	}); err != nil {
+		return err
+	}
+	return ioErr
+}
+
+var unixSignals = map[Signal]syscall.Signal{
+	SignalInt:  syscall.SIGINT,
+	SignalTerm: syscall.SIGTERM,
+	SignalHup:  syscall.SIGHUP,
+	SignalQuit: syscall.SIGQUIT,
+	SignalKill: syscall.SIGKILL,
+	SignalUsr1: syscall.SIGUSR1,
+	SignalUsr2: syscall.SIGUSR2,
+}
+
+func signalName(s syscall.Signal) string {
+	for name, sig := range unixSignals {
+		if sig == s {
+			return string(name)
+		}
+	}
+	return s.String()
+}

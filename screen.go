@@ -1,0 +1,308 @@
+package ptywright
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+)
+
+// DefaultRows and DefaultCols are the terminal size used when a caller leaves
+// rows or cols at zero.
+const (
+	DefaultRows = 24
+	DefaultCols = 80
+)
+
+// Screen is a parsed terminal grid fed with raw program output. A Session owns
+// one; replay and tests can use one directly, without a process.
+//
+// A Screen is safe for concurrent use. It runs one goroutine that answers the
+// terminal queries in the output (cursor reports, device attributes), so it
+// must be closed when no longer needed.
+type Screen struct {
+	mu     sync.Mutex
+	eng    engine
+	size   Size
+	seq    uint64
+	closed bool
+
+	// The plain text of the current sequence, built on first use.
+	plainSeq   uint64
+	plainValid bool
+	plainLines []string
+}
+
+// NewScreen returns an empty screen of the given size (zero rows or cols mean
+// 24x80). Terminal replies the output asks for are discarded.
+func NewScreen(size Size) (*Screen, error) {
+	return newScreen(size, nil)
+}
+
+func newScreen(size Size, onReply func([]byte)) (*Screen, error) {
+	size = size.withDefaults()
+	if err := size.Validate(); err != nil {
+		return nil, err
+	}
+	return &Screen{eng: newVTEngine(size.Rows, size.Cols, onReply), size: size}, nil
+}
+
+func (s Size) withDefaults() Size {
+	if s.Rows == 0 {
+		s.Rows = DefaultRows
+	}
+	if s.Cols == 0 {
+		s.Cols = DefaultCols
+	}
+	return s
+}
+
+// Write parses program output into the grid and advances the sequence. It
+// never fails; after Close it still parses but no longer answers queries.
+func (s *Screen) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	s.mu.Lock()
+	s.eng.write(p)
+	s.seq++
+	s.mu.Unlock()
+	return len(p), nil
+}
+
+// Resize changes the grid size and advances the sequence.
+func (s *Screen) Resize(size Size) error {
+	if err := size.Validate(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.eng.resize(size.Rows, size.Cols)
+	s.size = size
+	s.seq++
+	return nil
+}
+
+// Size returns the current grid size.
+func (s *Screen) Size() Size {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.size
+}
+
+// Sequence counts the writes and resizes the screen has seen. It only grows.
+func (s *Screen) Sequence() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seq
+}
+
+// PlainText returns the screen's text: rows joined by "\n", trailing spaces
+// and trailing blank rows trimmed, wide-character continuation cells skipped.
+func (s *Screen) PlainText() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return joinPlain(s.linesLocked())
+}
+
+// Snapshot copies the screen's state. Cells are built only when asked for.
+// The result is raw; Session.Snapshot applies redaction.
+func (s *Screen) Snapshot(withCells bool) ScreenSnapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.eng.modes()
+	row, col := s.eng.cursor()
+	snap := ScreenSnapshot{
+		Size:              s.size,
+		Cursor:            Cursor{Row: row, Col: col, Visible: m.cursorVisible},
+		Sequence:          s.seq,
+		PlainText:         joinPlain(s.linesLocked()),
+		Cells:             []Cell{},
+		AlternateScreen:   m.altScreen,
+		ApplicationCursor: m.applicationCursor,
+		ApplicationKeypad: m.applicationKeypad,
+		BracketedPaste:    m.bracketedPaste,
+		Title:             m.title,
+	}
+	if withCells {
+		snap.Cells = s.cellsLocked()
+	}
+	return snap
+}
+
+// applicationCursor reports whether arrow keys must be sent in SS3 form.
+func (s *Screen) applicationCursor() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.eng.modes().applicationCursor
+}
+
+func (s *Screen) cursorPos() Cursor {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	row, col := s.eng.cursor()
+	return Cursor{Row: row, Col: col, Visible: s.eng.modes().cursorVisible}
+}
+
+// Close stops the reply goroutine. The screen stays readable.
+func (s *Screen) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	// Outside the lock: the pump may be delivering a reply that a concurrent
+	// Write produced, and close waits for it to finish.
+	s.eng.close()
+	return nil
+}
+
+// linesLocked returns one string per row (trailing spaces trimmed), cached
+// per sequence so repeated matcher evaluation costs nothing.
+func (s *Screen) linesLocked() []string {
+	if s.plainValid && s.plainSeq == s.seq {
+		return s.plainLines
+	}
+	lines := make([]string, s.size.Rows)
+	var b strings.Builder
+	for r := range s.size.Rows {
+		b.Reset()
+		for c := range s.size.Cols {
+			cell := s.eng.cell(r, c)
+			if cell.width == 0 {
+				continue
+			}
+			b.WriteString(cell.text)
+		}
+		lines[r] = strings.TrimRight(b.String(), " ")
+	}
+	s.plainLines, s.plainSeq, s.plainValid = lines, s.seq, true
+	return lines
+}
+
+func (s *Screen) cellsLocked() []Cell {
+	cells := make([]Cell, 0, s.size.Rows*s.size.Cols)
+	for r := range s.size.Rows {
+		for c := range s.size.Cols {
+			ec := s.eng.cell(r, c)
+			cells = append(cells, Cell{
+				Row:              r,
+				Col:              c,
+				Text:             ec.text,
+				Wide:             ec.width > 1,
+				WideContinuation: ec.width == 0,
+				Style:            ec.style,
+			})
+		}
+	}
+	return cells
+}
+
+func joinPlain(lines []string) string {
+	end := len(lines)
+	for end > 0 && lines[end-1] == "" {
+		end--
+	}
+	return strings.Join(lines[:end], "\n")
+}
+
+// ScreenSnapshot is one copy of the screen, shaped as the JSON-RPC reference
+// shapes it.
+type ScreenSnapshot struct {
+	Size     Size   `json:"size"`
+	Cursor   Cursor `json:"cursor"`
+	Sequence uint64 `json:"sequence"`
+	// PlainText is the rows joined by "\n" with trailing spaces and trailing
+	// blank rows trimmed.
+	PlainText string `json:"plain_text"`
+	// Cells is empty unless the snapshot was taken with cells.
+	Cells             []Cell `json:"cells"`
+	AlternateScreen   bool   `json:"alternate_screen"`
+	ApplicationCursor bool   `json:"application_cursor"`
+	ApplicationKeypad bool   `json:"application_keypad"`
+	BracketedPaste    bool   `json:"bracketed_paste"`
+	// Title is the window title the program set; "" (null on the wire) when
+	// it never set one.
+	Title string `json:"-"`
+}
+
+type snapshotWire ScreenSnapshot
+
+// MarshalJSON writes an unset title as null, as the reference does.
+func (s ScreenSnapshot) MarshalJSON() ([]byte, error) {
+	var title *string
+	if s.Title != "" {
+		title = &s.Title
+	}
+	if s.Cells == nil {
+		s.Cells = []Cell{}
+	}
+	return json.Marshal(struct {
+		snapshotWire
+		Title *string `json:"title"`
+	}{snapshotWire(s), title})
+}
+
+// UnmarshalJSON reads the wire form back, for clients of the server.
+func (s *ScreenSnapshot) UnmarshalJSON(data []byte) error {
+	var w struct {
+		snapshotWire
+		Title *string `json:"title"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*s = ScreenSnapshot(w.snapshotWire)
+	if w.Title != nil {
+		s.Title = *w.Title
+	}
+	return nil
+}
+
+// Lines returns exactly Size.Rows rows of plain text (trailing spaces
+// trimmed), padding the rows PlainText trims.
+func (s ScreenSnapshot) Lines() []string {
+	lines := strings.Split(s.PlainText, "\n")
+	if s.PlainText == "" {
+		lines = lines[:0]
+	}
+	for len(lines) < s.Size.Rows {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// Cursor is the cursor's zero-based position and visibility.
+type Cursor struct {
+	Row     int  `json:"row"`
+	Col     int  `json:"col"`
+	Visible bool `json:"visible"`
+}
+
+// Cell is one grid cell. A wide character occupies a Wide cell followed by a
+// WideContinuation cell with empty Text.
+type Cell struct {
+	Row              int       `json:"row"`
+	Col              int       `json:"col"`
+	Text             string    `json:"text"`
+	Wide             bool      `json:"wide"`
+	WideContinuation bool      `json:"wide_continuation"`
+	Style            CellStyle `json:"style"`
+}
+
+// CellStyle is a cell's rendition. Colours are "default", "idx:N" (the 256
+// palette, 0-15 being the basic colours) or "rgb:R:G:B".
+type CellStyle struct {
+	Foreground string `json:"foreground"`
+	Background string `json:"background"`
+	Bold       bool   `json:"bold"`
+	Dim        bool   `json:"dim"`
+	Italic     bool   `json:"italic"`
+	Underline  bool   `json:"underline"`
+	Inverse    bool   `json:"inverse"`
+}
+
+func defaultCellStyle() CellStyle {
+	return CellStyle{Foreground: "default", Background: "default"}
+}

@@ -1,0 +1,165 @@
+package ptywright
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// TranscriptTailChars is how much of the transcript a wait's evidence carries.
+const TranscriptTailChars = 2000
+
+// WaitResult is the evidence of a successful wait.
+type WaitResult struct {
+	Matched  bool          `json:"matched"`
+	Sequence uint64        `json:"sequence"`
+	Elapsed  time.Duration `json:"-"`
+	// Snapshot is the screen when the matcher matched, without cells.
+	Snapshot       ScreenSnapshot `json:"snapshot"`
+	TranscriptTail string         `json:"transcript_tail"`
+	// StableFor is how long the screen had been unchanged.
+	StableFor time.Duration `json:"-"`
+	// Outcome says which branch fired.
+	Outcome *MatchOutcome `json:"outcome,omitempty"`
+}
+
+// WaitError is returned when a wait gives up. It wraps ErrTimeout,
+// ErrCancelled or ErrSessionClosed and carries what the screen looked like.
+type WaitError struct {
+	Err            error
+	Elapsed        time.Duration
+	Sequence       uint64
+	Snapshot       ScreenSnapshot
+	TranscriptTail string
+}
+
+func (e *WaitError) Error() string {
+	return fmt.Sprintf("wait: %v after %s (sequence %d)", e.Err, e.Elapsed.Round(time.Millisecond), e.Sequence)
+}
+
+func (e *WaitError) Unwrap() error { return e.Err }
+
+// WaitOption adjusts one wait.
+type WaitOption func(*waitConfig)
+
+type waitConfig struct {
+	reg      PredicateRegistry
+	redactor *Redactor
+}
+
+// WithPredicates binds the registry that decides lua matchers.
+func WithPredicates(r PredicateRegistry) WaitOption {
+	return func(c *waitConfig) { c.reg = r }
+}
+
+// WithRedactor sets the redaction applied to the evidence (default:
+// DefaultRedactor). A nil or disabled redactor leaves evidence raw.
+func WithRedactor(r *Redactor) WaitOption {
+	return func(c *waitConfig) { c.redactor = r }
+}
+
+// Wait blocks until m matches, ctx ends or the session closes. It evaluates
+// m once at the start and then only when the screen changes, when a
+// screen_stable window may have elapsed, or when the child exits: an idle
+// wait costs nothing.
+//
+// A deadline on ctx gives a *WaitError wrapping ErrTimeout with the last
+// screen and transcript tail; cancellation wraps ErrCancelled.
+func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*WaitResult, error) {
+	cm, err := compileMatcher(m, "matcher")
+	if err != nil {
+		return nil, err
+	}
+	cfg := waitConfig{redactor: DefaultRedactor()}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cm.hasLua() && cfg.reg == nil {
+		return nil, fmt.Errorf("%w: matcher has a lua branch but no plugin registry is bound", ErrInvalidMatcher)
+	}
+	start := time.Now()
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		seq, changed, last := s.watch()
+		if s.isClosed() {
+			return nil, s.waitError(ErrSessionClosed, start, cfg.redactor)
+		}
+		st := &evalState{ctx: ctx, s: s, reg: cfg.reg, now: time.Now(), lastChange: last, exited: isDone(s.exited)}
+		out, wake, err := cm.eval(st)
+		if err != nil {
+			return nil, err
+		}
+		if out != nil {
+			return s.waitResult(seq, out, start, st, cfg.redactor), nil
+		}
+		var wakeC <-chan time.Time
+		if !wake.IsZero() {
+			d := time.Until(wake)
+			if timer == nil {
+				timer = time.NewTimer(d)
+			} else {
+				timer.Reset(d)
+			}
+			wakeC = timer.C
+		}
+		select {
+		case <-changed:
+		case <-wakeC:
+		case <-ctx.Done():
+			cause := ErrCancelled
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				cause = ErrTimeout
+			}
+			return nil, s.waitError(cause, start, cfg.redactor)
+		}
+	}
+}
+
+func (s *Session) waitResult(seq uint64, out *MatchOutcome, start time.Time, st *evalState, r *Redactor) *WaitResult {
+	snap := s.Snapshot(SnapshotOptions{Redactor: r, Raw: r == nil})
+	if out.Capture != nil {
+		out.Capture = strPtr(r.Redact(*out.Capture))
+	}
+	return &WaitResult{
+		Matched:        true,
+		Sequence:       seq,
+		Elapsed:        time.Since(start),
+		Snapshot:       snap,
+		TranscriptTail: s.transcriptTail(r),
+		StableFor:      st.stableFor(),
+		Outcome:        out,
+	}
+}
+
+func (s *Session) waitError(cause error, start time.Time, r *Redactor) *WaitError {
+	snap := s.Snapshot(SnapshotOptions{Redactor: r, Raw: r == nil})
+	return &WaitError{
+		Err:            cause,
+		Elapsed:        time.Since(start),
+		Sequence:       snap.Sequence,
+		Snapshot:       snap,
+		TranscriptTail: s.transcriptTail(r),
+	}
+}
+
+func (s *Session) transcriptTail(r *Redactor) string {
+	s.mu.Lock()
+	t := s.tr.Tail(TranscriptTailChars)
+	s.mu.Unlock()
+	return r.Redact(t)
+}
+
+func isDone(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
