@@ -17,6 +17,8 @@ var (
 	ErrSessionClosed = errors.New("ptywright: session closed")
 	// ErrPermissionDenied: a plugin lacks the permission an operation needs.
 	ErrPermissionDenied = errors.New("ptywright: permission denied")
+	// ErrInvalidParams: a caller passed a malformed or missing argument.
+	ErrInvalidParams = errors.New("ptywright: invalid params")
 	// ErrUnsupported: this platform cannot do it yet. It also matches
 	// errors.ErrUnsupported.
 	ErrUnsupported = fmt.Errorf("ptywright: %w", errors.ErrUnsupported)

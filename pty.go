@@ -33,6 +33,10 @@ type Options struct {
 	// refused unless RawTranscriptAppend is set.
 	RawTranscriptPath   string
 	RawTranscriptAppend bool
+	// Output, when set, receives every byte the program writes as it
+	// arrives, unredacted (e.g. a terminal for live pass-through). It is
+	// written from the reader goroutine: a slow writer slows the session.
+	Output io.Writer
 	// CloseGrace is how long Close waits after SIGTERM before SIGKILL; 0
 	// means 500ms.
 	CloseGrace time.Duration
@@ -192,6 +196,9 @@ func (s *Session) readLoop() {
 }
 
 func (s *Session) feed(p []byte) {
+	if s.opts.Output != nil {
+		_, _ = s.opts.Output.Write(p) // Best effort: the session goes on without its tap.
+	}
 	if s.raw != nil {
 		if _, err := s.raw.Write(p); err != nil {
 			s.closeRaw() // The sink failed (disk full?): stop writing to it.
