@@ -344,7 +344,7 @@ func TestResolveEntrypoint(t *testing.T) {
 		{"subdirectory", dir, "lib/util.lua", "lib/util.lua", "", nil},
 		{"symlink inside", dir, "inside.lua", "lib/util.lua", "", nil},
 		{"manifest dir reached through a symlink", linkedDir, "main.lua", "main.lua", "", nil},
-		{"relative manifest dir", relPath(t, dir), "main.lua", "main.lua", "", nil},
+		{"relative manifest dir", manifestRelPath(t, dir), "main.lua", "main.lua", "", nil},
 		{"empty", dir, "", "", "entrypoint is required", nil},
 		{"absolute", dir, filepath.Join(dir, "main.lua"), "", "must be relative", ErrPathEscape},
 		{"dotdot", dir, "../outside/evil.lua", "", `must not contain ".."`, ErrPathEscape},
@@ -377,7 +377,7 @@ func TestResolveEntrypoint(t *testing.T) {
 	}
 }
 
-func relPath(t *testing.T, path string) string {
+func manifestRelPath(t *testing.T, path string) string {
 	t.Helper()
 	wd, err := os.Getwd()
 	require.NoError(t, err)
@@ -417,7 +417,7 @@ func TestLoadManifestFile(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, PluginKindMacro, l.Manifest.Kind)
 		require.True(t, l.Manifest.HasPermission(PermissionInputWrite))
-		require.Equal(t, "lib/util.lua", strings.TrimPrefix(l.EntrypointPath, mustEval(t, dir)+"/"))
+		require.Equal(t, "lib/util.lua", strings.TrimPrefix(l.EntrypointPath, manifestEvalSymlinks(t, dir)+"/"))
 	})
 	t.Run("upper-case extension", func(t *testing.T) {
 		p := write(t, "MANIFEST.TOML", "name = \"u\"\nkind = \"adapter\"\nversion = \"1\"\nruntime = \"lua\"\nentrypoint = \"main.lua\"\n")
@@ -462,7 +462,7 @@ func TestLoadManifestFile(t *testing.T) {
 	})
 }
 
-func mustEval(t *testing.T, p string) string {
+func manifestEvalSymlinks(t *testing.T, p string) string {
 	t.Helper()
 	r, err := filepath.EvalSymlinks(p)
 	require.NoError(t, err)
