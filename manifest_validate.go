@@ -1,0 +1,286 @@
+package ptywright
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// maxManifestNameLen bounds plugin names, which travel as ids and event
+// namespaces.
+const maxManifestNameLen = 64
+
+// maxManifestPTYDim is the largest row or column count a PTY window size can carry.
+const maxManifestPTYDim = 65535
+
+// manifestReservedNamespaces are owned by the host; plugins may handle their
+// events but never emit them.
+var manifestReservedNamespaces = []string{"session", "adapter"}
+
+// Validate checks everything about the manifest that does not need the
+// filesystem, and returns the first problem as a *ManifestError (Line is 0:
+// the Parse functions fill it in). Checks run in field order, so a manifest
+// with several problems always reports the same one:
+//
+//   - name: 1-64 bytes of lowercase letters, digits, '-' and '_', starting
+//     with a letter or digit, and not a core namespace ("session",
+//     "adapter"), because it doubles as the plugin's id and event namespace;
+//   - kind: one of the PluginKind values; version: not blank;
+//   - runtime: a known runtime whose extension the entrypoint has (".lua",
+//     ".wasm"); wasm is then refused as not available in this build;
+//   - entrypoint: relative, without ".." (ErrPathEscape);
+//   - permissions: known, none twice;
+//   - default_target: a program, rows and cols in 0..65535, valid and
+//     unique environment variable names;
+//   - hooks and intents: Lua identifiers, unique across both lists;
+//   - events: "<namespace>:<event>" names, unique; emits only in the
+//     plugin's own namespace and never in a core one.
+//
+// ResolveEntrypoint does the filesystem checks.
+func (m *PluginManifest) Validate() error {
+	if err := validatePluginName(m.Name); err != nil {
+		return err
+	}
+	if !m.Kind.Valid() {
+		if m.Kind == "" {
+			return manifestFieldErr("kind", "kind is required (one of %s)", manifestQuoteList(manifestKinds))
+		}
+		return manifestFieldErr("kind", "unknown kind %q (want one of %s)", m.Kind, manifestQuoteList(manifestKinds))
+	}
+	if strings.TrimSpace(m.Version) == "" {
+		return manifestFieldErr("version", "version is required")
+	}
+	if err := m.validateRuntime(); err != nil {
+		return err
+	}
+	for i, p := range m.Permissions {
+		field := fmt.Sprintf("permissions[%d]", i)
+		if !p.Valid() {
+			return manifestFieldErr(field, "unknown permission %q", p)
+		}
+		for j := range i {
+			if m.Permissions[j] == p {
+				return manifestFieldErr(field, "permission %q is declared twice (also permissions[%d])", p, j)
+			}
+		}
+	}
+	if err := m.DefaultTarget.validate(); err != nil {
+		return err
+	}
+	if err := m.validateCallables(); err != nil {
+		return err
+	}
+	return m.validateEvents()
+}
+
+func validatePluginName(name string) error {
+	switch {
+	case name == "":
+		return manifestFieldErr("name", "name is required")
+	case len(name) > maxManifestNameLen:
+		return manifestFieldErr("name", "name is longer than %d bytes", maxManifestNameLen)
+	case !isPluginIdent(name):
+		return manifestFieldErr("name", "name %q must start with a lowercase letter or digit and contain only lowercase letters, digits, '-' and '_'", name)
+	}
+	for _, ns := range manifestReservedNamespaces {
+		if name == ns {
+			return manifestFieldErr("name", "name %q is reserved for a core event namespace", name)
+		}
+	}
+	return nil
+}
+
+// validateRuntime checks the runtime and the entrypoint together: the
+// entrypoint's extension must match the runtime, and its path must stay
+// inside the plugin directory. The wasm runtime is rejected last so a
+// well-formed wasm manifest gets the clearest error.
+func (m *PluginManifest) validateRuntime() error {
+	if !m.Runtime.Valid() {
+		if m.Runtime == "" {
+			return manifestFieldErr("runtime", "runtime is required (%q)", RuntimeLua)
+		}
+		return manifestFieldErr("runtime", "unknown runtime %q (want %q)", m.Runtime, RuntimeLua)
+	}
+	if strings.TrimSpace(m.Entrypoint) == "" {
+		return manifestFieldErr("entrypoint", "entrypoint is required")
+	}
+	if err := checkEntrypointRelative(m.Entrypoint); err != nil {
+		return err
+	}
+	if ext := m.Runtime.entrypointExt(); !strings.HasSuffix(m.Entrypoint, ext) {
+		return manifestFieldErr("entrypoint", "the %s runtime needs a %s entrypoint, got %q", m.Runtime, ext, m.Entrypoint)
+	}
+	if m.Runtime == RuntimeWASM {
+		return &ManifestError{Field: "runtime", Reason: "the wasm runtime is not available in this build", Err: errors.ErrUnsupported}
+	}
+	return nil
+}
+
+// checkEntrypointRelative rejects entrypoints that could name a file outside the
+// plugin directory without looking at the filesystem.
+func checkEntrypointRelative(p string) error {
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || filepath.VolumeName(p) != "" {
+		return &ManifestError{Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q must be relative to the manifest directory", p), Err: ErrPathEscape}
+	}
+	for part := range strings.FieldsFuncSeq(p, func(r rune) bool { return r == '/' || r == filepath.Separator }) {
+		if part == ".." {
+			return &ManifestError{Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q must not contain \"..\"", p), Err: ErrPathEscape}
+		}
+	}
+	return nil
+}
+
+func (t *DefaultTarget) validate() error {
+	if t == nil {
+		return nil
+	}
+	if strings.TrimSpace(t.Program) == "" {
+		return manifestFieldErr("default_target.program", "program is required when default_target is set")
+	}
+	if t.Rows < 0 || t.Rows > maxManifestPTYDim {
+		return manifestFieldErr("default_target.rows", "rows %d is out of range 0..%d", t.Rows, maxManifestPTYDim)
+	}
+	if t.Cols < 0 || t.Cols > maxManifestPTYDim {
+		return manifestFieldErr("default_target.cols", "cols %d is out of range 0..%d", t.Cols, maxManifestPTYDim)
+	}
+	for _, k := range slices.Sorted(maps.Keys(t.Env)) {
+		if !isManifestEnvName(k) {
+			return manifestFieldErr("default_target.env."+k, "invalid environment variable name %q", k)
+		}
+	}
+	for i, name := range t.RequiredEnv {
+		field := fmt.Sprintf("default_target.required_env[%d]", i)
+		if !isManifestEnvName(name) {
+			return manifestFieldErr(field, "invalid environment variable name %q", name)
+		}
+		for j := range i {
+			if t.RequiredEnv[j] == name {
+				return manifestFieldErr(field, "%q is declared twice (also default_target.required_env[%d])", name, j)
+			}
+		}
+	}
+	return nil
+}
+
+// validateCallables checks hooks and intents, which share one namespace:
+// both name exported Lua functions.
+func (m *PluginManifest) validateCallables() error {
+	seen := make(map[string]string) // name -> field that declared it
+	check := func(list, kind string, names []string) error {
+		for i, name := range names {
+			field := fmt.Sprintf("%s[%d]", list, i)
+			if !isHookName(name) {
+				return manifestFieldErr(field, "%s name %q must be a Lua identifier (letters, digits, '_', not starting with a digit)", kind, name)
+			}
+			if prev, dup := seen[name]; dup {
+				return manifestFieldErr(field, "%q is declared twice (also %s)", name, prev)
+			}
+			seen[name] = field
+		}
+		return nil
+	}
+	if err := check("hooks", "hook", m.Hooks); err != nil {
+		return err
+	}
+	return check("intents", "intent", m.Intents)
+}
+
+func (m *PluginManifest) validateEvents() error {
+	if m.Events == nil {
+		return nil
+	}
+	seen := make(map[string]int)
+	for i, ev := range m.Events.Handles {
+		field := fmt.Sprintf("events.handles[%d]", i)
+		if _, _, ok := splitPluginEvent(ev); !ok {
+			return manifestFieldErr(field, "event %q must be \"<namespace>:<event>\" in lowercase letters, digits, '-' and '_'", ev)
+		}
+		if j, dup := seen[ev]; dup {
+			return manifestFieldErr(field, "event %q is declared twice (also events.handles[%d])", ev, j)
+		}
+		seen[ev] = i
+	}
+	clear(seen)
+	for i, ev := range m.Events.Emits {
+		field := fmt.Sprintf("events.emits[%d]", i)
+		ns, _, ok := splitPluginEvent(ev)
+		if !ok {
+			return manifestFieldErr(field, "event %q must be \"%s:<event>\" in lowercase letters, digits, '-' and '_'", ev, m.Name)
+		}
+		for _, core := range manifestReservedNamespaces {
+			if ns == core {
+				return manifestFieldErr(field, "event %q uses the core namespace %q, which plugins may not emit", ev, core)
+			}
+		}
+		if ns != m.Name {
+			return manifestFieldErr(field, "event %q is outside the plugin's namespace %q", ev, m.Name+":")
+		}
+		if j, dup := seen[ev]; dup {
+			return manifestFieldErr(field, "event %q is declared twice (also events.emits[%d])", ev, j)
+		}
+		seen[ev] = i
+	}
+	return nil
+}
+
+// splitPluginEvent splits "<namespace>:<event>", requiring both halves to be
+// safe identifiers.
+func splitPluginEvent(ev string) (ns, name string, ok bool) {
+	ns, name, found := strings.Cut(ev, ":")
+	if !found || !isPluginIdent(ns) || !isPluginIdent(name) {
+		return "", "", false
+	}
+	return ns, name, true
+}
+
+// isPluginIdent reports whether s is non-empty, starts with a lowercase
+// letter or digit, and has only lowercase letters, digits, '-' and '_'.
+func isPluginIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case (c == '-' || c == '_') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isHookName reports whether s is a Lua name: ASCII letters, digits and
+// '_', not starting with a digit.
+func isHookName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', c == '_':
+		case '0' <= c && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isManifestEnvName accepts what execve can pass: non-empty, no '=' and no NUL.
+func isManifestEnvName(s string) bool {
+	return s != "" && !strings.ContainsAny(s, "=\x00")
+}
+
+func manifestQuoteList[S ~string](vals []S) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, ", ")
+}
