@@ -1,0 +1,341 @@
+package ptywright
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Defaults of the extension host loop.
+const (
+	// DefaultWaitIntent is the wait intent used when a caller names none.
+	DefaultWaitIntent = "wait_turn_matcher"
+	// DefaultAdapterWaitTimeout bounds a wait whose context has no deadline.
+	DefaultAdapterWaitTimeout = 120 * time.Second
+	// DefaultCompletedTurnStableMs is forwarded to plugins as the time a
+	// screen must stay unchanged to count as a settled, completed turn.
+	DefaultCompletedTurnStableMs = 300
+	// StatusBarRows is how many bottom rows count as the status bar.
+	StatusBarRows = 3
+	// ClassifyTranscriptChars is how much transcript a classifier sees.
+	ClassifyTranscriptChars = 4096
+	// PluginErrorState is the state the host reports when a plugin call
+	// fails; plugins never emit it themselves.
+	PluginErrorState = "plugin_error"
+)
+
+// Extension is the seam between the generic core and one TUI's vocabulary:
+// it classifies screens into plugin-defined states and turns named intents
+// into actions and matchers. LuaExtension is the implementation shipped; a
+// Go type can implement it directly.
+//
+// The host serialises calls on one Extension.
+type Extension interface {
+	// Manifest describes the plugin.
+	Manifest() PluginManifest
+	// Classify names the state the screen shows.
+	Classify(ctx context.Context, cc ClassifyContext) (StateSnapshot, error)
+	// Plan turns an intent into actions.
+	Plan(ctx context.Context, intent string, params json.RawMessage) (ActionPlan, error)
+	// WaitMatcher builds the matcher a wait intent waits for.
+	WaitMatcher(ctx context.Context, intent string, params json.RawMessage) (Matcher, error)
+	// Close releases the extension's runtime.
+	Close() error
+}
+
+// ClassifyContext is what a classifier sees. Optional fields are nil when
+// the host has nothing for them, and then absent on the Lua side.
+type ClassifyContext struct {
+	// Screen is the whole screen's plain text.
+	Screen string `json:"screen"`
+	// BodyText is the screen above the status bar; StatusText the bottom
+	// StatusBarRows rows. A screen of 6 rows or fewer is all body.
+	BodyText   string `json:"body_text"`
+	StatusText string `json:"status_text"`
+	// Transcript is the tail of the output, control codes included.
+	Transcript *string `json:"transcript,omitempty"`
+	Sequence   uint64  `json:"sequence"`
+	// LastIntent is what the last plan recorded, if anything.
+	LastIntent *string `json:"last_intent,omitempty"`
+	// StableMs is how long the screen has been unchanged.
+	StableMs *int64 `json:"stable_ms,omitempty"`
+	// CompletedTurnStableMs is the host's settle threshold for a turn.
+	CompletedTurnStableMs *int64 `json:"completed_turn_stable_ms,omitempty"`
+}
+
+// StateSnapshot is a classifier's verdict.
+type StateSnapshot struct {
+	State      string  `json:"state"`
+	Confidence float64 `json:"confidence"`
+	Evidence   string  `json:"evidence"`
+	Sequence   uint64  `json:"sequence"`
+	// LastIntent is the host's remembered intent (null when none).
+	LastIntent *string `json:"last_intent"`
+	// Metadata is whatever else the plugin reports (options, status...).
+	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+// ActionPlan is what an intent asks the host to do.
+type ActionPlan struct {
+	Actions []Action `json:"actions"`
+	// LastIntent, when present, replaces the remembered intent; an empty
+	// string clears it. Absent keeps it.
+	LastIntent *string `json:"last_intent,omitempty"`
+}
+
+// HandleOptions tune an ExtensionHandle.
+type HandleOptions struct {
+	// CompletedTurnStableMs is forwarded to the classifier and injected into
+	// wait params; 0 means DefaultCompletedTurnStableMs.
+	CompletedTurnStableMs int64
+	// Predicates decides lua matchers inside wait matchers.
+	Predicates PredicateRegistry
+}
+
+// ExtensionHandle drives one Session through one Extension: it splits the
+// screen into body and status, classifies, applies plans, runs wait
+// matchers and re-classifies after every mutation. One mutex covers every
+// operation, so a Turn's send and wait happen with nothing in between.
+type ExtensionHandle struct {
+	s    *Session
+	ext  Extension
+	opts HandleOptions
+
+	mu         sync.Mutex
+	lastIntent *string
+	closed     bool
+}
+
+// NewExtensionHandle binds ext to s. The handle owns both: Close closes them.
+func NewExtensionHandle(s *Session, ext Extension, opts HandleOptions) *ExtensionHandle {
+	if opts.CompletedTurnStableMs <= 0 {
+		opts.CompletedTurnStableMs = DefaultCompletedTurnStableMs
+	}
+	return &ExtensionHandle{s: s, ext: ext, opts: opts}
+}
+
+// Session returns the driven session.
+func (h *ExtensionHandle) Session() *Session { return h.s }
+
+// Manifest returns the extension's manifest.
+func (h *ExtensionHandle) Manifest() PluginManifest { return h.ext.Manifest() }
+
+// State classifies the current screen.
+func (h *ExtensionHandle) State(ctx context.Context) (StateSnapshot, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return StateSnapshot{}, ErrSessionClosed
+	}
+	return h.classifyLocked(ctx), nil
+}
+
+// Send plans intent and applies its actions, then classifies.
+func (h *ExtensionHandle) Send(ctx context.Context, intent string, params json.RawMessage) (StateSnapshot, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := h.sendLocked(ctx, intent, params); err != nil {
+		return StateSnapshot{}, err
+	}
+	return h.classifyLocked(ctx), nil
+}
+
+// Wait runs the matcher of a wait intent ("" means DefaultWaitIntent), then
+// classifies. Without a deadline on ctx it gives up after
+// DefaultAdapterWaitTimeout.
+func (h *ExtensionHandle) Wait(ctx context.Context, intent string, params json.RawMessage) (StateSnapshot, *WaitResult, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.waitLocked(ctx, intent, params)
+}
+
+// Turn is Send then Wait under one lock, so no other caller can slip an
+// intent in between.
+func (h *ExtensionHandle) Turn(ctx context.Context, intent string, params json.RawMessage, waitIntent string, waitParams json.RawMessage) (StateSnapshot, *WaitResult, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := h.sendLocked(ctx, intent, params); err != nil {
+		return StateSnapshot{}, nil, err
+	}
+	return h.waitLocked(ctx, waitIntent, waitParams)
+}
+
+// Inspection is the view a misclassification report needs.
+type Inspection struct {
+	State          StateSnapshot `json:"state"`
+	PlainText      string        `json:"plain_text"`
+	BodyText       string        `json:"body_text"`
+	StatusText     string        `json:"status_text"`
+	TranscriptTail string        `json:"transcript_tail"`
+	Sequence       uint64        `json:"sequence"`
+}
+
+// Inspect classifies and returns the texts the classifier saw, redacted with
+// r (nil: raw).
+func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return Inspection{}, ErrSessionClosed
+	}
+	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
+	body, status := SplitBodyStatus(snap)
+	return Inspection{
+		State:          h.classifyLocked(ctx),
+		PlainText:      r.Redact(snap.PlainText),
+		BodyText:       r.Redact(body),
+		StatusText:     r.Redact(status),
+		TranscriptTail: h.s.transcriptTail(r),
+		Sequence:       snap.Sequence,
+	}, nil
+}
+
+// Close closes the extension and the session.
+func (h *ExtensionHandle) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil
+	}
+	h.closed = true
+	extErr := h.ext.Close()
+	sErr := h.s.Close()
+	if sErr != nil {
+		return sErr
+	}
+	return extErr
+}
+
+func (h *ExtensionHandle) sendLocked(ctx context.Context, intent string, params json.RawMessage) error {
+	if h.closed {
+		return ErrSessionClosed
+	}
+	if intent == "" {
+		return fmt.Errorf("%w: intent: required", ErrInvalidParams)
+	}
+	plan, err := h.ext.Plan(ctx, intent, objectParams(params))
+	if err != nil {
+		return fmt.Errorf("plugin %s: intent %q: %w", h.ext.Manifest().Name, intent, err)
+	}
+	for i, a := range plan.Actions {
+		if err := h.s.Send(ctx, a); err != nil {
+			return fmt.Errorf("plugin %s: intent %q: action %d (%s): %w", h.ext.Manifest().Name, intent, i, a.Type, err)
+		}
+	}
+	if plan.LastIntent != nil {
+		if *plan.LastIntent == "" {
+			h.lastIntent = nil
+		} else {
+			v := *plan.LastIntent
+			h.lastIntent = &v
+		}
+	}
+	return nil
+}
+
+func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params json.RawMessage) (StateSnapshot, *WaitResult, error) {
+	if h.closed {
+		return StateSnapshot{}, nil, ErrSessionClosed
+	}
+	if intent == "" {
+		intent = DefaultWaitIntent
+	}
+	m, err := h.ext.WaitMatcher(ctx, intent, h.injectStable(objectParams(params)))
+	if err != nil {
+		return StateSnapshot{}, nil, fmt.Errorf("plugin %s: wait intent %q: %w", h.ext.Manifest().Name, intent, err)
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultAdapterWaitTimeout)
+		defer cancel()
+	}
+	var opts []WaitOption
+	if h.opts.Predicates != nil {
+		opts = append(opts, WithPredicates(h.opts.Predicates))
+	}
+	res, err := h.s.Wait(ctx, m, opts...)
+	if err != nil {
+		return StateSnapshot{}, nil, err
+	}
+	// The wait's context may be at its end; classification gets its own
+	// budget from the plugin host.
+	return h.classifyLocked(context.WithoutCancel(ctx)), res, nil
+}
+
+func (h *ExtensionHandle) classifyLocked(ctx context.Context) StateSnapshot {
+	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
+	body, status := SplitBodyStatus(snap)
+	h.s.mu.Lock()
+	tail := h.s.tr.Tail(ClassifyTranscriptChars)
+	last := h.s.lastChange
+	h.s.mu.Unlock()
+	stable := time.Since(last).Milliseconds()
+	threshold := h.opts.CompletedTurnStableMs
+	cc := ClassifyContext{
+		Screen:                snap.PlainText,
+		BodyText:              body,
+		StatusText:            status,
+		Transcript:            &tail,
+		Sequence:              snap.Sequence,
+		LastIntent:            h.lastIntent,
+		StableMs:              &stable,
+		CompletedTurnStableMs: &threshold,
+	}
+	st, err := h.ext.Classify(ctx, cc)
+	if err != nil {
+		st = StateSnapshot{
+			State:    PluginErrorState,
+			Evidence: DefaultRedactor().Redact(err.Error()),
+			Metadata: map[string]any{"plugin": h.ext.Manifest().Name},
+		}
+	}
+	st.Sequence = snap.Sequence
+	if st.LastIntent == nil && h.lastIntent != nil {
+		v := *h.lastIntent
+		st.LastIntent = &v
+	}
+	return st
+}
+
+// injectStable adds completed_turn_stable_ms to object params that lack it,
+// so generic callers need not know a plugin's settle threshold.
+func (h *ExtensionHandle) injectStable(params json.RawMessage) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(params, &obj); err != nil || obj == nil {
+		return params
+	}
+	if _, ok := obj["completed_turn_stable_ms"]; ok {
+		return params
+	}
+	obj["completed_turn_stable_ms"] = json.RawMessage(fmt.Sprint(h.opts.CompletedTurnStableMs))
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return params
+	}
+	return out
+}
+
+// objectParams turns absent or null params into {} so intents can index
+// into them.
+func objectParams(p json.RawMessage) json.RawMessage {
+	if len(bytes.TrimSpace(p)) == 0 || string(bytes.TrimSpace(p)) == "null" {
+		return json.RawMessage("{}")
+	}
+	return p
+}
+
+// SplitBodyStatus splits a screen into the body and the bottom
+// StatusBarRows rows. A screen of 6 rows or fewer is all body, so small
+// terminals are not misread as all status bar.
+func SplitBodyStatus(snap ScreenSnapshot) (body, status string) {
+	lines := snap.Lines()
+	if len(lines) <= 2*StatusBarRows {
+		return strings.Join(lines, "\n"), ""
+	}
+	cut := len(lines) - StatusBarRows
+	return strings.Join(lines[:cut], "\n"), strings.Join(lines[cut:], "\n")
+}
