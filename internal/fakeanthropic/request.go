@@ -115,22 +115,39 @@ func (r *MessagesRequest) lastUser() *Message {
 	return nil
 }
 
-// LastUserText is the text the user typed in the latest user message: its
-// text blocks joined by newlines, leaving out the <system-reminder> blocks the
-// client adds around the prompt.
+// LastUserText is what the user typed last: the last text block of the
+// latest user message, leaving out the <system-reminder> blocks the client
+// adds and the "[Request interrupted by user...]" marker it puts before a
+// prompt typed after an interruption. Only the last block counts because the
+// client merges consecutive user turns into one message (a prompt whose
+// request failed stays in the history, and the next prompt is appended to
+// it). It is empty for a message that only carries tool results.
 func (r *MessagesRequest) LastUserText() string {
 	m := r.lastUser()
 	if m == nil {
 		return ""
 	}
-	var parts []string
-	for _, b := range m.Content {
-		if b.Type != "text" || strings.HasPrefix(strings.TrimSpace(b.Text), "<system-reminder>") {
+	for i := len(m.Content) - 1; i >= 0; i-- {
+		b := m.Content[i]
+		if b.Type != "text" {
 			continue
 		}
-		parts = append(parts, b.Text)
+		t := strings.TrimSpace(b.Text)
+		if strings.HasPrefix(t, "<system-reminder>") {
+			continue
+		}
+		for strings.HasPrefix(t, "[Request interrupted by user") {
+			end := strings.Index(t, "]")
+			if end < 0 {
+				break
+			}
+			t = strings.TrimSpace(t[end+1:])
+		}
+		if t != "" {
+			return t
+		}
 	}
-	return strings.Join(parts, "\n")
+	return ""
 }
 
 // LastToolResult returns the first tool_result block of the latest user

@@ -27,12 +27,14 @@ type Rule struct {
 // and would otherwise be answered with a script step meant for the user's
 // prompt, whose text they often quote.
 type Match struct {
-	// Prompt must occur in the text of the latest user message (the words the
-	// user typed, without the <system-reminder> blocks the client adds), and
-	// that message must not carry a tool_result.
+	// Prompt must occur in the text the user typed in the latest user
+	// message (see [MessagesRequest.LastUserText]). A prompt typed after an
+	// interrupted tool call arrives in one message with that call's error
+	// result; it still counts as a prompt.
 	Prompt string `json:"prompt,omitempty"`
-	// ToolResult requires the latest user message to carry a tool_result for
-	// a tool_use of this tool name ("Bash", ...), or for any tool when "*".
+	// ToolResult requires the latest user message to be a tool-result turn
+	// (tool_result blocks and no typed text) answering a tool_use of this tool
+	// name ("Bash", ...), or of any tool when "*".
 	ToolResult string `json:"tool_result,omitempty"`
 	// ResultContains must occur in that tool_result's text. Claude Code
 	// reports a denied permission as an error result whose text says the user
@@ -47,14 +49,13 @@ func (m Match) matches(req *MessagesRequest) bool {
 	if !m.SideCalls && len(req.Tools) == 0 {
 		return false
 	}
+	text := req.LastUserText()
 	tr := req.LastToolResult()
-	if m.Prompt != "" {
-		if tr != nil || !strings.Contains(req.LastUserText(), m.Prompt) {
-			return false
-		}
+	if m.Prompt != "" && (text == "" || !strings.Contains(text, m.Prompt)) {
+		return false
 	}
 	if m.ToolResult != "" {
-		if tr == nil {
+		if tr == nil || text != "" {
 			return false
 		}
 		if m.ToolResult != "*" {
