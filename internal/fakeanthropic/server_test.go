@@ -143,7 +143,9 @@ func TestStreamsScriptedReplies(t *testing.T) {
 				require.Equal(t, "42", b[1]["text"])
 			}},
 		{name: "no rule matches", prompt: "something else", wantStop: "end_turn", wantTypes: []string{"text"},
-			check: func(t *testing.T, b []map[string]any) { require.Equal(t, fakeanthropic.DefaultReply.Text, b[0]["text"]) }},
+			check: func(t *testing.T, b []map[string]any) {
+				require.Equal(t, fakeanthropic.DefaultReply.Text, b[0]["text"])
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
