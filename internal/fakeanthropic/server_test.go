@@ -437,3 +437,40 @@ func TestReplyJSON(t *testing.T) {
 		})
 	}
 }
+
+// The rules used to capture testdata/fixtures/claude_code must keep loading,
+// and keep answering the prompts CAPTURES.md lists with the intended step.
+func TestCaptureRules(t *testing.T) {
+	b, err := os.ReadFile("testdata/capture_rules.json")
+	require.NoError(t, err)
+	var rules []fakeanthropic.Rule
+	require.NoError(t, json.Unmarshal(b, &rules))
+	srv := fakeanthropic.New(t, rules)
+	tests := []struct {
+		prompt   string
+		wantTool string
+		wantErr  int
+	}{
+		{prompt: "please make file", wantTool: "Bash"},
+		{prompt: "ask me something", wantTool: "AskUserQuestion"},
+		{prompt: "now exit plan", wantTool: "ExitPlanMode"},
+		{prompt: "write notes please", wantTool: "Write"},
+		{prompt: "rate limit test", wantErr: 429},
+		{prompt: "retry overloaded test", wantErr: 529},
+	}
+	for _, tt := range tests {
+		t.Run(tt.prompt, func(t *testing.T) {
+			resp := post(t, srv.URL, map[string]any{"model": "m", "tools": bashTools, "messages": []any{userText(tt.prompt)}})
+			if tt.wantErr != 0 {
+				require.Equal(t, tt.wantErr, resp.StatusCode)
+				return
+			}
+			require.Equal(t, http.StatusOK, resp.StatusCode)
+			var msg struct {
+				Content []struct{ Type, Name string } `json:"content"`
+			}
+			require.NoError(t, json.NewDecoder(resp.Body).Decode(&msg))
+			require.Equal(t, tt.wantTool, msg.Content[len(msg.Content)-1].Name)
+		})
+	}
+}
