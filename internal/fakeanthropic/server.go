@@ -277,23 +277,21 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		Time: time.Now(), Method: r.Method, Host: r.Host, Path: r.URL.Path, Query: r.URL.RawQuery,
 		Header: r.Header.Clone(), Body: body, Rule: -1,
 	}
-	isMessages := r.Method == http.MethodPost && r.URL.Path == "/v1/messages"
-	var req MessagesRequest
-	if isMessages {
-		if err := json.Unmarshal(body, &req); err != nil {
-			i := s.record(rec)
-			s.finish(i, http.StatusBadRequest, false)
-			writeAPIError(w, &APIError{Status: 400, Type: "invalid_request_error", Message: "fakeanthropic: body: " + err.Error()}, "req_fake")
-			return
-		}
-		rec.Messages = &req
-	}
-	if !isMessages {
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
 		i := s.record(rec)
 		status := s.serveOther(w, r, body)
 		s.finish(i, status, false)
 		return
 	}
+	var req MessagesRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		i := s.record(rec)
+		writeAPIError(w, &APIError{Status: 400, Type: "invalid_request_error",
+			Message: "fakeanthropic: request body: " + err.Error()}, "req_fake")
+		s.finish(i, http.StatusBadRequest, false)
+		return
+	}
+	rec.Messages = &req
 
 	ruleIdx, reply := s.pick(&req)
 	rec.Rule = ruleIdx
