@@ -24,6 +24,11 @@ func Example() {
 	}
 	defer s.Close()
 
+	// Type only once the shell shows its prompt, as a person would.
+	if _, err := s.Wait(ctx, ptywright.ContainsText("$")); err != nil {
+		fmt.Println(err)
+		return
+	}
 	if err := s.Send(ctx, ptywright.Text("echo $((6 * 7))\r")); err != nil {
 		fmt.Println(err)
 		return
