@@ -17,7 +17,11 @@ type CodexConfig struct {
 	BaseURL string // the fake's BaseURL(), ending in /v1; required
 	Workdir string // absolute directory marked trusted; "" trusts nothing
 
-	Model          string // "" means "gpt-test"
+	// Model is the model slug; "" means DefaultModel. Codex 0.169.0's own
+	// default (gpt-6.1-sol) offers only a JavaScript "exec" code-mode tool,
+	// and an unknown slug adds a "Model metadata ... not found" warning;
+	// gpt-5.5 has bundled metadata and the classic exec_command tool.
+	Model          string
 	ApprovalPolicy string // "" means "on-request" (0.169 rejects "untrusted")
 	SandboxMode    string // "" means "workspace-write"
 	// Retries sets request_max_retries and stream_max_retries; 0 makes an
@@ -27,6 +31,14 @@ type CodexConfig struct {
 	StreamIdleTimeoutMS int
 }
 
+// DefaultModel is the model CodexConfig selects when Model is empty.
+const DefaultModel = "gpt-5.5"
+
+// modelMigrations silences Codex's "Meet GPT-6 Sol" upgrade prompt, which
+// 0.169.0 shows at start-up for these models: the value is the model the
+// prompt offers, the key the model kept.
+var modelMigrations = map[string]string{"gpt-5.5": "gpt-6-sol"}
+
 // ProviderID is the model_providers key CodexConfig writes.
 const ProviderID = "fakeopenai"
 
@@ -35,10 +47,10 @@ const APIKeyEnv = "OPENAI_API_KEY"
 
 // TOML renders the config file.
 func (c CodexConfig) TOML() string {
-	model := or(c.Model, "gpt-test")
 	approval := or(c.ApprovalPolicy, "on-request")
 	sandbox := or(c.SandboxMode, "workspace-write")
 	var b strings.Builder
+	model := or(c.Model, DefaultModel)
 	fmt.Fprintf(&b, "model = %s\n", strconv.Quote(model))
 	fmt.Fprintf(&b, "model_provider = %s\n", strconv.Quote(ProviderID))
 	fmt.Fprintf(&b, "approval_policy = %s\n", strconv.Quote(approval))
@@ -60,6 +72,9 @@ func (c CodexConfig) TOML() string {
 		fmt.Fprintf(&b, "\n[projects.%s]\ntrust_level = \"trusted\"\n", strconv.Quote(c.Workdir))
 	}
 	b.WriteString("\n[tui]\nscreen_reader_detection_done = true\nshow_tooltips = false\n")
+	if to, ok := modelMigrations[model]; ok {
+		fmt.Fprintf(&b, "\n[notice.model_migrations]\n%s = %s\n", strconv.Quote(model), strconv.Quote(to))
+	}
 	return b.String()
 }
 

@@ -20,8 +20,11 @@ type Request struct {
 
 	// Decoded from a Responses API body.
 	Model string
-	Tools []string    // tool names in request order; namespaces and web_search by type
-	Input []InputItem // the conversation Codex sent
+	// Tools names the tools offered, in request order: the tools list and any
+	// additional_tools input item, namespaces flattened (name, then members),
+	// unnamed tools (web_search) by type.
+	Tools []string
+	Input []InputItem // the conversation Codex sent, additional_tools items left out
 	Kind  Kind
 
 	// Filled in once the answer has been written.
@@ -140,10 +143,28 @@ const titlePrompt = "Generate a concise, single-line task title"
 type responsesBody struct {
 	Model string            `json:"model"`
 	Input []json.RawMessage `json:"input"`
-	Tools []struct {
-		Type string `json:"type"`
-		Name string `json:"name"`
-	} `json:"tools"`
+	Tools []toolSpec        `json:"tools"`
+}
+
+// toolSpec is one entry of a tools list; a namespace nests more.
+type toolSpec struct {
+	Type  string     `json:"type"`
+	Name  string     `json:"name"`
+	Tools []toolSpec `json:"tools"`
+}
+
+// appendToolNames flattens specs into names: a tool by its name (by its type
+// when unnamed, e.g. web_search), a namespace by its name and then its tools.
+func appendToolNames(names []string, specs []toolSpec) []string {
+	for _, t := range specs {
+		name := t.Name
+		if name == "" {
+			name = t.Type
+		}
+		names = append(names, name)
+		names = appendToolNames(names, t.Tools)
+	}
+	return names
 }
 
 // decodeResponses fills the Responses fields of r from its body. A body that
@@ -154,19 +175,24 @@ func (r *Request) decodeResponses() error {
 		return err
 	}
 	r.Model = body.Model
-	for _, t := range body.Tools {
-		name := t.Name
-		if name == "" {
-			name = t.Type
-		}
-		r.Tools = append(r.Tools, name)
-	}
+	r.Tools = appendToolNames(r.Tools, body.Tools)
 	for _, raw := range body.Input {
 		var it InputItem
 		if err := json.Unmarshal(raw, &it); err != nil {
 			return err
 		}
 		it.Raw = raw
+		if it.Type == "additional_tools" {
+			// Newer models get their tools as an input item of namespaces.
+			var extra struct {
+				Tools []toolSpec `json:"tools"`
+			}
+			if err := json.Unmarshal(raw, &extra); err != nil {
+				return err
+			}
+			r.Tools = appendToolNames(r.Tools, extra.Tools)
+			continue
+		}
 		r.Input = append(r.Input, it)
 	}
 	r.Kind = KindTurn

@@ -445,8 +445,32 @@ func TestCodexConfigWrite(t *testing.T) {
 		`env_key = "OPENAI_API_KEY"`,
 		`request_max_retries = 0`,
 		`[projects."/w/a \"b\""]`,
+		`model = "gpt-5.5"`,
+		`"gpt-5.5" = "gpt-6-sol"`,
 	} {
 		require.Contains(t, string(got), line+"\n")
 	}
 	require.Error(t, fakeopenai.CodexConfig{}.Write(home))
+
+	other := fakeopenai.CodexConfig{BaseURL: "http://x/v1", Model: "gpt-test"}.TOML()
+	require.Contains(t, other, "model = \"gpt-test\"\n")
+	require.NotContains(t, other, "model_migrations")
+	require.NotContains(t, other, "[projects.")
+}
+
+func TestAdditionalToolsItemIsReadAsTools(t *testing.T) {
+	srv := newServer(t, fakeopenai.Script{{Name: "sh", Match: fakeopenai.UserSays("run"),
+		Reply: fakeopenai.ShellCall("call_1", "true", "")}})
+	extra := map[string]any{"type": "additional_tools", "role": "developer", "tools": []map[string]any{
+		{"type": "namespace", "name": "functions", "tools": []map[string]any{{"type": "custom", "name": "exec"}, {"type": "function", "name": "wait"}}},
+	}}
+	events := readSSE(t, post(t, srv, body(t, []string{"apply_patch"}, extra, user("run")), nil).Body)
+	req := srv.Requests()[0]
+	require.Equal(t, []string{"apply_patch", "functions", "exec", "wait"}, req.Tools)
+	require.Len(t, req.Input, 1, "additional_tools is not conversation input")
+	require.Equal(t, "sh", req.Rule)
+	// No shell tool on offer: the call still uses exec_command, which Codex 0.169 routes.
+	item := find(t, events, "response.output_item.done").Data["item"].(map[string]any)
+	require.Equal(t, "exec_command", item["name"])
+	require.JSONEq(t, `{"cmd":"true"}`, item["arguments"].(string))
 }
