@@ -66,6 +66,10 @@ type Reply struct {
 	ChunkRunes int
 	ChunkDelay time.Duration
 
+	// Delay holds the stream after response.in_progress, before any output
+	// item: the "thinking" time in which Codex shows its working indicator.
+	Delay time.Duration
+
 	// Shell, when set, makes the reply a shell tool call instead of a message.
 	Shell *Shell
 
@@ -101,6 +105,12 @@ func Text(s string) Reply { return Reply{Text: s} }
 // delay apart: long enough to capture the working state or to cancel it.
 func SlowText(s string, chunk int, delay time.Duration) Reply {
 	return Reply{Text: s, ChunkRunes: chunk, ChunkDelay: delay}
+}
+
+// Thinking answers like r after holding the stream for d first.
+func Thinking(d time.Duration, r Reply) Reply {
+	r.Delay = d
+	return r
 }
 
 // ShellCall answers with a shell tool call that asks for approval.
@@ -169,7 +179,7 @@ func DemoScript() Script {
 		{Name: "answer", Match: UserSays(DemoAnswer), Reply: Text("Here is the answer: " + Sentinel("42"))},
 		{Name: "tool", Match: UserSays(DemoTool), Reply: ShellCall(DemoToolID,
 			"printf 'approved\\n' > "+DemoToolFile, "Allow writing "+DemoToolFile+" in the workspace?")},
-		{Name: "slow", Match: UserSays(DemoSlow), Reply: SlowText(strings.Repeat("slow stream chunk. ", 120), 4, 500*time.Millisecond)},
+		{Name: "slow", Match: UserSays(DemoSlow), Reply: Thinking(5*time.Second, SlowText(strings.Repeat("slow stream chunk. ", 120), 4, 500*time.Millisecond))},
 		{Name: "long", Match: UserSays(DemoLong), Reply: Text("# Long answer\n\n" + long + "\n" + Sentinel("long-ok"))},
 		{Name: "429", Match: UserSays(Demo429), Reply: HTTPError(429, 20*time.Second)},
 		{Name: "401", Match: UserSays(Demo401), Reply: HTTPError(401, 0)},

@@ -245,6 +245,9 @@ func (s *Server) stream(ctx context.Context, st *stream, req *Request, reply Rep
 	if err := st.begin(); err != nil {
 		return err
 	}
+	if !sleep(ctx, reply.Delay) {
+		return ctx.Err()
+	}
 	if reply.FailCode != "" {
 		st.resp["status"] = "failed"
 		st.resp["error"] = map[string]any{"code": reply.FailCode, "message": reply.ErrorMessage}

@@ -474,3 +474,28 @@ func TestAdditionalToolsItemIsReadAsTools(t *testing.T) {
 	require.Equal(t, "exec_command", item["name"])
 	require.JSONEq(t, `{"cmd":"true"}`, item["arguments"].(string))
 }
+
+func TestThinkingHoldsTheStreamBeforeOutput(t *testing.T) {
+	srv := newServer(t, fakeopenai.Script{{Name: "think", Match: fakeopenai.UserSays("go"),
+		Reply: fakeopenai.Thinking(time.Hour, fakeopenai.Text("never"))}})
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.BaseURL()+"/responses", bytes.NewReader(body(t, nil, user("go"))))
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	var seen []string
+	for len(seen) < 2 {
+		line, err := br.ReadString('\n')
+		require.NoError(t, err)
+		if name, ok := strings.CutPrefix(strings.TrimSpace(line), "event: "); ok {
+			seen = append(seen, name)
+		}
+	}
+	require.Equal(t, []string{"response.created", "response.in_progress"}, seen)
+	cancel()
+	got, err := srv.WaitRequest(context.Background(), func(r fakeopenai.Request) bool { return r.Status != 0 })
+	require.NoError(t, err)
+	require.True(t, got.Aborted)
+}
