@@ -14,7 +14,7 @@ CX_WORK=${CX_WORK:-/var/tmp/ptywright-codex-capture}
 CX_TUI_DIR=${PTYWRIGHT_TUI_DIR:-$CX_REPO/.cache/tuis}
 CX_CODEX=${CX_CODEX:-$CX_TUI_DIR/node_modules/.bin/codex}
 CX_FAKE=${CX_FAKE:-$CX_WORK/fakeopenai}
-CX_KEY=${CX_KEY:-sk-test-0000000000000000}
+CX_KEY=${CX_KEY-sk-test-0000000000000000} # set CX_KEY= to leave it unset
 
 # cx_build builds the fake runner once.
 cx_build() {
@@ -49,8 +49,10 @@ cx_start() {
 cx_tmux() {
 	local name=$1 rows=$2 cols=$3 home=$4
 	tmux kill-session -t "$name" 2>/dev/null || true
+	local key=""
+	[[ -n $CX_KEY ]] && key="OPENAI_API_KEY=$CX_KEY"
 	tmux new-session -d -s "$name" -x "$cols" -y "$rows" -c "$home/work" \
-		"env -i PATH=$(dirname "$CX_CODEX"):/usr/local/bin:/usr/bin:/bin HOME=$home CODEX_HOME=$home/.codex TERM=xterm-256color LANG=C.UTF-8 OPENAI_API_KEY=$CX_KEY $CX_CODEX ${CX_ARGS:---no-daemon}; echo CODEX-EXITED \$?; sleep 3600"
+		"env -i PATH=$(dirname "$CX_CODEX"):/usr/local/bin:/usr/bin:/bin HOME=$home CODEX_HOME=$home/.codex TERM=xterm-256color LANG=C.UTF-8 $key $CX_CODEX ${CX_ARGS:---no-daemon}; echo \$? >$CX_WORK/$name.exit; sleep 3600"
 }
 
 # cx_stop NAME: ends the tmux session and the scenario's fake server.
@@ -114,5 +116,7 @@ cx_cap() {
 	mkdir -p "$CX_FIXTURES"
 	tmux capture-pane -p -t "$name" >"$CX_FIXTURES/$file.txt"
 	tmux capture-pane -p -e -t "$name" >"$CX_FIXTURES/$file.ansi"
+	# One line per capture for CAPTURES.md: file, size, title, cursor.
+	tmux display -p -t "$name" "$file	#{window_height}x#{window_width}	#{pane_title}	cursor=#{cursor_y},#{cursor_x} visible=#{cursor_flag}" >>"$CX_WORK/captures.tsv"
 	echo "captured $file ($(tmux display -p -t "$name" '#{window_width}x#{window_height}'))" >&2
 }
