@@ -179,7 +179,7 @@ func DemoScript() Script {
 		{Name: "answer", Match: UserSays(DemoAnswer), Reply: Text("Here is the answer: " + Sentinel("42"))},
 		{Name: "tool", Match: UserSays(DemoTool), Reply: ShellCall(DemoToolID,
 			"printf 'approved\\n' > "+DemoToolFile, "Allow writing "+DemoToolFile+" in the workspace?")},
-		{Name: "slow", Match: UserSays(DemoSlow), Reply: Thinking(5*time.Second, SlowText(strings.Repeat("slow stream chunk. ", 120), 4, 500*time.Millisecond))},
+		{Name: "slow", Match: UserSays(DemoSlow), Reply: Thinking(5*time.Second, SlowText(strings.Repeat("slow stream chunk. ", 30)+Sentinel("slow-ok"), 8, 400*time.Millisecond))},
 		{Name: "long", Match: UserSays(DemoLong), Reply: Text("# Long answer\n\n" + long + "\n" + Sentinel("long-ok"))},
 		{Name: "429", Match: UserSays(Demo429), Reply: HTTPError(429, 20*time.Second)},
 		{Name: "401", Match: UserSays(Demo401), Reply: HTTPError(401, 0)},
