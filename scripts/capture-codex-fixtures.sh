@@ -22,9 +22,12 @@ paste_submit() {
 	tmux send-keys -t "$1" Enter
 }
 
+# ready NAME: waits for the idle prompt. The extra second matters after
+# start-up: a lone "?" sent within ~1 s of the first paint is swallowed.
 ready() {
 	cx_wait "$1" 'Ask Codex to do anything' 30
 	cx_settle "$1"
+	sleep 1
 }
 
 # onboarding_enter NAME: Enter on a sign-in screen. Those screens drop an
@@ -180,6 +183,16 @@ scn_main() { # the prompt and its local UI: shortcuts, warnings, slash, /model, 
 	cx_wait "$n" 'long-ok'
 	cx_settle "$n" 1500
 	cx_cap "$n" "completed_long_$1"
+	cx_keys "$n" Escape # idle Esc: a hint, then the transcript "backtrack" browser
+	cx_wait "$n" 'esc again to edit previous message'
+	cx_settle "$n"
+	cx_cap "$n" "esc_hint_idle_$1"
+	cx_keys "$n" Escape
+	cx_wait "$n" 'Browsing( transcript)? · '
+	cx_settle "$n"
+	cx_cap "$n" "backtrack_browsing_$1"
+	cx_keys "$n" Escape
+	ready "$n"
 	cx_keys "$n" C-c # exits on an empty composer
 	sleep 2
 	cx_cap "$n" "exited_$1"
