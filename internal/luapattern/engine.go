@@ -40,8 +40,8 @@ type matcher struct {
 	orig     string // pattern as given, for error reports
 	level    int    // number of captures, finished or not
 	depth    int    // recursion budget left
-	steps    int    // work budget left when limited
-	limited  bool   // whether steps is enforced (tests only; Lua has none)
+	left     int    // steps before the meter runs (see meter.go)
+	meter    *meter // nil: unmetered, as Lua is
 	captures [MaxCaptures]capture
 }
 
@@ -264,13 +264,10 @@ func (m *matcher) classHas(c byte, p, ep int) bool {
 	}
 }
 
-// tick spends one unit of the optional work budget.
+// tick spends one step; the meter runs only when a chunk is used up.
 func (m *matcher) tick() {
-	if m.limited {
-		if m.steps <= 0 {
-			m.fail(msgTooComplex, ErrTooComplex)
-		}
-		m.steps--
+	if m.left--; m.left < 0 {
+		m.checkpoint()
 	}
 }
 

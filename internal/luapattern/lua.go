@@ -12,11 +12,16 @@ import (
 // a global "string" table.
 var ErrNoStringLibrary = errors.New("luapattern: string library is not open")
 
-var stringFunctions = []lua.RegistryFunction{
-	{Name: "find", Function: func(l *lua.State) int { return findAux(l, "find", true) }},
-	{Name: "match", Function: func(l *lua.State) int { return findAux(l, "match", false) }},
-	{Name: "gmatch", Function: gmatch},
-	{Name: "gsub", Function: gsubLua},
+// binding holds the options the installed functions enforce.
+type binding struct{ opts Options }
+
+func (b binding) functions() []lua.RegistryFunction {
+	return []lua.RegistryFunction{
+		{Name: "find", Function: func(l *lua.State) int { return b.findAux(l, "find", true) }},
+		{Name: "match", Function: func(l *lua.State) int { return b.findAux(l, "match", false) }},
+		{Name: "gmatch", Function: b.gmatch},
+		{Name: "gsub", Function: b.gsub},
+	}
 }
 
 // Argument checks. go-lua's own helpers (lua.CheckString, ...) name the
@@ -61,7 +66,18 @@ func optInteger(l *lua.State, fname string, arg, def int) int {
 // that strings index through their metatable, so method calls such as
 // ("abc"):match("b") see them, and into the global "string" table if that
 // is a different table. Call it after the string library is opened.
+//
+// Matching is unbounded in time, as in Lua; a host running code it does
+// not fully control should use InstallWithOptions.
 func Install(l *lua.State) error {
+	return InstallWithOptions(l, Options{})
+}
+
+// InstallWithOptions is Install with the work of every call bounded by
+// opts: a per-call step limit, a Budget charged as matching proceeds, or
+// both.
+func InstallWithOptions(l *lua.State, opts Options) error {
+	fns := binding{opts}.functions()
 	top := l.Top()
 	defer l.SetTop(top)
 	installed := false
@@ -69,13 +85,13 @@ func Install(l *lua.State) error {
 	if l.MetaTable(-1) {
 		l.Field(-1, "__index") // the table method calls on strings use
 		if l.IsTable(-1) {
-			lua.SetFunctions(l, stringFunctions, 0)
+			lua.SetFunctions(l, fns, 0)
 			installed = true
 		}
 	}
 	l.Global("string")
 	if l.IsTable(-1) && !(installed && l.RawEqual(-1, -2)) {
-		lua.SetFunctions(l, stringFunctions, 0)
+		lua.SetFunctions(l, fns, 0)
 		installed = true
 	}
 	if !installed {
@@ -111,7 +127,7 @@ func pushCapture(l *lua.State, c Capture) {
 }
 
 // findAux is string.find (isFind) and string.match (!isFind).
-func findAux(l *lua.State, fname string, isFind bool) int {
+func (b binding) findAux(l *lua.State, fname string, isFind bool) int {
 	s := checkString(l, fname, 1)
 	p := checkString(l, fname, 2)
 	from, ok := startOffset(optInteger(l, fname, 3, 1), len(s))
@@ -128,8 +144,9 @@ func findAux(l *lua.State, fname string, isFind bool) int {
 		l.PushNil()
 		return 1
 	}
-	m, anchor := newMatcher(s, p, 0)
+	m, anchor := newMeteredMatcher(s, p, b.opts, l)
 	start, end, err := m.search(from, anchor)
+	m.flush()
 	if err != nil {
 		raise(l, err)
 	}
@@ -151,11 +168,16 @@ func findAux(l *lua.State, fname string, isFind bool) int {
 
 // gmatch is string.gmatch: the iterator it returns is a Go closure over
 // the subject, the pattern and the current position.
-func gmatch(l *lua.State) int {
+func (b binding) gmatch(l *lua.State) int {
 	s := checkString(l, "gmatch", 1)
-	it := GMatch(s, checkString(l, "gmatch", 2))
+	p := checkString(l, "gmatch", 2)
+	m, _ := newMeteredMatcher(s, p, b.opts, l)
+	m.pat = p // gmatch does not anchor: '^' is literal (see GMatch)
+	it := &Iterator{m: m}
 	l.PushGoFunction(func(l *lua.State) int {
+		it.m.startCall()
 		caps, ok, err := it.Next()
+		it.m.flush()
 		if err != nil {
 			raise(l, err)
 		}
@@ -168,7 +190,7 @@ func gmatch(l *lua.State) int {
 }
 
 // gsubLua is string.gsub.
-func gsubLua(l *lua.State) int {
+func (b binding) gsub(l *lua.State) int {
 	src := checkString(l, "gsub", 1)
 	p := checkString(l, "gsub", 2)
 	tr := l.TypeOf(3)
@@ -210,7 +232,9 @@ func gsubLua(l *lua.State) int {
 			return m.expand(b, repl, start, end)
 		}
 	}
-	out, count, err := gsub(src, p, n, add)
+	m, anchor := newMeteredMatcher(src, p, b.opts, l)
+	out, count, err := gsub(m, anchor, n, add)
+	m.flush()
 	if err != nil {
 		raise(l, err)
 	}
