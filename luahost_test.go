@@ -376,7 +376,7 @@ func TestLuaLoadErrors(t *testing.T) {
 	m := ptywright.PluginManifest{Name: "broken", Kind: ptywright.PluginKindAdapter, Version: "0.1.0", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua"}
 	tests := []struct {
 		name, src, want string
-		is             error
+		is              error
 	}{
 		{"syntax", "local M = {", "broken/main.lua:1:", ptywright.ErrPluginRuntime},
 		{"no module", "local M = {}", "main.lua must return a table of functions (the module), got nil", ptywright.ErrPluginRuntime},
