@@ -241,14 +241,22 @@ func newMatcher(s, pattern string, maxSteps int) (*matcher, bool) {
 // newMeteredMatcher is newMatcher with opts enforced for calls made from
 // the Lua state l, ready for its first call.
 func newMeteredMatcher(s, pattern string, opts Options, l *lua.State) (*matcher, bool) {
-	m := &matcher{src: s, pat: pattern, orig: pattern}
+	m := new(matcher)
+	return m, m.reset(s, pattern, opts, l)
+}
+
+// reset makes m a fresh matcher of pattern against s, reusing its memory,
+// and reports whether the pattern is anchored.
+func (m *matcher) reset(s, pattern string, opts Options, l *lua.State) bool {
+	*m = matcher{src: s, pat: pattern, orig: pattern}
 	anchor := len(pattern) > 0 && pattern[0] == '^'
 	if anchor {
 		m.pat = pattern[1:]
 	}
 	if opts.MaxSteps > 0 || opts.Budget != nil {
-		m.meter = &meter{l: l, budget: opts.Budget, maxSteps: max(opts.MaxSteps, 0)}
+		m.meterStore = meter{l: l, budget: opts.Budget, maxSteps: max(opts.MaxSteps, 0)}
+		m.meter = &m.meterStore
 	}
 	m.startCall()
-	return m, anchor
+	return anchor
 }
