@@ -20,14 +20,16 @@ import (
 //   - nil, booleans, numbers and strings map to themselves. A Lua number
 //     that is integral and within ±2^53 becomes an int64 on the Go side,
 //     any other a float64; NaN and ±Inf have no JSON form and are errors.
-//   - A table whose keys are exactly the integers 1..n (n >= 1) is an
-//     array; one whose keys are all strings is an object. A table with
-//     other keys (mixed, sparse, booleans...) is an error naming the path.
+//   - A table whose keys are all positive integers is an array, its holes
+//     null (as JSON null decodes to a hole); one whose keys are all
+//     strings is an object. A table with other keys (mixed, 0, fractions,
+//     booleans...) or an array more than half holes with keys beyond 10
+//     is an error naming the path.
 //   - An empty table is an empty object ({}), except where the host
 //     expects a list (a plan's actions), where it reads as an empty list.
 //     ptywright.empty_array is a table that always converts to [].
 //   - JSON null becomes nil, so null members of objects are absent and a
-//     null inside an array ends it for Lua's # operator.
+//     null inside an array is a hole (Lua's # may stop there; ipairs does).
 //   - Functions, userdata and threads have no JSON form and are errors, as
 //     are cycles; nesting deeper than maxConvertDepth is an error too.
 //
@@ -36,6 +38,11 @@ import (
 
 // maxConvertDepth bounds nesting in both directions.
 const maxConvertDepth = 100
+
+// maxSparseArray is the largest key of an array whose holes are always
+// filled with null; beyond it an array may be at most half holes, so
+// {[1e9] = x} cannot allocate a billion nulls.
+const maxSparseArray = 10
 
 // errConvert is wrapped by every conversion error.
 var errConvert = errors.New("cannot convert")
@@ -149,10 +156,10 @@ func (c *luaToGo) table(idx int, path string, depth int) (any, error) {
 		return nil, convertErr(path, "table has a %s; JSON objects need string keys and arrays keys 1..n", bad)
 	case strKeys > 0 && intKeys > 0:
 		return nil, convertErr(path, "table mixes array (integer) and object (string) keys")
-	case intKeys > 0 && maxInt != intKeys:
-		return nil, convertErr(path, "array is sparse (keys must be 1..n; largest key %d, %d keys)", maxInt, intKeys)
+	case intKeys > 0 && maxInt > maxSparseArray && maxInt > 2*intKeys:
+		return nil, convertErr(path, "array is too sparse (largest key %d, only %d keys)", maxInt, intKeys)
 	case intKeys > 0:
-		arr := make([]any, intKeys)
+		arr := make([]any, maxInt)
 		for i := range arr {
 			l.RawGetInt(idx, i+1)
 			v, err := c.convert(l.AbsIndex(-1), fmt.Sprintf("%s[%d]", path, i+1), depth+1)

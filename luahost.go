@@ -169,6 +169,10 @@ func (rt *luaRuntime) openLibraries(l *lua.State) error {
 	l.Global("string")
 	l.PushGoFunction(rt.stringRep)
 	l.SetField(-2, "rep")
+	l.PushGoFunction(asciiCase("lower", 'A', 'Z', 'a'-'A'))
+	l.SetField(-2, "lower")
+	l.PushGoFunction(asciiCase("upper", 'a', 'z', 'A'-'a'))
+	l.SetField(-2, "upper")
 	l.Pop(1)
 	l.Global("table")
 	l.PushGoFunction(rt.tableConcat)
@@ -588,6 +592,32 @@ func (rt *luaRuntime) stringRep(l *lua.State) int {
 	}
 	l.PushString(b.String())
 	return 1
+}
+
+// asciiCase is string.lower / string.upper as Lua has them in the C
+// locale: only ASCII letters change, every other byte is kept, so the
+// result has the same length and offsets (go-lua's use Unicode case
+// mapping, which can change both, and is several times slower).
+func asciiCase(fname string, from, to byte, delta int) lua.Function {
+	return func(l *lua.State) int {
+		s := checkStringArg(l, fname, 1)
+		i := 0
+		for i < len(s) && (s[i] < from || s[i] > to) {
+			i++
+		}
+		if i == len(s) {
+			l.PushString(s)
+			return 1
+		}
+		b := []byte(s)
+		for ; i < len(b); i++ {
+			if c := b[i]; c >= from && c <= to {
+				b[i] = byte(int(c) + delta)
+			}
+		}
+		l.PushString(string(b))
+		return 1
+	}
 }
 
 // tableConcat is table.concat in linear time (go-lua's is quadratic),
