@@ -27,7 +27,7 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 	l.NewTable()
 	rt.emptyArray = l.ToValue(-1)
 	l.NewTable()
-	l.PushGoFunction(safeFunction("empty_array", func(l *lua.State) int {
+	l.PushGoFunction(rt.safe("empty_array", func(l *lua.State) int {
 		lua.Errorf(l, "ptywright.empty_array is read-only")
 		return 0
 	}))
@@ -59,12 +59,12 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 		actions = append(actions, lua.RegistryFunction{Name: "resize", Function: resizeAction})
 	}
 	if len(actions) > 0 {
-		newSafeLibrary(l, "action.", actions)
+		rt.newSafeLibrary(l, "action.", actions)
 		l.SetField(-2, "action")
 	}
 
 	if m.HasPermission(PermissionMatcherWait) {
-		newSafeLibrary(l, "matcher.", []lua.RegistryFunction{
+		rt.newSafeLibrary(l, "matcher.", []lua.RegistryFunction{
 			{Name: "contains_text", Function: textMatcher("contains_text", MatchContainsText, nil)},
 			{Name: "screen_regex", Function: textMatcher("screen_regex", MatchScreenRegex, rt)},
 			{Name: "transcript_contains", Function: textMatcher("transcript_contains", MatchTranscriptContains, nil)},
@@ -82,7 +82,7 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 		l.SetField(-2, "matcher")
 	}
 
-	newSafeLibrary(l, "re.", []lua.RegistryFunction{
+	rt.newSafeLibrary(l, "re.", []lua.RegistryFunction{
 		{Name: "find", Function: rt.reFind},
 		{Name: "match", Function: rt.reMatch},
 		{Name: "gmatch", Function: rt.reGmatch},
@@ -92,17 +92,17 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 		{Name: "json_encode", Function: rt.jsonEncode},
 		{Name: "json_decode", Function: rt.jsonDecode},
 	} {
-		l.PushGoFunction(safeFunction(f.Name, f.Function))
+		l.PushGoFunction(rt.safe(f.Name, f.Function))
 		l.SetField(-2, f.Name)
 	}
 	l.SetGlobal("ptywright")
 	return nil
 }
 
-func newSafeLibrary(l *lua.State, prefix string, fns []lua.RegistryFunction) {
+func (rt *luaRuntime) newSafeLibrary(l *lua.State, prefix string, fns []lua.RegistryFunction) {
 	l.CreateTable(0, len(fns))
 	for _, f := range fns {
-		l.PushGoFunction(safeFunction(prefix+f.Name, f.Function))
+		l.PushGoFunction(rt.safe(prefix+f.Name, f.Function))
 		l.SetField(-2, f.Name)
 	}
 }
@@ -391,7 +391,7 @@ func (rt *luaRuntime) reGmatch(l *lua.State) int {
 	all := re.FindAllStringSubmatchIndex(s, -1)
 	rt.budget.charge(l, int64(len(all)))
 	next := 0
-	l.PushGoFunction(safeFunction("re.gmatch iterator", func(l *lua.State) int {
+	l.PushGoFunction(rt.safe("re.gmatch iterator", func(l *lua.State) int {
 		if next >= len(all) {
 			return 0
 		}

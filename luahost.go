@@ -184,10 +184,10 @@ func (rt *luaRuntime) openLibraries(l *lua.State) error {
 	// Every Go function a plugin can reach turns a Go panic into a Lua
 	// error: go-lua itself has a few (string.format("%")).
 	l.PushGlobalTable()
-	wrapGoFunctions(l, "")
+	rt.wrapGoFunctions(l, "")
 	for _, lib := range []string{"string", "table", "math"} {
 		l.Field(-1, lib)
-		wrapGoFunctions(l, lib+".")
+		rt.wrapGoFunctions(l, lib+".")
 		l.Pop(1)
 	}
 	l.Pop(1)
@@ -198,7 +198,7 @@ func (rt *luaRuntime) openLibraries(l *lua.State) error {
 
 // wrapGoFunctions replaces every Go function in the table on top of the
 // stack with one that recovers Go panics into Lua errors.
-func wrapGoFunctions(l *lua.State, prefix string) {
+func (rt *luaRuntime) wrapGoFunctions(l *lua.State, prefix string) {
 	var names []string
 	l.PushNil()
 	for l.Next(-2) {
@@ -212,22 +212,25 @@ func wrapGoFunctions(l *lua.State, prefix string) {
 		l.Field(-1, name)
 		f := l.ToGoFunction(-1)
 		l.Pop(1)
-		l.PushGoFunction(safeFunction(prefix+name, f))
+		l.PushGoFunction(rt.safe(prefix+name, f))
 		l.SetField(-2, name)
 	}
 }
 
-// safeFunction turns a Go panic in f (a bug, in go-lua or here) into a Lua
-// error naming the function, so it reaches the plugin as an error and the
-// host as a *PluginError instead of crashing the process. Lua errors,
-// which go-lua raises as panics too, pass through untouched.
-func safeFunction(name string, f lua.Function) lua.Function {
+// safe turns a Go panic in f (a bug, in go-lua or here) into a Lua error
+// naming the function, so it reaches the plugin as an error and the host
+// as a *PluginError instead of crashing the process. Lua errors, which
+// go-lua raises as panics too, pass through untouched. The panic may have
+// left go-lua half-way through an update, so the state is replaced after
+// the call.
+func (rt *luaRuntime) safe(name string, f lua.Function) lua.Function {
 	return func(l *lua.State) int {
 		defer func() {
 			if r := recover(); r != nil {
 				if isLuaError(r) {
 					panic(r)
 				}
+				rt.broken = true
 				lua.Errorf(l, "%s", fmt.Sprintf("%s: host function failed: %v", name, r))
 			}
 		}()
@@ -288,6 +291,12 @@ func (rt *luaRuntime) begin(ctx context.Context) {
 
 func (rt *luaRuntime) end() {
 	if rt.l == nil {
+		return
+	}
+	if rt.broken {
+		// Not trusted any more: drop it (and the oversized stack a stack
+		// overflow leaves); ensure loads a fresh one for the next call.
+		rt.l = nil
 		return
 	}
 	rt.budget.stop(rt.l)
