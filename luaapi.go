@@ -8,10 +8,6 @@ import (
 	lua "github.com/Shopify/go-lua"
 )
 
-// Version is the ptywright library version, visible to plugins as
-// ptywright.version.
-const Version = "0.1.0"
-
 // installHostAPI sets the global ptywright table. Helpers the manifest did
 // not ask permission for are not there at all: ptywright.action.kill is
 // nil without session.kill, ptywright.action is nil without any of
