@@ -73,10 +73,12 @@ const (
 //
 // After a budget error the state is kept: the error unwinds like any Lua
 // error, so module-level values survive and the next call runs normally.
-// After a stack overflow, an "error in error handling" or a panic inside
+// After a stack overflow (even one the plugin caught with pcall), an
+// "error in error handling", or a Go panic in a host function or inside
 // go-lua, the state is no longer trusted (go-lua keeps an oversized stack
-// and may be mid-update), so the next call transparently replaces it with
-// a fresh instance, losing module-level values.
+// and may be mid-update): it is dropped when the call ends and the next
+// call transparently runs on a fresh instance, without the old
+// module-level values.
 type luaRuntime struct {
 	manifest PluginManifest
 	source   string
@@ -127,6 +129,8 @@ func (rt *luaRuntime) load(ctx context.Context) error {
 	rt.broken = false
 	err := rt.protected(ctx, "(load)", func(l *lua.State) error {
 		l.Field(lua.RegistryIndex, "ptywright.chunk")
+		l.PushNil()
+		l.SetField(lua.RegistryIndex, "ptywright.chunk")
 		l.Call(0, 1)
 		if !l.IsTable(-1) {
 			return fmt.Errorf("%s must return a table of functions (the module), got %s", rt.manifest.Entrypoint, lua.TypeNameOf(l, -1))
