@@ -3,6 +3,7 @@ package ptywright
 import (
 	"context"
 	"testing"
+	"time"
 
 	lua "github.com/Shopify/go-lua"
 	"github.com/stretchr/testify/require"
@@ -84,7 +85,7 @@ function M.dive()
   local ok, e = pcall(function() local function f() return f() + 1 end return f() end)
   return {last_intent = tostring(ok) .. " " .. tostring(e)}
 end
-return M`), PluginLimits{})
+return M`), PluginLimits{Timeout: time.Minute}) // overflowing takes seconds under -race
 	require.NoError(t, err)
 	require.Equal(t, "1", count(t, rt))
 	var got string

@@ -13,8 +13,9 @@ import (
 	"ptywright"
 )
 
-// testLimits keep runaway tests short: about a millisecond of Lua.
-var testLimits = ptywright.PluginLimits{Instructions: 200_000, Timeout: 2 * time.Second}
+// testLimits keep runaway tests short: about a millisecond of Lua. The
+// instruction budget is what trips; the clock is only a backstop.
+var testLimits = ptywright.PluginLimits{Instructions: 200_000, Timeout: 30 * time.Second}
 
 // luaPlugin builds a LuaExtension from inline source, as an adapter with
 // the given permissions (all of them when perms is nil).
@@ -279,7 +280,9 @@ function M.ping(params) calls = calls + 1 return {last_intent = "pong " .. calls
 return M`
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ext := luaPlugin(t, strings.Replace(src, "%s", tt.body, 1), nil, ptywright.PluginLimits{Instructions: 2_000_000, Timeout: 10 * time.Second})
+			// The instruction budget must trip, not the clock: a minute is
+			// far beyond what the slowest case needs, even under -race.
+			ext := luaPlugin(t, strings.Replace(src, "%s", tt.body, 1), nil, ptywright.PluginLimits{Instructions: 2_000_000, Timeout: time.Minute})
 			ctx := context.Background()
 			for round := 1; round <= 2; round++ {
 				_, err := ext.Plan(ctx, "runaway", nil)
