@@ -311,16 +311,15 @@ func decodeEvent(b []byte, line int, prev float64) (RecordingEvent, float64, err
 	if len(parts) != 3 {
 		return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event", Reason: fmt.Sprintf("must have 3 elements [time, code, data], got %d", len(parts))}
 	}
-	var num json.Number
-	if err := json.Unmarshal(parts[0], &num); err != nil {
+	var t float64
+	if err := json.Unmarshal(parts[0], &t); err != nil {
 		return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event[0]", Reason: "time must be a number of seconds, got " + string(parts[0])}
 	}
-	t, err := num.Float64()
-	if err != nil || math.IsInf(t, 0) || t < 0 || t > maxEventSeconds {
-		return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event[0]", Reason: "time must be a finite number of seconds >= 0, got " + num.String()}
+	if math.IsInf(t, 0) || t < 0 || t > maxEventSeconds {
+		return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event[0]", Reason: "time must be a finite number of seconds >= 0, got " + string(parts[0])}
 	}
 	if t < prev {
-		return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event[0]", Reason: fmt.Sprintf("time %s is before the previous event's %g", num, prev)}
+		return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event[0]", Reason: fmt.Sprintf("time %s is before the previous event's %g", parts[0], prev)}
 	}
 	var code, data string
 	if err := json.Unmarshal(parts[1], &code); err != nil {
