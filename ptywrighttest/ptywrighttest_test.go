@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -244,13 +243,4 @@ func TestExpectFailureShowsTheScreenAndEscapedOutput(t *testing.T) {
 		require.Contains(t, out, want)
 	}
 	require.NotContains(t, out, "not reached", "Expect stops the test")
-}
-
-func TestStartCleanupClosesTheProgram(t *testing.T) {
-	var pid int
-	t.Run("session", func(t *testing.T) {
-		s := ptywrighttest.Start(t, ptywright.Options{Program: "/bin/sh", Args: []string{"-c", "sleep 60"}})
-		pid = s.Pid()
-	})
-	require.Error(t, syscall.Kill(pid, 0), "the child is gone once the subtest's cleanup ran")
 }
