@@ -65,6 +65,11 @@ func scanProc(pid int) []procInfo {
 			continue
 		}
 		p, _ := strconv.Atoi(string(bytes.TrimSpace(b[:lp])))
+		if p == pid {
+			// The child itself was reaped by Close: a process with its pid
+			// is a newcomer that reused it (and leads a session of its own).
+			continue
+		}
 		out = append(out, procInfo{pid: p, comm: string(b[lp+1 : rp])})
 	}
 	return out
