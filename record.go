@@ -78,7 +78,7 @@ type pendingEvent struct {
 	t    time.Duration
 	code EventType
 	off  int    // output: the event's bytes are stream[off:off+n]
-	n    int    //
+	n    int    // output: how many bytes
 	data string // input, resize, marker
 }
 
