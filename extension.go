@@ -268,34 +268,47 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 
 func (h *ExtensionHandle) classifyLocked(ctx context.Context) StateSnapshot {
 	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
-	body, status := SplitBodyStatus(snap)
 	h.s.mu.Lock()
 	tail := h.s.tr.Tail(ClassifyTranscriptChars)
 	last := h.s.lastChange
 	h.s.mu.Unlock()
-	stable := time.Since(last).Milliseconds()
-	threshold := h.opts.CompletedTurnStableMs
-	cc := ClassifyContext{
+	cc := newClassifyContext(snap, tail, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
+	return classify(ctx, h.ext, cc)
+}
+
+// newClassifyContext builds what a classifier sees from a raw snapshot, the
+// transcript tail, how long the screen has been unchanged and the host's
+// remembered intent. A live ExtensionHandle and ReplayClassify both build it
+// here, so a recorded session classifies exactly as the live one did.
+func newClassifyContext(snap ScreenSnapshot, tail string, stableMs int64, lastIntent *string, completedTurnStableMs int64) ClassifyContext {
+	body, status := SplitBodyStatus(snap)
+	return ClassifyContext{
 		Screen:                snap.PlainText,
 		BodyText:              body,
 		StatusText:            status,
 		Transcript:            &tail,
 		Sequence:              snap.Sequence,
-		LastIntent:            h.lastIntent,
-		StableMs:              &stable,
-		CompletedTurnStableMs: &threshold,
+		LastIntent:            lastIntent,
+		StableMs:              &stableMs,
+		CompletedTurnStableMs: &completedTurnStableMs,
 	}
-	st, err := h.ext.Classify(ctx, cc)
+}
+
+// classify runs ext's classifier on cc. A failing plugin yields
+// PluginErrorState with the redacted error as evidence, never an error, so
+// one bad call cannot break a wait loop or a replay.
+func classify(ctx context.Context, ext Extension, cc ClassifyContext) StateSnapshot {
+	st, err := ext.Classify(ctx, cc)
 	if err != nil {
 		st = StateSnapshot{
 			State:    PluginErrorState,
 			Evidence: DefaultRedactor().Redact(err.Error()),
-			Metadata: map[string]any{"plugin": h.ext.Manifest().Name},
+			Metadata: map[string]any{"plugin": ext.Manifest().Name},
 		}
 	}
-	st.Sequence = snap.Sequence
-	if st.LastIntent == nil && h.lastIntent != nil {
-		v := *h.lastIntent
+	st.Sequence = cc.Sequence
+	if st.LastIntent == nil && cc.LastIntent != nil {
+		v := *cc.LastIntent
 		st.LastIntent = &v
 	}
 	return st
