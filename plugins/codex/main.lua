@@ -1,0 +1,1270 @@
+-- The built-in adapter for the OpenAI Codex CLI (codex-cli 0.169.0).
+--
+-- classify(ctx) names the state a screen shows and reports the shared
+-- surface assessment (availability, business_state, input_mode,
+-- ui_context); the intents turn verbs into keys; the *_matcher functions
+-- build waits; project(ctx) strips Codex's chrome for the dialog
+-- projection. The screens and keys this relies on are documented, with a
+-- capture of each, in testdata/fixtures/codex/CAPTURES.md.
+--
+-- What the Codex TUI looks like, in short: an alternate screen with the
+-- transcript on top and, at the bottom, either the composer ("› " line)
+-- above a one- or two-line footer, or a modal bottom pane (approval
+-- dialog, pickers) whose highlighted row also starts with "› ". Busy is
+-- shown by a working line ("• Working (3s • esc to interrupt)"), which
+-- Codex hides while the answer streams: then only the terminal title's
+-- Braille spinner (ctx.title) and the missing "Worked for" line after the
+-- last prompt say the turn is still running.
+
+local M = {}
+
+local action = ptywright.action
+local matcher = ptywright.matcher
+
+local PROVIDER_ID = "codex"
+local PRESET_ID = "codex-tui"
+local PRESET_VERSION = "1"
+-- The oldest version this preset was checked against; used when the
+-- banner is not on screen or names a version not listed below.
+local VERSION_FLOOR = "0.169.0"
+local KNOWN_VERSIONS = { ["0.169.0"] = true }
+
+-- Glyphs, as UTF-8 bytes.
+local PROMPT = "\226\128\186" -- › U+203A: composer, past prompts, selected list rows
+local BULLET = "\226\128\162" -- • U+2022: transcript entries, working line
+local HOLLOW = "\226\151\166" -- ◦ U+25E6: the working line's other frame
+local SQUARE = "\226\150\160" -- ■ U+25A0: error / interrupt banner
+local ARROW_IN = "\226\134\179" -- ↳ U+21B3: a queued follow-up
+
+-- Texts Codex shows in an empty composer (dim in the real screen).
+local PLACEHOLDERS = { ["Ask Codex to do anything"] = true }
+
+-- The states classify reports, in describe() order.
+local STATES = {
+  { name = "starting", description = "Nothing recognisable yet: a blank screen before the first paint (2-4 s) or output the parser does not know." },
+  { name = "waiting_for_login", description = "Codex's sign-in screens (no API-key provider configured): method list, browser or device-code flow, API-key field." },
+  { name = "waiting_for_trust", description = "The folder trust prompt (a git repository not yet trusted)." },
+  { name = "waiting_for_model_select", description = "A model choice waits: the model or reasoning-effort picker (/model), or the start-up model migration prompt." },
+  { name = "waiting_for_permission", description = "An approval dialog (\"Would you like to run the following command?\"); metadata.approval has the command and options." },
+  { name = "waiting_for_user_input", description = "Another numbered selection menu the plugin does not know by name." },
+  { name = "local_ui_screen", description = "A local overlay that takes the keyboard: keyboard shortcuts, start-up warnings (F2), the agent command center, transcript backtrack mode." },
+  { name = "ready", description = "The composer takes input: empty, holding text, or showing the slash-command popup (ui_context slash_command); also after an interrupted turn." },
+  { name = "thinking", description = "A turn runs: working or reconnecting line, streaming answer (title spinner), queued follow-ups, or a prompt with no end marker yet." },
+  { name = "cancelling", description = "A turn still runs after the cancel intent (last_intent cancelling)." },
+  { name = "completed_turn", description = "The last turn ended normally (\"Worked for\" after the last prompt) and the composer is empty; metadata.turn.text is the answer." },
+  { name = "error", description = "The last turn ended with an error banner (■ ...); metadata.error has kind, message and retry_after_s. The prompt is usable again. Also a configuration error Codex exits with." },
+  { name = "exited", description = "Codex exited: the primary screen shows the token usage and the codex resume hint." },
+}
+
+-- What the instance remembers between calls: the version read from the
+-- banner (it scrolls away), and the last classification, which the intents
+-- consult (options to choose from, whether a dialog is up).
+local memo = { version = nil, state = nil, options = nil, selected = nil, menu = nil, composer_empty = nil }
+
+-- String helpers.
+
+local function starts(s, prefix)
+  return s:sub(1, #prefix) == prefix
+end
+
+local function has(s, sub)
+  return s:find(sub, 1, true) ~= nil
+end
+
+local function trim(s)
+  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+end
+
+local function blank(s)
+  return s:find("%S") == nil
+end
+
+local function split_lines(s)
+  local out = {}
+  for line in (s .. "\n"):gmatch("([^\n]*)\n") do
+    out[#out + 1] = line
+  end
+  if s == "" then
+    out = {}
+  end
+  return out
+end
+
+-- prompt_rest returns the text after "› " when line starts with it.
+local function prompt_rest(line)
+  if starts(line, PROMPT .. " ") then
+    return line:sub(#PROMPT + 2)
+  elseif line == PROMPT then
+    return ""
+  end
+  return nil
+end
+
+local function bullet_rest(line)
+  if starts(line, BULLET .. " ") then
+    return line:sub(#BULLET + 2)
+  elseif starts(line, HOLLOW .. " ") then
+    return line:sub(#HOLLOW + 2)
+  end
+  return nil
+end
+
+-- find_line returns the index of the first line in [from, to] containing
+-- needle (plain), or nil.
+local function find_line(lines, needle, from, to)
+  for i = from or 1, to or #lines do
+    if has(lines[i], needle) then
+      return i
+    end
+  end
+  return nil
+end
+
+local function excerpt(lines, from, to)
+  local out = {}
+  for i = from, to do
+    out[#out + 1] = lines[i]
+  end
+  -- Drop the blank rows around the block and collapse runs of them.
+  local text = table.concat(out, "\n"):gsub("\n%s*\n[%s\n]*", "\n\n")
+  return trim(text)
+end
+
+-- Numbered option lists: "› 1. Yes, proceed (y)", "  2. Use existing
+-- model", "> 1. Sign in with ChatGPT" (sign-in lists mark with ">"), with
+-- an indented description or wrapped label below.
+local function parse_options(lines, from, to)
+  local opts, selected = {}, nil
+  for i = from, to do
+    local line = lines[i]
+    local mark, rest = false, nil
+    local pr = prompt_rest(line)
+    if pr then
+      mark, rest = true, pr
+    elseif starts(line, "> ") then
+      mark, rest = true, line:sub(3)
+    elseif starts(line, "  ") then
+      rest = line:sub(3)
+    end
+    local n, body
+    if rest then
+      n, body = rest:match("^(%d+)%.%s+(.-)%s*$")
+    end
+    if n then
+      local label, desc = body:match("^(.-)%s%s+(%S.*)$")
+      label = label or body
+      local opt = { index = tonumber(n), label = label, selected = mark }
+      if desc then
+        opt.description = desc
+      end
+      opts[#opts + 1] = opt
+      if mark then
+        selected = opt.index
+      end
+    elseif #opts > 0 and line:match("^%s%s%s+%S") then
+      local last = opts[#opts]
+      local _, ticks = last.label:gsub("`", "")
+      if ticks % 2 == 1 then
+        -- A label wrapped inside a `quoted` command.
+        last.label = last.label .. " " .. trim(line)
+      elseif not last.description then
+        last.description = trim(line)
+      end
+    end
+  end
+  for _, opt in ipairs(opts) do
+    local label, key = opt.label:match("^(.-)%s+%((%l%l?%l?)%)$")
+    if label then
+      opt.label, opt.key = label, key
+    end
+  end
+  return opts, selected
+end
+
+-- The parts of a screen with a composer.
+
+-- find_composer locates the composer: the last "› " line, when what
+-- follows it is the composer's own continuation lines and the footer (at
+-- most three indented lines after a blank one). A numbered "› N." row is a
+-- modal list's selection, not a composer.
+local function find_composer(lines)
+  for i = #lines, 1, -1 do
+    local rest = prompt_rest(lines[i])
+    if rest then
+      if rest:match("^%d+%.%s") then
+        return nil
+      end
+      local j = i + 1
+      local text = { rest }
+      while j <= #lines and not blank(lines[j]) do
+        if not starts(lines[j], "  ") then
+          return nil
+        end
+        text[#text + 1] = lines[j]:sub(3)
+        j = j + 1
+      end
+      local footer = {}
+      for k = j, #lines do
+        if not blank(lines[k]) then
+          if not starts(lines[k], "  ") then
+            return nil
+          end
+          footer[#footer + 1] = lines[k]
+        end
+      end
+      if #footer > 3 then
+        return nil
+      end
+      return { row = i, last = j - 1, text = table.concat(text, "\n"), footer = footer }
+    end
+  end
+  return nil
+end
+
+local EFFORTS = { default = true, minimal = true, low = true, medium = true, high = true, xhigh = true }
+
+-- parse_footer reads "  GPT-5.5 default · ~/work · Fake task" and the
+-- "⚠ 1 warning · f2 to view" note.
+local function parse_footer(footer)
+  local status = {}
+  local hint = nil
+  for _, line in ipairs(footer) do
+    local t = trim(line)
+    local warnings = t:match("(%d+) warnings? " .. "\194\183" .. " f2 to view")
+    if warnings then
+      status.warnings = tonumber(warnings)
+    end
+    local parts = {}
+    for part in (t .. " \194\183 "):gmatch("(.-) \194\183 ") do
+      parts[#parts + 1] = trim(part)
+    end
+    if #parts >= 2 and (starts(parts[2], "~") or starts(parts[2], "/")) then
+      local model = parts[1]
+      local name, effort = model:match("^(.-)%s+(%S+)$")
+      if name and EFFORTS[effort] then
+        status.model, status.effort = name, effort
+      else
+        status.model = model
+      end
+      status.directory = parts[2]
+      if parts[3] and not has(parts[3], "f2 to view") then
+        status.thread_title = parts[3]
+      end
+    elseif has(t, "esc again to edit previous message") then
+      hint = "esc_again_to_edit"
+    elseif has(t, "tab to queue message") then
+      hint = "tab_to_queue"
+    end
+  end
+  return status, hint
+end
+
+-- The working line and what hangs below it.
+local function parse_working(lines, from, to)
+  for i = to, from, -1 do
+    local rest = bullet_rest(lines[i])
+    if rest and has(rest, "esc to interrupt)") then
+      local w = { line = trim(lines[i]) }
+      w.label = rest:match("^(.-)%s*%(") or rest
+      w.elapsed = rest:match("%(([^%(]-)%s*" .. BULLET .. " esc to interrupt%)")
+      local attempt, max = rest:match("Reconnecting%.%.%. (%d+)/(%d+)")
+      if attempt then
+        w.reconnect_attempt, w.reconnect_max = tonumber(attempt), tonumber(max)
+      end
+      if has(rest, "waiting for network") then
+        w.waiting_for_network = true
+      end
+      local detail = lines[i + 1] and lines[i + 1]:match("^%s+\226\148\148 (.*)$")
+      if detail then
+        w.detail = trim(detail)
+      end
+      return w, i
+    end
+  end
+  return nil
+end
+
+local function parse_queued(lines, from, to)
+  local start = nil
+  for i = from, to do
+    if lines[i] == BULLET .. " Queued follow-up inputs" then
+      start = i
+    end
+  end
+  if not start then
+    return nil
+  end
+  local queued = {}
+  for i = start + 1, to do
+    local text = lines[i]:match("^%s+" .. ARROW_IN .. " (.*)$")
+    if text then
+      queued[#queued + 1] = trim(text)
+    elseif blank(lines[i]) then
+      break
+    end
+  end
+  return queued, start
+end
+
+-- Tool and approval entries in the transcript: not part of an answer.
+local TOOL_PREFIXES = { "Ran ", "Running ", "Exited ", "Explored", "Exploring", "Edited ", "Added ", "Deleted ",
+  "Read ", "Search", "List", "Waited", "Updated Plan", "Called ", "Calling ", "Applied", "Queued follow-up" }
+
+local function is_tool_entry(rest)
+  for _, p in ipairs(TOOL_PREFIXES) do
+    if starts(rest, p) then
+      return true
+    end
+  end
+  return false
+end
+
+-- turn_analysis reads the transcript between the top of the screen and
+-- last (the row above the composer's surroundings): the last user prompt
+-- and what ended the turn after it.
+local function turn_analysis(lines, last, last_intent)
+  local prompt_row, prompt_text = nil, nil
+  for i = last, 1, -1 do
+    local rest = prompt_rest(lines[i])
+    if rest and not rest:match("^%d+%.%s") then
+      prompt_row, prompt_text = i, rest
+      break
+    end
+  end
+  local from = prompt_row and prompt_row + 1 or 1
+  local worked_row, banner_row = nil, nil
+  for i = from, last do
+    local line = lines[i]
+    if line:match("^%s+Worked for ") then
+      worked_row, banner_row = i, nil
+    elseif starts(line, SQUARE .. " ") then
+      banner_row, worked_row = i, nil
+    end
+  end
+  local turn = { prompt = prompt_text }
+  if banner_row then
+    local text = { lines[banner_row]:sub(#SQUARE + 2) }
+    local j = banner_row + 1
+    while j <= last and not blank(lines[j]) do
+      text[#text + 1] = trim(lines[j])
+      j = j + 1
+    end
+    local message = table.concat(text, " ")
+    if starts(message, "Conversation interrupted") then
+      turn.state = "interrupted"
+    else
+      turn.state = "error"
+    end
+    turn.banner = message
+    turn.end_row = banner_row
+  elseif worked_row then
+    turn.state = "completed"
+    turn.worked_for = trim(lines[worked_row]):match("^Worked for (.-)%s+" .. BULLET) or trim(lines[worked_row]):match("^Worked for (.*)$")
+    turn.end_row = worked_row
+  elseif prompt_row then
+    turn.state = "running"
+  else
+    -- No prompt on screen (scrolled away, or none yet): a turn is running
+    -- only if one was submitted and agent output is visible.
+    turn.state = "none"
+    if last_intent == "prompt_submitted" then
+      for i = 1, last do
+        if bullet_rest(lines[i]) then
+          turn.state = "running"
+          break
+        end
+      end
+    end
+  end
+  return turn
+end
+
+-- answer_text is the agent message that ends a completed turn: the block
+-- above "Worked for", from its "• " head (or, when the head scrolled away,
+-- from below the prompt or the top of the screen) down, with the bullet
+-- and indent removed. A turn that ends with a tool entry has no answer.
+local function answer_text(lines, prompt_row, end_row)
+  local first = (prompt_row or 0) + 1
+  for i = end_row - 1, first, -1 do
+    local line = lines[i]
+    if not blank(line) and not starts(line, " ") then
+      local rest = bullet_rest(line)
+      if not rest or is_tool_entry(rest) then
+        return ""
+      end
+      first = i
+      break
+    end
+  end
+  local out = {}
+  for i = first, end_row - 1 do
+    local line = lines[i]
+    local rest = bullet_rest(line)
+    if i == first and rest then
+      out[#out + 1] = rest
+    elseif starts(line, "  ") then
+      out[#out + 1] = line:sub(3)
+    else
+      out[#out + 1] = line
+    end
+  end
+  return trim(table.concat(out, "\n"))
+end
+
+-- error_info turns an error banner into {kind, message, status?, retry_after_s?}.
+local function error_info(message)
+  local e = { message = message, kind = "unknown" }
+  local status = message:match("status:? (%d%d%d)") or message:match("unexpected status (%d%d%d)")
+  if status then
+    e.status = tonumber(status)
+  end
+  local lower = message:lower()
+  if e.status == 429 or has(lower, "rate limit") or has(lower, "too many requests") then
+    e.kind = "rate_limited"
+  elseif e.status == 401 or e.status == 403 or has(lower, "unauthorized") or has(lower, "api key") then
+    e.kind = "auth"
+  elseif has(lower, "high demand") or (e.status and e.status >= 500) then
+    e.kind = "server"
+  elseif has(lower, "stream disconnected") then
+    e.kind = "stream_disconnected"
+  elseif has(lower, "context window") then
+    e.kind = "context_window"
+  elseif has(lower, "usage limit") or has(lower, "quota") then
+    e.kind = "usage_limit"
+  end
+  local retry = lower:match("try again in (%d+%.?%d*) ?s") or lower:match("retry after (%d+)")
+  if retry then
+    e.retry_after_s = tonumber(retry)
+  end
+  return e
+end
+
+-- The assessment.
+
+local function braille_spinner(title)
+  return title ~= nil and title:match("^\226[\160-\163][\128-\191] ") ~= nil
+end
+
+local function parser_metadata(detected)
+  local pm = { provider_id = PROVIDER_ID, parser_preset_id = PRESET_ID, parser_preset_version = PRESET_VERSION }
+  if detected then
+    pm.detected_version = detected
+  end
+  return pm
+end
+
+local function version_anomalies(detected)
+  if not detected then
+    return { { code = "unknown_version_floor_used", message = "no Codex version banner seen; using the " .. VERSION_FLOOR .. " preset" } }
+  end
+  if not KNOWN_VERSIONS[detected] then
+    return { { code = "unknown_version_floor_used", message = "Codex " .. detected .. " is not a version this preset knows; using the " .. VERSION_FLOOR .. " preset" } }
+  end
+  return {}
+end
+
+-- result assembles classify's table; a = {availability, business_state,
+-- input_mode, ui_context, excerpt?, anomalies?}.
+local function result(view, state, confidence, evidence, a, metadata)
+  local anomalies = version_anomalies(view.version)
+  for _, an in ipairs(a.anomalies or {}) do
+    anomalies[#anomalies + 1] = an
+  end
+  local assessment = {
+    availability = a.availability or "supported",
+    business_state = a.business_state,
+    input_mode = a.input_mode,
+    ui_context = a.ui_context,
+    operator_blocked_excerpt = a.excerpt,
+    parser_metadata = parser_metadata(view.version),
+  }
+  if #anomalies > 0 then
+    assessment.anomalies = anomalies
+  end
+  metadata = metadata or {}
+  memo.state = state
+  memo.options = metadata.options
+  memo.selected = metadata.selected
+  memo.menu = metadata.menu
+  memo.composer_empty = metadata.composer and metadata.composer.empty
+  return { state = state, confidence = confidence, evidence = evidence, metadata = metadata, assessment = assessment }
+end
+
+local AWAITING = "awaiting_operator"
+
+-- The detectors, tried in order. Each returns a result or nil.
+
+local function detect_exited(view)
+  local lines = view.lines
+  if find_line(lines, "To continue this session, run:") or (lines[1] and lines[1]:match("^Token usage: total=")) then
+    local metadata = {}
+    local resume = view.screen:match("codex resume (%x+%-[%x%-]+)")
+    if resume then
+      metadata.resume_session = resume
+    end
+    return result(view, "exited", 0.9, "session ended: codex resume hint",
+      { availability = "disconnected", business_state = "unknown", input_mode = "closed", ui_context = "unknown" }, metadata)
+  end
+  local i = find_line(lines, "Error loading configuration") or find_line(lines, "CODEX_HOME points to")
+  if i then
+    local message = trim(lines[i])
+    return result(view, "error", 0.9, "configuration error: " .. message,
+      { availability = "disconnected", business_state = "unknown", input_mode = "closed", ui_context = "unknown",
+        anomalies = { { code = "error_banner", message = message } } },
+      { error = { kind = "config", message = message } })
+  end
+  return nil
+end
+
+local function detect_login(view)
+  local lines = view.lines
+  if not find_line(lines, "Welcome to Codex, OpenAI's command-line coding agent") then
+    return nil
+  end
+  local login = { step = "unknown" }
+  local ui = "login"
+  if find_line(lines, "\226\149\173API key") or find_line(lines, "Paste or type your API key below") then
+    login.step, ui = "api_key", "login_api_key"
+  elseif find_line(lines, "Finish signing in via your browser") then
+    login.step = "browser"
+    login.url = view.screen:match("(https://auth%.openai%.com/%S+)")
+  elseif find_line(lines, "Choose how you want to use Codex") then
+    login.step = "choose_method"
+  else
+    for _, line in ipairs(lines) do
+      if line == "  Sign in another way" then
+        login.step = "other_way"
+      end
+    end
+  end
+  for i, line in ipairs(lines) do
+    if line:match("^%S.* failed: ") then
+      local text = { line }
+      local j = i + 1
+      while lines[j] and not blank(lines[j]) do
+        text[#text + 1] = lines[j]
+        j = j + 1
+      end
+      login.error = table.concat(text, " ")
+    end
+  end
+  local opts, selected = parse_options(lines, 1, #lines)
+  local metadata = { login = login }
+  if #opts > 0 then
+    metadata.options, metadata.selected = opts, selected
+  end
+  return result(view, "waiting_for_login", 0.95, "sign-in screen: Welcome to Codex (" .. login.step .. ")",
+    { business_state = AWAITING, input_mode = "modal", ui_context = ui, excerpt = excerpt(lines, 1, #lines) }, metadata)
+end
+
+local function detect_trust(view)
+  local lines = view.lines
+  local q = find_line(lines, "Trust this folder?")
+  if not q then
+    return nil
+  end
+  local opts, selected = parse_options(lines, q, #lines)
+  local metadata = { options = opts, selected = selected, trust = {} }
+  local fa = find_line(lines, "Folder access")
+  if fa and lines[fa + 1] then
+    metadata.trust.path = trim(lines[fa + 1])
+  end
+  return result(view, "waiting_for_trust", 0.95, "trust prompt: Trust this folder?",
+    { business_state = AWAITING, input_mode = "modal", ui_context = "trust_prompt", excerpt = excerpt(lines, fa or q, #lines) }, metadata)
+end
+
+local function detect_migration(view)
+  local lines = view.lines
+  local opts, selected = parse_options(lines, 1, #lines)
+  local try, keep = false, false
+  for _, o in ipairs(opts) do
+    if o.label == "Try new model" then
+      try = true
+    elseif o.label == "Use existing model" then
+      keep = true
+    end
+  end
+  if not (try and keep) then
+    return nil
+  end
+  local headline = view.screen:match("\n  (Meet [^\n]-)%s*\n") or "model migration"
+  return result(view, "waiting_for_model_select", 0.9, "model migration prompt: " .. headline,
+    { business_state = AWAITING, input_mode = "modal", ui_context = "model_migration", excerpt = excerpt(lines, 1, #lines) },
+    { options = opts, selected = selected, menu = "model_migration", migration = { headline = headline } })
+end
+
+local function detect_agent_center(view)
+  if not (view.lines[1] and has(view.lines[1], "Agent command center")) then
+    return nil
+  end
+  local counts = {}
+  for name, n in trim(view.lines[2] or ""):gmatch("(%a[%a ]-) (%d+)") do
+    local key = trim(name):lower():gsub(" ", "_")
+    counts[key] = tonumber(n)
+  end
+  return result(view, "local_ui_screen", 0.9, "agent command center",
+    { business_state = "idle", input_mode = "modal", ui_context = "agent_center" }, { overlay = "agent_center", counts = counts })
+end
+
+local function detect_approval(view)
+  local lines = view.lines
+  local q, question = nil, nil
+  for i, line in ipairs(lines) do
+    local text = line:match("^  (Would you like to .-%?)%s*$")
+    if text then
+      q, question = i, text
+    end
+  end
+  local foot = find_line(lines, "Press enter to confirm or esc to cancel", q or 1)
+  if not (q and foot) then
+    return nil
+  end
+  local approval = { question = question, kind = "other" }
+  if has(question, "run the following command") then
+    approval.kind = "exec"
+  elseif has(question, "edit") then
+    approval.kind = "edit"
+  end
+  local list_start = foot
+  for i = q + 1, foot - 1 do
+    local line = lines[i]
+    local reason = line:match("^  Reason: (.*)$")
+    local env = line:match("^  Environment: (.*)$")
+    if reason then
+      approval.reason = trim(reason)
+    elseif env then
+      approval.environment = trim(env)
+    elseif starts(line, "  $ ") and not approval.command then
+      local cmd = { line:sub(5) }
+      local j = i + 1
+      while j < foot and not blank(lines[j]) do
+        cmd[#cmd + 1] = trim(lines[j])
+        j = j + 1
+      end
+      approval.command = trim(table.concat(cmd, " "))
+    end
+    local pr = prompt_rest(line)
+    if list_start == foot and ((pr and pr:match("^%d+%.")) or line:match("^  %d+%. ")) then
+      list_start = i
+    end
+  end
+  local opts, selected = parse_options(lines, list_start, foot - 1)
+  approval.options = opts
+  local metadata = { approval = approval, options = opts, selected = selected }
+  return result(view, "waiting_for_permission", 0.95, "approval dialog: " .. question,
+    { business_state = AWAITING, input_mode = "modal", ui_context = "approval_prompt", excerpt = excerpt(lines, q, foot) }, metadata)
+end
+
+local PICKERS = {
+  { heading = "^  (Select Model and Effort)%s*$", menu = "model_picker", evidence = "model picker: " },
+  { heading = "^  (Select Reasoning Level for .-)%s*$", menu = "model_effort_picker", evidence = "effort picker: " },
+}
+
+local function detect_picker(view)
+  local lines = view.lines
+  for _, p in ipairs(PICKERS) do
+    for i, line in ipairs(lines) do
+      local heading = line:match(p.heading)
+      if heading then
+        local opts, selected = parse_options(lines, i + 1, #lines)
+        if #opts > 0 then
+          return result(view, "waiting_for_model_select", 0.9, p.evidence .. heading,
+            { business_state = AWAITING, input_mode = "modal", ui_context = "selection_menu", excerpt = excerpt(lines, i, #lines) },
+            { options = opts, selected = selected, menu = p.menu, heading = heading })
+        end
+      end
+    end
+  end
+  return nil
+end
+
+local function detect_overlay(view)
+  local lines = view.lines
+  local last = trim(lines[#lines] or "")
+  if starts(last, "? / esc close") and find_line(lines, "Keyboard shortcuts") then
+    return result(view, "local_ui_screen", 0.9, "shortcuts overlay: Keyboard shortcuts",
+      { business_state = "idle", input_mode = "modal", ui_context = "shortcuts_overlay" }, { overlay = "shortcuts" })
+  end
+  for _, line in ipairs(lines) do
+    local n, total = line:match("^  Warnings \194\183 (%d+) of (%d+)")
+    if n then
+      return result(view, "local_ui_screen", 0.9, "warnings overlay: " .. trim(line),
+        { business_state = "idle", input_mode = "modal", ui_context = "warnings_overlay" },
+        { overlay = "warnings", warning = tonumber(n), warnings = tonumber(total) })
+    end
+  end
+  if starts(last, "Browsing") and has(last, "esc back") then
+    return result(view, "local_ui_screen", 0.9, "backtrack mode: " .. last,
+      { business_state = "idle", input_mode = "modal", ui_context = "backtrack" }, { overlay = "backtrack" })
+  end
+  return nil
+end
+
+-- A numbered list with a highlighted row and no composer: some menu this
+-- plugin does not know by name.
+local function detect_menu(view)
+  local lines = view.lines
+  local opts, selected = parse_options(lines, 1, #lines)
+  if #opts < 2 or not selected then
+    return nil
+  end
+  local first = #lines
+  for i, line in ipairs(lines) do
+    if line:match("^[^%w]*%d+%.%s") then
+      first = i
+      break
+    end
+  end
+  local from = math.max(1, first - 4)
+  return result(view, "waiting_for_user_input", 0.6, "selection menu without a composer",
+    { business_state = AWAITING, input_mode = "modal", ui_context = "selection_menu", excerpt = excerpt(lines, from, #lines) },
+    { options = opts, selected = selected, menu = "unknown" })
+end
+
+-- The slash popup: rows "› /model  ..." / "  /fast  ..." just above the
+-- composer while the composer's text starts with "/".
+local function parse_slash(lines, composer)
+  local slash = { query = composer.text:sub(2), suggestions = {} }
+  local top = composer.row
+  local i = composer.row - 1
+  if i >= 1 and blank(lines[i]) then
+    i = i - 1
+  end
+  while i >= 1 do
+    local line = lines[i]
+    local pr = prompt_rest(line)
+    local cmd = (pr and pr:match("^(/%S+)")) or line:match("^  (/%S+)")
+    if cmd then
+      table.insert(slash.suggestions, 1, cmd)
+      if pr then
+        slash.selected = cmd
+      end
+      top = i
+    elseif not line:match("^%s%s%s+%S") then
+      break
+    end
+    i = i - 1
+  end
+  return slash, top
+end
+
+local function detect_composer(view, ctx)
+  local lines = view.lines
+  local composer = find_composer(lines)
+  if not composer then
+    return nil
+  end
+  local status, hint = parse_footer(composer.footer)
+  local empty = PLACEHOLDERS[composer.text] == true
+  local metadata = {
+    composer = { text = empty and "" or composer.text, empty = empty },
+    status = status,
+  }
+  if hint then
+    metadata.hint = hint
+  end
+  local ui = "normal_prompt"
+  local transcript_last = composer.row - 1
+  if not empty and starts(composer.text, "/") then
+    ui = "slash_command"
+    local slash, top = parse_slash(lines, composer)
+    metadata.slash = slash
+    transcript_last = top - 1
+  end
+  local working, working_row = parse_working(lines, 1, transcript_last)
+  local queued, queued_row = parse_queued(lines, 1, transcript_last)
+  if working_row then
+    transcript_last = working_row - 1
+  end
+  if queued_row and queued_row <= transcript_last then
+    transcript_last = queued_row - 1
+  end
+  local turn = turn_analysis(lines, transcript_last, ctx.last_intent)
+  if turn.state == "completed" then
+    local prompt_row = nil
+    for i = turn.end_row, 1, -1 do
+      local rest = prompt_rest(lines[i])
+      if rest and not rest:match("^%d+%.%s") then
+        prompt_row = i
+        break
+      end
+    end
+    turn.text = answer_text(lines, prompt_row, turn.end_row)
+  end
+  turn.end_row = nil
+  metadata.turn = turn
+  if working then
+    metadata.working = working
+  end
+  if queued then
+    metadata.queued = queued
+  end
+
+  local anomalies = {}
+  local signal = nil
+  if working then
+    signal = "working line: " .. working.line
+    if working.waiting_for_network then
+      anomalies[#anomalies + 1] = { code = "provider_unreachable", message = working.detail or working.line }
+    end
+  elseif queued then
+    signal = "queued follow-up inputs"
+  elseif hint == "tab_to_queue" then
+    signal = "footer: tab to queue message"
+  elseif braille_spinner(view.title) then
+    signal = "title spinner: " .. view.title
+  elseif turn.state == "running" then
+    signal = "turn running: no Worked for or banner after the last prompt"
+  end
+  if signal then
+    local state, conf = "thinking", 0.9
+    if ctx.last_intent == "cancelling" then
+      state = "cancelling"
+    end
+    if not working and not queued and hint ~= "tab_to_queue" then
+      conf = braille_spinner(view.title) and 0.85 or 0.7
+    end
+    return result(view, state, conf, signal,
+      { business_state = "working", input_mode = "freeform", ui_context = ui, anomalies = anomalies }, metadata)
+  end
+
+  local idle = { business_state = "idle", input_mode = "freeform", ui_context = ui, anomalies = anomalies }
+  if turn.state == "error" then
+    metadata.error = error_info(turn.banner)
+    anomalies[#anomalies + 1] = { code = "error_banner", message = turn.banner }
+    if empty then
+      return result(view, "error", 0.9, "error banner: " .. SQUARE .. " " .. turn.banner, idle, metadata)
+    end
+  end
+  if not empty then
+    if ui == "slash_command" then
+      return result(view, "ready", 0.9, "slash command popup: " .. composer.text, idle, metadata)
+    end
+    return result(view, "ready", 0.9, "composer has text", idle, metadata)
+  end
+  if hint == "esc_again_to_edit" then
+    return result(view, "ready", 0.85, "composer idle: esc again to edit previous message", idle, metadata)
+  end
+  if turn.state == "completed" then
+    return result(view, "completed_turn", 0.9, "turn completed: Worked for " .. (turn.worked_for or "?"), idle, metadata)
+  end
+  if turn.state == "interrupted" then
+    return result(view, "ready", 0.9, "composer idle after an interrupted turn", idle, metadata)
+  end
+  return result(view, "ready", 0.9, "composer idle: " .. composer.text, idle, metadata)
+end
+
+-- An approval Codex announces in the title but this plugin cannot read on
+-- screen (a dialog of a kind it does not know).
+local function detect_title_approval(view)
+  if view.title and has(view.title, "Action Required") then
+    return result(view, "waiting_for_permission", 0.6, "title: " .. view.title,
+      { business_state = AWAITING, input_mode = "modal", ui_context = "approval_prompt", excerpt = excerpt(view.lines, 1, #view.lines) },
+      { approval = { kind = "unknown" } })
+  end
+  return nil
+end
+
+local DETECTORS = {
+  detect_exited, detect_login, detect_trust, detect_migration, detect_agent_center, detect_approval,
+  detect_picker, detect_overlay, detect_composer, detect_title_approval, detect_menu,
+}
+
+function M.classify(ctx)
+  local screen = ctx.screen or ""
+  local view = { screen = screen, lines = split_lines(screen), title = ctx.title }
+  view.version = screen:match(">_ OpenAI Codex %(v([%w%.%-]+)%)")
+  if view.version then
+    memo.version = view.version
+  else
+    view.version = memo.version
+  end
+  for _, detect in ipairs(DETECTORS) do
+    local r = detect(view, ctx)
+    if r then
+      return r
+    end
+  end
+  local a = { availability = "unknown", business_state = "unknown", input_mode = "closed", ui_context = "unknown" }
+  if blank(screen) then
+    return result(view, "starting", 0.5, "blank screen", a)
+  end
+  local first = ""
+  for _, line in ipairs(view.lines) do
+    if not blank(line) then
+      first = trim(line)
+      break
+    end
+  end
+  return result(view, "starting", 0.2, "nothing recognised: " .. first:sub(1, 60), a)
+end
+
+-- The projection: the transcript without Codex's chrome (banner, logo,
+-- composer, footer, working line, queued inputs, key hints).
+
+local HINT_LINES = {
+  "^  Press enter to confirm or esc to cancel", "^  enter select", "^  enter default", "^  enter continue",
+  "^  enter/esc confirm", "^  %? / esc close", "^  k keep & next", "^  Press enter to continue", "^  Press enter to save",
+  "^  Press esc to", "^  %? help  ",
+}
+
+local function is_logo(line)
+  local rest = line:gsub("\226[\160-\163][\128-\191]", ""):gsub("%s", "")
+  return rest == "" and not blank(line)
+end
+
+function M.project(ctx)
+  local lines = split_lines(ctx.screen or "")
+  local keep = {}
+  for i = 1, #lines do
+    keep[i] = true
+  end
+  local composer = find_composer(lines)
+  local last = #lines
+  if composer then
+    last = composer.row - 1
+    if starts(composer.text, "/") then
+      local _, top = parse_slash(lines, composer)
+      last = top - 1
+    end
+  end
+  local _, working_row = parse_working(lines, 1, last)
+  if working_row then
+    keep[working_row] = false
+    if lines[working_row + 1] and lines[working_row + 1]:match("^%s+\226\148\148 ") then
+      keep[working_row + 1] = false
+    end
+  end
+  local queued, queued_row = parse_queued(lines, 1, last)
+  if queued_row then
+    keep[queued_row] = false
+    local j = queued_row + 1
+    while j <= last and not blank(lines[j]) do
+      keep[j] = false
+      j = j + 1
+    end
+  end
+  local out = {}
+  for i = 1, last do
+    local line = lines[i]
+    local drop = not keep[i] or is_logo(line) or line:match(">_ OpenAI Codex %(v")
+    if not drop and i > 1 and lines[i - 1]:match(">_ OpenAI Codex %(v") and line:match("^%s+[~/]") then
+      drop = true
+    end
+    if not drop and i == 1 and line:match("^%s+[~/]%S*$") then
+      drop = true -- the banner's directory line, the banner itself scrolled away
+    end
+    for _, p in ipairs(HINT_LINES) do
+      if not drop and line:match(p) then
+        drop = true
+      end
+    end
+    if not drop then
+      out[#out + 1] = line
+    end
+  end
+  local text = table.concat(out, "\n"):gsub("\n[ \t]*\n[%s]*\n", "\n\n")
+  return { dialog_text = trim(text), projector_id = "codex.v1" }
+end
+
+-- Intents.
+
+local KEY_ALIASES = {
+  esc = "escape", ["return"] = "enter", ret = "enter", cr = "enter", bs = "backspace", del = "delete",
+  pgup = "page_up", pageup = "page_up", pgdn = "page_down", pagedown = "page_down", ins = "insert",
+  backtab = "shift_tab", ["s_tab"] = "shift_tab", arrow_up = "up", arrow_down = "down", arrow_left = "left",
+  arrow_right = "right", c_c = "ctrl_c", c_d = "ctrl_d",
+}
+
+-- Keys the host's key table has no name for, sent as their bytes.
+-- ctrl_j is the composer's newline (Enter submits).
+local RAW_KEYS = { ctrl_j = "\n", newline = "\n", shift_enter = "\n" }
+
+local function key_actions(name)
+  local k = name:lower():gsub("[%-%+ ]", "_")
+  k = k:gsub("^%^(%a)$", "ctrl_%1")
+  k = KEY_ALIASES[k] or k
+  local cx = k:match("^c_(%a)$")
+  if cx then
+    k = "ctrl_" .. cx
+  end
+  if RAW_KEYS[k] then
+    return { action.text(RAW_KEYS[k]) }
+  end
+  if k:match("^[%w_]+$") and #k > 1 then
+    local ok, a = pcall(action.key, k)
+    if ok then
+      return { a }
+    end
+  end
+  -- Anything else is typed as it is (a single character, a word).
+  return { action.text(name) }
+end
+
+local function need_string(params, field, intent)
+  local v = params[field]
+  if type(v) ~= "string" or v == "" then
+    error(intent .. ": params." .. field .. ": want a non-empty string", 0)
+  end
+  return v
+end
+
+local function prompt_of(params, intent)
+  local v = params.prompt
+  if v == nil then
+    v = params.text
+  end
+  if type(v) ~= "string" or v == "" then
+    error(intent .. ": params.prompt: want a non-empty string", 0)
+  end
+  return v
+end
+
+local function require_state(intent, allowed)
+  for _, s in ipairs(allowed) do
+    if memo.state == s then
+      return
+    end
+  end
+  error(intent .. ": not possible in state " .. tostring(memo.state) .. " (needs " .. table.concat(allowed, " or ") .. ")", 0)
+end
+
+-- send_prompt pastes the prompt, then presses Enter: typed text followed
+-- at once by Enter is taken as a paste burst and the Enter becomes a
+-- newline, while a bracketed paste + Enter always submits.
+function M.send_prompt(params)
+  local prompt = prompt_of(params, "send_prompt")
+  return { actions = { action.bracketed_paste(prompt), action.key("enter") }, last_intent = "prompt_submitted" }
+end
+
+-- steer sends text into a running turn: Codex aborts the request in flight
+-- and sends a new one with the text appended.
+function M.steer(params)
+  local prompt = prompt_of(params, "steer")
+  return { actions = { action.bracketed_paste(prompt), action.key("enter") } }
+end
+
+-- queue adds a follow-up that Codex sends once the running turn completes.
+function M.queue(params)
+  local prompt = prompt_of(params, "queue")
+  return { actions = { action.bracketed_paste(prompt), action.key("tab") } }
+end
+
+function M.approve(_params)
+  require_state("approve", { "waiting_for_permission", "waiting_for_trust" })
+  if memo.state == "waiting_for_trust" then
+    return M.approve_trust({})
+  end
+  return { actions = { action.text("y") } }
+end
+
+function M.approve_always(_params)
+  require_state("approve_always", { "waiting_for_permission" })
+  return { actions = { action.text("p") } }
+end
+
+-- deny: Esc. On an approval dialog this ends the whole turn (Codex has no
+-- "deny but go on"); on the trust prompt it opens the agent center; on a
+-- picker it goes back.
+function M.deny(_params)
+  require_state("deny", { "waiting_for_permission", "waiting_for_trust", "waiting_for_model_select", "waiting_for_user_input" })
+  return { actions = { action.key("escape") } }
+end
+
+-- moves_then_enter walks the highlight from the selected row to index.
+local function moves_then_enter(index)
+  local from = memo.selected
+  if not from then
+    error("choose_option: no highlighted option on screen to move from", 0)
+  end
+  local acts = {}
+  local key = index > from and "down" or "up"
+  for _ = 1, math.abs(index - from) do
+    acts[#acts + 1] = action.key(key)
+  end
+  acts[#acts + 1] = action.key("enter")
+  return acts
+end
+
+local DIGIT_STATES = { waiting_for_permission = true, waiting_for_model_select = true, waiting_for_user_input = true }
+
+-- choose_option picks option {index = n} or {option = "n" | "label"}. In
+-- the approval dialog and the pickers a digit acts at once (no Enter); on
+-- the trust prompt, the sign-in lists and the migration prompt digits do
+-- nothing, so the highlight is moved and Enter pressed.
+function M.choose_option(params)
+  local index = tonumber(params.index) or tonumber(params.option)
+  local opts = memo.options or {}
+  if not index then
+    local want = params.option
+    if type(want) ~= "string" or want == "" then
+      error("choose_option: params.index (number) or params.option (number or label) is required", 0)
+    end
+    want = want:lower()
+    local found = {}
+    for _, o in ipairs(opts) do
+      if o.label:lower() == want then
+        found = { o }
+        break
+      end
+      if has(o.label:lower(), want) then
+        found[#found + 1] = o
+      end
+    end
+    if #found ~= 1 then
+      error("choose_option: params.option: " .. (#found == 0 and "no option" or "more than one option") .. " matches \"" .. params.option .. "\"", 0)
+    end
+    index = found[1].index
+  end
+  if #opts > 0 then
+    local ok = false
+    for _, o in ipairs(opts) do
+      ok = ok or o.index == index
+    end
+    if not ok then
+      error("choose_option: no option " .. index .. " on screen", 0)
+    end
+  end
+  if DIGIT_STATES[memo.state] and memo.menu ~= "model_migration" and index >= 1 and index <= 9 then
+    return { actions = { action.text(tostring(index)) } }
+  end
+  return { actions = moves_then_enter(index) }
+end
+
+-- cancel interrupts a running turn with Esc. It refuses when no turn runs:
+-- Esc on an idle prompt arms "esc again to edit previous message" and a
+-- second one enters backtrack mode (send key escape to do that on purpose).
+function M.cancel(_params)
+  require_state("cancel", { "thinking", "cancelling" })
+  return { actions = { action.key("escape") }, last_intent = "cancelling" }
+end
+
+function M.key(params)
+  return { actions = key_actions(need_string(params, "key", "key")) }
+end
+
+-- slash_command runs /command without marking a conversation turn.
+function M.slash_command(params)
+  local command = params.command or params.name
+  if type(command) ~= "string" or command == "" then
+    error("slash_command: params.command: want a non-empty string", 0)
+  end
+  if not starts(command, "/") then
+    command = "/" .. command
+  end
+  return { actions = { action.bracketed_paste(command), action.key("enter") }, last_intent = "slash_command" }
+end
+
+function M.approve_trust(_params)
+  require_state("approve_trust", { "waiting_for_trust" })
+  if memo.selected and memo.selected ~= 1 then
+    return { actions = moves_then_enter(1) }
+  end
+  return { actions = { action.key("enter") } }
+end
+
+function M.deny_trust(_params)
+  require_state("deny_trust", { "waiting_for_trust" })
+  return { actions = { action.key("escape") } }
+end
+
+-- dismiss_model_migration keeps the configured model (option 2); Enter on
+-- the default option would rewrite the model in config.toml.
+function M.dismiss_model_migration(_params)
+  if memo.menu ~= "model_migration" then
+    error("dismiss_model_migration: no model migration prompt on screen (state " .. tostring(memo.state) .. ")", 0)
+  end
+  return { actions = moves_then_enter(2) }
+end
+
+-- quit exits Codex: Ctrl+C on an empty composer ends it at once.
+function M.quit(_params)
+  require_state("quit", { "ready", "completed_turn", "error" })
+  if not memo.composer_empty then
+    error("quit: the composer holds text (Ctrl+C would only clear it)", 0)
+  end
+  return { actions = { action.key("ctrl_c") }, last_intent = "" }
+end
+
+-- Wait matchers. Regexes are Go RE2 over the screen's plain text.
+
+-- A turn has ended when "Worked for" or a ■ banner is followed only by
+-- blank rows and then the composer with at most its footer below it (a
+-- past prompt "› ..." is followed by more rows than that).
+local TURN_END = "(?m)^(?:  Worked for .*|" .. SQUARE .. " .*(?:\\n.+)*)\\n(?:[ \\t]*\\n)*" .. PROMPT .. " .*(?:\\n.*){0,4}\\z"
+local APPROVAL_QUESTION = "(?m)^  Would you like to .*\\?$"
+local APPROVAL_FOOT = "Press enter to confirm or esc to cancel"
+local READY = "(?m)^" .. PROMPT .. " Ask Codex to do anything(?:\\n.*){0,3}\\z"
+
+local function stable_ms(params, default)
+  local v = tonumber(params.stable_ms) or tonumber(params.completed_turn_stable_ms) or default
+  return math.max(0, math.floor(v))
+end
+
+local function approval_matcher()
+  return matcher.all({ matcher.screen_regex(APPROVAL_QUESTION), matcher.contains_text(APPROVAL_FOOT) })
+end
+
+-- wait_turn_matcher: the turn ended (Worked for / ■ banner above the
+-- composer) or Codex asks for approval, and the screen has been still for
+-- completed_turn_stable_ms (or stable_ms).
+function M.wait_turn_matcher(params)
+  return matcher.all({
+    matcher.any({ matcher.screen_regex(TURN_END), approval_matcher() }),
+    matcher.screen_stable(stable_ms(params, 300)),
+  })
+end
+
+-- wait_approval_matcher: an approval dialog, still for stable_ms (default
+-- 200): keys that land within ~10 ms of the dialog's first paint are lost.
+function M.wait_approval_matcher(params)
+  return matcher.all({ approval_matcher(), matcher.screen_stable(tonumber(params.stable_ms) or 200) })
+end
+
+-- wait_ready_matcher: the empty composer, still for stable_ms (default 500).
+function M.wait_ready_matcher(params)
+  return matcher.all({ matcher.screen_regex(READY), matcher.screen_stable(tonumber(params.stable_ms) or 500) })
+end
+
+local function intent(name, description, schema)
+  return { name = name, description = description, params_schema = schema or { type = "object", properties = {} } }
+end
+
+local PROMPT_SCHEMA = { type = "object", required = { "prompt" }, properties = { prompt = { type = "string", minLength = 1 } } }
+local STABLE_SCHEMA = { type = "object", properties = { stable_ms = { type = "integer", minimum = 0 } } }
+
+function M.describe()
+  return {
+    intents = {
+      intent("send_prompt", "Bracketed-pastes the prompt and presses Enter; sets last_intent prompt_submitted (anchors a lifecycle turn).", PROMPT_SCHEMA),
+      intent("steer", "Sends text into the running turn (paste + Enter): Codex restarts the request with it.", PROMPT_SCHEMA),
+      intent("queue", "Queues a follow-up (paste + Tab) that Codex sends when the running turn completes.", PROMPT_SCHEMA),
+      intent("approve", "Approves once: y in an approval dialog, Enter on the trust prompt."),
+      intent("approve_always", "Approves and adds a rule for commands with this prefix (p)."),
+      intent("deny", "Esc: in an approval dialog this cancels the command and ends the whole turn; on the trust prompt it opens the agent center; on a picker it goes back."),
+      intent("choose_option", "Picks a numbered option: a digit where digits act at once (approval, pickers; no Enter), otherwise arrows then Enter (trust, sign-in, migration).",
+        { type = "object", properties = { index = { type = "integer", minimum = 1 }, option = { type = { "string", "integer" } } } }),
+      intent("cancel", "Esc while a turn runs; sets last_intent cancelling. Refused when idle (Esc there arms backtrack mode).") ,
+      intent("key", "Sends a named key (KEY_ALIASES: esc, return, pgup, ctrl+c, ^c, shift-tab...; ctrl_j/newline inserts a newline) or types the string.",
+        { type = "object", required = { "key" }, properties = { key = { type = "string", minLength = 1 } } }),
+      intent("slash_command", "Pastes /command and presses Enter without marking a turn (last_intent slash_command).",
+        { type = "object", properties = { command = { type = "string", minLength = 1 }, name = { type = "string", minLength = 1 } } }),
+      intent("approve_trust", "Trusts the folder (Enter on option 1)."),
+      intent("deny_trust", "Esc on the trust prompt (opens the agent center; n there returns)."),
+      intent("dismiss_model_migration", "Keeps the configured model on the model migration prompt (Down, Enter)."),
+      intent("quit", "Ctrl+C on an empty idle composer: Codex exits at once."),
+    },
+    wait_matchers = {
+      { name = "wait_turn_matcher", description = "The turn ended (Worked for or a ■ banner right above the composer) or an approval dialog is up, and the screen is still for completed_turn_stable_ms.",
+        params_schema = { type = "object", properties = { completed_turn_stable_ms = { type = "integer", minimum = 0 }, stable_ms = { type = "integer", minimum = 0 } } } },
+      { name = "wait_approval_matcher", description = "An approval dialog is up and still for stable_ms (default 200; keys sent sooner can be lost).", params_schema = STABLE_SCHEMA },
+      { name = "wait_ready_matcher", description = "The empty composer is up and still for stable_ms (default 500).", params_schema = STABLE_SCHEMA },
+    },
+    states = STATES,
+    ui_contexts = { "normal_prompt", "slash_command", "selection_menu", "approval_prompt", "login", "login_api_key", "trust_prompt",
+      "model_migration", "shortcuts_overlay", "warnings_overlay", "agent_center", "backtrack", "unknown" },
+    parser = { provider_id = PROVIDER_ID, parser_preset_id = PRESET_ID, parser_preset_version = PRESET_VERSION, version_floor = VERSION_FLOOR },
+  }
+end
+
+return M
