@@ -1,0 +1,193 @@
+package ptywright_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"ptywright"
+	"ptywright/internal/fakeopenai"
+)
+
+// codexInstallCommand installs the Codex CLI the end-to-end test drives.
+const codexInstallCommand = "bash scripts/install-codex.sh"
+
+// codexBinary finds the real Codex CLI: $PTYWRIGHT_CODEX_BIN, else the
+// repository's .cache/tuis install. Missing, it fails the test under CI
+// and skips it elsewhere, naming the install command either way.
+func codexBinary(t *testing.T) string {
+	t.Helper()
+	path := os.Getenv("PTYWRIGHT_CODEX_BIN")
+	if path == "" {
+		path = filepath.Join(".cache", "tuis", "node_modules", ".bin", "codex")
+	}
+	abs, err := filepath.Abs(path)
+	require.NoError(t, err)
+	if _, err := os.Stat(abs); err != nil {
+		msg := "the Codex CLI is not installed at " + abs + " (" + err.Error() + "): run `" + codexInstallCommand + "` or set PTYWRIGHT_CODEX_BIN"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return abs
+}
+
+// codexHome makes a fresh HOME with CODEX_HOME inside and a work
+// directory, outside the temp dir when it can: with CODEX_HOME under /tmp
+// Codex warns that it will not create its helper binaries there.
+func codexHome(t *testing.T) (home, work string) {
+	t.Helper()
+	parent := "/var/tmp"
+	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
+		parent = ""
+	}
+	home, err := os.MkdirTemp(parent, "ptywright-codex-e2e-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(home) })
+	work = filepath.Join(home, "work")
+	require.NoError(t, os.MkdirAll(work, 0o755))
+	return home, work
+}
+
+// startCodexAdapter starts the codex plugin's default target (with the
+// binary found) against srv, as adapter.start would: a fresh HOME and
+// CODEX_HOME whose config.toml points at the fake, and an API key.
+func startCodexAdapter(t *testing.T, srv *fakeopenai.Server) (*ptywright.ExtensionHandle, string) {
+	t.Helper()
+	bin := codexBinary(t)
+	home, work := codexHome(t)
+	codexHomeDir := filepath.Join(home, ".codex")
+	require.NoError(t, fakeopenai.CodexConfig{BaseURL: srv.BaseURL(), Workdir: work}.Write(codexHomeDir))
+
+	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = plugins.Close() })
+	ext, err := plugins.NewExtension("codex")
+	require.NoError(t, err)
+	target := ext.Manifest().DefaultTarget
+	require.NotNil(t, target)
+	require.Equal(t, "codex", target.Program)
+
+	s, err := ptywright.Start(ptywright.Options{
+		Program: bin,
+		Args:    target.Args,
+		Dir:     work,
+		Env: map[string]string{
+			"HOME": home, "CODEX_HOME": codexHomeDir, fakeopenai.APIKeyEnv: "sk-test-0000000000000000",
+			"LANG": "C.UTF-8",
+		},
+		Size: ptywright.Size{Rows: 24, Cols: 80},
+	})
+	if err != nil {
+		_ = ext.Close()
+	}
+	require.NoError(t, err)
+	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Predicates: plugins, Lifecycle: &ptywright.LifecycleOptions{}})
+	t.Cleanup(func() { _ = h.Close() })
+	return h, work
+}
+
+// codexWait runs a wait intent and fails with the screen when it does not
+// match in time.
+func codexWait(t *testing.T, h *ptywright.ExtensionHandle, intent string, params string, d time.Duration) ptywright.StateSnapshot {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	var raw json.RawMessage
+	if params != "" {
+		raw = json.RawMessage(params)
+	}
+	st, _, err := h.Wait(ctx, intent, raw)
+	require.NoError(t, err, "%s: screen:\n%s", intent, h.Session().Screen().PlainText())
+	return st
+}
+
+func codexSend(t *testing.T, h *ptywright.ExtensionHandle, intent, params string) ptywright.StateSnapshot {
+	t.Helper()
+	st, err := h.Send(context.Background(), intent, json.RawMessage(params))
+	require.NoError(t, err, "%s: screen:\n%s", intent, h.Session().Screen().PlainText())
+	return st
+}
+
+// codexLifecycle returns the handle's lifecycle state.
+func codexLifecycle(t *testing.T, h *ptywright.ExtensionHandle) ptywright.LifecycleState {
+	t.Helper()
+	lc := h.Lifecycle()
+	require.NotNil(t, lc, "the handle tracks no lifecycle")
+	return lc.State
+}
+
+// TestCodexEndToEnd drives the real Codex CLI through the codex plugin
+// only (ExtensionHandle intents, waits, lifecycle, projection) against the
+// fake Responses API: a prompt to a completed turn whose sentinel answer is
+// extracted, then a tool call that waits for approval, is approved, runs
+// and completes.
+func TestCodexEndToEnd(t *testing.T) {
+	srv := fakeopenai.NewServer(fakeopenai.DemoScript(), fakeopenai.Options{})
+	t.Cleanup(srv.Close)
+	start := time.Now()
+	h, work := startCodexAdapter(t, srv)
+	ctx := context.Background()
+	sentinels := ptywright.Extraction{Sentinels: []string{fakeopenai.SentinelOpen, fakeopenai.SentinelClose}}
+
+	st := codexWait(t, h, "wait_ready_matcher", "", 60*time.Second)
+	require.Equal(t, "ready", st.State, "evidence %q", st.Evidence)
+	require.True(t, st.Assessment.SubmitReady(), "assessment %+v", st.Assessment)
+	require.Equal(t, "0.169.0", st.Assessment.ParserMetadata.DetectedVersion)
+	require.Equal(t, ptywright.LifecycleWaiting, codexLifecycle(t, h))
+	t.Logf("ready after %s", time.Since(start).Round(time.Millisecond))
+
+	// A turn to completion; the answer comes back between sentinels.
+	codexSend(t, h, "send_prompt", `{"prompt":"What is the `+fakeopenai.DemoAnswer+`?"}`)
+	st = codexWait(t, h, "wait_lifecycle", `{"state":"completed"}`, 60*time.Second)
+	require.Equal(t, "completed_turn", st.State, "evidence %q screen:\n%s", st.Evidence, h.Session().Screen().PlainText())
+	require.Equal(t, ptywright.LifecycleCompleted, st.Lifecycle.State)
+	require.Equal(t, 1, st.Lifecycle.TurnID)
+	require.True(t, st.Lifecycle.SubmitReady)
+	ans, err := h.Extract(ctx, sentinels)
+	require.NoError(t, err)
+	require.Equal(t, "42", ans.Text)
+	turn, _ := st.Metadata["turn"].(map[string]any)
+	require.Equal(t, "Here is the answer: "+fakeopenai.Sentinel("42"), turn["text"])
+	proj, err := h.Project(ctx, 0, 0)
+	require.NoError(t, err)
+	require.Equal(t, "codex.v1", proj.Metadata.ProjectorID)
+	require.Contains(t, proj.DialogText, "What is the "+fakeopenai.DemoAnswer+"?")
+	require.NotContains(t, proj.DialogText, "Ask Codex to do anything", "the composer is chrome")
+	require.NotContains(t, proj.DialogText, "OpenAI Codex (v", "the banner is chrome")
+	require.Contains(t, proj.NormalizedText, "Ask Codex to do anything")
+	t.Logf("first turn completed after %s", time.Since(start).Round(time.Millisecond))
+
+	// A tool call that needs approval.
+	codexSend(t, h, "send_prompt", `{"prompt":"Use the `+fakeopenai.DemoTool+` now"}`)
+	st = codexWait(t, h, "wait_approval_matcher", "", 60*time.Second)
+	require.Equal(t, "waiting_for_permission", st.State, "evidence %q", st.Evidence)
+	require.Equal(t, ptywright.BusinessAwaitingOperator, st.Assessment.BusinessState)
+	require.Equal(t, ptywright.InputModal, st.Assessment.InputMode)
+	require.Equal(t, "approval_prompt", st.Assessment.UIContext)
+	require.Contains(t, st.Assessment.OperatorBlockedExcerpt, "Would you like to run the following command?")
+	require.Equal(t, ptywright.LifecycleInProgress, st.Lifecycle.State)
+	require.Equal(t, 2, st.Lifecycle.TurnID)
+	approval, _ := st.Metadata["approval"].(map[string]any)
+	require.Equal(t, `printf 'approved\n' > `+fakeopenai.DemoToolFile, approval["command"])
+	_, err = os.Stat(filepath.Join(work, fakeopenai.DemoToolFile))
+	require.ErrorIs(t, err, os.ErrNotExist, "the command ran before approval")
+
+	codexSend(t, h, "approve", "")
+	st = codexWait(t, h, "wait_lifecycle", `{"state":"completed"}`, 60*time.Second)
+	require.Equal(t, "completed_turn", st.State, "evidence %q screen:\n%s", st.Evidence, h.Session().Screen().PlainText())
+	require.Equal(t, 2, st.Lifecycle.TurnID)
+	got, err := os.ReadFile(filepath.Join(work, fakeopenai.DemoToolFile))
+	require.NoError(t, err)
+	require.Equal(t, "approved\n", string(got))
+	ans, err = h.Extract(ctx, sentinels)
+	require.NoError(t, err)
+	require.Equal(t, "tool-ok", ans.Text)
+	t.Logf("approved turn completed after %s", time.Since(start).Round(time.Millisecond))
+}
