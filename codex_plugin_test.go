@@ -371,3 +371,38 @@ func TestCodexWaitMatchers(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkClassifyCodex measures one classify call of the codex plugin on
+// the largest capture (bytes) and on the screen that walks every detector
+// before the composer's (a scrolled, completed long answer at 40x120).
+func BenchmarkClassifyCodex(b *testing.B) {
+	paths, err := filepath.Glob(filepath.Join(codexFixtureDir, "*.txt"))
+	require.NoError(b, err)
+	largest, size := "", int64(-1)
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		require.NoError(b, err)
+		if st.Size() > size {
+			largest, size = strings.TrimSuffix(filepath.Base(p), ".txt"), st.Size()
+		}
+	}
+	for _, name := range []string{largest, "completed_long_40x120"} {
+		b.Run(name, func(b *testing.B) {
+			ext := codexExtension(b)
+			text := codexFixtureText(b, name)
+			title := "Fake task | work"
+			cc := codexFixtureContext(text, codexFixtureCols(b, name), codexExpected{GivenTitle: &title})
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.ResetTimer()
+			start := time.Now()
+			for b.Loop() {
+				if _, err := ext.Classify(ctx, cc); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(time.Since(start).Microseconds())/float64(b.N), "µs/call")
+			b.ReportMetric(float64(len(text)), "screen_bytes")
+		})
+	}
+}

@@ -92,6 +92,9 @@ end
 
 -- prompt_rest returns the text after "› " when line starts with it.
 local function prompt_rest(line)
+  if line:byte(1) ~= 226 then
+    return nil -- every glyph this looks for starts with byte 0xE2
+  end
   if starts(line, PROMPT .. " ") then
     return line:sub(#PROMPT + 2)
   elseif line == PROMPT then
@@ -101,6 +104,9 @@ local function prompt_rest(line)
 end
 
 local function bullet_rest(line)
+  if line:byte(1) ~= 226 then
+    return nil
+  end
   if starts(line, BULLET .. " ") then
     return line:sub(#BULLET + 2)
   elseif starts(line, HOLLOW .. " ") then
@@ -496,6 +502,10 @@ local AWAITING = "awaiting_operator"
 
 local function detect_exited(view)
   local lines = view.lines
+  if not (has(view.screen, "codex resume") or has(view.screen, "Token usage: total=") or has(view.screen, "Error loading configuration")
+      or has(view.screen, "CODEX_HOME points to")) then
+    return nil
+  end
   if find_line(lines, "To continue this session, run:") or (lines[1] and lines[1]:match("^Token usage: total=")) then
     local metadata = {}
     local resume = view.screen:match("codex resume (%x+%-[%x%-]+)")
@@ -517,10 +527,10 @@ local function detect_exited(view)
 end
 
 local function detect_login(view)
-  local lines = view.lines
-  if not find_line(lines, "Welcome to Codex, OpenAI's command-line coding agent") then
+  if not has(view.screen, "Welcome to Codex, OpenAI's command-line coding agent") then
     return nil
   end
+  local lines = view.lines
   local login = { step = "unknown" }
   local ui = "login"
   if find_line(lines, "\226\149\173API key") or find_line(lines, "Paste or type your API key below") then
@@ -558,11 +568,11 @@ local function detect_login(view)
 end
 
 local function detect_trust(view)
-  local lines = view.lines
-  local q = find_line(lines, "Trust this folder?")
-  if not q then
+  if not has(view.screen, "Trust this folder?") then
     return nil
   end
+  local lines = view.lines
+  local q = find_line(lines, "Trust this folder?")
   local opts, selected = parse_options(lines, q, #lines)
   local metadata = { options = opts, selected = selected, trust = {} }
   local fa = find_line(lines, "Folder access")
@@ -574,6 +584,9 @@ local function detect_trust(view)
 end
 
 local function detect_migration(view)
+  if not (has(view.screen, "Try new model") and has(view.screen, "Use existing model")) then
+    return nil
+  end
   local lines = view.lines
   local opts, selected = parse_options(lines, 1, #lines)
   local try, keep = false, false
@@ -607,6 +620,9 @@ local function detect_agent_center(view)
 end
 
 local function detect_approval(view)
+  if not has(view.screen, "Press enter to confirm or esc to cancel") then
+    return nil
+  end
   local lines = view.lines
   local q, question = nil, nil
   for i, line in ipairs(lines) do
@@ -656,14 +672,14 @@ local function detect_approval(view)
 end
 
 local PICKERS = {
-  { heading = "^  (Select Model and Effort)%s*$", menu = "model_picker", evidence = "model picker: " },
-  { heading = "^  (Select Reasoning Level for .-)%s*$", menu = "model_effort_picker", evidence = "effort picker: " },
+  { probe = "Select Model and Effort", heading = "^  (Select Model and Effort)%s*$", menu = "model_picker", evidence = "model picker: " },
+  { probe = "Select Reasoning Level for", heading = "^  (Select Reasoning Level for .-)%s*$", menu = "model_effort_picker", evidence = "effort picker: " },
 }
 
 local function detect_picker(view)
   local lines = view.lines
   for _, p in ipairs(PICKERS) do
-    for i, line in ipairs(lines) do
+    for i, line in ipairs(has(view.screen, p.probe) and lines or {}) do
       local heading = line:match(p.heading)
       if heading then
         local opts, selected = parse_options(lines, i + 1, #lines)
@@ -685,7 +701,7 @@ local function detect_overlay(view)
     return result(view, "local_ui_screen", 0.9, "shortcuts overlay: Keyboard shortcuts",
       { business_state = "idle", input_mode = "modal", ui_context = "shortcuts_overlay" }, { overlay = "shortcuts" })
   end
-  for _, line in ipairs(lines) do
+  for _, line in ipairs(has(view.screen, "Warnings \194\183 ") and lines or {}) do
     local n, total = line:match("^  Warnings \194\183 (%d+) of (%d+)")
     if n then
       return result(view, "local_ui_screen", 0.9, "warnings overlay: " .. trim(line),
@@ -873,7 +889,9 @@ local DETECTORS = {
 function M.classify(ctx)
   local screen = ctx.screen or ""
   local view = { screen = screen, lines = split_lines(screen), title = ctx.title }
-  view.version = screen:match(">_ OpenAI Codex %(v([%w%.%-]+)%)")
+  if has(screen, ">_ OpenAI Codex (v") then
+    view.version = screen:match(">_ OpenAI Codex %(v([%w%.%-]+)%)")
+  end
   if view.version then
     memo.version = view.version
   else
