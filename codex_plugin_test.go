@@ -81,17 +81,25 @@ func TestCodexClassifyBeyondFixtures(t *testing.T) {
 		state      string
 		evidence   string
 		business   string
+		uiContext  string // "" skips the check
 	}{
-		{"streaming without title or queue: no end marker after the prompt", streamingBare, "", "", "thinking", "turn running", ptywright.BusinessWorking},
-		{"streaming with an idle title: the open turn wins", streamingBare, "Fake task | work", "", "thinking", "turn running", ptywright.BusinessWorking},
-		{"idle-looking screen with the busy spinner in the title", codexFixtureText(t, "completed_turn_24x80"), "⠋ Fake task | work", "", "thinking", "title spinner", ptywright.BusinessWorking},
-		{"completed turn without a title", codexFixtureText(t, "completed_turn_24x80"), "", "prompt_submitted", "completed_turn", "Worked for", ptywright.BusinessIdle},
-		{"second turn running below the first one's Worked for", codexSecondTurn(t), "", "prompt_submitted", "thinking", "Working (0s", ptywright.BusinessWorking},
-		{"working after cancel", codexFixtureText(t, "working_24x80"), "⠋ Fake task | work", "cancelling", "cancelling", "Working (1s", ptywright.BusinessWorking},
-		{"interrupted after cancel is ready again", codexFixtureText(t, "interrupted_24x80"), "Fake task | work", "cancelling", "ready", "composer", ptywright.BusinessIdle},
-		{"approval announced only in the title", "\n  Some dialog this plugin does not know\n\n  y/n\n", "[ ! ] Action Required | Fake task | work", "", "waiting_for_permission", "Action Required", ptywright.BusinessAwaitingOperator},
-		{"blank screen before the first paint", "\n\n\n", "", "", "starting", "blank screen", ptywright.BusinessUnknown},
-		{"unknown output", "npm ERR! something else\n", "", "", "starting", "nothing recognised: npm ERR!", ptywright.BusinessUnknown},
+		{"streaming without title or queue: no end marker after the prompt", streamingBare, "", "", "thinking", "turn running", ptywright.BusinessWorking, ""},
+		{"streaming with an idle title: the open turn wins", streamingBare, "Fake task | work", "", "thinking", "turn running", ptywright.BusinessWorking, ""},
+		{"idle-looking screen with the busy spinner in the title", codexFixtureText(t, "completed_turn_24x80"), "⠋ Fake task | work", "", "thinking", "title spinner", ptywright.BusinessWorking, ""},
+		{"completed turn without a title", codexFixtureText(t, "completed_turn_24x80"), "", "prompt_submitted", "completed_turn", "Worked for", ptywright.BusinessIdle, ""},
+		{"second turn running below the first one's Worked for", codexSecondTurn(t), "", "prompt_submitted", "thinking", "Working (0s", ptywright.BusinessWorking, ""},
+		{"working after cancel", codexFixtureText(t, "working_24x80"), "⠋ Fake task | work", "cancelling", "cancelling", "Working (1s", ptywright.BusinessWorking, ""},
+		{"interrupted after cancel is ready again", codexFixtureText(t, "interrupted_24x80"), "Fake task | work", "cancelling", "ready", "composer", ptywright.BusinessIdle, ""},
+		{"approval announced only in the title", "\n  Some dialog this plugin does not know\n\n  y/n\n", "[ ! ] Action Required | Fake task | work", "", "waiting_for_permission", "Action Required", ptywright.BusinessAwaitingOperator, ""},
+		{"blank screen before the first paint", "\n\n\n", "", "", "starting", "blank screen", ptywright.BusinessUnknown, ""},
+		{"unknown output", "npm ERR! something else\n", "", "", "starting", "nothing recognised: npm ERR!", ptywright.BusinessUnknown, ""},
+		{"a prompt starting with a path is no slash command", codexReplaceRows(codexFixtureText(t, "typing_24x80"), map[int]string{22: "› /tmp/notes.txt summarise this"}),
+			"work", "", "ready", "composer has text", ptywright.BusinessIdle, "normal_prompt"},
+		{"a whole /command without its popup", codexReplaceRows(codexFixtureText(t, "typing_24x80"), map[int]string{22: "› /status"}),
+			"work", "", "ready", "slash command", ptywright.BusinessIdle, "slash_command"},
+		{"the prompt back after a slash command", codexFixtureText(t, "status_24x80"), "work", "slash_command", "ready", "composer idle", ptywright.BusinessIdle, "normal_prompt"},
+		{"a configuration error Codex exits with", "Error loading configuration: approval_policy = \"untrusted\" is no longer supported; remove this setting\n",
+			"", "", "error", "configuration error", ptywright.BusinessUnknown, "unknown"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,8 +107,11 @@ func TestCodexClassifyBeyondFixtures(t *testing.T) {
 			require.Equal(t, tt.state, st.State, "evidence %q", st.Evidence)
 			require.Contains(t, st.Evidence, tt.evidence)
 			require.Equal(t, tt.business, st.Assessment.BusinessState)
+			if tt.uiContext != "" {
+				require.Equal(t, tt.uiContext, st.Assessment.UIContext)
+			}
 			if tt.business == ptywright.BusinessUnknown {
-				require.Equal(t, ptywright.AvailabilityUnknown, st.Assessment.Availability)
+				require.Contains(t, []string{ptywright.AvailabilityUnknown, ptywright.AvailabilityDisconnected}, st.Assessment.Availability)
 				require.Equal(t, ptywright.InputClosed, st.Assessment.InputMode)
 			}
 		})

@@ -515,7 +515,15 @@ local function detect_exited(view)
     return result(view, "exited", 0.9, "session ended: codex resume hint",
       { availability = "disconnected", business_state = "unknown", input_mode = "closed", ui_context = "unknown" }, metadata)
   end
-  local i = find_line(lines, "Error loading configuration") or find_line(lines, "CODEX_HOME points to")
+  -- Fatal start-up errors Codex prints on the primary screen before it
+  -- exits; a transcript line quoting them is indented or bulleted.
+  local i = nil
+  for k, line in ipairs(lines) do
+    if line:find("^%a") and (has(line, "Error loading configuration") or has(line, "CODEX_HOME points to")) then
+      i = k
+      break
+    end
+  end
   if i then
     local message = trim(lines[i])
     return result(view, "error", 0.9, "configuration error: " .. message,
@@ -782,10 +790,14 @@ local function detect_composer(view, ctx)
   local ui = "normal_prompt"
   local transcript_last = composer.row - 1
   if not empty and starts(composer.text, "/") then
-    ui = "slash_command"
+    -- A command being typed: the popup lists matches, or the text is one
+    -- /word (a path with more after it is a prompt).
     local slash, top = parse_slash(lines, composer)
-    metadata.slash = slash
-    transcript_last = top - 1
+    if #slash.suggestions > 0 or composer.text:match("^/[%w%-_]*$") then
+      ui = "slash_command"
+      metadata.slash = slash
+      transcript_last = top - 1
+    end
   end
   local working, working_row = parse_working(lines, 1, transcript_last)
   local queued, queued_row = parse_queued(lines, 1, transcript_last)
