@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-test-deps.sh
+# The real Codex CLI for the codex plugin's end-to-end test (TestCodexEndToEnd
+# fails under CI without it).
+bash scripts/install-codex.sh >/dev/null
 
 echo "== go vet"
 go vet ./...
