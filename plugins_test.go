@@ -44,11 +44,39 @@ func names(ms []ptywright.PluginManifest) []string {
 	return out
 }
 
-func TestPluginsRegistry(t *testing.T) {
+// TestPluginsEmbedsTheBuiltins: every plugins/<name>/ holding a
+// manifest.toml is registered as a built-in, and only those.
+func TestPluginsEmbedsTheBuiltins(t *testing.T) {
+	entries, err := os.ReadDir("plugins")
+	require.NoError(t, err)
+	want := []string{}
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join("plugins", e.Name(), "manifest.toml")); e.IsDir() && err == nil {
+			want = append(want, e.Name())
+		}
+	}
+	require.NotEmpty(t, want)
 	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
-	require.Empty(t, p.Builtins(), "this build embeds no built-in plugins yet")
+	require.Equal(t, want, names(p.Builtins()))
+	require.Equal(t, want, names(p.Manifests()))
+	for _, name := range want {
+		require.True(t, p.IsBuiltin(name), name)
+		require.ErrorIs(t, p.Unload(name), ptywright.ErrBuiltinPlugin)
+	}
+	none, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
+	require.NoError(t, err)
+	defer func() { require.NoError(t, none.Close()) }()
+	require.Empty(t, none.Builtins())
+}
+
+func TestPluginsRegistry(t *testing.T) {
+	// The embedded built-ins are left out so the lists below are exact.
+	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
+	require.NoError(t, err)
+	defer func() { require.NoError(t, p.Close()) }()
+	require.Empty(t, p.Builtins())
 
 	got, err := p.RegisterBuiltinFS(builtinFS("demo"), "plugins")
 	require.NoError(t, err)
@@ -99,7 +127,7 @@ func TestPluginsRegistry(t *testing.T) {
 }
 
 func TestPluginsLoadRejects(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{Limits: testLimits})
+	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{Limits: testLimits, NoBuiltins: true})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
 
@@ -235,7 +263,7 @@ func TestPluginsPredicateResults(t *testing.T) {
 }
 
 func TestPluginsCapabilities(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
 	_, err = p.RegisterBuiltinFS(builtinFS("demo"), "plugins")
