@@ -90,8 +90,8 @@ func (e *FrameError) Error() string { return e.Err.Error() + ": " + e.Reason }
 // Unwrap exposes the JSON-RPC class to errors.Is.
 func (e *FrameError) Unwrap() error { return e.Err }
 
-func tooLarge(n int64) *FrameError {
-	return &FrameError{Err: ErrInvalidRequest, Reason: fmt.Sprintf("frame of %d bytes exceeds the limit of %d bytes", n, MaxFrameBytes)}
+func tooLarge(n int64, limit int) *FrameError {
+	return &FrameError{Err: ErrInvalidRequest, Reason: fmt.Sprintf("frame of %d bytes exceeds the limit of %d bytes", n, limit)}
 }
 
 // Reader returns a frame reader for f. An unknown framing yields a reader
@@ -155,7 +155,7 @@ func (r *ndjsonReader) readLine() ([]byte, error) {
 		case err == nil:
 			chunk = chunk[:len(chunk)-1]
 			if len(line)+len(chunk) > r.max {
-				return nil, tooLarge(int64(len(line) + len(chunk)))
+				return nil, tooLarge(int64(len(line)+len(chunk)), r.max)
 			}
 			return append(line, chunk...), nil
 		case errors.Is(err, bufio.ErrBufferFull):
@@ -164,7 +164,7 @@ func (r *ndjsonReader) readLine() ([]byte, error) {
 				if err != nil && !errors.Is(err, io.EOF) {
 					return nil, err
 				}
-				return nil, tooLarge(int64(len(line)+len(chunk)) + n)
+				return nil, tooLarge(int64(len(line)+len(chunk))+n, r.max)
 			}
 			line = append(line, chunk...)
 		case errors.Is(err, io.EOF):
@@ -172,7 +172,7 @@ func (r *ndjsonReader) readLine() ([]byte, error) {
 				return nil, io.EOF
 			}
 			if len(line)+len(chunk) > r.max {
-				return nil, tooLarge(int64(len(line) + len(chunk)))
+				return nil, tooLarge(int64(len(line)+len(chunk)), r.max)
 			}
 			return append(line, chunk...), nil
 		default:
@@ -271,7 +271,7 @@ func (r *lspReader) ReadFrame() ([]byte, error) {
 		if _, err := io.CopyN(io.Discard, r.in, length); err != nil {
 			return nil, &FrameError{Err: ErrParse, Reason: fmt.Sprintf("truncated frame: the stream ended inside a %d-byte body", length), Fatal: true}
 		}
-		return nil, tooLarge(length)
+		return nil, tooLarge(length, r.max)
 	}
 	body := make([]byte, length)
 	if n, err := io.ReadFull(r.in, body); err != nil {
