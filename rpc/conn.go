@@ -70,7 +70,7 @@ func (c *conn) readLoop() error {
 		if err != nil {
 			var fe *FrameError
 			if errors.As(err, &fe) {
-				c.log.Debug("bad frame", "err", fe)
+				c.log.Debug("bad frame", "err", redact(fe.Error()))
 				c.out <- encodeResponse(nil, nil, fe)
 				if fe.Fatal {
 					return nil
@@ -147,7 +147,7 @@ func (c *conn) handle(it item) (resp []byte) {
 	req := it.req
 	defer func() {
 		if p := recover(); p != nil {
-			c.log.Error("handler panicked", "method", req.method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			c.log.Error("handler panicked", "method", redact(req.method), "panic", redact(fmt.Sprint(p)), "stack", string(debug.Stack()))
 			err := fmt.Errorf("%w: %s panicked: %v", ErrInternal, req.method, p)
 			resp = nil
 			if req.isCall() {
@@ -158,7 +158,7 @@ func (c *conn) handle(it item) (resp []byte) {
 	result, err := c.call(req)
 	if !req.isCall() {
 		if err != nil {
-			c.log.Debug("notification failed", "method", req.method, "err", redactErr(err))
+			c.log.Debug("notification failed", "method", redact(req.method), "err", redact(err.Error()))
 		}
 		return nil
 	}
@@ -187,7 +187,7 @@ func (c *conn) writeLoop() {
 		if err := c.writer.WriteFrame(b); err != nil {
 			failed = true
 			c.writeErr = fmt.Errorf("rpc: write: %w", err)
-			c.log.Debug("write failed; closing the connection", "err", err)
+			c.log.Debug("write failed; closing the connection", "err", redact(err.Error()))
 			c.cancel()
 		}
 	}

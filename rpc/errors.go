@@ -132,7 +132,8 @@ func invalidParams(field, format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrInvalidParams, field, fmt.Sprintf(format, args...))
 }
 
-// redactErr is an error's text fit for a log line.
-func redactErr(err error) string {
-	return ptywright.DefaultRedactor().Redact(err.Error())
+// redact makes text fit for a log line: diagnostics are redacted like
+// everything else that leaves the process.
+func redact(text string) string {
+	return ptywright.DefaultRedactor().Redact(text)
 }

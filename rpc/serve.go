@@ -200,7 +200,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 			defer s.conns.Done()
 			err := s.newConn(ctx, nc, framing).serve()
 			if err != nil && !errors.Is(err, ErrServerClosed) && !errors.Is(err, context.Canceled) {
-				s.log.Debug("connection ended", "err", err)
+				s.log.Debug("connection ended", "err", redact(err.Error()))
 			}
 		}()
 	}
