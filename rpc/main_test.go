@@ -55,8 +55,9 @@ func ourGoroutines(d time.Duration) string {
 		var leaked []string
 		for _, g := range strings.Split(string(buf), "\n\n") {
 			ours := strings.Contains(g, "ptywright.(*") || strings.Contains(g, "ptywright/rpc.")
-			if ours && !strings.Contains(g, "testing.tRunner") && !strings.Contains(g, "rpc.TestMain") &&
-				!strings.Contains(g, "rpc.(*client)") {
+			test := strings.Contains(g, "testing.tRunner") || strings.Contains(g, "testing.(*B)") ||
+				strings.Contains(g, "rpc.TestMain") || strings.Contains(g, "rpc.(*client)")
+			if ours && !test {
 				leaked = append(leaked, g)
 			}
 		}

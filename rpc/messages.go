@@ -145,29 +145,47 @@ func jsonKind(raw []byte) string {
 }
 
 // encodeResponse builds a response frame: the result, or the error object
-// for err.
+// for err. A result is spliced in rather than wrapped in a json.RawMessage:
+// encoding/json would compact the whole result again, which for a snapshot
+// with cells is most of the cost of the response.
 func encodeResponse(id json.RawMessage, result any, err error) []byte {
 	if id == nil {
 		id = nullID
 	}
-	resp := wireResponse{JSONRPC: wireVersion, ID: id}
+	var idBuf bytes.Buffer
+	if json.Compact(&idBuf, id) != nil {
+		idBuf.Reset()
+		idBuf.Write(nullID)
+	}
 	if err == nil {
-		raw, mErr := marshal(result)
-		if mErr != nil {
-			err = fmt.Errorf("%w: encoding the result: %v", ErrInternal, mErr)
-		} else {
-			resp.Result = raw
+		raw, mErr := encodeResult(result)
+		if mErr == nil {
+			b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+idBuf.Len()+len(raw))
+			b = append(b, `{"jsonrpc":"2.0","id":`...)
+			b = append(b, idBuf.Bytes()...)
+			b = append(b, `,"result":`...)
+			b = append(b, raw...)
+			return append(b, '}')
 		}
+		err = fmt.Errorf("%w: encoding the result: %v", ErrInternal, mErr)
 	}
-	if err != nil {
-		resp.Error = toWire(err)
-	}
-	b, mErr := marshal(resp)
+	b, mErr := marshal(wireResponse{JSONRPC: wireVersion, ID: idBuf.Bytes(), Error: toWire(err)})
 	if mErr != nil {
-		// Only the result can fail to encode, and it was checked above.
-		b, _ = marshal(wireResponse{JSONRPC: wireVersion, ID: nullID, Error: toWire(fmt.Errorf("%w: encoding the response: %v", ErrInternal, mErr))})
+		// An error object is strings and checked JSON: this cannot happen.
+		return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error: encoding an error response"}}`)
 	}
 	return b
+}
+
+// preEncoded is a result already encoded as compact JSON, spliced into the
+// response as is.
+type preEncoded []byte
+
+func encodeResult(result any) ([]byte, error) {
+	if p, ok := result.(preEncoded); ok {
+		return p, nil
+	}
+	return marshal(result)
 }
 
 // encodeNotification builds a notification frame.

@@ -235,7 +235,13 @@ func (s *Server) sessionSnapshot(_ context.Context, _ *conn, raw []byte) (any, e
 	if err != nil {
 		return nil, err
 	}
-	return e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Raw: r == nil, Redactor: r}), nil
+	// Encoded here: through encoding/json, a Marshaler's output is
+	// compacted once more, which costs more than encoding the cells.
+	b, err := e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Raw: r == nil, Redactor: r}).MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("%w: encoding the snapshot: %w", ErrInternal, err)
+	}
+	return preEncoded(b), nil
 }
 
 type transcriptResult struct {

@@ -70,12 +70,12 @@ const wireVersion = "2.0"
 // nullID is the id of a response to a request whose id could not be read.
 var nullID = json.RawMessage("null")
 
-// wireResponse is a response as sent; exactly one of Result and Error is set.
+// wireResponse is an error response as sent (results are spliced in by
+// encodeResponse).
 type wireResponse struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *Error          `json:"error,omitempty"`
+	Error   *Error          `json:"error"`
 }
 
 // wireNotification is a server-originated notification.
