@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"os/exec"
 	"time"
 
@@ -42,6 +43,17 @@ func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, err
 	}
 	if p.Program == "" {
 		return nil, invalidParams("program", "must not be empty")
+	}
+	if p.Cwd != "" {
+		// Checked here: exec reports a missing directory as a missing
+		// program ("fork/exec /bin/sh: no such file or directory").
+		fi, err := os.Stat(p.Cwd)
+		if err != nil {
+			return nil, invalidParams("cwd", "%v", err)
+		}
+		if !fi.IsDir() {
+			return nil, invalidParams("cwd", "%s is not a directory", p.Cwd)
+		}
 	}
 	if p.TranscriptMaxChars < 0 {
 		return nil, invalidParams("transcript_max_chars", "must not be negative, got %d", p.TranscriptMaxChars)
