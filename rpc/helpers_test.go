@@ -1,3 +1,5 @@
+//go:build unix
+
 package rpc
 
 import (
@@ -80,16 +82,6 @@ func serveUnix(t testing.TB, srv *Server) string {
 		require.ErrorIs(t, <-done, ErrServerClosed)
 	})
 	return path
-}
-
-// message is any frame a client receives.
-type message struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *Error          `json:"error,omitempty"`
 }
 
 // client is a JSON-RPC client for tests: calls are matched to responses by
