@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"strconv"
@@ -259,14 +258,4 @@ func (c *client) wait(session string, matcher any) waitResult {
 
 func containsText(s string) map[string]any {
 	return map[string]any{"type": "contains_text", "value": s}
-}
-
-// testLogger shows warnings and errors on stderr; set PTYWRIGHT_TEST_DEBUG
-// to see everything.
-func testLogger(testing.TB) *slog.Logger {
-	level := slog.LevelWarn
-	if os.Getenv("PTYWRIGHT_TEST_DEBUG") != "" {
-		level = slog.LevelDebug
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 }

@@ -1,6 +1,11 @@
 package rpc
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"log/slog"
+	"os"
+	"testing"
+)
 
 // message is any frame a client receives.
 type message struct {
@@ -10,4 +15,14 @@ type message struct {
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
 	Error   *Error          `json:"error,omitempty"`
+}
+
+// testLogger shows warnings and errors on stderr; set PTYWRIGHT_TEST_DEBUG
+// to see everything.
+func testLogger(testing.TB) *slog.Logger {
+	level := slog.LevelWarn
+	if os.Getenv("PTYWRIGHT_TEST_DEBUG") != "" {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 }
