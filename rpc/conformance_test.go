@@ -441,3 +441,26 @@ func TestStdioAnswersAfterEOF(t *testing.T) {
 		})
 	}
 }
+
+// TestTruncatedFrameEndsTheConnection: a stream that ends inside an LSP body
+// is answered with a parse error, and ServeConn returns cleanly.
+func TestTruncatedFrameEndsTheConnection(t *testing.T) {
+	srv := newServer(t, Options{})
+	inR, inW, err := os.Pipe()
+	require.NoError(t, err)
+	outR, outW, err := os.Pipe()
+	require.NoError(t, err)
+	defer outR.Close()
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeConn(context.Background(), Stdio(inR, outW), LSP) }()
+	_, err = io.WriteString(inW, "Content-Length: 100\r\n\r\n{\"jsonrpc\":\"2.0\"")
+	require.NoError(t, err)
+	require.NoError(t, inW.Close())
+	r := LSP.Reader(outR)
+	frame, err := r.ReadFrame()
+	require.NoError(t, err)
+	require.JSONEq(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: truncated frame: got 16 of 100 body bytes"}}`, string(frame))
+	require.NoError(t, <-done)
+	_, err = r.ReadFrame()
+	require.ErrorIs(t, err, io.EOF)
+}
