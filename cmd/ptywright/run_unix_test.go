@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
 )
 
 func TestRunExitCodes(t *testing.T) {
