@@ -83,7 +83,7 @@ _ptywright() {
 				if declare -F _command_offset >/dev/null; then
 					_command_offset $((j + 1))
 				elif ((COMP_CWORD == j + 1)); then
-					COMPREPLY=($(compgen -c -- "$cur"))
+					COMPREPLY=($(compgen -c -- "$cur" | sort -u))
 				else
 					compopt -o filenames 2>/dev/null
 					COMPREPLY=($(compgen -f -- "$cur"))
@@ -160,11 +160,18 @@ _ptywright() {
 		curcontext="${curcontext%:*:*}:ptywright-$line[1]:"
 		case $line[1] in
 		run)
-			_arguments -S \
-				'--rows=[terminal height in rows]:rows: ' \
-				'--cols=[terminal width in columns]:columns: ' \
-				'(- *)'{-h,--help}'[show help]' \
-				'*:: :_normal' && ret=0
+			# After "--" the rest is a command line of its own.
+			local dashdash=${words[(i)--]}
+			if ((dashdash < CURRENT)); then
+				shift $dashdash words
+				((CURRENT -= dashdash))
+				_normal && ret=0
+			else
+				_arguments \
+					'--rows=[terminal height in rows]:rows: ' \
+					'--cols=[terminal width in columns]:columns: ' \
+					'(- *)'{-h,--help}'[show help]' && ret=0
+			fi
 			;;
 		serve)
 			_arguments \

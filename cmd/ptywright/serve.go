@@ -71,7 +71,7 @@ func parseServe(args []string, stdout io.Writer) (cfg serveConfig, help bool, er
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if set["stdio"] && set["socket"] {
+	if cfg.Stdio && set["socket"] {
 		return serveConfig{}, false, usagef("serve", "--stdio and --socket are mutually exclusive")
 	}
 	if set["socket"] && cfg.Socket == "" {
