@@ -33,9 +33,19 @@ func testMain(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	pwBin = filepath.Join(dir, "ptywright")
+	if runtime.GOOS == "windows" {
+		pwBin += ".exe"
+	}
 	if err := buildBinary(pwBin); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
+	}
+	if raceEnabled {
+		// A race binary sleeps a second before a clean exit so that late
+		// reports get out; a tenth of that does, and saves the suite
+		// about a second per run of the binary. Options already in GORACE
+		// come last and win.
+		os.Setenv("GORACE", strings.TrimSpace("atexit_sleep_ms=100 "+os.Getenv("GORACE")))
 	}
 	return m.Run()
 }
@@ -53,7 +63,9 @@ func buildBinary(out string, extra ...string) error {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, b)
 	}
-	return nil
+	// go build has been seen to leave the output mode 0644 when another
+	// build of this package runs at the same time.
+	return os.Chmod(out, 0o755)
 }
 
 // result is how one run of the binary ended.

@@ -25,8 +25,8 @@ terminal is resized), else 24x80. SIGINT, SIGTERM, SIGHUP and SIGQUIT are
 forwarded to CMD's process group; a second one ends CMD (SIGTERM, then
 SIGKILL).
 
-Exits with CMD's exit code, 128+N when signal N killed it, 2 for a usage
-error and 1 when CMD cannot be started.
+Exits with CMD's exit code, or 128+N when signal N killed it; with 2 for a
+usage error and 1 for any other failure (CMD cannot be started).
 `
 
 // runConfig is a validated `run` command line.
@@ -41,8 +41,8 @@ type runConfig struct {
 
 func runFlags(cfg *runConfig) *flag.FlagSet {
 	fs := newFlagSet("run")
-	fs.IntVar(&cfg.Rows, "rows", 0, "terminal height in `rows`; default: the terminal's, else 24")
-	fs.IntVar(&cfg.Cols, "cols", 0, "terminal width in `columns`; default: the terminal's, else 80")
+	fs.IntVar(&cfg.Rows, "rows", 0, "terminal height of `N` rows; default: the terminal's, else 24")
+	fs.IntVar(&cfg.Cols, "cols", 0, "terminal width of `N` columns; default: the terminal's, else 80")
 	return fs
 }
 

@@ -53,7 +53,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	cfg.Framing = framingNDJSON
 	fs.BoolVar(&cfg.Stdio, "stdio", false, "serve one client over stdin/stdout")
 	fs.StringVar(&cfg.Socket, "socket", "", "serve on the local socket or named pipe at `PATH`")
-	fs.Var((*framingValue)(&cfg.Framing), "framing", "message framing, `ndjson|lsp`; ndjson when unset")
+	fs.Var((*framingValue)(&cfg.Framing), "framing", "message framing: `ndjson|lsp`, default ndjson")
 	fs.Var((*pluginList)(&cfg.Plugins), "plugin", "load the plugin whose manifest is at `MANIFEST` (repeatable)")
 	fs.BoolVar(&cfg.AllowPluginLoad, "allow-plugin-load", false, "let clients load and unload plugins (plugin.load, plugin.unload)")
 	return fs
