@@ -43,12 +43,19 @@ func runPassthrough(ctx context.Context, cfg runConfig, stdin io.Reader, stdout,
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
 
-	var sizer *sizeSync
+	// Resizes have their own channel: a burst of them (a window being
+	// dragged) coalesces there instead of crowding out a signal to forward.
+	var (
+		sizer *sizeSync
+		winch chan os.Signal // nil unless the size follows the terminal
+	)
 	size := ptywright.Size{Rows: cfg.Rows, Cols: cfg.Cols}
 	if stdoutIsTTY && (cfg.Rows == 0 || cfg.Cols == 0) {
 		sizer = &sizeSync{tty: outTTY, pin: size}
 		size = sizer.current()
-		signal.Notify(sigs, syscall.SIGWINCH)
+		winch = make(chan os.Signal, 1)
+		signal.Notify(winch, syscall.SIGWINCH)
+		defer signal.Stop(winch)
 	}
 
 	if stdinIsTTY {
@@ -101,11 +108,9 @@ loop:
 		select {
 		case <-s.Exited():
 			break loop
+		case <-winch:
+			sizer.sync()
 		case sig := <-sigs:
-			if sig == syscall.SIGWINCH {
-				sizer.sync()
-				continue
-			}
 			if forwarded {
 				break loop // Close below ends the child.
 			}
