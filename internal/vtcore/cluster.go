@@ -11,6 +11,10 @@ const clusterCompactAt = 4096
 type clusterTable struct {
 	strs  []string
 	index map[string]int32
+	// limit is the size that triggers the next sweep: clusterCompactAt, or
+	// twice what the last sweep kept, so a screen full of distinct clusters
+	// does not sweep on every new one.
+	limit int
 }
 
 // lookup returns the cluster with index i.
@@ -38,7 +42,7 @@ func (ct *clusterTable) intern(cluster []byte) int32 {
 }
 
 // full reports whether the table has grown enough to be swept.
-func (ct *clusterTable) full() bool { return len(ct.strs) >= clusterCompactAt }
+func (ct *clusterTable) full() bool { return len(ct.strs) >= max(ct.limit, clusterCompactAt) }
 
 // compact keeps only the clusters the given rows still show and renumbers
 // the cells that show them.
@@ -67,4 +71,5 @@ func (ct *clusterTable) compact(grids ...[][]Cell) {
 		}
 	}
 	ct.strs, ct.index = strs, index
+	ct.limit = 2 * len(strs)
 }

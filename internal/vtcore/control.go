@@ -31,11 +31,17 @@ func (t *Terminal) handleControl(b byte) {
 		t.linefeed()
 	case cr:
 		t.carriageReturn()
-	case so:
-		// Shift Out, which x/vt ignores: G1 into GL, as xterm does.
-		t.gl = 1
-	case si:
-		t.gl = 0
+	case so, si:
+		// Shift Out and Shift In, which x/vt ignores: G1 or G0 into GL, as
+		// xterm does.
+		gl := 0
+		if b == so {
+			gl = 1
+		}
+		if t.gl != gl {
+			t.gl = gl
+			t.divergences++
+		}
 	case ind:
 		t.index()
 	case nel:
@@ -62,6 +68,7 @@ func (t *Terminal) linefeed() {
 // nextLine is NEL (ESC E), which x/vt does not implement: index then
 // carriage return, as xterm does.
 func (t *Terminal) nextLine() {
+	t.divergences++
 	t.index()
 	t.carriageReturn()
 }

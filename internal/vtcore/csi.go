@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
 )
 
 func csiCmd(prefix, inter, final byte) ansi.Cmd {
@@ -192,7 +193,10 @@ func (t *Terminal) setTopBottomMargins(top, bottom int) {
 	if bottom < 1 {
 		bottom = t.rows
 	}
-	bottom = min(bottom, t.rows)
+	if bottom > t.rows {
+		bottom = t.rows
+		t.divergences++
+	}
 	if top >= bottom {
 		return
 	}
@@ -206,7 +210,10 @@ func (t *Terminal) setLeftRightMargins(left, right int) {
 	if right < 1 {
 		right = t.cols
 	}
-	right = min(right, t.cols)
+	if right > t.cols {
+		right = t.cols
+		t.divergences++
+	}
 	if left >= right {
 		return
 	}
@@ -231,9 +238,10 @@ func (t *Terminal) deviceStatusReport(params ansi.Params, dec bool) {
 		// absolute position.
 		s := t.scr
 		row, col := s.cur.y+1, s.cur.x+1
-		if t.origin {
+		if t.origin && (s.scroll.top > 0 || s.scroll.left > 0) {
 			row -= s.scroll.top
 			col -= s.scroll.left
+			t.divergences++
 		}
 		b := append(t.scratch[:0], "\x1b["...)
 		if dec {
@@ -265,4 +273,69 @@ func (t *Terminal) repeatPreviousCharacter(n int) {
 	for range n {
 		t.handlePrint(t.lastChar)
 	}
+}
+
+// fastCSI parses a complete CSI sequence from b (what follows ESC [) the way
+// x/ansi's parser would and dispatches it. It returns the bytes consumed, or
+// 0 to leave the sequence to the parser: when it is incomplete, holds a
+// control character or a byte the parser treats specially.
+func (t *Terminal) fastCSI(b []byte) int {
+	const missing = ansi.Param(parser.MissingParam)
+	params := t.csiParams[:]
+	cmd := 0
+	i := 0
+	if i < len(b) && b[i] >= '<' && b[i] <= '?' {
+		cmd = int(b[i]) << parser.PrefixShift
+		i++
+	}
+	n := 0
+	params[0] = missing
+	for ; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c >= '0' && c <= '9':
+			if n < len(params) {
+				if params[n] == missing {
+					params[n] = 0
+				}
+				params[n] = params[n]*10 + ansi.Param(c-'0')
+			}
+		case c == ';' || c == ':':
+			if n < len(params) {
+				if c == ':' {
+					params[n] |= parser.HasMoreFlag
+				}
+				n++
+				if n < len(params) {
+					params[n] = missing
+				}
+			}
+		case c >= 0x20 && c <= 0x2f:
+			// Intermediate bytes (the parser keeps the last), then the final.
+			cmd = cmd&^(0xff<<parser.IntermedShift) | int(c)<<parser.IntermedShift
+			for i++; i < len(b) && b[i] >= 0x20 && b[i] <= 0x2f; i++ {
+				cmd = cmd&^(0xff<<parser.IntermedShift) | int(b[i])<<parser.IntermedShift
+			}
+			if i == len(b) || b[i] < 0x40 || b[i] > 0x7e {
+				return 0
+			}
+			return t.dispatchCSI(cmd|int(b[i]), n, i)
+		case c >= 0x40 && c <= 0x7e:
+			return t.dispatchCSI(cmd|int(c), n, i)
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// dispatchCSI counts the last parameter as the parser does on dispatch and
+// handles the sequence; final is the index of the final byte.
+func (t *Terminal) dispatchCSI(cmd, n, final int) int {
+	params := t.csiParams[:]
+	if n > 0 && n < len(params)-1 || n == 0 && params[0] != ansi.Param(parser.MissingParam) {
+		n++
+	}
+	t.handleCsi(ansi.Cmd(cmd), params[:n])
+	return final + 1
 }

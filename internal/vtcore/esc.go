@@ -44,7 +44,7 @@ func (t *Terminal) handleEsc(cmd ansi.Cmd) {
 	case '7': // DECSC
 		t.scr.saveCursor()
 	case '8': // DECRC
-		t.scr.restoreCursor()
+		t.restoreCursor()
 	case 'D': // IND
 		t.index()
 	case 'E': // NEL
@@ -59,6 +59,14 @@ func (t *Terminal) handleEsc(cmd ansi.Cmd) {
 		t.gl = 2
 	case 'o': // LS3
 		t.gl = 3
+	}
+}
+
+// restoreCursor is DECRC. A cursor saved before the grid shrank is clamped
+// to it; x/vt restores it outside the grid.
+func (t *Terminal) restoreCursor() {
+	if t.scr.restoreCursor() {
+		t.divergences++
 	}
 }
 

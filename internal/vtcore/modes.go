@@ -125,7 +125,7 @@ func (t *Terminal) setMode(m mode, v uint8) {
 		if on {
 			t.scr.saveCursor()
 		} else {
-			t.scr.restoreCursor()
+			t.restoreCursor()
 		}
 	case 1049:
 		if on {
@@ -165,7 +165,9 @@ func (t *Terminal) setAltScreen(on bool) {
 		t.setCursor(0, 0)
 	} else {
 		t.scr = t.scrs[0]
-		t.scr.clampCursor(&t.scr.cur)
+		if t.scr.clampCursor(&t.scr.cur) {
+			t.divergences++
+		}
 	}
 	t.visible = !t.scr.cur.hidden
 }

@@ -25,6 +25,9 @@ func (t *Terminal) handleOsc(cmd int, data []byte) {
 		// fields); like xterm, everything after the first ';' is the title.
 		if _, title, ok := bytes.Cut(data, []byte{';'}); ok {
 			t.title = string(title)
+			if bytes.IndexByte(title, ';') >= 0 {
+				t.divergences++
+			}
 		}
 	case 10, 11, 12, 110, 111, 112:
 		t.handleDynamicColor(cmd, data)

@@ -1,10 +1,6 @@
 package vtcore
 
-import (
-	"unicode/utf8"
-
-	"github.com/charmbracelet/x/ansi"
-)
+import "unicode/utf8"
 
 // A printed character is held back until the next one shows it cannot join
 // the same grapheme cluster (an ASCII character never extends a cluster),
@@ -27,14 +23,19 @@ func (t *Terminal) handlePrint(r rune) {
 }
 
 // printASCII prints a run of printable ASCII that arrived in the ground
-// state, holding back its last byte as handlePrint would.
-func (t *Terminal) printASCII(run []byte) {
+// state; with hold, its last byte is held back as handlePrint would.
+func (t *Terminal) printASCII(run []byte, hold bool) {
 	t.flushGrapheme()
-	last := len(run) - 1
-	for i := 0; i < last; {
-		i += t.printRun(run[i:last])
+	end := len(run)
+	if hold {
+		end--
 	}
-	t.grapheme = append(t.grapheme[:0], run[last])
+	for i := 0; i < end; {
+		i += t.printRun(run[i:end])
+	}
+	if hold {
+		t.grapheme = append(t.grapheme[:0], run[end])
+	}
 }
 
 // flushGrapheme prints the held-back characters, one cluster at a time.
@@ -49,7 +50,7 @@ func (t *Terminal) flushGrapheme() {
 		return
 	}
 	for len(g) > 0 {
-		cluster, width := ansi.FirstGraphemeCluster(g, ansi.GraphemeWidth)
+		cluster, width := t.nextCluster(g)
 		if len(cluster) == 0 {
 			break
 		}
@@ -78,11 +79,15 @@ func (t *Terminal) printRun(run []byte) int {
 	line := s.lines[y][x : x+n]
 	pen := s.cur.pen
 	for i, b := range run[:n] {
-		if line[i].width != 0 {
+		c := &line[i]
+		if c.width != 0 {
 			n = i
 			break
 		}
-		line[i] = Cell{content: int32(b), Style: pen}
+		// Field by field: a composite literal is built on the stack and
+		// copied, which stalls on store forwarding.
+		c.content = int32(b)
+		c.Style = pen
 	}
 	if n == 0 {
 		t.printByte(run[0])
@@ -130,6 +135,7 @@ func (t *Terminal) putGrapheme(content int32, width int, ascii byte) {
 		// Deliberate difference from x/vt, which writes blanks here and loses
 		// the character: like xterm, a wide character that does not fit
 		// before the right edge wraps to the next line first.
+		t.divergences++
 		t.index()
 		y = s.cur.y
 		x = 0
@@ -158,6 +164,7 @@ func (t *Terminal) putGrapheme(content int32, width int, ascii byte) {
 	if t.insert {
 		// Insert mode (IRM), which x/vt ignores: like xterm, shift the rest
 		// of the line right to make room.
+		t.divergences++
 		s.cur.x, s.cur.y = x, y
 		s.insertCells(max(width, 1))
 	}
@@ -177,6 +184,9 @@ func (t *Terminal) putGrapheme(content int32, width int, ascii byte) {
 	// that ends there sets it too (xterm), so the next character wraps
 	// instead of overwriting the wide character's right half.
 	t.atPhantom = awm && x+max(width, 1) >= t.cols
+	if t.atPhantom && x < t.cols-1 {
+		t.divergences++ // x/vt sets the pending wrap on the last column only
+	}
 	if t.atPhantom {
 		x = max(x, t.cols-1)
 	} else {

@@ -230,16 +230,21 @@ func (s *screen) moveCursor(dx, dy int) {
 
 // clampCursor keeps c on a grid of the current size. x/vt leaves a cursor
 // saved before a shrink, or the inactive screen's cursor, outside the grid.
-func (s *screen) clampCursor(c *cursor) {
-	c.x = clamp(c.x, 0, s.cols-1)
-	c.y = clamp(c.y, 0, s.rows-1)
+// It reports whether it had to move it.
+func (s *screen) clampCursor(c *cursor) bool {
+	x, y := clamp(c.x, 0, s.cols-1), clamp(c.y, 0, s.rows-1)
+	moved := x != c.x || y != c.y
+	c.x, c.y = x, y
+	return moved
 }
 
 func (s *screen) saveCursor() { s.saved = s.cur }
 
-func (s *screen) restoreCursor() {
+// restoreCursor restores the saved cursor and reports whether it had to be
+// clamped to the grid.
+func (s *screen) restoreCursor() bool {
 	s.cur = s.saved
-	s.clampCursor(&s.cur)
+	return s.clampCursor(&s.cur)
 }
 
 // insertCells is ICH: n blanks at the cursor inside the scroll region, cells

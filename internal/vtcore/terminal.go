@@ -31,15 +31,25 @@ type Terminal struct {
 	visible                         bool
 	appCursor, appKeypad, bracketed bool
 	title                           string
-	fgColor, bgColor, cursorColor   color.Color
-	tabs                            tabStops
-	charsets                        [4]*charset
-	gl, gr, gsingle                 int
-	atPhantom                       bool
-	lastChar                        rune
-	grapheme                        []byte
-	clusters                        clusterTable
-	scratch                         []byte
+
+	// Dynamic colours (OSC 10, 11, 12); nil is the default.
+	fgColor, bgColor, cursorColor color.Color
+
+	tabs     tabStops
+	charsets [4]*charset
+	gl       int // the set in GL (G0 to G3)
+	gsingle  int // a single shift (SS2, SS3) for the next character
+	// atPhantom is the pending wrap: the cursor is on the last column and
+	// the next character goes to the next line first.
+	atPhantom bool
+	lastChar  rune   // what REP repeats
+	grapheme  []byte // characters held back until their cluster is complete
+	clusters  clusterTable
+	scratch   []byte
+	csiParams [parser.MaxParamsSize]ansi.Param
+	widths    [widthCacheSize]widthSlot
+	// divergences counts the deliberate departures from x/vt (doc.go).
+	divergences int
 }
 
 // New returns a terminal of rows x cols (each at least 1). onReply receives
@@ -80,16 +90,44 @@ func (t *Terminal) SetReplyHandler(onReply func([]byte)) { t.onReply = onReply }
 // Write parses p. Sequences and UTF-8 characters may be split across calls;
 // a grapheme cluster is not (x/vt's rule: the cluster pending at the end of
 // a write is printed).
+//
+// In the ground state, runs of printable ASCII, UTF-8 characters, C0
+// controls and complete CSI sequences are handled here without the parser, which takes everything
+// else (and a CSI split across writes).
 func (t *Terminal) Write(p []byte) {
 	for i := 0; i < len(p); {
 		if t.parser.State() == parser.GroundState {
-			j := i
-			for j < len(p) && p[j] >= ' ' && p[j] < 0x7f {
-				j++
-			}
-			if j > i {
-				t.printASCII(p[i:j])
+			if b := p[i]; b >= ' ' && b < 0x7f {
+				j := i + 1
+				for j < len(p) && p[j] >= ' ' && p[j] < 0x7f {
+					j++
+				}
+				// Hold the last character back only when what follows could
+				// extend its cluster: a control, a sequence or the end of the
+				// write flushes it anyway.
+				t.printASCII(p[i:j], j < len(p) && p[j] >= utf8.RuneSelf)
 				i = j
+				continue
+			} else if b == 0x1b {
+				if i+1 < len(p) && p[i+1] == '[' {
+					if n := t.fastCSI(p[i+2:]); n > 0 {
+						i += 2 + n
+						continue
+					}
+				}
+			} else if b >= 0xc2 && b <= 0xf4 {
+				// A complete, valid UTF-8 character decodes as the parser
+				// would decode it; anything else is left to the parser.
+				if r, n := utf8.DecodeRune(p[i:]); n > 1 {
+					t.handlePrint(r)
+					i += n
+					continue
+				}
+			} else if b < ' ' || b == 0x7f {
+				// In the ground state the parser executes every C0 control
+				// but ESC, and DEL, and stays there.
+				t.handleControl(b)
+				i++
 				continue
 			}
 		}
@@ -125,6 +163,11 @@ func (t *Terminal) Resize(rows, cols int) {
 		t.replyInBandResize()
 	}
 }
+
+// Divergences counts the times the terminal did what xterm does where
+// x/vt, its differential-test oracle, would not (see the package doc). The
+// differential tests stop comparing a stream once it is non-zero.
+func (t *Terminal) Divergences() int { return t.divergences }
 
 // Cursor returns the cursor's zero-based position.
 func (t *Terminal) Cursor() (row, col int) { return t.scr.cur.y, t.scr.cur.x }
