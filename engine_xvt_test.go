@@ -4,52 +4,25 @@ import (
 	"image/color"
 	"io"
 	"strconv"
+	"strings"
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 )
 
-// engine is the seam between Screen and the terminal emulator that parses
-// bytes into a grid. Screen serialises every call; implementations need no
-// locking of their own. Keeping it this small lets the emulator be replaced
-// or sped up without touching the public API.
-type engine interface {
-	// write parses p. Replies the terminal owes the program (DA, DSR, mode
-	// reports) go to the reply sink given at construction.
-	write(p []byte)
-	resize(rows, cols int)
-	// cell returns a copy of the cell at row, col (zero-based).
-	cell(row, col int) engineCell
-	cursor() (row, col int)
-	modes() termModes
-	// close stops the engine's reply delivery; write stays usable.
-	close()
-}
-
-// engineCell is one grid cell copied out of the engine by value.
-type engineCell struct {
-	text  string // "" for the continuation of a wide cell
-	width int    // 0 for a continuation, 2 for a wide cell
-	style CellStyle
-}
-
-// termModes are the terminal state bits the emulator has no getters for, so
-// they are tracked from its callbacks.
-type termModes struct {
-	title             string
-	cursorVisible     bool
-	altScreen         bool
-	applicationCursor bool
-	applicationKeypad bool
-	bracketedPaste    bool
-}
-
-// vtEngine implements engine over charmbracelet/x/vt.
+// vtEngine implements engine over charmbracelet/x/vt. It was the engine
+// before internal/vtcore and stays as the oracle of the differential tests
+// (engine_diff_test.go): vtcore must build the same grid, cursor and modes
+// from the same bytes, except where x/vt is documented to be wrong.
 type vtEngine struct {
 	emu   *vt.Emulator
 	state termModes
 	done  chan struct{} // closed when the reply pump has stopped
+	// cursorMoved, when set, is called whenever x/vt moves the cursor or
+	// switches screens, so the differential tests can catch it leaving the
+	// grid even when a later move brings it back.
+	cursorMoved func()
 }
 
 // newVTEngine starts the emulator and its reply pump. x/vt writes replies to
@@ -65,12 +38,22 @@ func newVTEngine(rows, cols int, onReply func([]byte)) *vtEngine {
 	e.emu.SetCallbacks(vt.Callbacks{
 		Title:            func(t string) { e.state.title = t },
 		CursorVisibility: func(v bool) { e.state.cursorVisible = v },
-		AltScreen:        func(on bool) { e.state.altScreen = on },
-		EnableMode:       func(m ansi.Mode) { e.setMode(m, true) },
-		DisableMode:      func(m ansi.Mode) { e.setMode(m, false) },
+		AltScreen: func(on bool) {
+			e.state.altScreen = on
+			e.moved()
+		},
+		CursorPosition: func(_, _ uv.Position) { e.moved() },
+		EnableMode:     func(m ansi.Mode) { e.setMode(m, true) },
+		DisableMode:    func(m ansi.Mode) { e.setMode(m, false) },
 	})
 	go e.pumpReplies(onReply)
 	return e
+}
+
+func (e *vtEngine) moved() {
+	if e.cursorMoved != nil {
+		e.cursorMoved()
+	}
 }
 
 func (e *vtEngine) setMode(m ansi.Mode, on bool) {
@@ -102,6 +85,18 @@ func (e *vtEngine) pumpReplies(onReply func([]byte)) {
 }
 
 func (e *vtEngine) write(p []byte) { _, _ = e.emu.Write(p) }
+
+func (e *vtEngine) line(row int) string {
+	var b strings.Builder
+	for c := range e.emu.Width() {
+		cell := e.cell(row, c)
+		if cell.width == 0 {
+			continue
+		}
+		b.WriteString(cell.text)
+	}
+	return strings.TrimRight(b.String(), " ")
+}
 
 func (e *vtEngine) resize(rows, cols int) { e.emu.Resize(cols, rows) }
 
@@ -136,8 +131,8 @@ func (e *vtEngine) close() {
 
 func convertStyle(s *uv.Style) CellStyle {
 	return CellStyle{
-		Foreground: colorName(s.Fg),
-		Background: colorName(s.Bg),
+		Foreground: xvtColorName(s.Fg),
+		Background: xvtColorName(s.Bg),
 		Bold:       s.Attrs&uv.AttrBold != 0,
 		Dim:        s.Attrs&uv.AttrFaint != 0,
 		Italic:     s.Attrs&uv.AttrItalic != 0,
@@ -148,7 +143,7 @@ func convertStyle(s *uv.Style) CellStyle {
 
 // colorName renders a colour in the wire vocabulary: default, idx:N or
 // rgb:R:G:B.
-func colorName(c color.Color) string {
+func xvtColorName(c color.Color) string {
 	switch v := c.(type) {
 	case nil:
 		return "default"
