@@ -5,8 +5,10 @@
 // screen or a full-width scroll region rotates row headers (O(rows)) rather
 // than copying every cell; cells are small pointer-free values (a rune or an
 // index into a table of grapheme clusters, a width, a packed style), so the
-// garbage collector never scans the grid and printing allocates nothing;
-// printable ASCII in the ground state bypasses the escape-sequence parser.
+// garbage collector never scans the grid and printing allocates nothing.
+// The common input (runs of printable ASCII, UTF-8 characters, C0
+// controls, complete CSI sequences) bypasses the general parser, and
+// clusters of common characters bypass the Unicode segmenter.
 // There is no scrollback: ptywright's transcript keeps the history.
 //
 // Replies to queries (device attributes, status and cursor reports, mode
@@ -21,14 +23,14 @@
 // modes and replies on real program output, Claude Code screens and random
 // sequences. That includes x/vt's choices where xterm differs and no
 // program we drive is known to care, among them: ED 1 erases the cursor's
-// whole row; ED 2 and 3 blank without the pen's background; IL and DL leave
-// the cursor at row top+row when a scroll region is set; CR, HPR and VPR
-// add the region's origin again under DECOM, and setting DECOM does not
-// home the cursor; ICH and DCH move the cells of
-// a wide character apart; no reflow on resize (rows and columns are cut or
-// added at the bottom and right); 47 and CSI u do nothing; grapheme widths
-// are ansi.GraphemeWidth's whatever mode 2027 says, and a cluster split
-// across two writes is two clusters.
+// whole row; ED 2 and 3 blank without the pen's background; IL and DL move
+// the cursor down by the scroll region's top; CR, HPR and VPR add the
+// region's origin again under DECOM, and setting DECOM does not home the
+// cursor; ICH and DCH move the halves of a wide character apart; a resize
+// cuts or adds rows and columns at the bottom and right, without reflow;
+// modes 47 and CSI u do nothing; grapheme widths are ansi.GraphemeWidth's
+// whatever mode 2027 says, and a cluster split across two writes is two
+// clusters.
 //
 // It departs from x/vt where x/vt is demonstrably wrong against xterm, and
 // counts each departure (Terminal.Divergences) so the differential tests

@@ -36,20 +36,22 @@ func (t *Terminal) handleOsc(cmd int, data []byte) {
 
 // handleDynamicColor sets, resets or reports a dynamic colour as x/vt does.
 func (t *Terminal) handleDynamicColor(cmd int, data []byte) {
+	var slot *color.Color
+	var def color.Color
+	var report func(string) string
+	switch cmd {
+	case 10, 110:
+		slot, def, report = &t.fgColor, defaultFg, ansi.SetForegroundColor
+	case 11, 111:
+		slot, def, report = &t.bgColor, defaultBg, ansi.SetBackgroundColor
+	default:
+		slot, def, report = &t.cursorColor, defaultCursor, ansi.SetCursorColor
+	}
 	parts := bytes.Split(data, []byte{';'})
-	slot := map[int]*color.Color{10: &t.fgColor, 110: &t.fgColor, 11: &t.bgColor, 111: &t.bgColor, 12: &t.cursorColor, 112: &t.cursorColor}[cmd]
-	def := map[int]color.Color{10: defaultFg, 110: defaultFg, 11: defaultBg, 111: defaultBg, 12: defaultCursor, 112: defaultCursor}[cmd]
-	switch len(parts) {
-	case 1:
+	switch {
+	case len(parts) == 1:
 		*slot = def
-	case 2:
-		arg := string(parts[1])
-		if arg != "?" {
-			if c := ansi.XParseColor(arg); c != nil {
-				*slot = c
-			}
-			return
-		}
+	case len(parts) == 2 && string(parts[1]) == "?":
 		if cmd > 12 {
 			return
 		}
@@ -57,16 +59,10 @@ func (t *Terminal) handleDynamicColor(cmd int, data []byte) {
 		if c == nil {
 			c = def
 		}
-		var seq string
-		x := ansi.XRGBColor{Color: c}.String()
-		switch cmd {
-		case 10:
-			seq = ansi.SetForegroundColor(x)
-		case 11:
-			seq = ansi.SetBackgroundColor(x)
-		case 12:
-			seq = ansi.SetCursorColor(x)
+		t.replyString(report(ansi.XRGBColor{Color: c}.String()))
+	case len(parts) == 2:
+		if c := ansi.XParseColor(string(parts[1])); c != nil {
+			*slot = c
 		}
-		t.replyString(seq)
 	}
 }

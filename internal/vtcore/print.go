@@ -13,7 +13,7 @@ func printableASCII(r rune) bool { return r >= ' ' && r < 0x7f }
 func (t *Terminal) handlePrint(r rune) {
 	if printableASCII(r) {
 		if len(t.grapheme) == 1 && printableASCII(rune(t.grapheme[0])) {
-			t.printByte(t.grapheme[0])
+			t.printRun(t.grapheme[:1])
 			t.grapheme[0] = byte(r)
 			return
 		}
@@ -46,7 +46,7 @@ func (t *Terminal) flushGrapheme() {
 	}
 	if len(g) == 1 && g[0] < utf8.RuneSelf {
 		t.grapheme = g[:0]
-		t.printByte(g[0])
+		t.printRun(g[:1])
 		return
 	}
 	for len(g) > 0 {

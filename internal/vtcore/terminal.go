@@ -92,8 +92,8 @@ func (t *Terminal) SetReplyHandler(onReply func([]byte)) { t.onReply = onReply }
 // a write is printed).
 //
 // In the ground state, runs of printable ASCII, UTF-8 characters, C0
-// controls and complete CSI sequences are handled here without the parser, which takes everything
-// else (and a CSI split across writes).
+// controls and complete CSI sequences are handled here without the parser,
+// which takes everything else (and a CSI split across writes).
 func (t *Terminal) Write(p []byte) {
 	for i := 0; i < len(p); {
 		if t.parser.State() == parser.GroundState {
@@ -103,9 +103,11 @@ func (t *Terminal) Write(p []byte) {
 					j++
 				}
 				// Hold the last character back only when what follows could
-				// extend its cluster: a control, a sequence or the end of the
-				// write flushes it anyway.
-				t.printASCII(p[i:j], j < len(p) && p[j] >= utf8.RuneSelf)
+				// extend its cluster: a non-ASCII character, or one after an
+				// escape sequence that ends without being dispatched (a CSI
+				// made invalid, a string cancelled by CAN). A control or the
+				// end of the write prints it anyway.
+				t.printASCII(p[i:j], j < len(p) && (p[j] >= utf8.RuneSelf || p[j] == 0x1b))
 				i = j
 				continue
 			} else if b == 0x1b {
