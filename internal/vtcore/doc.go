@@ -49,6 +49,10 @@
 //     C1 0x85) is index plus carriage return: x/vt ignores all three.
 //   - OSC 0 and 2 take everything after the first ';' as the title; x/vt
 //     ignores a title holding a ';'.
+//   - A 0x9C byte inside a UTF-8 character of an OSC string is text, not
+//     the 8-bit String Terminator (xterm in UTF-8 mode): x/vt ends the
+//     string there, so Claude Code's title "✳ Claude Code" (E2 9C B3) leaks
+//     " Claude Code" onto the screen and leaves the title "\xe2".
 //   - The cursor never leaves the grid: DECSTBM and DECSLRM clamp margins
 //     past the edge to it, and a cursor restored (DECRC, the inactive
 //     screen's on switching back) after the grid shrank is clamped. x/vt

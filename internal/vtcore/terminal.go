@@ -50,6 +50,7 @@ type Terminal struct {
 	widths    [widthCacheSize]widthSlot
 	// divergences counts the deliberate departures from x/vt (doc.go).
 	divergences int
+	osc         oscString
 }
 
 // New returns a terminal of rows x cols (each at least 1). onReply receives
@@ -96,6 +97,17 @@ func (t *Terminal) SetReplyHandler(onReply func([]byte)) { t.onReply = onReply }
 // which takes everything else (and a CSI split across writes).
 func (t *Terminal) Write(p []byte) {
 	for i := 0; i < len(p); {
+		if t.osc.active {
+			i += t.consumeOSC(p[i:])
+			continue
+		}
+		if st := t.parser.State(); st == parser.EscapeState && p[i] == ']' {
+			// ESC ended the previous write: the OSC starts here.
+			t.parser.Reset()
+			t.beginOSC()
+			i++
+			continue
+		}
 		if t.parser.State() == parser.GroundState {
 			if b := p[i]; b >= ' ' && b < 0x7f {
 				j := i + 1
@@ -111,6 +123,11 @@ func (t *Terminal) Write(p []byte) {
 				i = j
 				continue
 			} else if b == 0x1b {
+				if i+1 < len(p) && p[i+1] == ']' {
+					t.beginOSC()
+					i += 2
+					continue
+				}
 				if i+1 < len(p) && p[i+1] == '[' {
 					if n := t.fastCSI(p[i+2:]); n > 0 {
 						i += 2 + n
