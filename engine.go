@@ -49,6 +49,7 @@ type termModes struct {
 type vtEngine struct {
 	emu   *vt.Emulator
 	state termModes
+	osc   oscFilter
 	done  chan struct{} // closed when the reply pump has stopped
 }
 
@@ -101,7 +102,12 @@ func (e *vtEngine) pumpReplies(onReply func([]byte)) {
 	}
 }
 
-func (e *vtEngine) write(p []byte) { _, _ = e.emu.Write(p) }
+func (e *vtEngine) write(p []byte) {
+	p = e.osc.filter(p, func(t string) { e.state.title = t })
+	if len(p) > 0 {
+		_, _ = e.emu.Write(p)
+	}
+}
 
 func (e *vtEngine) resize(rows, cols int) { e.emu.Resize(cols, rows) }
 
