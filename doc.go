@@ -24,6 +24,14 @@
 // bearer tokens, API keys and password-like values never leave the process
 // unless the caller asks for raw text.
 //
+// An ExtensionHandle drives a session through an Extension, which owns one
+// TUI's vocabulary: states, intents and wait matchers. LuaExtension runs a
+// Lua plugin (go-lua, Lua 5.2) in a sandbox: base, string, table and math
+// only, Lua 5.2 patterns, host helpers gated by the manifest's permissions,
+// and instruction and wall-clock budgets on every call. Plugins is the
+// registry of built-in and trusted-local plugins, and the PredicateRegistry
+// that decides lua matchers.
+//
 // Errors wrap the sentinels ErrTimeout, ErrCancelled, ErrSessionClosed,
 // ErrPermissionDenied and ErrUnsupported; test them with errors.Is.
 package ptywright

@@ -15,6 +15,8 @@ var (
 	ErrCancelled = errors.New("ptywright: cancelled")
 	// ErrSessionClosed: the session was closed.
 	ErrSessionClosed = errors.New("ptywright: session closed")
+	// ErrProcessExited: input was sent after the program exited.
+	ErrProcessExited = errors.New("ptywright: process exited")
 	// ErrPermissionDenied: a plugin lacks the permission an operation needs.
 	ErrPermissionDenied = errors.New("ptywright: permission denied")
 	// ErrInvalidParams: a caller passed a malformed or missing argument.

@@ -400,7 +400,9 @@ func TestLoadManifestFile(t *testing.T) {
 		require.Equal(t, "echo", l.Manifest.Name)
 		src, err := l.ReadSource()
 		require.NoError(t, err)
-		require.Equal(t, "local M = {} return M\n", string(src))
+		want, err := os.ReadFile("testdata/plugins/echo/main.lua")
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(src))
 	})
 
 	dir, _ := entrypointDir(t)

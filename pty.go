@@ -315,6 +315,10 @@ func (s *Session) Send(ctx context.Context, a Action) error {
 	case ActionMarkTranscript:
 		return s.Mark(a.Label)
 	}
+	if isDone(s.exited) {
+		// The kernel would swallow the bytes without complaint.
+		return fmt.Errorf("ptywright: %s: %w", a.Type, ErrProcessExited)
+	}
 	b, ok := a.Input(s.screen.applicationCursor())
 	if !ok {
 		return fmt.Errorf("ptywright: action %q has no input bytes", a.Type)

@@ -148,6 +148,13 @@ func TestExitStatus(t *testing.T) {
 	require.Contains(t, s.Snapshot(ptywright.SnapshotOptions{}).PlainText, "bye")
 }
 
+func TestSendAfterExit(t *testing.T) {
+	s := sh(t, `exit 0`)
+	waitFor(t, s, ptywright.ProcessExited())
+	err := s.Send(context.Background(), ptywright.Text("hello\r"))
+	require.ErrorIs(t, err, ptywright.ErrProcessExited)
+}
+
 func TestSignalReachesProcessGroup(t *testing.T) {
 	s := sh(t, `trap 'echo got-usr1' USR1; echo ready; while :; do sleep 0.05; done`)
 	waitFor(t, s, ptywright.ContainsText("ready"))

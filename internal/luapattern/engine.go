@@ -35,14 +35,17 @@ type capture struct {
 // matcher holds the state of one match attempt sequence over one subject
 // and one (anchor-stripped) pattern.
 type matcher struct {
-	src      string
-	pat      string
-	orig     string // pattern as given, for error reports
-	level    int    // number of captures, finished or not
-	depth    int    // recursion budget left
-	steps    int    // work budget left when limited
-	limited  bool   // whether steps is enforced (tests only; Lua has none)
-	captures [MaxCaptures]capture
+	src        string
+	pat        string
+	orig       string // pattern as given, for error reports
+	level      int    // number of captures, finished or not
+	depth      int    // recursion budget left
+	left       int    // steps before the meter runs (see meter.go)
+	meter      *meter // nil: unmetered, as Lua is; else &meterStore
+	meterStore meter
+	captures   [MaxCaptures]capture
+	first      *firstItem   // computed by the first unanchored search
+	sets       []*[256]bool // bracket classes by offset, when analysed
 }
 
 // matchPanic carries a pattern error out of the recursion. It never
@@ -71,9 +74,14 @@ func (m *matcher) search(from int, anchor bool) (start, end int, err error) {
 		}
 		return -1, -1, nil
 	}
-	first := m.firstItem()
+	if m.first == nil {
+		// gmatch and gsub search again and again with one matcher: the
+		// first item depends only on the pattern.
+		f := m.firstItem()
+		m.first = &f
+	}
 	for s := from; s <= len(m.src); s++ {
-		if s = first.next(m, s); s < 0 {
+		if s = m.first.next(m, s); s < 0 {
 			break
 		}
 		if e := m.matchAt(s); e != -1 {
@@ -145,7 +153,7 @@ const (
 )
 
 // next returns the first offset from s where a match may start, or -1.
-func (f firstItem) next(m *matcher, s int) int {
+func (f *firstItem) next(m *matcher, s int) int {
 	switch f.kind {
 	case firstLiteral:
 		i := strings.IndexByte(m.src[s:], f.lit)
@@ -258,19 +266,21 @@ func (m *matcher) classHas(c byte, p, ep int) bool {
 	case escape:
 		return matchClass(c, m.pat[p+1])
 	case '[':
+		if m.sets != nil {
+			if set := m.sets[p]; set != nil {
+				return set[c]
+			}
+		}
 		return m.matchBracketClass(c, p, ep-1)
 	default:
 		return m.pat[p] == c
 	}
 }
 
-// tick spends one unit of the optional work budget.
+// tick spends one step; the meter runs only when a chunk is used up.
 func (m *matcher) tick() {
-	if m.limited {
-		if m.steps <= 0 {
-			m.fail(msgTooComplex, ErrTooComplex)
-		}
-		m.steps--
+	if m.left--; m.left < 0 {
+		m.checkpoint()
 	}
 }
 

@@ -12,11 +12,50 @@ import (
 // a global "string" table.
 var ErrNoStringLibrary = errors.New("luapattern: string library is not open")
 
-var stringFunctions = []lua.RegistryFunction{
-	{Name: "find", Function: func(l *lua.State) int { return findAux(l, "find", true) }},
-	{Name: "match", Function: func(l *lua.State) int { return findAux(l, "match", false) }},
-	{Name: "gmatch", Function: gmatch},
-	{Name: "gsub", Function: gsubLua},
+// binding holds the options the installed functions enforce and the
+// analyses of the patterns they have seen. A Lua state runs one call at a
+// time, so it needs no lock.
+type binding struct {
+	opts  Options
+	cache patternCache
+	// spare holds matchers that finished calls, for reuse: a matcher is
+	// some 600 bytes, and plugins call find and match in loops.
+	spare []*matcher
+}
+
+// maxSpareMatchers bounds binding.spare; more are only needed while a
+// gsub callback itself matches.
+const maxSpareMatchers = 4
+
+// matcher returns a matcher for one call from Lua, with the cached
+// analysis of pattern attached. Give it back with release when the call
+// no longer needs it.
+func (b *binding) matcher(l *lua.State, s, pattern string) (*matcher, bool) {
+	var m *matcher
+	if n := len(b.spare); n > 0 {
+		m, b.spare = b.spare[n-1], b.spare[:n-1]
+	} else {
+		m = new(matcher)
+	}
+	anchor := m.reset(s, pattern, b.opts, l)
+	b.cache.prepare(m, pattern)
+	return m, anchor
+}
+
+func (b *binding) release(m *matcher) {
+	if len(b.spare) < maxSpareMatchers {
+		m.src = "" // do not keep the subject alive
+		b.spare = append(b.spare, m)
+	}
+}
+
+func (b *binding) functions() []lua.RegistryFunction {
+	return []lua.RegistryFunction{
+		{Name: "find", Function: func(l *lua.State) int { return b.findAux(l, "find", true) }},
+		{Name: "match", Function: func(l *lua.State) int { return b.findAux(l, "match", false) }},
+		{Name: "gmatch", Function: b.gmatch},
+		{Name: "gsub", Function: b.gsub},
+	}
 }
 
 // Argument checks. go-lua's own helpers (lua.CheckString, ...) name the
@@ -61,7 +100,18 @@ func optInteger(l *lua.State, fname string, arg, def int) int {
 // that strings index through their metatable, so method calls such as
 // ("abc"):match("b") see them, and into the global "string" table if that
 // is a different table. Call it after the string library is opened.
+//
+// Matching is unbounded in time, as in Lua; a host running code it does
+// not fully control should use InstallWithOptions.
 func Install(l *lua.State) error {
+	return InstallWithOptions(l, Options{})
+}
+
+// InstallWithOptions is Install with the work of every call bounded by
+// opts: a per-call step limit, a Budget charged as matching proceeds, or
+// both.
+func InstallWithOptions(l *lua.State, opts Options) error {
+	fns := (&binding{opts: opts, cache: patternCache{}}).functions()
 	top := l.Top()
 	defer l.SetTop(top)
 	installed := false
@@ -69,13 +119,13 @@ func Install(l *lua.State) error {
 	if l.MetaTable(-1) {
 		l.Field(-1, "__index") // the table method calls on strings use
 		if l.IsTable(-1) {
-			lua.SetFunctions(l, stringFunctions, 0)
+			lua.SetFunctions(l, fns, 0)
 			installed = true
 		}
 	}
 	l.Global("string")
 	if l.IsTable(-1) && !(installed && l.RawEqual(-1, -2)) {
-		lua.SetFunctions(l, stringFunctions, 0)
+		lua.SetFunctions(l, fns, 0)
 		installed = true
 	}
 	if !installed {
@@ -111,7 +161,7 @@ func pushCapture(l *lua.State, c Capture) {
 }
 
 // findAux is string.find (isFind) and string.match (!isFind).
-func findAux(l *lua.State, fname string, isFind bool) int {
+func (b *binding) findAux(l *lua.State, fname string, isFind bool) int {
 	s := checkString(l, fname, 1)
 	p := checkString(l, fname, 2)
 	from, ok := startOffset(optInteger(l, fname, 3, 1), len(s))
@@ -128,34 +178,59 @@ func findAux(l *lua.State, fname string, isFind bool) int {
 		l.PushNil()
 		return 1
 	}
-	m, anchor := newMatcher(s, p, 0)
+	m, anchor := b.matcher(l, s, p)
 	start, end, err := m.search(from, anchor)
+	m.flush()
 	if err != nil {
 		raise(l, err)
 	}
 	if start < 0 {
+		b.release(m)
 		l.PushNil()
 		return 1
 	}
-	caps, err := m.allCaptures(start, end, !isFind)
-	if err != nil {
-		raise(l, err)
-	}
+	n := 0
 	if isFind {
 		l.PushInteger(start + 1)
 		l.PushInteger(end)
-		return 2 + pushCaptures(l, caps)
+		n = 2
 	}
-	return pushCaptures(l, caps)
+	n += pushMatchCaptures(l, m, start, end, !isFind)
+	b.release(m)
+	return n
+}
+
+// pushMatchCaptures pushes the captures of a match as allCaptures would
+// list them, without building the list.
+func pushMatchCaptures(l *lua.State, m *matcher, start, end int, whole bool) int {
+	n := m.level
+	if n == 0 && whole {
+		n = 1
+	}
+	lua.CheckStackWithMessage(l, n, msgTooManyCaptures)
+	for i := range n {
+		c, err := m.oneCapture(i, start, end)
+		if err != nil {
+			raise(l, err)
+		}
+		pushCapture(l, c)
+	}
+	return n
 }
 
 // gmatch is string.gmatch: the iterator it returns is a Go closure over
 // the subject, the pattern and the current position.
-func gmatch(l *lua.State) int {
+func (b *binding) gmatch(l *lua.State) int {
 	s := checkString(l, "gmatch", 1)
-	it := GMatch(s, checkString(l, "gmatch", 2))
+	p := checkString(l, "gmatch", 2)
+	m, _ := newMeteredMatcher(s, p, b.opts, l)
+	m.pat = p // gmatch does not anchor: '^' is literal (see GMatch)
+	b.cache.prepare(m, "\x00gmatch:"+p)
+	it := &Iterator{m: m}
 	l.PushGoFunction(func(l *lua.State) int {
+		it.m.startCall()
 		caps, ok, err := it.Next()
+		it.m.flush()
 		if err != nil {
 			raise(l, err)
 		}
@@ -168,7 +243,7 @@ func gmatch(l *lua.State) int {
 }
 
 // gsubLua is string.gsub.
-func gsubLua(l *lua.State) int {
+func (b *binding) gsub(l *lua.State) int {
 	src := checkString(l, "gsub", 1)
 	p := checkString(l, "gsub", 2)
 	tr := l.TypeOf(3)
@@ -210,10 +285,13 @@ func gsubLua(l *lua.State) int {
 			return m.expand(b, repl, start, end)
 		}
 	}
-	out, count, err := gsub(src, p, n, add)
+	m, anchor := b.matcher(l, src, p)
+	out, count, err := gsub(m, anchor, n, add)
+	m.flush()
 	if err != nil {
 		raise(l, err)
 	}
+	b.release(m)
 	l.PushString(out)
 	l.PushInteger(count)
 	return 2

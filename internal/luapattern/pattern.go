@@ -8,13 +8,17 @@
 // locale's character classes, so bytes >= 0x80 are in no class.
 //
 // Like Lua, the matcher backtracks and a pathological pattern can take
-// time exponential in its number of quantifiers; only its recursion depth
-// is bounded (MaxMatchDepth), not its running time.
+// time exponential in its number of quantifiers. Install bounds only its
+// recursion depth (MaxMatchDepth); InstallWithOptions also bounds its work,
+// per call (Options.MaxSteps) or against a host's own budget
+// (Options.Budget).
 package luapattern
 
 import (
 	"strconv"
 	"strings"
+
+	lua "github.com/Shopify/go-lua"
 )
 
 // Capture is one value a pattern produced: the text of a "(...)" capture,
@@ -101,7 +105,9 @@ type Iterator struct {
 // 5.2, a leading '^' is not an anchor here but a literal '^', and after an
 // empty match the next search starts one byte further on.
 func GMatch(s, pattern string) *Iterator {
-	return &Iterator{m: &matcher{src: s, pat: pattern, orig: pattern}}
+	m := &matcher{src: s, pat: pattern, orig: pattern}
+	m.startCall()
+	return &Iterator{m: m}
 }
 
 // Next returns the captures of the next match (the whole match when the
@@ -126,18 +132,22 @@ func (it *Iterator) Next() (caps []Capture, ok bool, err error) {
 // %0 stands for the whole match, %1-%9 for a capture (%1 is the whole
 // match when the pattern has none) and %% for a '%'.
 func Gsub(s, pattern, repl string, n int) (string, int, error) {
-	return gsub(s, pattern, n, func(b *strings.Builder, m *matcher, start, end int) error {
+	m, anchor := newMatcher(s, pattern, 0)
+	return gsub(m, anchor, n, func(b *strings.Builder, m *matcher, start, end int) error {
 		return m.expand(b, repl, start, end)
 	})
 }
+
+// bytesPerStep is how many replacement bytes gsub charges as one step.
+const bytesPerStep = 16
 
 // replacer appends the replacement for the match src[start:end] to b.
 type replacer func(b *strings.Builder, m *matcher, start, end int) error
 
 // gsub is Lua 5.2's gsub loop: text between matches is copied, and after
 // an empty match one more byte is copied before the search goes on.
-func gsub(s, pattern string, n int, add replacer) (string, int, error) {
-	m, anchor := newMatcher(s, pattern, 0)
+func gsub(m *matcher, anchor bool, n int, add replacer) (string, int, error) {
+	s := m.src
 	var b strings.Builder
 	b.Grow(len(s))
 	src, count := 0, 0
@@ -151,9 +161,13 @@ func gsub(s, pattern string, n int, add replacer) (string, int, error) {
 		}
 		b.WriteString(s[src:start])
 		count++
+		before := b.Len()
 		if err := add(&b, m, start, end); err != nil {
 			return "", 0, err
 		}
+		// Replacements are not matcher work, but a small pattern with a
+		// large replacement can write far more than it matches.
+		m.spend((b.Len() - before) / bytesPerStep)
 		src = end
 		if end == start { // empty match: copy one byte and move on
 			if start == len(s) {
@@ -221,13 +235,28 @@ func startOffset(init, length int) (int, bool) {
 // newMatcher prepares to match pattern against s, stripping a leading '^'
 // anchor. maxSteps > 0 bounds the work of the whole search (tests only).
 func newMatcher(s, pattern string, maxSteps int) (*matcher, bool) {
-	m := &matcher{src: s, pat: pattern, orig: pattern}
+	return newMeteredMatcher(s, pattern, Options{MaxSteps: maxSteps}, nil)
+}
+
+// newMeteredMatcher is newMatcher with opts enforced for calls made from
+// the Lua state l, ready for its first call.
+func newMeteredMatcher(s, pattern string, opts Options, l *lua.State) (*matcher, bool) {
+	m := new(matcher)
+	return m, m.reset(s, pattern, opts, l)
+}
+
+// reset makes m a fresh matcher of pattern against s, reusing its memory,
+// and reports whether the pattern is anchored.
+func (m *matcher) reset(s, pattern string, opts Options, l *lua.State) bool {
+	*m = matcher{src: s, pat: pattern, orig: pattern}
 	anchor := len(pattern) > 0 && pattern[0] == '^'
 	if anchor {
 		m.pat = pattern[1:]
 	}
-	if maxSteps > 0 {
-		m.limited, m.steps = true, maxSteps
+	if opts.MaxSteps > 0 || opts.Budget != nil {
+		m.meterStore = meter{l: l, budget: opts.Budget, maxSteps: max(opts.MaxSteps, 0)}
+		m.meter = &m.meterStore
 	}
-	return m, anchor
+	m.startCall()
+	return anchor
 }

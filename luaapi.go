@@ -1,0 +1,428 @@
+package ptywright
+
+import (
+	"errors"
+	"regexp"
+	"strconv"
+
+	lua "github.com/Shopify/go-lua"
+)
+
+// installHostAPI sets the global ptywright table. Helpers the manifest did
+// not ask permission for are not there at all: ptywright.action.kill is
+// nil without session.kill, ptywright.action is nil without any of
+// input.write, session.kill and session.resize, and ptywright.matcher is
+// nil without matcher.wait.
+func (rt *luaRuntime) installHostAPI(l *lua.State) error {
+	m := &rt.manifest
+	l.NewTable()
+	l.PushString(Version)
+	l.SetField(-2, "version")
+
+	// empty_array converts to [] where an empty table would be {}.
+	l.NewTable()
+	rt.emptyArray = l.ToValue(-1)
+	l.NewTable()
+	l.PushGoFunction(rt.safe("empty_array", func(l *lua.State) int {
+		lua.Errorf(l, "ptywright.empty_array is read-only")
+		return 0
+	}))
+	l.SetField(-2, "__newindex")
+	l.PushBoolean(false)
+	l.SetField(-2, "__metatable")
+	l.SetMetaTable(-2)
+	l.SetField(-2, "empty_array")
+
+	var actions []lua.RegistryFunction
+	if m.HasPermission(PermissionInputWrite) {
+		actions = append(actions,
+			lua.RegistryFunction{Name: "text", Function: textAction("text", ActionText)},
+			lua.RegistryFunction{Name: "paste", Function: textAction("paste", ActionPaste)},
+			lua.RegistryFunction{Name: "bracketed_paste", Function: textAction("bracketed_paste", ActionBracketedPaste)},
+			lua.RegistryFunction{Name: "key", Function: keyAction},
+			lua.RegistryFunction{Name: "interrupt", Function: bareAction(ActionInterrupt)},
+			lua.RegistryFunction{Name: "eof", Function: bareAction(ActionEOF)},
+			lua.RegistryFunction{Name: "mark_transcript", Function: markAction},
+		)
+	}
+	if m.HasPermission(PermissionSessionKill) {
+		actions = append(actions,
+			lua.RegistryFunction{Name: "kill", Function: bareAction(ActionKill)},
+			lua.RegistryFunction{Name: "signal", Function: signalAction},
+		)
+	}
+	if m.HasPermission(PermissionSessionResize) {
+		actions = append(actions, lua.RegistryFunction{Name: "resize", Function: resizeAction})
+	}
+	if len(actions) > 0 {
+		rt.newSafeLibrary(l, "action.", actions)
+		l.SetField(-2, "action")
+	}
+
+	if m.HasPermission(PermissionMatcherWait) {
+		rt.newSafeLibrary(l, "matcher.", []lua.RegistryFunction{
+			{Name: "contains_text", Function: textMatcher("contains_text", MatchContainsText, nil)},
+			{Name: "screen_regex", Function: textMatcher("screen_regex", MatchScreenRegex, rt)},
+			{Name: "transcript_contains", Function: textMatcher("transcript_contains", MatchTranscriptContains, nil)},
+			{Name: "transcript_regex", Function: textMatcher("transcript_regex", MatchTranscriptRegex, rt)},
+			{Name: "cursor_at", Function: cursorMatcher},
+			{Name: "screen_stable", Function: stableMatcher},
+			{Name: "process_exited", Function: func(l *lua.State) int {
+				tagged(l, string(MatchProcessExited))
+				return 1
+			}},
+			{Name: "any", Function: listMatcher("any", MatchAny)},
+			{Name: "all", Function: listMatcher("all", MatchAll)},
+			{Name: "lua", Function: luaMatcher},
+		})
+		l.SetField(-2, "matcher")
+	}
+
+	rt.newSafeLibrary(l, "re.", []lua.RegistryFunction{
+		{Name: "find", Function: rt.reFind},
+		{Name: "match", Function: rt.reMatch},
+		{Name: "gmatch", Function: rt.reGmatch},
+	})
+	l.SetField(-2, "re")
+	for _, f := range []lua.RegistryFunction{
+		{Name: "json_encode", Function: rt.jsonEncode},
+		{Name: "json_decode", Function: rt.jsonDecode},
+	} {
+		l.PushGoFunction(rt.safe(f.Name, f.Function))
+		l.SetField(-2, f.Name)
+	}
+	l.SetGlobal("ptywright")
+	return nil
+}
+
+func (rt *luaRuntime) newSafeLibrary(l *lua.State, prefix string, fns []lua.RegistryFunction) {
+	l.CreateTable(0, len(fns))
+	for _, f := range fns {
+		l.PushGoFunction(rt.safe(prefix+f.Name, f.Function))
+		l.SetField(-2, f.Name)
+	}
+}
+
+// tagged pushes {type = typ}, the start of an action or matcher table in
+// its JSON shape.
+func tagged(l *lua.State, typ string) {
+	l.CreateTable(0, 2)
+	l.PushString(typ)
+	l.SetField(-2, "type")
+}
+
+// Actions.
+
+func textAction(fname string, t ActionType) lua.Function {
+	return func(l *lua.State) int {
+		s := checkStringArg(l, fname, 1)
+		tagged(l, string(t))
+		l.PushString(s)
+		l.SetField(-2, "value")
+		return 1
+	}
+}
+
+func bareAction(t ActionType) lua.Function {
+	return func(l *lua.State) int {
+		tagged(l, string(t))
+		return 1
+	}
+}
+
+func keyAction(l *lua.State) int {
+	name := checkStringArg(l, "key", 1)
+	if _, err := ParseKey(name); err != nil {
+		argError(l, "key", 1, err.Error())
+	}
+	tagged(l, string(ActionKey))
+	l.PushString(name)
+	l.SetField(-2, "value")
+	return 1
+}
+
+func signalAction(l *lua.State) int {
+	name := checkStringArg(l, "signal", 1)
+	if _, err := ParseSignal(name); err != nil {
+		argError(l, "signal", 1, err.Error())
+	}
+	tagged(l, string(ActionSignal))
+	l.PushString(name)
+	l.SetField(-2, "value")
+	return 1
+}
+
+func resizeAction(l *lua.State) int {
+	size := Size{Rows: checkIntArg(l, "resize", 1), Cols: checkIntArg(l, "resize", 2)}
+	if err := size.Validate(); err != nil {
+		var fe *FieldError
+		arg := 1
+		if errors.As(err, &fe) && fe.Field == "cols" {
+			arg = 2
+		}
+		argError(l, "resize", arg, err.Error())
+	}
+	tagged(l, string(ActionResize))
+	l.CreateTable(0, 2)
+	l.PushInteger(size.Rows)
+	l.SetField(-2, "rows")
+	l.PushInteger(size.Cols)
+	l.SetField(-2, "cols")
+	l.SetField(-2, "value")
+	return 1
+}
+
+func markAction(l *lua.State) int {
+	label := checkStringArg(l, "mark_transcript", 1)
+	if label == "" {
+		argError(l, "mark_transcript", 1, "label must not be empty")
+	}
+	tagged(l, string(ActionMarkTranscript))
+	l.CreateTable(0, 1)
+	l.PushString(label)
+	l.SetField(-2, "label")
+	l.SetField(-2, "value")
+	return 1
+}
+
+// Matchers.
+
+// textMatcher builds the four text kinds; rt, when set, compiles the value
+// as a regular expression so a bad one fails where it is written.
+func textMatcher(fname string, t MatcherType, rt *luaRuntime) lua.Function {
+	return func(l *lua.State) int {
+		s := checkStringArg(l, fname, 1)
+		if rt != nil {
+			rt.regex(l, fname, 1, s)
+		} else if s == "" {
+			argError(l, fname, 1, "text must not be empty")
+		}
+		tagged(l, string(t))
+		l.PushString(s)
+		l.SetField(-2, "value")
+		return 1
+	}
+}
+
+func cursorMatcher(l *lua.State) int {
+	row, col := checkIntArg(l, "cursor_at", 1), checkIntArg(l, "cursor_at", 2)
+	if row < 0 {
+		argError(l, "cursor_at", 1, "row must not be negative")
+	}
+	if col < 0 {
+		argError(l, "cursor_at", 2, "col must not be negative")
+	}
+	tagged(l, string(MatchCursorAt))
+	l.CreateTable(0, 2)
+	l.PushInteger(row)
+	l.SetField(-2, "row")
+	l.PushInteger(col)
+	l.SetField(-2, "col")
+	l.SetField(-2, "value")
+	return 1
+}
+
+func stableMatcher(l *lua.State) int {
+	ms := checkIntArg(l, "screen_stable", 1)
+	if ms < 0 {
+		argError(l, "screen_stable", 1, "min_ms must not be negative")
+	}
+	tagged(l, string(MatchScreenStable))
+	l.CreateTable(0, 1)
+	l.PushInteger(ms)
+	l.SetField(-2, "min_ms")
+	l.SetField(-2, "value")
+	return 1
+}
+
+// listMatcher builds any/all from a list of matcher tables, copied so a
+// later change to the caller's list does not change the matcher.
+func listMatcher(fname string, t MatcherType) lua.Function {
+	return func(l *lua.State) int {
+		if !l.IsTable(1) {
+			argError(l, fname, 1, "table expected, got "+typeNameArg(l, 1))
+		}
+		n := l.RawLength(1)
+		if n == 0 {
+			argError(l, fname, 1, "needs at least one matcher")
+		}
+		tagged(l, string(t))
+		l.CreateTable(n, 0)
+		for i := 1; i <= n; i++ {
+			l.RawGetInt(1, i)
+			if !l.IsTable(-1) {
+				argError(l, fname, 1, "element "+strconv.Itoa(i)+" is a "+lua.TypeNameOf(l, -1)+", not a matcher table")
+			}
+			l.RawSetInt(-2, i)
+		}
+		l.SetField(-2, "value")
+		return 1
+	}
+}
+
+func luaMatcher(l *lua.State) int {
+	plugin := checkStringArg(l, "lua", 1)
+	predicate := checkStringArg(l, "lua", 2)
+	if plugin == "" {
+		argError(l, "lua", 1, "plugin name must not be empty")
+	}
+	if predicate == "" {
+		argError(l, "lua", 2, "predicate name must not be empty")
+	}
+	if !l.IsNoneOrNil(3) && !l.IsTable(3) {
+		argError(l, "lua", 3, "table or nil expected, got "+lua.TypeNameOf(l, 3))
+	}
+	tagged(l, string(MatchLua))
+	l.CreateTable(0, 3)
+	l.PushString(plugin)
+	l.SetField(-2, "plugin")
+	l.PushString(predicate)
+	l.SetField(-2, "predicate")
+	if l.IsTable(3) {
+		l.PushValue(3)
+		l.SetField(-2, "params")
+	}
+	l.SetField(-2, "value")
+	return 1
+}
+
+// Regular expressions (Go RE2 syntax), for what Lua patterns cannot say
+// (alternation, counted repetition) with linear-time matching.
+
+// reSubject reads the subject and an optional 1-based init as string.find
+// takes it; ok is false when init lies past the end.
+func (rt *luaRuntime) reSubject(l *lua.State, fname string, withInit bool) (s string, re *regexp.Regexp, from int, ok bool) {
+	s = checkStringArg(l, fname, 1)
+	re = rt.regex(l, fname, 2, checkStringArg(l, fname, 2))
+	init := 1
+	if withInit && !l.IsNoneOrNil(3) {
+		init = checkIntArg(l, fname, 3)
+	}
+	switch {
+	case init < -len(s):
+		init = 1
+	case init < 0:
+		init = len(s) + init + 1
+	case init == 0:
+		init = 1
+	}
+	if init > len(s)+1 {
+		return s, re, 0, false
+	}
+	rt.budget.chargeBytes(l, len(s)-(init-1))
+	return s, re, init - 1, true
+}
+
+// pushSubmatches pushes the groups of a match, or the whole match when the
+// expression has none; a group that took no part is nil.
+func pushSubmatches(l *lua.State, s string, loc []int, whole bool) int {
+	groups := len(loc)/2 - 1
+	if groups == 0 {
+		if !whole {
+			return 0
+		}
+		l.PushString(s[loc[0]:loc[1]])
+		return 1
+	}
+	lua.CheckStackWithMessage(l, groups, "too many captures")
+	for g := 1; g <= groups; g++ {
+		if loc[2*g] < 0 {
+			l.PushNil()
+		} else {
+			l.PushString(s[loc[2*g]:loc[2*g+1]])
+		}
+	}
+	return groups
+}
+
+// reFind is ptywright.re.find(s, re [, init]): the 1-based inclusive
+// bounds of the first match at or after init, then its groups; nil if
+// none.
+func (rt *luaRuntime) reFind(l *lua.State) int {
+	s, re, from, ok := rt.reSubject(l, "re.find", true)
+	if !ok {
+		l.PushNil()
+		return 1
+	}
+	loc := re.FindStringSubmatchIndex(s[from:])
+	if loc == nil {
+		l.PushNil()
+		return 1
+	}
+	for i := range loc {
+		if loc[i] >= 0 {
+			loc[i] += from
+		}
+	}
+	l.PushInteger(loc[0] + 1)
+	l.PushInteger(loc[1])
+	return 2 + pushSubmatches(l, s, loc, false)
+}
+
+// reMatch is ptywright.re.match(s, re [, init]): the groups of the first
+// match, or the whole match when re has no group; nil if none.
+func (rt *luaRuntime) reMatch(l *lua.State) int {
+	s, re, from, ok := rt.reSubject(l, "re.match", true)
+	if !ok {
+		l.PushNil()
+		return 1
+	}
+	loc := re.FindStringSubmatchIndex(s[from:])
+	if loc == nil {
+		l.PushNil()
+		return 1
+	}
+	for i := range loc {
+		if loc[i] >= 0 {
+			loc[i] += from
+		}
+	}
+	return pushSubmatches(l, s, loc, true)
+}
+
+// reGmatch is ptywright.re.gmatch(s, re): an iterator over the successive
+// non-overlapping matches, yielding groups or whole matches.
+func (rt *luaRuntime) reGmatch(l *lua.State) int {
+	s, re, _, _ := rt.reSubject(l, "re.gmatch", false)
+	all := re.FindAllStringSubmatchIndex(s, -1)
+	rt.budget.charge(l, int64(len(all)))
+	next := 0
+	l.PushGoFunction(rt.safe("re.gmatch iterator", func(l *lua.State) int {
+		if next >= len(all) {
+			return 0
+		}
+		loc := all[next]
+		next++
+		return pushSubmatches(l, s, loc, true)
+	}))
+	return 1
+}
+
+// JSON.
+
+func (rt *luaRuntime) jsonEncode(l *lua.State) int {
+	conv := newLuaToGo(l, rt.emptyArray)
+	raw, err := conv.json(1, "value")
+	rt.budget.charge(l, int64(conv.nodes*nodeCost))
+	if err != nil {
+		argError(l, "json_encode", 1, err.Error())
+	}
+	rt.budget.chargeBytes(l, len(raw))
+	l.PushString(string(raw))
+	return 1
+}
+
+func (rt *luaRuntime) jsonDecode(l *lua.State) int {
+	s := checkStringArg(l, "json_decode", 1)
+	rt.budget.chargeBytes(l, len(s))
+	l.SetTop(1)
+	v, err := decodeJSON([]byte(s))
+	if err != nil {
+		argError(l, "json_decode", 1, err.Error())
+	}
+	rt.budget.charge(l, int64(countNodes(v)*nodeCost))
+	if err := pushDecoded(l, v, 0); err != nil {
+		argError(l, "json_decode", 1, err.Error())
+	}
+	return 1
+}

@@ -1,0 +1,99 @@
+package ptywright_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"ptywright"
+)
+
+// benchScreen is a 200x60 screen of a TUI asking for a tool permission:
+// 57 body rows of conversation and a numbered menu, 3 status rows.
+func benchScreen() ptywright.ClassifyContext {
+	const cols = 200
+	var rows []string
+	for i := range 44 {
+		line := fmt.Sprintf("  ⏺ Step %d: read the module, checked the callers of parse_config() and updated the tests in pkg/config/loader_test.go", i)
+		rows = append(rows, pad(line, cols))
+	}
+	rows = append(rows,
+		pad("╭──────────────────────────────────────────────────────────────────────────────╮", cols),
+		pad("│ Bash command                                                                 │", cols),
+		pad("│   Bash(go test ./pkg/config/...)                                             │", cols),
+		pad("│ Do you want to proceed?                                                      │", cols),
+		pad("│ ❯ 1. Yes                                                                     │", cols),
+		pad("│   2. Yes, and don't ask again for go test commands in this project           │", cols),
+		pad("│   3. No, and tell Claude what to do differently (esc)                        │", cols),
+		pad("╰──────────────────────────────────────────────────────────────────────────────╯", cols),
+	)
+	for len(rows) < 57 {
+		rows = append(rows, pad("", cols))
+	}
+	status := []string{
+		pad("  ? for shortcuts", cols),
+		pad("  ~/src/project  main  ⎇ 3 files changed", cols),
+		pad("  Model: opus · 12.4k tokens · auto-accept off", cols),
+	}
+	body := strings.Join(rows, "\n")
+	st := strings.Join(status, "\n")
+	tail := strings.Repeat("x", ptywright.ClassifyTranscriptChars)
+	stable, threshold := int64(450), int64(300)
+	intent := "prompt_submitted"
+	return ptywright.ClassifyContext{
+		Screen: body + "\n" + st, BodyText: body, StatusText: st, Transcript: &tail, Sequence: 1234,
+		LastIntent: &intent, StableMs: &stable, CompletedTurnStableMs: &threshold,
+	}
+}
+
+func pad(s string, cols int) string {
+	if n := cols - len([]rune(s)); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}
+
+func classifierExtension(tb testing.TB) *ptywright.LuaExtension {
+	tb.Helper()
+	lm, err := ptywright.LoadManifestFile("testdata/plugins/classifier/manifest.toml")
+	require.NoError(tb, err)
+	src, err := lm.ReadSource()
+	require.NoError(tb, err)
+	ext, err := ptywright.NewLuaExtension(lm.Manifest, src, ptywright.LuaOptions{})
+	require.NoError(tb, err)
+	tb.Cleanup(func() { require.NoError(tb, ext.Close()) })
+	return ext
+}
+
+func TestBenchClassifierRecognisesThePrompt(t *testing.T) {
+	st, err := classifierExtension(t).Classify(context.Background(), benchScreen())
+	require.NoError(t, err)
+	require.Equal(t, "waiting_for_permission", st.State)
+	require.JSONEq(t, `{"options":3,"prompt":"permission","tool":"Bash"}`, st.Evidence)
+	require.Equal(t, int64(1), st.Metadata["selected"])
+	opts := st.Metadata["options"].([]any)
+	require.Len(t, opts, 3)
+	require.Equal(t, map[string]any{"index": int64(2), "label": "Yes, and don't ask again for go test commands in this project"}, opts[1])
+}
+
+// BenchmarkClassify measures one classify call of a realistic classifier
+// on a 200x60 screen: conversion of the context to Lua, the plugin's
+// checks and menu parsing, and decoding its answer.
+func BenchmarkClassify(b *testing.B) {
+	ext := classifierExtension(b)
+	cc := benchScreen()
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	for b.Loop() {
+		if _, err := ext.Classify(ctx, cc); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(time.Since(start).Microseconds())/float64(b.N), "µs/call")
+}

@@ -1,0 +1,211 @@
+package ptywright
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	lua "github.com/Shopify/go-lua"
+)
+
+// Budgets of one plugin call.
+const (
+	// DefaultPluginInstructions is the instruction budget of one call into
+	// a plugin: about 30 ms of go-lua on a modern core, and some hundred
+	// times what a realistic classifier needs.
+	DefaultPluginInstructions = 5_000_000
+	// DefaultPluginTimeout is the wall-clock budget of one call.
+	DefaultPluginTimeout = 5 * time.Second
+	// MaxPluginStringBytes caps the strings string.rep and table.concat
+	// build for a plugin, so one call cannot allocate gigabytes.
+	MaxPluginStringBytes = 16 << 20
+)
+
+// PluginLimits bound every call the host makes into a plugin (classify, an
+// intent, a wait matcher, a predicate, describe, and the chunk itself when
+// it loads). A call over either budget fails with an error wrapping
+// ErrPluginBudget; the plugin cannot catch it with pcall.
+type PluginLimits struct {
+	// Instructions is the Lua VM instruction budget; 0 means
+	// DefaultPluginInstructions. Work done inside host functions
+	// (pattern matching, regular expressions, JSON, building long strings)
+	// is charged too, in instruction-sized units.
+	Instructions int64
+	// Timeout is the wall-clock budget; 0 means DefaultPluginTimeout. A
+	// deadline on the call's context also stops it.
+	Timeout time.Duration
+}
+
+func (p PluginLimits) withDefaults() PluginLimits {
+	if p.Instructions <= 0 {
+		p.Instructions = DefaultPluginInstructions
+	}
+	if p.Timeout <= 0 {
+		p.Timeout = DefaultPluginTimeout
+	}
+	return p
+}
+
+const (
+	// hookInterval is how many VM instructions run between two looks at
+	// the budget: the count hook costs a Go call, so it does not run on
+	// every instruction until the budget is spent.
+	hookInterval = 1000
+	// clockInterval is how much charged work passes between two reads of
+	// the clock from host functions.
+	clockInterval = 4096
+	// bytesPerInstruction converts bytes a host function produces or scans
+	// into budget units.
+	bytesPerInstruction = 16
+	// errorCost is what an error caught by pcall or xpcall costs: raising
+	// and catching one unwinds Go panics, about as slow as 500
+	// instructions, so a loop of failing pcalls pays for what it burns.
+	errorCost = 500
+	// nodeCost is what converting one value costs (JSON, tables).
+	nodeCost = 10
+	// elementCost is what table.concat pays per element.
+	elementCost = 20
+	// patternStepCost is what one Lua pattern matcher step costs.
+	patternStepCost = 3
+)
+
+// luaBudget enforces PluginLimits on the call running on one state.
+//
+// go-lua's count hook runs only between VM instructions, so host functions
+// charge their own work (charge) and the hook counts the rest. Once
+// tripped, the hook is re-armed to run before every instruction and raises
+// again, and the host's pcall and xpcall re-raise instead of returning
+// false, so the plugin cannot swallow the error and carry on.
+type luaBudget struct {
+	limits    PluginLimits
+	ctx       context.Context
+	used      int64
+	deadline  time.Time
+	nextClock int64
+	tripped   *budgetTrip
+}
+
+// budgetTrip says why a call was stopped.
+type budgetTrip struct {
+	msg string
+	err error // ErrPluginBudget, or ErrCancelled / ErrTimeout with ctx.Err()
+}
+
+// start arms the budget for one call.
+func (b *luaBudget) start(ctx context.Context, l *lua.State) {
+	b.ctx = ctx
+	b.used = 0
+	b.nextClock = clockInterval
+	b.tripped = nil
+	b.deadline = time.Now().Add(b.limits.Timeout)
+	lua.SetDebugHook(l, b.hook, lua.MaskCount, hookInterval)
+}
+
+// stop disarms the hook, so nothing runs between calls.
+func (b *luaBudget) stop(l *lua.State) {
+	lua.SetDebugHook(l, nil, 0, 0)
+	b.ctx = nil
+}
+
+func (b *luaBudget) hook(l *lua.State, _ lua.Debug) {
+	if b.tripped != nil {
+		b.raise(l)
+	}
+	b.used += hookInterval
+	b.check(l)
+}
+
+// Charge counts n pattern-matching steps; it implements
+// luapattern.Budget.
+func (b *luaBudget) Charge(l *lua.State, steps int) {
+	b.charge(l, int64(steps)*patternStepCost)
+}
+
+// charge counts n units of work done by a host function on l and stops
+// the call if a budget is spent.
+
+func (b *luaBudget) charge(l *lua.State, n int64) {
+	if b.ctx == nil {
+		return // not inside a budgeted call (state setup)
+	}
+	if b.tripped != nil {
+		b.raise(l)
+	}
+	b.used += n
+	if b.used > b.limits.Instructions {
+		b.trip(l, &budgetTrip{msg: fmt.Sprintf("instruction budget exceeded (%d instructions)", b.limits.Instructions), err: ErrPluginBudget})
+	}
+	if b.used >= b.nextClock {
+		b.nextClock = b.used + clockInterval
+		b.check(l)
+	}
+}
+
+// chargeBytes charges work proportional to n bytes.
+func (b *luaBudget) chargeBytes(l *lua.State, n int) {
+	b.charge(l, int64(n/bytesPerInstruction))
+}
+
+func (b *luaBudget) check(l *lua.State) {
+	if b.used > b.limits.Instructions {
+		b.trip(l, &budgetTrip{msg: fmt.Sprintf("instruction budget exceeded (%d instructions)", b.limits.Instructions), err: ErrPluginBudget})
+	}
+	if time.Now().After(b.deadline) {
+		b.trip(l, &budgetTrip{msg: fmt.Sprintf("time budget exceeded (%s)", b.limits.Timeout), err: ErrPluginBudget})
+	}
+	if b.ctx == nil {
+		return
+	}
+	switch err := b.ctx.Err(); {
+	case errors.Is(err, context.DeadlineExceeded):
+		b.trip(l, &budgetTrip{msg: "stopped: " + err.Error(), err: fmt.Errorf("%w: %w", ErrTimeout, err)})
+	case err != nil:
+		b.trip(l, &budgetTrip{msg: "stopped: " + err.Error(), err: fmt.Errorf("%w: %w", ErrCancelled, err)})
+	}
+}
+
+// trip records why the call stops, re-arms the hook to fire before every
+// instruction from now on, and raises the error.
+func (b *luaBudget) trip(l *lua.State, t *budgetTrip) {
+	b.tripped = t
+	lua.SetDebugHook(l, b.hook, lua.MaskCount, 1)
+	b.raise(l)
+}
+
+// raiseIfTripped is for host functions that must not let Lua go on after
+// a trip (pcall, xpcall).
+func (b *luaBudget) raiseIfTripped(l *lua.State) {
+	if b.tripped != nil {
+		b.raise(l)
+	}
+}
+
+func (b *luaBudget) raise(l *lua.State) {
+	l.PushString(luaWhere(l) + b.tripped.msg)
+	l.Error()
+}
+
+// luaWhere returns "chunk:line: " for the innermost Lua function running,
+// or "" when there is none; lua.Where needs to know the level, which
+// differs between hooks and Go functions. go-lua cannot always tell the
+// line inside a count hook (it indexes before the first instruction), so
+// a failure there just leaves the position out.
+func luaWhere(l *lua.State) (where string) {
+	defer func() {
+		if recover() != nil {
+			where = ""
+		}
+	}()
+	for level := 0; level < 8; level++ {
+		f, ok := lua.Stack(l, level)
+		if !ok {
+			break
+		}
+		d, _ := lua.Info(l, "Sl", f)
+		if d.CurrentLine > 0 {
+			return fmt.Sprintf("%s:%d: ", d.ShortSource, d.CurrentLine)
+		}
+	}
+	return ""
+}

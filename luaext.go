@@ -1,0 +1,572 @@
+package ptywright
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	lua "github.com/Shopify/go-lua"
+)
+
+// LuaExtension is an Extension whose vocabulary lives in a Lua plugin. The
+// plugin's entrypoint returns a module table; the host calls its exported
+// functions:
+//
+//	classify(ctx)        -> {state, confidence?, evidence?, metadata?, last_intent?}
+//	<intent>(params)     -> {actions = {...}?, last_intent = "..."?}
+//	<name>_matcher(params) -> a matcher table (ptywright.matcher.*)
+//	<predicate>(input)   -> boolean or {matched, evidence?, capture?}
+//	describe()           -> {intents, wait_matchers, states} (optional)
+//
+// ctx is ClassifyContext in its JSON form (absent fields are nil). Action
+// and matcher tables are decoded through Action's and Matcher's JSON forms,
+// so they are validated exactly as a JSON-RPC client's would be; a plan may
+// only contain actions the manifest has permission for.
+//
+// Each LuaExtension owns one Lua state, so module-level values persist
+// between its calls and are not shared with any other instance. Calls are
+// serialised and bounded by PluginLimits; see luaRuntime for what happens
+// to the state after a failed call.
+type LuaExtension struct {
+	mu sync.Mutex
+	rt *luaRuntime
+}
+
+// LuaOptions tune a LuaExtension.
+type LuaOptions struct {
+	// Limits bound every call; the zero value means the defaults.
+	Limits PluginLimits
+}
+
+// NewLuaExtension validates m, loads source (the entrypoint's text) into a
+// fresh Lua state and runs it under the call budget. A syntax error, a
+// runtime error or a chunk that does not return a table is a *PluginError
+// for function "(load)".
+func NewLuaExtension(m PluginManifest, source []byte, opts LuaOptions) (*LuaExtension, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	if m.Runtime != RuntimeLua {
+		return nil, manifestFieldErr("runtime", "runtime %q cannot run in the Lua host", m.Runtime)
+	}
+	rt, err := newLuaRuntime(context.Background(), m, source, opts.Limits)
+	if err != nil {
+		return nil, err
+	}
+	return &LuaExtension{rt: rt}, nil
+}
+
+// Manifest returns a copy of the plugin's manifest.
+func (e *LuaExtension) Manifest() PluginManifest { return *e.rt.manifest.Clone() }
+
+// LastOutput returns what the plugin printed during its last call (print
+// never reaches the host's stdout), capped at 64 KiB.
+func (e *LuaExtension) LastOutput() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.rt.lastOutput()
+}
+
+// Close releases the Lua state. Later calls fail.
+func (e *LuaExtension) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.rt.close()
+	return nil
+}
+
+// Classify calls the plugin's classify(ctx). state is required; a table
+// evidence is JSON-encoded; metadata must convert to a JSON object.
+func (e *LuaExtension) Classify(ctx context.Context, cc ClassifyContext) (StateSnapshot, error) {
+	var st StateSnapshot
+	err := e.call(ctx, "classify", func(l *lua.State) (int, error) {
+		return 1, pushGo(l, reflect.ValueOf(cc), 0)
+	}, func(l *lua.State) (err error) {
+		st, err = e.rt.decodeSnapshot(l)
+		return err
+	})
+	return st, err
+}
+
+// Plan calls the intent function with params. An intent is any exported
+// function except classify, describe and the *_matcher functions.
+func (e *LuaExtension) Plan(ctx context.Context, intent string, params json.RawMessage) (ActionPlan, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.rt.ensure(ctx); err != nil {
+		return ActionPlan{}, err
+	}
+	exports := e.rt.exports()
+	if !isIntentName(intent) || !exports[intent] {
+		return ActionPlan{}, fmt.Errorf("%w: unknown intent %q (intents: %s)", ErrInvalidParams, intent, nameList(intentNames(exports)))
+	}
+	var plan ActionPlan
+	err := e.rt.callExport(ctx, intent, pushParams(params), func(l *lua.State) (err error) {
+		plan, err = e.rt.decodePlan(l)
+		return err
+	})
+	return plan, err
+}
+
+// WaitMatcher calls the *_matcher function named intent with params and
+// decodes the matcher table through Matcher's JSON form.
+func (e *LuaExtension) WaitMatcher(ctx context.Context, intent string, params json.RawMessage) (Matcher, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.rt.manifest.HasPermission(PermissionMatcherWait) {
+		return Matcher{}, fmt.Errorf("%w: plugin %s does not declare %s", ErrPermissionDenied, e.rt.manifest.Name, PermissionMatcherWait)
+	}
+	if err := e.rt.ensure(ctx); err != nil {
+		return Matcher{}, err
+	}
+	exports := e.rt.exports()
+	if !strings.HasSuffix(intent, "_matcher") || !exports[intent] {
+		return Matcher{}, fmt.Errorf("%w: unknown wait intent %q (wait matchers: %s)", ErrInvalidParams, intent, nameList(matcherNames(exports)))
+	}
+	var m Matcher
+	err := e.rt.callExport(ctx, intent, pushParams(params), func(l *lua.State) error {
+		raw, err := newLuaToGo(l, e.rt.emptyArray).json(-1, "matcher")
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal(raw, &m)
+	})
+	return m, err
+}
+
+// Describe returns the plugin's catalogue: its own describe() when it
+// exports one, otherwise what its exports show.
+func (e *LuaExtension) Describe(ctx context.Context) (PluginDescription, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.rt.ensure(ctx); err != nil {
+		return PluginDescription{}, err
+	}
+	exports := e.rt.exports()
+	d := PluginDescription{Plugin: e.rt.manifest.Name, Manifest: *e.rt.manifest.Clone()}
+	if !exports["describe"] {
+		for _, name := range intentNames(exports) {
+			d.Intents = append(d.Intents, DescribeEntry{"name": name})
+		}
+		for _, name := range matcherNames(exports) {
+			d.WaitMatchers = append(d.WaitMatchers, DescribeEntry{"name": name})
+		}
+		d.normalise()
+		return d, nil
+	}
+	err := e.rt.callExport(ctx, "describe", func(*lua.State) (int, error) { return 0, nil }, func(l *lua.State) error {
+		v, err := newLuaToGo(l, e.rt.emptyArray).value(-1, "describe()")
+		if err != nil {
+			return err
+		}
+		return d.fill(v)
+	})
+	return d, err
+}
+
+// evalPredicate calls an exported predicate with the wait's view of the
+// session.
+func (e *LuaExtension) evalPredicate(ctx context.Context, predicate string, in PredicateInput) (PredicateOutcome, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.rt.ensure(ctx); err != nil {
+		return PredicateOutcome{}, err
+	}
+	if !e.rt.exports()[predicate] {
+		return PredicateOutcome{}, fmt.Errorf("%w: plugin %s exports no function %q", ErrInvalidMatcher, e.rt.manifest.Name, predicate)
+	}
+	if len(in.Params) == 0 || string(in.Params) == "null" {
+		in.Params = json.RawMessage("{}")
+	}
+	var out PredicateOutcome
+	err := e.rt.callExport(ctx, predicate, func(l *lua.State) (int, error) {
+		return 1, pushGo(l, reflect.ValueOf(in), 0)
+	}, func(l *lua.State) (err error) {
+		out, err = e.rt.decodePredicate(l)
+		return err
+	})
+	return out, err
+}
+
+func (e *LuaExtension) call(ctx context.Context, fn string, args func(*lua.State) (int, error), result func(*lua.State) error) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.rt.ensure(ctx); err != nil {
+		return err
+	}
+	return e.rt.callExport(ctx, fn, args, result)
+}
+
+func pushParams(params json.RawMessage) func(*lua.State) (int, error) {
+	return func(l *lua.State) (int, error) {
+		return 1, pushJSON(l, objectParams(params))
+	}
+}
+
+// Runtime side of the calls.
+
+// ensure makes the state usable: it fails once closed and replaces a state
+// a previous call left untrustworthy.
+func (rt *luaRuntime) ensure(ctx context.Context) error {
+	if rt.closed {
+		return &PluginError{Plugin: rt.manifest.Name, Function: "(call)", Message: "plugin instance is closed", Err: ErrPluginRuntime}
+	}
+	if rt.l == nil || rt.broken {
+		return rt.load(ctx)
+	}
+	return nil
+}
+
+// exports lists the module's function-valued fields.
+func (rt *luaRuntime) exports() map[string]bool {
+	l := rt.l
+	out := map[string]bool{}
+	l.Field(lua.RegistryIndex, moduleKey)
+	l.PushNil()
+	for l.Next(-2) {
+		if l.TypeOf(-2) == lua.TypeString && l.IsFunction(-1) {
+			k, _ := l.ToString(-2)
+			out[k] = true
+		}
+		l.Pop(1)
+	}
+	l.Pop(1)
+	return out
+}
+
+// callExport calls module[fn] with the values args pushes and hands its
+// first result, on top of the stack, to result.
+func (rt *luaRuntime) callExport(ctx context.Context, fn string, args func(*lua.State) (int, error), result func(*lua.State) error) error {
+	return rt.protected(ctx, fn, func(l *lua.State) error {
+		l.Field(lua.RegistryIndex, moduleKey)
+		l.Field(-1, fn)
+		if !l.IsFunction(-1) {
+			return fmt.Errorf("the module exports no function %q", fn)
+		}
+		n, err := args(l)
+		if err != nil {
+			return err
+		}
+		l.Call(n, 1)
+		return result(l)
+	})
+}
+
+func isIntentName(name string) bool {
+	return name != "" && name != "classify" && name != "describe" && !strings.HasSuffix(name, "_matcher")
+}
+
+func intentNames(exports map[string]bool) []string {
+	var out []string
+	for _, name := range sortedNames(exports) {
+		if isIntentName(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func matcherNames(exports map[string]bool) []string {
+	var out []string
+	for _, name := range sortedNames(exports) {
+		if strings.HasSuffix(name, "_matcher") {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func nameList(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// decodeSnapshot reads classify's result.
+func (rt *luaRuntime) decodeSnapshot(l *lua.State) (StateSnapshot, error) {
+	if !l.IsTable(-1) {
+		return StateSnapshot{}, fmt.Errorf("classify returned %s, want a table {state = ...}", lua.TypeNameOf(l, -1))
+	}
+	res := l.AbsIndex(-1)
+	conv := newLuaToGo(l, rt.emptyArray)
+	var st StateSnapshot
+	l.Field(res, "state")
+	st.State, _ = l.ToString(-1)
+	if l.TypeOf(-1) != lua.TypeString || st.State == "" {
+		return StateSnapshot{}, fmt.Errorf("classify: field \"state\": want a non-empty string, got %s", lua.TypeNameOf(l, -1))
+	}
+	l.Field(res, "confidence")
+	switch l.TypeOf(-1) {
+	case lua.TypeNil:
+	case lua.TypeNumber:
+		st.Confidence, _ = l.ToNumber(-1)
+		if math.IsNaN(st.Confidence) {
+			return StateSnapshot{}, errors.New("classify: field \"confidence\": NaN")
+		}
+	default:
+		return StateSnapshot{}, fmt.Errorf("classify: field \"confidence\": want a number, got %s", lua.TypeNameOf(l, -1))
+	}
+	l.Field(res, "evidence")
+	switch l.TypeOf(-1) {
+	case lua.TypeNil:
+	case lua.TypeString:
+		st.Evidence, _ = l.ToString(-1)
+	default:
+		raw, err := conv.json(-1, "classify: evidence")
+		if err != nil {
+			return StateSnapshot{}, err
+		}
+		st.Evidence = string(raw)
+	}
+	l.Field(res, "metadata")
+	if !l.IsNil(-1) {
+		v, err := conv.value(-1, "classify: metadata")
+		if err != nil {
+			return StateSnapshot{}, err
+		}
+		md, ok := v.(map[string]any)
+		if !ok {
+			return StateSnapshot{}, errors.New("classify: field \"metadata\": want a table with string keys")
+		}
+		st.Metadata = md
+	}
+	l.Field(res, "last_intent")
+	switch l.TypeOf(-1) {
+	case lua.TypeNil:
+	case lua.TypeString:
+		if s, _ := l.ToString(-1); s != "" {
+			st.LastIntent = &s
+		}
+	default:
+		return StateSnapshot{}, fmt.Errorf("classify: field \"last_intent\": want a string, got %s", lua.TypeNameOf(l, -1))
+	}
+	return st, nil
+}
+
+// decodePlan reads an intent's result.
+func (rt *luaRuntime) decodePlan(l *lua.State) (ActionPlan, error) {
+	if !l.IsTable(-1) {
+		return ActionPlan{}, fmt.Errorf("intent returned %s, want a table {actions = {...}, last_intent = ...}", lua.TypeNameOf(l, -1))
+	}
+	res := l.AbsIndex(-1)
+	var plan ActionPlan
+	l.Field(res, "actions")
+	if !l.IsNil(-1) {
+		v, err := newLuaToGo(l, rt.emptyArray).value(-1, "actions")
+		if err != nil {
+			return ActionPlan{}, err
+		}
+		var list []any
+		switch v := v.(type) {
+		case []any:
+			list = v
+		case map[string]any:
+			if len(v) > 0 {
+				return ActionPlan{}, errors.New("field \"actions\": want a list of actions, got a table with string keys")
+			}
+		default:
+			return ActionPlan{}, fmt.Errorf("field \"actions\": want a list of actions, got %s", lua.TypeNameOf(l, -1))
+		}
+		for i, item := range list {
+			raw, err := marshalJSON(item)
+			if err != nil {
+				return ActionPlan{}, fmt.Errorf("actions[%d]: %w", i+1, err)
+			}
+			var a Action
+			if err := json.Unmarshal(raw, &a); err != nil {
+				return ActionPlan{}, fmt.Errorf("actions[%d]: %w", i+1, err)
+			}
+			if p := actionPermission(a.Type); p != "" && !rt.manifest.HasPermission(p) {
+				return ActionPlan{}, fmt.Errorf("actions[%d] (%s): %w: needs permission %s", i+1, a.Type, ErrPermissionDenied, p)
+			}
+			plan.Actions = append(plan.Actions, a)
+		}
+	}
+	l.Field(res, "last_intent")
+	switch l.TypeOf(-1) {
+	case lua.TypeNil:
+	case lua.TypeString:
+		s, _ := l.ToString(-1)
+		plan.LastIntent = &s
+	default:
+		return ActionPlan{}, fmt.Errorf("field \"last_intent\": want a string, got %s", lua.TypeNameOf(l, -1))
+	}
+	return plan, nil
+}
+
+// actionPermission is the permission an action in a plan needs.
+func actionPermission(t ActionType) Permission {
+	switch t {
+	case ActionKill, ActionSignal:
+		return PermissionSessionKill
+	case ActionResize:
+		return PermissionSessionResize
+	default:
+		return PermissionInputWrite
+	}
+}
+
+// decodePredicate reads a predicate's result: a boolean (nil is false) or
+// {matched, evidence?, capture?}.
+func (rt *luaRuntime) decodePredicate(l *lua.State) (PredicateOutcome, error) {
+	switch l.TypeOf(-1) {
+	case lua.TypeNil:
+		return PredicateOutcome{}, nil
+	case lua.TypeBoolean:
+		return PredicateOutcome{Matched: l.ToBoolean(-1)}, nil
+	case lua.TypeTable:
+	default:
+		return PredicateOutcome{}, fmt.Errorf("predicate returned %s, want a boolean or {matched, evidence?, capture?}", lua.TypeNameOf(l, -1))
+	}
+	res := l.AbsIndex(-1)
+	var out PredicateOutcome
+	l.Field(res, "matched")
+	out.Matched = l.ToBoolean(-1)
+	l.Field(res, "evidence")
+	if !l.IsNil(-1) {
+		v, err := newLuaToGo(l, rt.emptyArray).value(-1, "evidence")
+		if err != nil {
+			return PredicateOutcome{}, err
+		}
+		out.Evidence = v
+	}
+	l.Field(res, "capture")
+	switch l.TypeOf(-1) {
+	case lua.TypeNil:
+	case lua.TypeString, lua.TypeNumber:
+		s, _ := l.ToString(-1)
+		out.Capture = &s
+	default:
+		return PredicateOutcome{}, fmt.Errorf("field \"capture\": want a string, got %s", lua.TypeNameOf(l, -1))
+	}
+	return out, nil
+}
+
+// PluginDescription is plugin.describe's result: what a plugin offers, so
+// drivers need not hard-code intent names.
+type PluginDescription struct {
+	Plugin   string         `json:"plugin"`
+	Manifest PluginManifest `json:"manifest"`
+	// Intents are adapter.send intents; WaitMatchers adapter.wait intents;
+	// States the classifier's vocabulary (empty when the plugin does not
+	// describe itself: it lives inside classify).
+	Intents      []DescribeEntry `json:"intents"`
+	WaitMatchers []DescribeEntry `json:"wait_matchers"`
+	States       []DescribeEntry `json:"states"`
+	// Extra holds any other top-level fields a plugin's describe()
+	// returned; they are written alongside the others.
+	Extra map[string]any `json:"-"`
+}
+
+// DescribeEntry is one intent, wait matcher or state: at least "name",
+// plus whatever the plugin adds (description, params_schema...).
+type DescribeEntry map[string]any
+
+// Name returns the entry's name.
+func (d DescribeEntry) Name() string {
+	s, _ := d["name"].(string)
+	return s
+}
+
+// MarshalJSON writes the fixed fields, then Extra's that do not clash.
+func (d PluginDescription) MarshalJSON() ([]byte, error) {
+	type wire PluginDescription
+	fixed, err := json.Marshal(wire(d))
+	if err != nil || len(d.Extra) == 0 {
+		return fixed, err
+	}
+	var merged map[string]json.RawMessage
+	if err := json.Unmarshal(fixed, &merged); err != nil {
+		return nil, err
+	}
+	for k, v := range d.Extra {
+		if _, taken := merged[k]; taken {
+			continue
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		merged[k] = raw
+	}
+	return json.Marshal(merged)
+}
+
+// fill takes the value a plugin's describe() returned.
+func (d *PluginDescription) fill(v any) error {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("describe() must return a table with string keys, got %T", v)
+	}
+	lists := []struct {
+		key string
+		dst *[]DescribeEntry
+	}{{"intents", &d.Intents}, {"wait_matchers", &d.WaitMatchers}, {"states", &d.States}}
+	for _, list := range lists {
+		entries, err := describeEntries(list.key, obj[list.key])
+		if err != nil {
+			return err
+		}
+		*list.dst = entries
+	}
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		switch k {
+		case "intents", "wait_matchers", "states", "plugin", "manifest":
+			continue
+		}
+		if d.Extra == nil {
+			d.Extra = map[string]any{}
+		}
+		d.Extra[k] = obj[k]
+	}
+	d.normalise()
+	return nil
+}
+
+func describeEntries(key string, v any) ([]DescribeEntry, error) {
+	var items []any
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		items = v
+	case map[string]any:
+		if len(v) > 0 {
+			return nil, fmt.Errorf("describe(): %s must be a list", key)
+		}
+	default:
+		return nil, fmt.Errorf("describe(): %s must be a list, got %T", key, v)
+	}
+	out := make([]DescribeEntry, 0, len(items))
+	for i, item := range items {
+		switch item := item.(type) {
+		case string:
+			out = append(out, DescribeEntry{"name": item})
+		case map[string]any:
+			if name, _ := item["name"].(string); name == "" {
+				return nil, fmt.Errorf("describe(): %s[%d] needs a non-empty string name", key, i+1)
+			}
+			out = append(out, DescribeEntry(item))
+		default:
+			return nil, fmt.Errorf("describe(): %s[%d] must be a name or a table with a name, got %T", key, i+1, item)
+		}
+	}
+	return out, nil
+}
+
+// normalise makes absent lists empty, so they are [] on the wire.
+func (d *PluginDescription) normalise() {
+	for _, p := range []*[]DescribeEntry{&d.Intents, &d.WaitMatchers, &d.States} {
+		if *p == nil {
+			*p = []DescribeEntry{}
+		}
+	}
+}

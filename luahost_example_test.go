@@ -1,0 +1,91 @@
+package ptywright_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+
+	"ptywright"
+)
+
+// A plugin is a Lua module: classify names the state, each intent returns
+// the actions to perform.
+func ExampleNewLuaExtension() {
+	m := ptywright.PluginManifest{
+		Name: "greeter", Kind: ptywright.PluginKindAdapter, Version: "1.0.0",
+		Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua",
+		Permissions: []ptywright.Permission{ptywright.PermissionInputWrite},
+	}
+	src := `local M = {}
+function M.classify(ctx)
+  if ctx.body_text:find("Ready>", 1, true) then
+    return {state = "ready", confidence = 0.9, evidence = "prompt"}
+  end
+  return {state = "starting"}
+end
+function M.send_prompt(params)
+  return {
+    actions = {ptywright.action.text(params.prompt), ptywright.action.key("enter")},
+    last_intent = "prompt_submitted",
+  }
+end
+return M`
+	ext, err := ptywright.NewLuaExtension(m, []byte(src), ptywright.LuaOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ext.Close()
+	ctx := context.Background()
+
+	st, err := ext.Classify(ctx, ptywright.ClassifyContext{BodyText: "Ready> "})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(st.State, st.Evidence)
+
+	plan, err := ext.Plan(ctx, "send_prompt", json.RawMessage(`{"prompt":"hi"}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, _ := json.Marshal(plan)
+	fmt.Println(string(out))
+	// Output:
+	// ready prompt
+	// {"actions":[{"type":"text","value":"hi"},{"type":"key","value":"enter"}],"last_intent":"prompt_submitted"}
+}
+
+// The registry loads trusted-local plugins, describes them, hands each
+// adapter its own instance, and decides lua matchers.
+func ExamplePlugins() {
+	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer plugins.Close()
+	if _, err := plugins.Load("testdata/plugins/echo/manifest.toml"); err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+
+	d, err := plugins.Describe(ctx, "echo")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range d.Intents {
+		fmt.Println("intent:", e.Name())
+	}
+
+	out, err := plugins.EvalPredicate(ctx, "echo", "has_text", ptywright.PredicateInput{
+		Screen: "hello\nhello",
+		Params: json.RawMessage(`{"text":"hello","lines":2}`),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("matched:", out.Matched, *out.Capture)
+	// Output:
+	// intent: send_text
+	// intent: interrupt
+	// matched: true hello
+}
