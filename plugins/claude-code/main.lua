@@ -124,8 +124,16 @@ local last_mode = nil
 
 -- String helpers --------------------------------------------------------------
 
+-- starts reports whether s begins with p. (string.find allocates nothing;
+-- string.sub would copy.)
 local function starts(s, p)
-  return string.sub(s, 1, #p) == p
+  return string.find(s, p, 1, true) == 1
+end
+
+-- starts_after_indent reports whether s, after leading spaces, begins with p.
+local function starts_after_indent(s, p)
+  local j = string.find(s, "[^ ]")
+  return j ~= nil and string.find(s, p, j, true) == j
 end
 
 local function has(s, p)
@@ -160,46 +168,103 @@ end
 
 -- indent counts leading spaces and returns it with the rest of the line.
 local function indent(s)
-  local i = 1
-  while string.byte(s, i) == 32 do
-    i = i + 1
+  local j = string.find(s, "[^ ]")
+  if not j then
+    return #s, ""
+  elseif j == 1 then
+    return 0, s
   end
-  return i - 1, string.sub(s, i)
+  return j - 1, string.sub(s, j)
 end
 
 local function nbsp_to_space(s)
   return (string.gsub(s, NBSP, " "))
 end
 
+-- split_lines returns the rows of s and the byte offset where each starts.
 local function split_lines(s)
-  local lines, n, pos = {}, 0, 1
-  while true do
-    local i = string.find(s, "\n", pos, true)
+  local lines, offsets, n = {}, {}, 0
+  for pos, line in string.gmatch(s .. "\n", "()([^\n]*)\n") do
     n = n + 1
-    if not i then
-      lines[n] = string.sub(s, pos)
+    lines[n] = line
+    offsets[n] = pos
+  end
+  return lines, n, offsets
+end
+
+-- doc is the screen the current classify call reads: its text, rows and
+-- row offsets. Searching the whole text once and mapping a hit back to its
+-- row costs far fewer host calls than testing row after row.
+local doc = nil
+
+-- row_at returns the row holding byte pos of doc.screen.
+local function row_at(pos)
+  local offs = doc.offsets
+  local lo, hi = 1, doc.n
+  while lo < hi do
+    local sum = lo + hi + 1
+    local mid = (sum - sum % 2) / 2
+    if offs[mid] <= pos then
+      lo = mid
+    else
+      hi = mid - 1
+    end
+  end
+  return lo
+end
+
+-- rows_with returns, in order, the rows in a..b whose text contains p.
+local function rows_with(p, a, b)
+  local out = {}
+  if a > b then
+    return out
+  end
+  local s = doc.screen
+  local pos = string.find(s, p, doc.offsets[a], true)
+  local prev = 0
+  while pos do
+    local k = row_at(pos)
+    if k > b then
       break
     end
-    lines[n] = string.sub(s, pos, i - 1)
-    pos = i + 1
+    if k ~= prev then
+      out[#out + 1] = k
+      prev = k
+    end
+    pos = string.find(s, p, pos + 1, true)
   end
-  return lines, n
+  return out
 end
 
 local function is_blank(s)
-  return trim(s) == ""
+  return s == "" or string.find(s, "[^ ]") == nil
 end
 
+-- Lines are told apart by their first character, read as bytes (no
+-- allocation): lead(s) is its first three bytes as one number.
+local function lead(s)
+  local a, b, c = string.byte(s, 1, 3)
+  return (a or 0) * 65536 + (b or 0) * 256 + (c or 0)
+end
+local LEAD_RULE = 0xE29480 -- ─
+local LEAD_PANEL = 0xE29694 -- ▔
+local LEAD_CURSOR = 0xE29DAF -- ❯
+local LEAD_BULLET = 0xE2978F -- ●
+
 local function is_rule(s)
-  return starts(s, RULE10)
+  return lead(s) == LEAD_RULE and starts(s, RULE10)
 end
 
 local function is_panel(s)
-  return starts(s, PANEL5)
+  return lead(s) == LEAD_PANEL and starts(s, PANEL5)
 end
 
 -- spinner_glyph returns the text after a leading spinner glyph and a space.
+local GLYPH_FIRST_BYTES = { [0xC2] = true, [0xE2] = true, [0x2A] = true }
 local function after_glyph(s)
+  if not GLYPH_FIRST_BYTES[string.byte(s, 1) or 0] then
+    return nil
+  end
   for _, g in ipairs(SPINNER_GLYPHS) do
     if starts(s, g .. " ") then
       return string.sub(s, #g + 2)
@@ -264,9 +329,11 @@ end
 
 -- find_box locates the live prompt box, searching upwards from the bottom.
 local function find_box(lines, last)
-  for i = last, 2, -1 do
+  local rows = rows_with(CURSOR, 2, last)
+  for r = #rows, 1, -1 do
+    local i = rows[r]
     local l = lines[i]
-    if starts(l, CURSOR) and is_rule(lines[i - 1]) then
+    if lead(l) == LEAD_CURSOR and is_rule(lines[i - 1]) then
       local rest = string.sub(l, #CURSOR + 1)
       local input
       if rest == "" then
@@ -298,20 +365,27 @@ end
 
 -- is_echo: a submitted prompt in the transcript, "❯ text" at column 0 (an
 -- option row "❯ 1. hi" of a question dialog is not one).
+local ECHO = CURSOR .. " "
+local OPTION_ROW = "^" .. CURSOR .. " %d+%. "
 local function is_echo(l)
-  return starts(l, CURSOR .. " ") and not string.find(l, "^" .. CURSOR .. " %d+%. ")
+  return lead(l) == LEAD_CURSOR and starts(l, ECHO) and not string.find(l, OPTION_ROW)
 end
 
 -- content_end is the last transcript item (echo, answer or turn-end line)
 -- above row limit; dialogs live below it.
 local function content_end(lines, limit)
-  for i = limit, 1, -1 do
-    local l = lines[i]
-    if is_echo(l) or starts(l, "● ") or is_done_line(l) then
-      return i
+  local best = 0
+  for _, probe in ipairs({ { "❯ ", is_echo }, { "● ", function(l) return starts(l, "● ") end },
+    { " · done", is_done_line } }) do
+    local rows = rows_with(probe[1], best + 1, limit)
+    for i = #rows, 1, -1 do
+      if probe[2](lines[rows[i]]) then
+        best = rows[i]
+        break
+      end
     end
   end
-  return 0
+  return best
 end
 
 local function parse_mode(status)
@@ -323,7 +397,10 @@ local function parse_mode(status)
   return nil
 end
 
-local function scan_model(lines, last)
+local function scan_model(screen, lines, last)
+  if not (has(screen, "▝▜██████▀") or has(screen, "Kept model as") or has(screen, "Set model to")) then
+    return nil
+  end
   local model
   for i = 1, last do
     local l = lines[i]
@@ -446,10 +523,11 @@ local function parse_unnumbered(lines, a, b)
   return opts, sel
 end
 
--- find_row returns the first row in a..b whose trimmed text starts with p.
+-- find_row returns the first row in a..b whose text, after its indent,
+-- starts with p.
 local function find_row(lines, a, b, p)
-  for k = a, b do
-    if starts(trim(lines[k]), p) then
+  for _, k in ipairs(rows_with(p, a, b)) do
+    if starts_after_indent(lines[k], p) then
       return k
     end
   end
@@ -457,13 +535,8 @@ local function find_row(lines, a, b, p)
 end
 
 -- find_row_has returns the first row in a..b that contains p.
-local function find_row_has(lines, a, b, p)
-  for k = a, b do
-    if has(lines[k], p) then
-      return k
-    end
-  end
-  return nil
+local function find_row_has(_lines, a, b, p)
+  return rows_with(p, a, b)[1]
 end
 
 -- Errors ------------------------------------------------------------------------
@@ -534,9 +607,10 @@ end
 
 -- last_block finds the last "● " block in rows a..e (exclusive of e+1).
 local function last_block(lines, a, e)
-  for k = e, a, -1 do
-    if starts(lines[k], "● ") then
-      return k
+  local rows = rows_with("● ", a, e)
+  for i = #rows, 1, -1 do
+    if starts(lines[rows[i]], "● ") then
+      return rows[i]
     end
   end
   return nil
@@ -595,9 +669,10 @@ local function classify_box(ctx, lines, last, box)
 
   -- The transcript region of the current turn: after the last echoed prompt.
   local echo = 0
-  for k = box.top - 1, 1, -1 do
-    if is_echo(lines[k]) then
-      echo = k
+  local echoes = rows_with(ECHO, 1, box.top - 1)
+  for i = #echoes, 1, -1 do
+    if is_echo(lines[echoes[i]]) then
+      echo = echoes[i]
       break
     end
   end
@@ -671,19 +746,27 @@ local function classify_box(ctx, lines, last, box)
     upto = upto - 1
   end
   local done_row, err_row, auth_row, int_row
-  for k = from, upto do
-    local l = lines[k]
-    if is_done_line(l) then
-      done_row = k
-    elseif starts(l, "● API Error") then
-      err_row = k
-    elseif starts(l, "  ⎿") and (has(l, "Invalid API key") or has(l, "Please run /login")
-      or has(l, "OAuth token has expired") or has(l, "API Error")) then
-      auth_row = k
-    elseif starts(l, "  ⎿") and has(l, "Interrupted · ") then
-      int_row = k
+  local function last_row(p, ok)
+    local rows = rows_with(p, from, upto)
+    for i = #rows, 1, -1 do
+      if ok(lines[rows[i]]) then
+        return rows[i]
+      end
+    end
+    return nil
+  end
+  local function result_row(l)
+    return starts(l, "  ⎿")
+  end
+  done_row = last_row(" · done", is_done_line)
+  err_row = last_row("● API Error", function(l) return starts(l, "● API Error") end)
+  for _, p in ipairs({ "Invalid API key", "Please run /login", "OAuth token has expired", "API Error" }) do
+    local r = last_row(p, result_row)
+    if r and (not auth_row or r > auth_row) then
+      auth_row = r
     end
   end
+  int_row = last_row("Interrupted · ", result_row)
   local kind, row = nil, 0
   for _, c in ipairs({ { "done", done_row }, { "error", err_row }, { "auth", auth_row }, { "interrupted", int_row } }) do
     if c[2] and c[2] > row then
@@ -1115,12 +1198,13 @@ function M.classify(ctx)
   if screen == nil or screen == "" then
     screen = (ctx.body_text or "") .. "\n" .. (ctx.status_text or "")
   end
-  local lines, n = split_lines(screen)
+  local lines, n, offsets = split_lines(screen)
+  doc = { screen = screen, lines = lines, offsets = offsets, n = n }
   local last = n
   while last > 0 and is_blank(lines[last]) do
     last = last - 1
   end
-  local model = scan_model(lines, last)
+  local model = scan_model(screen, lines, last)
   if model then
     last_model = model
   end
@@ -1135,6 +1219,7 @@ function M.classify(ctx)
   else
     res = classify_dialog(ctx, lines, last)
   end
+  doc = nil
   res.sequence = ctx.sequence
   return res
 end
@@ -1446,6 +1531,10 @@ local IDLE_STATUS = "  (?:⏵⏵|⏸)[^\\n·]*(?: · (?:\\? for shortcuts|← fo
 -- status row, at the end of the screen.
 local IDLE_BOX = "\\n─{10,}\\n❯[\\x{a0} ]?(?:Resend your message to try again|Once fixed, resend your message|Press up to edit queued messages)?\\n─{10,}\\n"
   .. IDLE_STATUS .. "\\s*\\z"
+-- The same with anything in the input row: Escape before the first answer
+-- line puts the cancelled prompt back there.
+local IDLE_BOX_ANY_INPUT = "\\n─{10,}\\n❯[\\x{a0} ]?[^\\n]*\\n(?:[^\\n]*\\n){0,10}?─{10,}\\n"
+  .. IDLE_STATUS .. "\\s*\\z"
 -- A busy status row right under the box.
 local BUSY_STATUS = "─{10,}\\n  [^\\n]*· esc to interrupt"
 -- Dialogs a turn can stop at, each anchored on its footer or last option
@@ -1518,9 +1607,21 @@ function M.wait_turn_matcher(input)
 end
 
 -- wait_cancel_settled_matcher waits, after cancel, for the idle prompt (or
--- a dialog) to stay unchanged for completed_turn_stable_ms.
+-- a dialog) to stay unchanged for completed_turn_stable_ms. The input row
+-- may hold text: cancelling before the first answer line arrives puts the
+-- prompt back there.
 function M.wait_cancel_settled_matcher(input)
-  return settled(regexes(DIALOG_ENDS, { matcher.screen_regex(IDLE_BOX) }), stable_ms(input))
+  return settled(regexes(DIALOG_ENDS, { matcher.screen_regex(IDLE_BOX_ANY_INPUT) }), stable_ms(input))
+end
+
+-- wait_text_matcher waits until the screen shows params.text (for example
+-- the first line of an answer that is still streaming), or claude exited.
+function M.wait_text_matcher(input)
+  local text = input and input.text
+  if type(text) ~= "string" or text == "" then
+    error("wait_text_matcher: params.text must be a non-empty string", 0)
+  end
+  return matcher.any({ matcher.contains_text(text), matcher.process_exited() })
 end
 
 -- wait_input_matcher waits for any screen that waits for the user: a
@@ -1603,10 +1704,16 @@ function M.describe()
         params_schema = str_param("path", "the file to attach") },
     },
     wait_matchers = {
-      { name = "wait_turn_matcher", description = "The turn stopped: idle prompt (completed, error, interrupted), a permission / question / plan dialog, or claude exited; settled for completed_turn_stable_ms. Needs the claude-code predicate registry (turn_started).",
+      { name = "wait_turn_matcher", description = "The turn stopped: idle prompt (completed, error, interrupted), a permission / question / plan dialog, or claude exited; settled for completed_turn_stable_ms. Needs the plugin registry bound to the wait (its output_since_input predicate).",
         params_schema = { type = "object", properties = { completed_turn_stable_ms = { type = "integer" } } } },
-      { name = "wait_cancel_settled_matcher", description = "After cancel: idle prompt or a dialog, settled for completed_turn_stable_ms, or claude exited.",
+      { name = "wait_cancel_settled_matcher", description = "After cancel: idle prompt (its input row may hold the cancelled prompt, put back when nothing was answered yet) or a dialog, settled for completed_turn_stable_ms, or claude exited. Needs the plugin registry.",
         params_schema = { type = "object", properties = { completed_turn_stable_ms = { type = "integer" } } } },
+      { name = "wait_input_matcher", description = "Any screen that waits for the user (start-up pages, trust, login, idle prompt, dialogs, panels), changed since the last intent and settled, or claude exited. Needs the plugin registry.",
+        params_schema = { type = "object", properties = { completed_turn_stable_ms = { type = "integer" } } } },
+      { name = "wait_busy_matcher", description = "A turn is running: 'esc to interrupt' in the status row; or claude exited.",
+        params_schema = NO_PARAMS },
+      { name = "wait_text_matcher", description = "The screen shows params.text; or claude exited.",
+        params_schema = str_param("text", "text to wait for") },
     },
     states = {
       { name = "starting", description = "Blank first frames and the onboarding pages (theme picker, API-key confirmation, security notes); metadata.onboarding names the page." },
