@@ -313,8 +313,16 @@ end
 -- doubles, so this stays exact), as eight hex digits.
 local function hash32(s)
   local h = 5381
-  for i = 1, #s do
-    h = (h * 33 + string.byte(s, i)) % 4294967296
+  local n = #s
+  for i = 1, n, 64 do
+    local j = i + 63
+    if j > n then
+      j = n
+    end
+    local bytes = { string.byte(s, i, j) }
+    for k = 1, #bytes do
+      h = (h * 33 + bytes[k]) % 4294967296
+    end
   end
   local out, digits = "", "0123456789abcdef"
   for _ = 1, 8 do
