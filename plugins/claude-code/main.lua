@@ -549,6 +549,19 @@ end
 
 -- Errors ------------------------------------------------------------------------
 
+-- Errors Claude Code prints on a result row ("  ⎿  ...") under the prompt
+-- instead of an "● API Error" answer, with "Once fixed, resend your
+-- message" in the input row.
+local RESULT_ERRORS = {
+  "Invalid API key",
+  "Credit balance",
+  "Please run /login",
+  "OAuth token",
+  "API Error",
+  "usage limit",
+  "limit reached",
+}
+
 local function error_kind(msg)
   local m = string.lower(msg)
   if has(m, "credit balance") or has(m, "usage limit") or has(m, "quota")
@@ -768,7 +781,7 @@ local function classify_box(ctx, lines, last, box)
   end
   done_row = last_row(" · done", is_done_line)
   err_row = last_row("● API Error", function(l) return starts(l, "● API Error") end)
-  for _, p in ipairs({ "Invalid API key", "Please run /login", "OAuth token has expired", "API Error" }) do
+  for _, p in ipairs(RESULT_ERRORS) do
     local r = last_row(p, result_row)
     if r and (not auth_row or r > auth_row) then
       auth_row = r
@@ -818,10 +831,17 @@ local function classify_box(ctx, lines, last, box)
     meta.error = error_meta(msg)
     return result("error", 0.95, "API error block: " .. trim(lines[err_row]), with_status(meta))
   elseif kind == "auth" then
-    local msg = trim(string.gsub(string.sub(lines[auth_row], #"  ⎿" + 1), NBSP, " "))
+    -- The error sits on a result row under the prompt, maybe wrapped.
+    local parts = { trim(nbsp_to_space(string.sub(lines[auth_row], #"  ⎿" + 1))) }
+    for k = auth_row + 1, upto do
+      if indent(lines[k]) < 5 or is_blank(lines[k]) then
+        break
+      end
+      parts[#parts + 1] = trim(lines[k])
+    end
+    local msg = table.concat(parts, " ")
     meta.error = error_meta(msg)
-    meta.error.kind = "auth"
-    return result("error", 0.9, "auth failure under the prompt: " .. msg, with_status(meta))
+    return result("error", 0.9, "error under the prompt: " .. msg, with_status(meta))
   elseif kind == "interrupted" then
     meta.interrupted = true
     return result("ready", 0.95, "live prompt; turn interrupted", with_status(meta))
