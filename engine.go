@@ -63,6 +63,11 @@ func newVTEngine(rows, cols int, onReply func([]byte)) *vtEngine {
 		state: termModes{cursorVisible: true},
 		done:  make(chan struct{}),
 	}
+	// Screen exposes no scrollback, so keep the least x/vt allows (0 means
+	// its default of 10000 lines). With the default, a flood of long lines
+	// retains hundreds of MB, and once full every line feed shifts the
+	// whole 10000-entry slice.
+	e.emu.SetScrollbackSize(1)
 	e.emu.SetCallbacks(vt.Callbacks{
 		Title:            func(t string) { e.state.title = t },
 		CursorVisibility: func(v bool) { e.state.cursorVisible = v },

@@ -61,6 +61,9 @@ type ClassifyContext struct {
 	Sequence   uint64  `json:"sequence"`
 	// LastIntent is what the last plan recorded, if anything.
 	LastIntent *string `json:"last_intent,omitempty"`
+	// Title is the window title the program set, if any: some TUIs show
+	// their busy state only there.
+	Title *string `json:"title,omitempty"`
 	// StableMs is how long the screen has been unchanged.
 	StableMs *int64 `json:"stable_ms,omitempty"`
 	// CompletedTurnStableMs is the host's settle threshold for a turn.
@@ -77,6 +80,11 @@ type StateSnapshot struct {
 	LastIntent *string `json:"last_intent"`
 	// Metadata is whatever else the plugin reports (options, status...).
 	Metadata map[string]any `json:"metadata,omitempty"`
+	// Assessment is the provider-agnostic reading of the surface, for
+	// plugins that report one; the host validates its vocabulary.
+	Assessment *SurfaceAssessment `json:"assessment,omitempty"`
+	// Lifecycle is the host's turn lifecycle, when the handle tracks one.
+	Lifecycle *LifecycleStatus `json:"lifecycle,omitempty"`
 }
 
 // ActionPlan is what an intent asks the host to do.
@@ -94,6 +102,13 @@ type HandleOptions struct {
 	CompletedTurnStableMs int64
 	// Predicates decides lua matchers inside wait matchers.
 	Predicates PredicateRegistry
+	// Lifecycle, when set, makes the handle track the turn lifecycle: a
+	// goroutine classifies every screen change and feeds the assessments to
+	// a LifecycleTracker (see Lifecycle and the wait_lifecycle intent).
+	Lifecycle *LifecycleOptions
+	// OnLifecycle is called (from the tracking goroutine, never under a
+	// lock) when the lifecycle status changes. It must not block.
+	OnLifecycle func(LifecycleStatus)
 }
 
 // ExtensionHandle drives one Session through one Extension: it splits the
@@ -105,9 +120,14 @@ type ExtensionHandle struct {
 	ext  Extension
 	opts HandleOptions
 
-	mu         sync.Mutex
+	mu     sync.Mutex // the turn lock: held across send, wait and turn
+	closed bool
+
+	// extMu serialises calls into ext (the lifecycle goroutine classifies
+	// without the turn lock) and guards the fields below.
+	extMu      sync.Mutex
 	lastIntent *string
-	closed     bool
+	lc         *lifecycle // nil unless opts.Lifecycle
 }
 
 // NewExtensionHandle binds ext to s. The handle owns both: Close closes them.
@@ -115,7 +135,11 @@ func NewExtensionHandle(s *Session, ext Extension, opts HandleOptions) *Extensio
 	if opts.CompletedTurnStableMs <= 0 {
 		opts.CompletedTurnStableMs = DefaultCompletedTurnStableMs
 	}
-	return &ExtensionHandle{s: s, ext: ext, opts: opts}
+	h := &ExtensionHandle{s: s, ext: ext, opts: opts}
+	if opts.Lifecycle != nil {
+		h.startLifecycle(*opts.Lifecycle)
+	}
+	return h
 }
 
 // Session returns the driven session.
@@ -172,6 +196,8 @@ type Inspection struct {
 	StatusText     string        `json:"status_text"`
 	TranscriptTail string        `json:"transcript_tail"`
 	Sequence       uint64        `json:"sequence"`
+	// Projection is the dialog-oriented rendering of the screen.
+	Projection DialogProjection `json:"projection"`
 }
 
 // Inspect classifies and returns the texts the classifier saw, redacted with
@@ -184,6 +210,14 @@ func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection,
 	}
 	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
 	body, status := SplitBodyStatus(snap)
+	proj, err := h.projectLocked(ctx, 0, 0)
+	if err != nil {
+		return Inspection{}, err
+	}
+	proj.RawText = r.Redact(proj.RawText)
+	proj.NormalizedText = r.Redact(proj.NormalizedText)
+	proj.DialogText = r.Redact(proj.DialogText)
+	proj.Head, proj.Tail = r.Redact(proj.Head), r.Redact(proj.Tail)
 	return Inspection{
 		State:          h.classifyLocked(ctx),
 		PlainText:      r.Redact(snap.PlainText),
@@ -191,6 +225,7 @@ func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection,
 		StatusText:     r.Redact(status),
 		TranscriptTail: h.s.transcriptTail(r),
 		Sequence:       snap.Sequence,
+		Projection:     proj,
 	}, nil
 }
 
@@ -202,7 +237,10 @@ func (h *ExtensionHandle) Close() error {
 		return nil
 	}
 	h.closed = true
+	h.stopLifecycle()
+	h.extMu.Lock()
 	extErr := h.ext.Close()
+	h.extMu.Unlock()
 	sErr := h.s.Close()
 	if sErr != nil {
 		return sErr
@@ -217,9 +255,15 @@ func (h *ExtensionHandle) sendLocked(ctx context.Context, intent string, params 
 	if intent == "" {
 		return fmt.Errorf("%w: intent: required", ErrInvalidParams)
 	}
+	h.extMu.Lock()
 	plan, err := h.ext.Plan(ctx, intent, objectParams(params))
+	h.extMu.Unlock()
 	if err != nil {
 		return fmt.Errorf("plugin %s: intent %q: %w", h.ext.Manifest().Name, intent, err)
+	}
+	if plan.LastIntent != nil && *plan.LastIntent == PromptSubmittedIntent {
+		// Anchor the turn at the screen as it is before the keystrokes.
+		h.submitTurn()
 	}
 	for i, a := range plan.Actions {
 		if err := h.s.Send(ctx, a); err != nil {
@@ -227,12 +271,14 @@ func (h *ExtensionHandle) sendLocked(ctx context.Context, intent string, params 
 		}
 	}
 	if plan.LastIntent != nil {
+		h.extMu.Lock()
 		if *plan.LastIntent == "" {
 			h.lastIntent = nil
 		} else {
 			v := *plan.LastIntent
 			h.lastIntent = &v
 		}
+		h.extMu.Unlock()
 	}
 	return nil
 }
@@ -244,14 +290,23 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 	if intent == "" {
 		intent = DefaultWaitIntent
 	}
-	m, err := h.ext.WaitMatcher(ctx, intent, h.injectStable(objectParams(params)))
-	if err != nil {
-		return StateSnapshot{}, nil, fmt.Errorf("plugin %s: wait intent %q: %w", h.ext.Manifest().Name, intent, err)
-	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultAdapterWaitTimeout)
 		defer cancel()
+	}
+	if intent == LifecycleWaitIntent {
+		res, err := h.waitLifecycle(ctx, objectParams(params))
+		if err != nil {
+			return StateSnapshot{}, nil, err
+		}
+		return h.classifyLocked(context.WithoutCancel(ctx)), res, nil
+	}
+	h.extMu.Lock()
+	m, err := h.ext.WaitMatcher(ctx, intent, h.injectStable(objectParams(params)))
+	h.extMu.Unlock()
+	if err != nil {
+		return StateSnapshot{}, nil, fmt.Errorf("plugin %s: wait intent %q: %w", h.ext.Manifest().Name, intent, err)
 	}
 	var opts []WaitOption
 	if h.opts.Predicates != nil {
@@ -266,36 +321,74 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 	return h.classifyLocked(context.WithoutCancel(ctx)), res, nil
 }
 
+// classifyLocked classifies the current screen (the caller holds the turn
+// lock) and attaches the lifecycle status.
 func (h *ExtensionHandle) classifyLocked(ctx context.Context) StateSnapshot {
+	st, snap := h.classifyNow(ctx)
+	if h.lc != nil {
+		// Every classification is evidence, so the reported lifecycle always
+		// agrees with the state it comes with.
+		h.feed(st, snap)
+		st.Lifecycle = h.Lifecycle()
+	}
+	return st
+}
+
+// classifyNow classifies the current screen under extMu and returns the raw
+// snapshot it classified.
+func (h *ExtensionHandle) classifyNow(ctx context.Context) (StateSnapshot, ScreenSnapshot) {
 	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
-	body, status := SplitBodyStatus(snap)
 	h.s.mu.Lock()
 	tail := h.s.tr.Tail(ClassifyTranscriptChars)
 	last := h.s.lastChange
 	h.s.mu.Unlock()
-	stable := time.Since(last).Milliseconds()
-	threshold := h.opts.CompletedTurnStableMs
-	cc := ClassifyContext{
+	h.extMu.Lock()
+	defer h.extMu.Unlock()
+	cc := newClassifyContext(snap, tail, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
+	return classify(ctx, h.ext, cc), snap
+}
+
+// newClassifyContext builds what a classifier sees from a raw snapshot, the
+// transcript tail, how long the screen has been unchanged and the host's
+// remembered intent. A live ExtensionHandle and ReplayClassify both build it
+// here, so a recorded session classifies exactly as the live one did.
+func newClassifyContext(snap ScreenSnapshot, tail string, stableMs int64, lastIntent *string, completedTurnStableMs int64) ClassifyContext {
+	body, status := SplitBodyStatus(snap)
+	var title *string
+	if snap.Title != "" {
+		title = &snap.Title
+	}
+	return ClassifyContext{
 		Screen:                snap.PlainText,
 		BodyText:              body,
 		StatusText:            status,
 		Transcript:            &tail,
 		Sequence:              snap.Sequence,
-		LastIntent:            h.lastIntent,
-		StableMs:              &stable,
-		CompletedTurnStableMs: &threshold,
+		LastIntent:            lastIntent,
+		Title:                 title,
+		StableMs:              &stableMs,
+		CompletedTurnStableMs: &completedTurnStableMs,
 	}
-	st, err := h.ext.Classify(ctx, cc)
+}
+
+// classify runs ext's classifier on cc. A failing plugin yields
+// PluginErrorState with the redacted error as evidence, never an error, so
+// one bad call cannot break a wait loop or a replay.
+func classify(ctx context.Context, ext Extension, cc ClassifyContext) StateSnapshot {
+	st, err := ext.Classify(ctx, cc)
+	if err == nil && st.Assessment != nil {
+		err = st.Assessment.Validate()
+	}
 	if err != nil {
 		st = StateSnapshot{
 			State:    PluginErrorState,
 			Evidence: DefaultRedactor().Redact(err.Error()),
-			Metadata: map[string]any{"plugin": h.ext.Manifest().Name},
+			Metadata: map[string]any{"plugin": ext.Manifest().Name},
 		}
 	}
-	st.Sequence = snap.Sequence
-	if st.LastIntent == nil && h.lastIntent != nil {
-		v := *h.lastIntent
+	st.Sequence = cc.Sequence
+	if st.LastIntent == nil && cc.LastIntent != nil {
+		v := *cc.LastIntent
 		st.LastIntent = &v
 	}
 	return st

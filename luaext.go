@@ -141,6 +141,38 @@ func (e *LuaExtension) WaitMatcher(ctx context.Context, intent string, params js
 	return m, err
 }
 
+// Project calls the plugin's optional project(ctx), which returns
+// {dialog_text = ..., projector_id = ...}: the screen's dialog with the
+// provider's chrome removed. ok is false when the plugin exports none.
+func (e *LuaExtension) Project(ctx context.Context, cc ClassifyContext) (dialog, projectorID string, ok bool, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.rt.ensure(ctx); err != nil {
+		return "", "", false, err
+	}
+	if !e.rt.exports()["project"] {
+		return "", "", false, nil
+	}
+	err = e.rt.callExport(ctx, "project", func(l *lua.State) (int, error) {
+		return 1, pushGo(l, reflect.ValueOf(cc), 0)
+	}, func(l *lua.State) error {
+		raw, err := newLuaToGo(l, e.rt.emptyArray).json(-1, "project")
+		if err != nil {
+			return err
+		}
+		var out struct {
+			DialogText  string `json:"dialog_text"`
+			ProjectorID string `json:"projector_id"`
+		}
+		if err := strictDecode(raw, &out); err != nil {
+			return fmt.Errorf("project: want {dialog_text, projector_id}: %w", err)
+		}
+		dialog, projectorID = out.DialogText, out.ProjectorID
+		return nil
+	})
+	return dialog, projectorID, err == nil, err
+}
+
 // Describe returns the plugin's catalogue: its own describe() when it
 // exports one, otherwise what its exports show.
 func (e *LuaExtension) Describe(ctx context.Context) (PluginDescription, error) {
@@ -260,7 +292,7 @@ func (rt *luaRuntime) callExport(ctx context.Context, fn string, args func(*lua.
 }
 
 func isIntentName(name string) bool {
-	return name != "" && name != "classify" && name != "describe" && !strings.HasSuffix(name, "_matcher")
+	return name != "" && name != "classify" && name != "describe" && name != "project" && !strings.HasSuffix(name, "_matcher")
 }
 
 func intentNames(exports map[string]bool) []string {
@@ -347,6 +379,18 @@ func (rt *luaRuntime) decodeSnapshot(l *lua.State) (StateSnapshot, error) {
 		}
 	default:
 		return StateSnapshot{}, fmt.Errorf("classify: field \"last_intent\": want a string, got %s", lua.TypeNameOf(l, -1))
+	}
+	l.Field(res, "assessment")
+	if !l.IsNil(-1) {
+		raw, err := conv.json(-1, "classify: assessment")
+		if err != nil {
+			return StateSnapshot{}, err
+		}
+		var a SurfaceAssessment
+		if err := strictDecode(raw, &a); err != nil {
+			return StateSnapshot{}, fmt.Errorf("classify: field \"assessment\": %w", err)
+		}
+		st.Assessment = &a
 	}
 	return st, nil
 }

@@ -40,6 +40,18 @@ type Options struct {
 	// CloseGrace is how long Close waits after SIGTERM before SIGKILL; 0
 	// means 500ms.
 	CloseGrace time.Duration
+
+	// RecordPath, when set, records the session as an asciicast v2 file
+	// (output, input sent through Send, resizes, transcript markers) that
+	// Replay and the asciinema player play back. The file is created with
+	// mode 0600; an existing file is refused (ErrRecordingExists). It is
+	// complete once Close returns.
+	RecordPath string
+	// RecordRaw records secrets as they are; by default the recording is
+	// redacted with RecordRedactor.
+	RecordRaw bool
+	// RecordRedactor redacts the recording; nil means DefaultRedactor.
+	RecordRedactor *Redactor
 }
 
 // ExitStatus says how the child ended.
@@ -82,6 +94,7 @@ type Session struct {
 	closeOnce sync.Once
 	closeErr  error
 	raw       *os.File
+	rec       *recorder // nil unless Options.RecordPath
 }
 
 // Start spawns opts.Program on a new PTY.
@@ -115,16 +128,25 @@ func Start(opts Options) (*Session, error) {
 		}
 		s.raw = f
 	}
+	env := buildEnv(opts.Env)
+	rec, err := openRecording(opts, size, env) // nil without RecordPath
+	if err != nil {
+		s.closeRaw()
+		return nil, fmt.Errorf("ptywright: start: %w", err)
+	}
+	s.rec = rec
 	screen, err := newScreen(size, s.queueReply)
 	if err != nil {
 		s.closeRaw()
+		s.abortRecording()
 		return nil, err
 	}
 	s.screen = screen
-	proc, err := startProcess(opts.Program, opts.Args, opts.Dir, buildEnv(opts.Env), size)
+	proc, err := startProcess(opts.Program, opts.Args, opts.Dir, env, size)
 	if err != nil {
 		_ = screen.Close() // Best effort: already failing.
 		s.closeRaw()
+		s.abortRecording()
 		return nil, fmt.Errorf("ptywright: %w", err)
 	}
 	s.proc = proc
@@ -205,6 +227,7 @@ func (s *Session) feed(p []byte) {
 		}
 	}
 	s.mu.Lock()
+	s.rec.output(p) // Under the lock: in the order the screen sees, resizes included.
 	_, _ = s.screen.Write(p)
 	s.tr.Write(p)
 	s.notifyLocked()
@@ -323,6 +346,7 @@ func (s *Session) Send(ctx context.Context, a Action) error {
 	if !ok {
 		return fmt.Errorf("ptywright: action %q has no input bytes", a.Type)
 	}
+	s.rec.input(b) // Recorded as sent, before the echo can come back.
 	return s.write(ctx, b)
 }
 
@@ -342,6 +366,7 @@ func (s *Session) Resize(size Size) error {
 	if err := s.screen.Resize(size); err != nil {
 		return err
 	}
+	s.rec.resize(size)
 	s.notifyLocked()
 	return nil
 }
@@ -365,7 +390,11 @@ func (s *Session) Kill() error { return s.Signal(SignalKill) }
 func (s *Session) Mark(label string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.tr.Mark(label)
+	if err := s.tr.Mark(label); err != nil {
+		return err
+	}
+	s.rec.marker(label)
+	return nil
 }
 
 // Pid returns the child's process id (also its process group id).
@@ -425,6 +454,16 @@ func (s *Session) Markers() map[string]int64 {
 	return s.tr.Markers()
 }
 
+// Changed returns the current sequence and a channel closed at the next
+// change (output, resize, exit or close), read together so that a change
+// between the two cannot be missed. Observers such as the JSON-RPC server's
+// notification watcher loop on it instead of polling: after the channel
+// closes, call Changed again for the next one.
+func (s *Session) Changed() (seq uint64, changed <-chan struct{}) {
+	seq, changed, _ = s.watch()
+	return seq, changed
+}
+
 // watch returns the current sequence, a channel closed on the next change,
 // and the time of the last change, read together under the lock.
 func (s *Session) watch() (seq uint64, changed <-chan struct{}, last time.Time) {
@@ -478,6 +517,7 @@ func (s *Session) close() error {
 	s.wg.Wait()
 	_ = s.screen.Close() // Never fails.
 	s.closeRaw()
+	recErr := s.rec.close() // After the reader: writes what it held back.
 	s.mu.Lock()
 	close(s.changed) // Wake waiters so they observe the close.
 	s.changed = make(chan struct{})
@@ -485,13 +525,20 @@ func (s *Session) close() error {
 	if err != nil && !errors.Is(err, os.ErrClosed) {
 		return fmt.Errorf("ptywright: close pty: %w", err)
 	}
-	return nil
+	return recErr
 }
 
 func (s *Session) closeRaw() {
 	if s.raw != nil {
 		_ = s.raw.Close() // Best effort: nothing to do about a failed close of a sink.
 		s.raw = nil
+	}
+}
+
+func (s *Session) abortRecording() {
+	if s.rec != nil {
+		s.rec.abort()
+		s.rec = nil
 	}
 }
 

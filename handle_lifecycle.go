@@ -1,0 +1,233 @@
+package ptywright
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+const (
+	// PromptSubmittedIntent is the last_intent a plan records when it
+	// submits a prompt; it anchors a lifecycle turn.
+	PromptSubmittedIntent = "prompt_submitted"
+	// LifecycleWaitIntent is the host-handled wait intent that waits for a
+	// lifecycle state, params {"state": "completed"} by default.
+	LifecycleWaitIntent = "wait_lifecycle"
+	// MatchLifecycle is the outcome kind of a lifecycle wait.
+	MatchLifecycle MatcherType = "lifecycle"
+)
+
+// lifecycle is a handle's tracker and the goroutine that feeds it. Its
+// fields other than stop/done are guarded by the handle's extMu.
+type lifecycle struct {
+	tr      *LifecycleTracker
+	status  LifecycleStatus
+	changed chan struct{} // closed and replaced when status changes
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+func (h *ExtensionHandle) startLifecycle(opts LifecycleOptions) {
+	now := time.Now()
+	tr := NewLifecycleTracker(opts, now)
+	h.lc = &lifecycle{tr: tr, status: tr.Status(), changed: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
+	go h.observeLoop()
+}
+
+func (h *ExtensionHandle) stopLifecycle() {
+	if h.lc == nil {
+		return
+	}
+	close(h.lc.stop)
+	<-h.lc.done
+}
+
+// observeLoop classifies on every screen change and when a time-based
+// transition is due, and feeds the tracker. It never takes the turn lock, so
+// the lifecycle advances while a long wait holds it.
+func (h *ExtensionHandle) observeLoop() {
+	defer close(h.lc.done)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	ctx := context.Background()
+	for {
+		_, changed, _ := h.s.watch()
+		h.observe(ctx)
+		h.extMu.Lock()
+		deadline := h.lc.tr.NextDeadline()
+		h.extMu.Unlock()
+		var tick <-chan time.Time
+		if !deadline.IsZero() {
+			timer.Reset(time.Until(deadline))
+			tick = timer.C
+		}
+		select {
+		case <-h.lc.stop:
+			return
+		case <-changed:
+			// A burst of output is observed once per wake-up: the next
+			// watch returns the latest sequence.
+		case <-tick:
+			h.publish(func(tr *LifecycleTracker) LifecycleStatus { return tr.Tick(time.Now()) })
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+	}
+}
+
+// observe classifies once and feeds the assessment to the tracker.
+func (h *ExtensionHandle) observe(ctx context.Context) {
+	h.feed(h.classifyNow(ctx))
+}
+
+func (h *ExtensionHandle) feed(st StateSnapshot, snap ScreenSnapshot) {
+	if st.Assessment == nil {
+		return // Plugins without assessments have no lifecycle evidence.
+	}
+	obs := Observation{Time: time.Now(), Assessment: *st.Assessment, NormalizedText: NormalizeText(snap.PlainText)}
+	h.publish(func(tr *LifecycleTracker) LifecycleStatus { return tr.Observe(obs) })
+}
+
+// submitTurn anchors a turn at the latest observation.
+func (h *ExtensionHandle) submitTurn() {
+	if h.lc == nil {
+		return
+	}
+	h.publish(func(tr *LifecycleTracker) LifecycleStatus { return tr.Submit(time.Now()) })
+}
+
+// publish applies step under extMu and reports a changed status.
+func (h *ExtensionHandle) publish(step func(*LifecycleTracker) LifecycleStatus) {
+	h.extMu.Lock()
+	prev := h.lc.status
+	st := step(h.lc.tr)
+	h.lc.status = st
+	moved := st.State != prev.State || st.TurnID != prev.TurnID || st.SubmitReady != prev.SubmitReady || len(st.Anomalies) > 0
+	if moved {
+		close(h.lc.changed)
+		h.lc.changed = make(chan struct{})
+	}
+	h.extMu.Unlock()
+	if moved && h.opts.OnLifecycle != nil {
+		h.opts.OnLifecycle(st)
+	}
+}
+
+// Lifecycle returns the turn lifecycle, or nil when the handle does not
+// track one (HandleOptions.Lifecycle unset).
+func (h *ExtensionHandle) Lifecycle() *LifecycleStatus {
+	if h.lc == nil {
+		return nil
+	}
+	h.extMu.Lock()
+	defer h.extMu.Unlock()
+	st := h.lc.status
+	return &st
+}
+
+// waitLifecycle blocks until the lifecycle reaches the requested state.
+func (h *ExtensionHandle) waitLifecycle(ctx context.Context, params json.RawMessage) (*WaitResult, error) {
+	if h.lc == nil {
+		return nil, fmt.Errorf("%w: %s: this adapter does not track a lifecycle", ErrInvalidParams, LifecycleWaitIntent)
+	}
+	var p struct {
+		State                 LifecycleState `json:"state"`
+		CompletedTurnStableMs *int64         `json:"completed_turn_stable_ms"`
+	}
+	if err := strictDecode(params, &p); err != nil {
+		return nil, fmt.Errorf("%w: %s params: %v", ErrInvalidParams, LifecycleWaitIntent, err)
+	}
+	switch p.State {
+	case "":
+		p.State = LifecycleCompleted
+	case LifecycleWaiting, LifecycleInProgress, LifecycleCandidateComplete, LifecycleCompleted, LifecycleStalled:
+	default:
+		return nil, fmt.Errorf("%w: %s params.state: unknown lifecycle state %q", ErrInvalidParams, LifecycleWaitIntent, p.State)
+	}
+	start := time.Now()
+	for {
+		h.extMu.Lock()
+		st, changed := h.lc.status, h.lc.changed
+		h.extMu.Unlock()
+		if st.State == p.State {
+			snap := h.s.Snapshot(SnapshotOptions{})
+			return &WaitResult{
+				Matched:        true,
+				Sequence:       snap.Sequence,
+				Elapsed:        time.Since(start),
+				Snapshot:       snap,
+				TranscriptTail: h.s.transcriptTail(DefaultRedactor()),
+				Outcome:        &MatchOutcome{Kind: MatchLifecycle, Text: string(st.State)},
+			}, nil
+		}
+		if h.s.isClosed() {
+			return nil, h.s.waitError(ErrSessionClosed, start, DefaultRedactor())
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			cause := ErrCancelled
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				cause = ErrTimeout
+			}
+			return nil, h.s.waitError(cause, start, DefaultRedactor())
+		}
+	}
+}
+
+// Projector is implemented by extensions that can strip their provider's
+// chrome from a screen (LuaExtension does when the plugin exports
+// project(ctx)).
+type Projector interface {
+	Project(ctx context.Context, cc ClassifyContext) (dialog, projectorID string, ok bool, err error)
+}
+
+// Project renders the current screen as a DialogProjection: the plugin's
+// projector when it has one, the normalized screen otherwise. head and tail
+// are line counts (0: defaults).
+func (h *ExtensionHandle) Project(ctx context.Context, head, tail int) (DialogProjection, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return DialogProjection{}, ErrSessionClosed
+	}
+	return h.projectLocked(ctx, head, tail)
+}
+
+func (h *ExtensionHandle) projectLocked(ctx context.Context, head, tail int) (DialogProjection, error) {
+	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
+	dialog, projector := "", ""
+	if p, ok := h.ext.(Projector); ok {
+		h.s.mu.Lock()
+		tr := h.s.tr.Tail(ClassifyTranscriptChars)
+		last := h.s.lastChange
+		h.s.mu.Unlock()
+		h.extMu.Lock()
+		cc := newClassifyContext(snap, tr, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
+		d, id, ok, err := p.Project(ctx, cc)
+		h.extMu.Unlock()
+		if err != nil {
+			return DialogProjection{}, fmt.Errorf("plugin %s: project: %w", h.ext.Manifest().Name, err)
+		}
+		if ok {
+			dialog, projector = d, id
+		}
+	}
+	return NewDialogProjection(snap.PlainText, dialog, h.ext.Manifest().Name, projector, head, tail), nil
+}
+
+// Extract runs a caller-owned extraction over the projected dialog.
+func (h *ExtensionHandle) Extract(ctx context.Context, e Extraction) (ExtractResult, error) {
+	p, err := h.Project(ctx, 0, 0)
+	if err != nil {
+		return ExtractResult{}, err
+	}
+	return e.Extract(p.DialogText)
+}

@@ -1,0 +1,159 @@
+package ptywright_test
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"ptywright"
+)
+
+// A Lua adapter for a shell REPL that reports the shared assessment and
+// projects its dialog without the prompt chrome.
+const lifecycleLua = `
+local M = {}
+local action, matcher = ptywright.action, ptywright.matcher
+
+local function last_line(body)
+  local last = ""
+  for line in string.gmatch(body, "[^\n]+") do last = line end
+  return last
+end
+
+function M.classify(ctx)
+  local body = ctx.body_text or ""
+  local a = { availability = "supported", business_state = "working", input_mode = "closed", ui_context = "normal_prompt",
+    parser_metadata = { provider_id = "repl", detected_version = string.match(body, "REPL v(%d+%.%d+)") } }
+  local state = "thinking"
+  if string.find(last_line(body), "^READY>") then
+    a.business_state, a.input_mode, state = "idle", "freeform", "ready"
+  end
+  return { state = state, confidence = 0.9, evidence = last_line(body), assessment = a }
+end
+
+function M.project(ctx)
+  local out = {}
+  for line in string.gmatch(ctx.body_text or "", "[^\n]+") do
+    if not string.find(line, "^READY>") and not string.find(line, "^REPL v") then out[#out + 1] = line end
+  end
+  return { dialog_text = table.concat(out, "\n"), projector_id = "repl.v1" }
+end
+
+function M.send_prompt(p)
+  return { actions = { action.text(p.prompt), action.key("enter") }, last_intent = "prompt_submitted" }
+end
+
+function M.wait_turn_matcher(p)
+  return matcher.all({ matcher.contains_text("READY>"), matcher.screen_stable(p.completed_turn_stable_ms) })
+end
+
+return M
+`
+
+const lifecycleRepl = `printf 'REPL v1.2\n'; while printf 'READY> '; read -r line; do echo working; sleep 0.3; echo "<<<A>>>$line<<<E>>>"; done`
+
+func startLifecycleAdapter(t *testing.T, lua string, opts ptywright.HandleOptions) *ptywright.ExtensionHandle {
+	t.Helper()
+	m := ptywright.PluginManifest{Name: "repl", Kind: ptywright.PluginKindAdapter, Version: "1.0.0", Runtime: ptywright.RuntimeLua,
+		Entrypoint: "main.lua", Permissions: ptywright.AllPermissions()}
+	ext, err := ptywright.NewLuaExtension(m, []byte(lua), ptywright.LuaOptions{})
+	require.NoError(t, err)
+	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", lifecycleRepl}})
+	require.NoError(t, err)
+	h := ptywright.NewExtensionHandle(s, ext, opts)
+	t.Cleanup(func() { require.NoError(t, h.Close()) })
+	waitFor(t, s, ptywright.ContainsText("READY>"))
+	return h
+}
+
+func TestLifecycleThroughAHandle(t *testing.T) {
+	noLeak(t)
+	var mu sync.Mutex
+	var seen []ptywright.LifecycleState
+	h := startLifecycleAdapter(t, lifecycleLua, ptywright.HandleOptions{
+		Lifecycle: &ptywright.LifecycleOptions{CompletionStability: 200 * time.Millisecond},
+		OnLifecycle: func(st ptywright.LifecycleStatus) {
+			mu.Lock()
+			seen = append(seen, st.State)
+			mu.Unlock()
+		},
+	})
+	ctx := context.Background()
+
+	st, err := h.State(ctx)
+	require.NoError(t, err)
+	require.Equal(t, "ready", st.State)
+	require.Equal(t, "1.2", st.Assessment.ParserMetadata.DetectedVersion)
+	require.Equal(t, ptywright.LifecycleWaiting, st.Lifecycle.State)
+	require.True(t, st.Lifecycle.SubmitReady)
+
+	st, res, err := h.Turn(ctx, "send_prompt", json.RawMessage(`{"prompt":"forty-two"}`), ptywright.LifecycleWaitIntent, nil)
+	require.NoError(t, err)
+	require.Equal(t, ptywright.MatchLifecycle, res.Outcome.Kind)
+	require.Equal(t, "completed", res.Outcome.Text)
+	require.Equal(t, ptywright.LifecycleCompleted, st.Lifecycle.State)
+	require.Equal(t, 1, h.Lifecycle().TurnID)
+
+	mu.Lock()
+	got := append([]ptywright.LifecycleState(nil), seen...)
+	mu.Unlock()
+	// The typed echo already changes the text while the prompt still looks
+	// ready, so a candidate may come and be retracted before the work shows:
+	// the turn must end working → candidate → completed.
+	require.GreaterOrEqual(t, len(got), 3)
+	require.Equal(t, []ptywright.LifecycleState{ptywright.LifecycleInProgress, ptywright.LifecycleCandidateComplete, ptywright.LifecycleCompleted}, got[len(got)-3:])
+
+	p, err := h.Project(ctx, 0, 1)
+	require.NoError(t, err)
+	require.Equal(t, "repl.v1", p.Metadata.ProjectorID)
+	require.NotContains(t, p.DialogText, "READY>")
+	require.Equal(t, "<<<A>>>forty-two<<<E>>>", p.Tail)
+
+	ans, err := h.Extract(ctx, ptywright.Extraction{Sentinels: []string{"<<<A>>>", "<<<E>>>"}})
+	require.NoError(t, err)
+	require.Equal(t, "forty-two", ans.Text)
+
+	in, err := h.Inspect(ctx, ptywright.DefaultRedactor())
+	require.NoError(t, err)
+	require.Equal(t, p.DialogText, in.Projection.DialogText)
+}
+
+func TestLifecycleWaitErrors(t *testing.T) {
+	h := startLifecycleAdapter(t, lifecycleLua, ptywright.HandleOptions{})
+	ctx := context.Background()
+	_, _, err := h.Wait(ctx, ptywright.LifecycleWaitIntent, nil)
+	require.ErrorIs(t, err, ptywright.ErrInvalidParams, "no lifecycle tracked")
+	require.Nil(t, h.Lifecycle())
+
+	h2 := startLifecycleAdapter(t, lifecycleLua, ptywright.HandleOptions{Lifecycle: &ptywright.LifecycleOptions{}})
+	_, _, err = h2.Wait(ctx, ptywright.LifecycleWaitIntent, json.RawMessage(`{"state":"done"}`))
+	require.ErrorContains(t, err, `unknown lifecycle state "done"`)
+	tctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	_, _, err = h2.Wait(tctx, ptywright.LifecycleWaitIntent, json.RawMessage(`{"state":"stalled"}`))
+	require.ErrorIs(t, err, ptywright.ErrTimeout)
+}
+
+func TestInvalidAssessmentIsAPluginError(t *testing.T) {
+	bad := `local M = {}
+function M.classify(ctx) return { state = "ready", assessment = { availability = "sometimes", business_state = "idle", input_mode = "freeform", ui_context = "normal_prompt" } } end
+return M`
+	h := startLifecycleAdapter(t, bad, ptywright.HandleOptions{})
+	st, err := h.State(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, ptywright.PluginErrorState, st.State)
+	require.Contains(t, st.Evidence, "assessment.availability")
+
+	unknownField := `local M = {}
+function M.classify(ctx) return { state = "ready", assessment = { availability = "supported", business_state = "idle", input_mode = "freeform", ui_context = "normal_prompt", mood = "good" } } end
+return M`
+	h = startLifecycleAdapter(t, unknownField, ptywright.HandleOptions{})
+	st, err = h.State(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, ptywright.PluginErrorState, st.State)
+	require.Contains(t, st.Evidence, "mood")
+}

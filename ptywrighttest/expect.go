@@ -1,0 +1,124 @@
+package ptywrighttest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"ptywright"
+)
+
+// DefaultTimeout bounds Expect and Send unless a Timeout option says
+// otherwise. A test with an earlier deadline (go test -timeout) gets a
+// failure with the screen shortly before it instead of a panic.
+const DefaultTimeout = 10 * time.Second
+
+// ExpectOption adjusts one Expect.
+type ExpectOption func(*expectConfig)
+
+type expectConfig struct {
+	timeout time.Duration
+	wait    []ptywright.WaitOption
+}
+
+// Timeout replaces DefaultTimeout for one Expect.
+func Timeout(d time.Duration) ExpectOption { return func(c *expectConfig) { c.timeout = d } }
+
+// WithWaitOptions passes options to Session.Wait (a predicate registry for
+// lua matchers, a redactor for the evidence).
+func WithWaitOptions(opts ...ptywright.WaitOption) ExpectOption {
+	return func(c *expectConfig) { c.wait = append(c.wait, opts...) }
+}
+
+// Expect waits until m matches and returns the evidence. If it does not
+// match in time, the test fails with the matcher, the last screen and the
+// tail of the output, control codes escaped.
+func Expect(tb testing.TB, s *ptywright.Session, m ptywright.Matcher, opts ...ExpectOption) *ptywright.WaitResult {
+	tb.Helper()
+	cfg := expectConfig{timeout: DefaultTimeout}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	timeout := cfg.timeout
+	if dl, ok := testDeadline(tb); ok {
+		// Leave time to report before the test binary's own timeout panics.
+		if left := time.Until(dl) - time.Second; left < timeout {
+			timeout = max(left, 0)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	res, err := s.Wait(ctx, m, cfg.wait...)
+	if err != nil {
+		tb.Fatal(expectFailure(s, m, err))
+	}
+	return res
+}
+
+// ExpectText waits until the screen contains text; see Expect.
+func ExpectText(tb testing.TB, s *ptywright.Session, text string, opts ...ExpectOption) *ptywright.WaitResult {
+	tb.Helper()
+	return Expect(tb, s, ptywright.ContainsText(text), opts...)
+}
+
+func testDeadline(tb testing.TB) (time.Time, bool) {
+	if d, ok := tb.(interface{ Deadline() (time.Time, bool) }); ok {
+		return d.Deadline()
+	}
+	return time.Time{}, false
+}
+
+// expectFailure describes a failed wait for a person reading test output.
+func expectFailure(s *ptywright.Session, m ptywright.Matcher, err error) string {
+	var b strings.Builder
+	mj, jerr := json.Marshal(m)
+	if jerr != nil {
+		mj = []byte(fmt.Sprintf("%+v", m))
+	}
+	fmt.Fprintf(&b, "ptywrighttest: expect %s: %v\n", mj, err)
+	var we *ptywright.WaitError
+	if !errors.As(err, &we) {
+		return b.String()
+	}
+	if st, ok := s.ExitStatus(); ok {
+		fmt.Fprintf(&b, "the program has exited (code %d", st.Code)
+		if st.Signal != "" {
+			fmt.Fprintf(&b, ", signal %s", st.Signal)
+		}
+		b.WriteString(")\n")
+	}
+	b.WriteString(formatScreen(we.Snapshot))
+	fmt.Fprintf(&b, "output tail (last %d characters, control codes escaped):\n", ptywright.TranscriptTailChars)
+	b.WriteString(indentEscaped(we.TranscriptTail, "\t"))
+	return b.String()
+}
+
+// formatScreen prints a snapshot's rows with row numbers, up to the last
+// non-blank one.
+func formatScreen(snap ptywright.ScreenSnapshot) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "screen (%dx%d, cursor row %d col %d", snap.Size.Rows, snap.Size.Cols, snap.Cursor.Row, snap.Cursor.Col)
+	if !snap.Cursor.Visible {
+		b.WriteString(" hidden")
+	}
+	if snap.AlternateScreen {
+		b.WriteString(", alternate screen")
+	}
+	b.WriteString("):\n")
+	lines := snap.Lines()
+	end := len(lines)
+	for end > 0 && lines[end-1] == "" {
+		end--
+	}
+	for i, l := range lines[:end] {
+		fmt.Fprintf(&b, "\t%3d|%s\n", i, escapeControls(l))
+	}
+	if end < len(lines) {
+		fmt.Fprintf(&b, "\t   (rows %d-%d blank)\n", end, len(lines)-1)
+	}
+	return b.String()
+}

@@ -1,0 +1,50 @@
+package ptywrighttest
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"ptywright"
+)
+
+// Start runs a program on a PTY for the length of the test. A cleanup
+// closes the session and fails the test if Close returns an error or if any
+// process of the program's process group or session is still running
+// afterwards (a leaked background job); such processes are then killed.
+func Start(tb testing.TB, opts ptywright.Options) *ptywright.Session {
+	tb.Helper()
+	s, err := ptywright.Start(opts)
+	if err != nil {
+		tb.Fatalf("ptywrighttest: start %q: %v", opts.Program, err)
+	}
+	tb.Cleanup(func() {
+		tb.Helper()
+		pid := s.Pid()
+		if err := s.Close(); err != nil {
+			tb.Errorf("ptywrighttest: close %q: %v", opts.Program, err)
+		}
+		if left := survivors(pid, leakGrace); len(left) > 0 {
+			tb.Errorf("ptywrighttest: %q (pid %d) left processes still running after Close (killed now):\n\t%s",
+				opts.Program, pid, strings.Join(left, "\n\t"))
+			killSurvivors(pid)
+		}
+	})
+	return s
+}
+
+// leakGrace is how long processes the session killed get to disappear.
+const leakGrace = 2 * time.Second
+
+// Send performs actions in order and fails the test on the first error.
+func Send(tb testing.TB, s *ptywright.Session, actions ...ptywright.Action) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
+	defer cancel()
+	for i, a := range actions {
+		if err := s.Send(ctx, a); err != nil {
+			tb.Fatalf("ptywrighttest: send action %d (%s): %v", i, a.Type, err)
+		}
+	}
+}
