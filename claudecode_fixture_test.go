@@ -310,3 +310,49 @@ func TestClaudeCodePermissionDialogID(t *testing.T) {
 	require.NotEqual(t, id("waiting_for_permission_bash_24x80"), id("waiting_for_permission_write_24x80"))
 	require.NotEqual(t, id("waiting_for_permission_bash_24x80"), id("waiting_for_permission_bash_dont_ask_again_24x80"))
 }
+
+// TestClaudeCodeAssessment checks the provider-agnostic assessment every
+// classification carries against the fixture's expected state.
+func TestClaudeCodeAssessment(t *testing.T) {
+	business := map[string]string{
+		"ready": ptywright.BusinessIdle, "completed_turn": ptywright.BusinessIdle,
+		"usage_screen": ptywright.BusinessIdle, "local_ui_screen": ptywright.BusinessIdle,
+		"thinking": ptywright.BusinessWorking, "cancelling": ptywright.BusinessWorking,
+		"waiting_for_login": ptywright.BusinessAwaitingOperator, "waiting_for_trust": ptywright.BusinessAwaitingOperator,
+		"waiting_for_model_select": ptywright.BusinessAwaitingOperator, "waiting_for_enter_plan_mode": ptywright.BusinessAwaitingOperator,
+		"waiting_for_plan_approval": ptywright.BusinessAwaitingOperator, "waiting_for_permission": ptywright.BusinessAwaitingOperator,
+		"waiting_for_user_input": ptywright.BusinessAwaitingOperator, "waiting_for_external_editor": ptywright.BusinessAwaitingOperator,
+	}
+	for _, fx := range loadClaudeFixtures(t) {
+		if fx.Expect == nil {
+			continue
+		}
+		t.Run(fx.Name, func(t *testing.T) {
+			st := classifyFixture(t, fx)
+			a := st.Assessment
+			require.NotNil(t, a)
+			require.NoError(t, a.Validate())
+			require.NotNil(t, a.ParserMetadata)
+			require.Equal(t, "claude-code", a.ParserMetadata.ProviderID)
+			if want, ok := business[st.State]; ok {
+				require.Equal(t, want, a.BusinessState)
+			}
+			_, hasInput := st.Metadata["input"]
+			switch {
+			case st.State == "ready" && !hasInput, st.State == "completed_turn":
+				require.True(t, a.SubmitReady(), "a settled prompt takes a new one")
+			case st.State == "thinking", strings.HasPrefix(st.State, "waiting_for_"):
+				require.False(t, a.SubmitReady())
+			}
+			if a.BusinessState == ptywright.BusinessAwaitingOperator && st.State != "waiting_for_external_editor" {
+				require.NotEmpty(t, a.OperatorBlockedExcerpt)
+			}
+			if exited, _ := st.Metadata["exited"].(bool); exited {
+				require.Equal(t, ptywright.AvailabilityDisconnected, a.Availability)
+			}
+			if strings.Contains(fx.Screen.PlainText, "Claude Code v2.1.330") {
+				require.Equal(t, "2.1.330", a.ParserMetadata.DetectedVersion)
+			}
+		})
+	}
+}

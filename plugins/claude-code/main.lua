@@ -1220,6 +1220,55 @@ local function classify_dialog(ctx, lines, last)
   return result("thinking", 0.3, "transcript without a prompt box or known dialog (transient frame)", with_status())
 end
 
+-- Assessment -------------------------------------------------------------------
+
+-- ASSESS maps each state to the host's provider-agnostic reading
+-- (availability, business_state, input_mode, ui_context), which the turn
+-- lifecycle is derived from.
+local ASSESS = {
+  starting = { "supported", "unknown", "unknown", "startup" },
+  ready = { "supported", "idle", "freeform", "normal_prompt" },
+  completed_turn = { "supported", "idle", "freeform", "normal_prompt" },
+  error = { "supported", "idle", "freeform", "normal_prompt" },
+  thinking = { "supported", "working", "freeform", "normal_prompt" },
+  cancelling = { "supported", "working", "freeform", "normal_prompt" },
+  waiting_for_login = { "supported", "awaiting_operator", "modal", "selection_menu" },
+  waiting_for_trust = { "supported", "awaiting_operator", "modal", "selection_menu" },
+  waiting_for_model_select = { "supported", "awaiting_operator", "modal", "selection_menu" },
+  waiting_for_enter_plan_mode = { "supported", "awaiting_operator", "modal", "selection_menu" },
+  waiting_for_plan_approval = { "supported", "awaiting_operator", "modal", "selection_menu" },
+  waiting_for_permission = { "supported", "awaiting_operator", "modal", "selection_menu" },
+  waiting_for_user_input = { "supported", "awaiting_operator", "modal", "selection_menu" },
+  waiting_for_external_editor = { "supported", "awaiting_operator", "closed", "external_editor" },
+  usage_screen = { "supported", "idle", "modal", "local_panel" },
+  local_ui_screen = { "supported", "idle", "modal", "local_panel" },
+}
+
+local function assessment(res)
+  local a = ASSESS[res.state] or { "unknown", "unknown", "unknown", "unknown" }
+  local meta = res.metadata or {}
+  local out = { availability = a[1], business_state = a[2], input_mode = a[3], ui_context = a[4],
+    parser_metadata = { provider_id = "claude-code", detected_version = doc and doc.version or nil } }
+  if res.state == "starting" and meta.onboarding then
+    out.business_state, out.input_mode, out.ui_context = "awaiting_operator", "modal", "selection_menu"
+  elseif res.state == "starting" and meta.onboarding == nil and res.confidence < 0.5 then
+    out.availability = "unknown"
+  end
+  if meta.exited then
+    out.availability, out.business_state, out.input_mode, out.ui_context = "disconnected", "unknown", "closed", "exited"
+  end
+  if meta.input and starts(meta.input, "/") then
+    out.ui_context = "slash_command"
+  end
+  if out.business_state == "awaiting_operator" and res.state ~= "waiting_for_external_editor" then
+    local perm = meta.permission
+    local q = meta.question
+    out.operator_blocked_excerpt = (perm and (perm.title .. ": " .. perm.question))
+      or (q and q.text) or res.evidence
+  end
+  return out
+end
+
 -- classify names the state the screen shows. See the file comment.
 function M.classify(ctx)
   local screen = ctx.screen
@@ -1247,6 +1296,8 @@ function M.classify(ctx)
   else
     res = classify_dialog(ctx, lines, last)
   end
+  doc.version = string.match(screen, "Claude Code v(%d+%.%d+%.%d+)")
+  res.assessment = assessment(res)
   doc = nil
   res.sequence = ctx.sequence
   return res
