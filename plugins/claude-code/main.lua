@@ -381,10 +381,18 @@ end
 
 -- content_end is the last transcript item (echo, answer or turn-end line)
 -- above row limit; dialogs live below it.
+local function is_bullet(l)
+  return starts(l, "● ")
+end
+
+-- CONTENT_PROBES find transcript items: a text every such row contains and
+-- the test the row must pass. (Closures are made once: creating one per
+-- call costs more than the search in go-lua.)
+local CONTENT_PROBES = { { "❯ ", is_echo }, { "● ", is_bullet }, { " · done", is_done_line } }
+
 local function content_end(lines, limit)
   local best = 0
-  for _, probe in ipairs({ { "❯ ", is_echo }, { "● ", function(l) return starts(l, "● ") end },
-    { " · done", is_done_line } }) do
+  for _, probe in ipairs(CONTENT_PROBES) do
     local rows = rows_with(probe[1], best + 1, limit)
     for i = #rows, 1, -1 do
       if probe[2](lines[rows[i]]) then
@@ -405,20 +413,27 @@ local function parse_mode(status)
   return nil
 end
 
-local function scan_model(screen, lines, last)
-  if not (has(screen, "▝▜██████▀") or has(screen, "Kept model as") or has(screen, "Set model to")) then
-    return nil
-  end
-  local model
-  for i = 1, last do
-    local l = lines[i]
-    local m = string.match(l, "▝▜██████▀%s+(.-) · ")
-      or string.match(l, "Kept model as (.-) %(")
-      or string.match(l, "Kept model as (.+)$")
-      or string.match(l, "Set model to (.-) %(")
-      or string.match(l, "Set model to (.+)$")
-    if m then
-      model = trim(m)
+-- MODEL_SOURCES are where the model name shows: the logo header, and the
+-- result of /model. The last one on screen wins.
+local MODEL_SOURCES = {
+  { "▝▜██████▀", { "▝▜██████▀%s+(.-) · " } },
+  { "Kept model as", { "Kept model as (.-) %(", "Kept model as (.+)$" } },
+  { "Set model to", { "Set model to (.-) %(", "Set model to (.+)$" } },
+}
+
+local function scan_model(_screen, lines, last)
+  local model, at = nil, 0
+  for _, src in ipairs(MODEL_SOURCES) do
+    local rows = rows_with(src[1], at + 1, last)
+    for i = #rows, 1, -1 do
+      local m
+      for _, pat in ipairs(src[2]) do
+        m = m or string.match(lines[rows[i]], pat)
+      end
+      if m then
+        model, at = trim(m), rows[i]
+        break
+      end
     end
   end
   return model
@@ -665,6 +680,25 @@ end
 
 -- Screens with the live prompt box ----------------------------------------------
 
+-- last_row returns the last row in a..b that contains p and passes ok.
+local function last_row(lines, p, ok, a, b)
+  local rows = rows_with(p, a, b)
+  for i = #rows, 1, -1 do
+    if ok(lines[rows[i]]) then
+      return rows[i]
+    end
+  end
+  return nil
+end
+
+local function is_result_row(l)
+  return starts(l, "  ⎿")
+end
+
+local function is_api_error(l)
+  return starts(l, "● API Error")
+end
+
 local function classify_box(ctx, lines, last, box)
   local meta = {}
   local status_row = lines[box.bottom + 1] or ""
@@ -767,27 +801,15 @@ local function classify_box(ctx, lines, last, box)
     upto = upto - 1
   end
   local done_row, err_row, auth_row, int_row
-  local function last_row(p, ok)
-    local rows = rows_with(p, from, upto)
-    for i = #rows, 1, -1 do
-      if ok(lines[rows[i]]) then
-        return rows[i]
-      end
-    end
-    return nil
-  end
-  local function result_row(l)
-    return starts(l, "  ⎿")
-  end
-  done_row = last_row(" · done", is_done_line)
-  err_row = last_row("● API Error", function(l) return starts(l, "● API Error") end)
+  done_row = last_row(lines, " · done", is_done_line, from, upto)
+  err_row = last_row(lines, "● API Error", is_api_error, from, upto)
   for _, p in ipairs(RESULT_ERRORS) do
-    local r = last_row(p, result_row)
+    local r = last_row(lines, p, is_result_row, from, upto)
     if r and (not auth_row or r > auth_row) then
       auth_row = r
     end
   end
-  int_row = last_row("Interrupted · ", result_row)
+  int_row = last_row(lines, "Interrupted · ", is_result_row, from, upto)
   local kind, row = nil, 0
   for _, c in ipairs({ { "done", done_row }, { "error", err_row }, { "auth", auth_row }, { "interrupted", int_row } }) do
     if c[2] and c[2] > row then
