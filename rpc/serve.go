@@ -52,8 +52,8 @@ type handlerFunc func(ctx context.Context, c *conn, params []byte) (any, error)
 // Close must be called: it closes every connection and every session,
 // reaping the children.
 type Server struct {
-	opts    Options
-	log     *slog.Logger
+	opts     Options
+	log      *slog.Logger
 	methods  map[string]handlerFunc
 	reg      *registry
 	adapters *adapterSet
