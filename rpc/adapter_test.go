@@ -20,12 +20,28 @@ import (
 // lives, and unloads it after adapter.close. Built-ins are neither
 // shadowed nor unloaded.
 func TestPluginLoadUnload(t *testing.T) {
-	srv := newServer(t, Options{Plugins: newPlugins(t, echoManifest), AllowPluginLoad: true})
-	c := dialUnix(t, serveUnix(t, srv), NDJSON)
+	for _, tr := range transports {
+		for _, f := range Framings() {
+			t.Run(tr.name+"/"+string(f), func(t *testing.T) {
+				srv := newServer(t, Options{Plugins: newPlugins(t, echoManifest), AllowPluginLoad: true})
+				pluginLoadUnload(t, tr.connect(t, srv, f), f)
+			})
+		}
+	}
+}
 
+func pluginLoadUnload(t *testing.T, c *client, f Framing) {
+	abs, err := filepath.Abs(turnsManifest)
+	require.NoError(t, err)
+	m := c.ref(f, "1", `{
+"jsonrpc": "2.0",
+"id": 1,
+"method": "plugin.load",
+"params": { "manifest_path": "`+abs+`" }
+}`)
+	require.Nil(t, m.Error)
+	require.JSONEq(t, `{"plugin":"turns"}`, string(m.Result))
 	var loaded loadResult
-	c.do("plugin.load", map[string]any{"manifest_path": turnsManifest}, &loaded)
-	require.Equal(t, "turns", loaded.Plugin)
 	var list adapterListResult
 	c.do("adapter.list", nil, &list)
 	names := make([]string, len(list.Plugins))
@@ -72,18 +88,35 @@ permissions = []
 
 	a := c.startAdapter(map[string]any{"plugin": "turns"})
 	b := c.startAdapter(map[string]any{"plugin": "turns"})
-	c.startAdapter(map[string]any{"plugin": "echo"})
-	e := c.callErr("plugin.unload", map[string]any{"plugin": "turns"})
-	requireError(t, e, CodeInvalidParams, `plugin "turns" has live adapters (e1, e2): close them with adapter.close first`)
+	e := c.startAdapter(map[string]any{"plugin": "echo"})
+	requireError(t, c.callErr("plugin.unload", map[string]any{"plugin": "turns"}), CodeInvalidParams, `plugin "turns" has live adapters (e1, e2): close them with adapter.close first`)
 	c.do("adapter.close", map[string]any{"adapter": a.Adapter}, nil)
 	c.do("adapter.close", map[string]any{"adapter": b.Adapter}, nil)
 	var unloaded map[string]bool
 	c.do("plugin.unload", map[string]any{"plugin": "turns"}, &unloaded)
 	require.Equal(t, map[string]bool{"unloaded": true}, unloaded)
+	// The reference's example, once echo's adapter is closed.
+	m = c.ref(f, "2", `{
+"jsonrpc": "2.0",
+"id": 2,
+"method": "plugin.unload",
+"params": { "plugin": "echo" }
+}`)
+	requireError(t, m.Error, CodeInvalidParams, `plugin "echo" has live adapters (e3)`)
+	c.do("adapter.close", map[string]any{"adapter": e.Adapter}, nil)
+	m = c.ref(f, "2", `{
+"jsonrpc": "2.0",
+"id": 2,
+"method": "plugin.unload",
+"params": { "plugin": "echo" }
+}`)
+	require.Nil(t, m.Error)
+	require.JSONEq(t, `{"unloaded":true}`, string(m.Result))
 	requireError(t, c.callErr("adapter.start", map[string]any{"plugin": "turns"}), CodeInvalidParams, "plugin not found")
 	requireError(t, c.callErr("plugin.describe", map[string]any{"plugin": "turns"}), CodeInvalidParams, "plugin not found")
 	// And it can be loaded again.
 	c.do("plugin.load", map[string]any{"manifest_path": turnsManifest}, &loaded)
+	require.Equal(t, "turns", loaded.Plugin)
 }
 
 // TestAdapterPermissionGating: a plugin that declares only session.spawn
