@@ -442,3 +442,45 @@ func TestServeStdioStopsOnSignal(t *testing.T) {
 	}
 	require.ErrorIs(t, syscall.Kill(pid, 0), syscall.ESRCH, "child %d outlived the server", pid)
 }
+
+// Without --stdio or --socket, serve listens on the per-user socket
+// ($PTYWRIGHT_HOME/socket), and snapshot finds it there too.
+func TestServeDefaultSocket(t *testing.T) {
+	home, err := os.MkdirTemp("", "ptwhome")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(home) })
+	t.Setenv("PTYWRIGHT_HOME", home)
+	cmd := exec.Command(pwBin, "serve")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	s := &server{cmd: cmd, stderr: &stderr, done: done, socket: filepath.Join(home, "socket")}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill() // Best effort: the test failed before stopping it.
+			<-done
+		}
+	})
+	var created struct{ Session string }
+	deadline := time.Now().Add(patience)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), patience)
+		res, err := call(ctx, s.socket, "session.create", map[string]any{"program": "/bin/sh", "args": []string{"-c", "printf 'default socket'; sleep 600"}})
+		cancel()
+		if err == nil {
+			require.NoError(t, json.Unmarshal(res, &created))
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "serve did not listen on %s: %v; stderr:\n%s", s.socket, err, &stderr)
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.call(t, "session.wait", map[string]any{"session": created.Session, "matcher": map[string]any{"type": "contains_text", "value": "default socket"}, "timeout_ms": patience.Milliseconds()}, nil)
+	res := runBinary(t, nil, "snapshot", "--session", created.Session)
+	require.Equal(t, 0, res.code, res.stderr)
+	require.Contains(t, res.stdout, `"plain_text": "default socket"`)
+	require.NoError(t, s.stop(t, syscall.SIGTERM))
+	_, err = os.Lstat(s.socket)
+	require.ErrorIs(t, err, os.ErrNotExist)
+}
