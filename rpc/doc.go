@@ -18,8 +18,9 @@
 //     to client-chosen wait ids;
 //   - serve.go, socket*.go: the Server, its transports and Close;
 //   - methods.go, session_methods.go: the method table and session.*;
-//   - adapter_methods.go, plugin_methods.go: the extension layer's
-//     adapter.* and plugin.*, present when Options.Plugins is set.
+//   - adapter_start.go, adapter_methods.go, plugin_methods.go: the
+//     extension layer's adapter.* and plugin.*, present when
+//     Options.Plugins is set.
 //
 // An adapter ("e1", "e2", ...) is a ptywright.ExtensionHandle over a fresh
 // instance of a plugin, driving a session registered like any other ("s1",
