@@ -99,8 +99,13 @@ func TestLifecycleThroughAHandle(t *testing.T) {
 	require.Equal(t, 1, h.Lifecycle().TurnID)
 
 	mu.Lock()
-	require.Equal(t, []ptywright.LifecycleState{ptywright.LifecycleWaiting, ptywright.LifecycleInProgress, ptywright.LifecycleCandidateComplete, ptywright.LifecycleCompleted}, seen[len(seen)-4:])
+	got := append([]ptywright.LifecycleState(nil), seen...)
 	mu.Unlock()
+	// The typed echo already changes the text while the prompt still looks
+	// ready, so a candidate may come and be retracted before the work shows:
+	// the turn must end working → candidate → completed.
+	require.GreaterOrEqual(t, len(got), 3)
+	require.Equal(t, []ptywright.LifecycleState{ptywright.LifecycleInProgress, ptywright.LifecycleCandidateComplete, ptywright.LifecycleCompleted}, got[len(got)-3:])
 
 	p, err := h.Project(ctx, 0, 1)
 	require.NoError(t, err)

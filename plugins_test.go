@@ -72,11 +72,10 @@ func TestPluginsEmbedsTheBuiltins(t *testing.T) {
 }
 
 func TestPluginsRegistry(t *testing.T) {
-	// The embedded built-ins are left out so the lists below are exact.
 	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
-	require.Empty(t, p.Builtins())
+	require.Empty(t, p.Builtins(), "NoBuiltins leaves the embedded plugins out")
 
 	got, err := p.RegisterBuiltinFS(builtinFS("demo"), "plugins")
 	require.NoError(t, err)
@@ -298,4 +297,12 @@ func TestPluginsRegisterBuiltin(t *testing.T) {
 	m.Version = ""
 	m.Name = "other"
 	require.ErrorIs(t, p.RegisterBuiltin(m, []byte(`return {}`)), ptywright.ErrInvalidManifest)
+}
+
+func TestPluginsEmbedsClaudeCode(t *testing.T) {
+	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	require.NoError(t, err)
+	defer func() { require.NoError(t, p.Close()) }()
+	require.Contains(t, names(p.Builtins()), "claude-code")
+	require.True(t, p.IsBuiltin("claude-code"))
 }

@@ -454,6 +454,16 @@ func (s *Session) Markers() map[string]int64 {
 	return s.tr.Markers()
 }
 
+// Changed returns the current sequence and a channel closed at the next
+// change (output, resize, exit or close), read together so that a change
+// between the two cannot be missed. Observers such as the JSON-RPC server's
+// notification watcher loop on it instead of polling: after the channel
+// closes, call Changed again for the next one.
+func (s *Session) Changed() (seq uint64, changed <-chan struct{}) {
+	seq, changed, _ = s.watch()
+	return seq, changed
+}
+
 // watch returns the current sequence, a channel closed on the next change,
 // and the time of the last change, read together under the lock.
 func (s *Session) watch() (seq uint64, changed <-chan struct{}, last time.Time) {
@@ -500,6 +510,7 @@ func (s *Session) close() error {
 	// Kill whatever is left of the group, grandchildren holding the tty
 	// included; this also lets a child that ignored SIGTERM be reaped.
 	_ = s.proc.signalGroup(SignalKill) // Best effort: the group may be gone.
+	killSessionMembers(s.proc.pid())
 	<-s.exited
 
 	err := s.proc.master.Close() // Unblocks the reader: the fd is non-blocking.

@@ -38,5 +38,25 @@ install_vim() {
 	apt_install vim
 }
 
+# zsh: cmd/ptywright checks its zsh completion script with zsh -n.
+install_zsh() {
+	if command -v zsh >/dev/null 2>&1; then
+		echo "zsh: already installed"
+		return
+	fi
+	apt_install zsh
+}
+
+# fish: cmd/ptywright checks its fish completion script with fish -n.
+install_fish() {
+	if command -v fish >/dev/null 2>&1; then
+		echo "fish: already installed"
+		return
+	fi
+	apt_install fish
+}
+
 install_lua52
 install_vim
+install_zsh
+install_fish

@@ -5,9 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-test-deps.sh
-# The real Codex CLI for the codex plugin's end-to-end test (TestCodexEndToEnd
-# fails under CI without it).
-bash scripts/install-codex.sh >/dev/null
+# Claude Code from the npm registry, cached in .cache/tuis (this repo's own
+# directory): the claude-code end-to-end test drives it, and fails without
+# it when CI is set.
+echo "== Claude Code (scripts/install-tuis.sh)"
+bash scripts/install-tuis.sh
+# The Codex CLI, likewise, for the codex plugin's end-to-end test.
+echo "== Codex CLI (scripts/install-codex.sh)"
+bash scripts/install-codex.sh
 
 echo "== go vet"
 go vet ./...

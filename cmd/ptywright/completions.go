@@ -1,0 +1,277 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+const completionsSynopsis = "completions bash|zsh|fish"
+
+const completionsDetails = `Prints a completion script for subcommands and their flags. To use it:
+
+  bash: source <(ptywright completions bash)
+        or save it as ~/.local/share/bash-completion/completions/ptywright
+  zsh:  ptywright completions zsh > "${fpath[1]}/_ptywright"
+        or source <(ptywright completions zsh) after compinit
+  fish: ptywright completions fish > ~/.config/fish/completions/ptywright.fish
+`
+
+// completionScripts are keyed by shell. A test checks that each names every
+// subcommand and every flag the commands accept.
+var completionScripts = map[string]string{
+	"bash": bashCompletion,
+	"zsh":  zshCompletion,
+	"fish": fishCompletion,
+}
+
+func completionsCommand(args []string, stdout io.Writer) error {
+	fs := newFlagSet("completions")
+	if help, err := parseFlags(fs, args, stdout); help || err != nil {
+		return err
+	}
+	shells := make([]string, 0, len(completionScripts))
+	for sh := range completionScripts {
+		shells = append(shells, sh)
+	}
+	sort.Strings(shells)
+	switch fs.NArg() {
+	case 0:
+		return usagef("completions", "shell required: one of %s", strings.Join(shells, ", "))
+	case 1:
+	default:
+		return usagef("completions", "unexpected argument %q", fs.Arg(1))
+	}
+	script, ok := completionScripts[fs.Arg(0)]
+	if !ok {
+		return usagef("completions", "unknown shell %q: want one of %s", fs.Arg(0), strings.Join(shells, ", "))
+	}
+	_, err := io.WriteString(stdout, script)
+	if err != nil {
+		return fmt.Errorf("completions: %w", err)
+	}
+	return nil
+}
+
+const bashCompletion = `# bash completion for ptywright.
+# Load with: source <(ptywright completions bash)
+
+_ptywright() {
+	local cur=${COMP_WORDS[COMP_CWORD]}
+	local prev=${COMP_WORDS[COMP_CWORD-1]}
+	local cmd="" i
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-*) ;;
+		*)
+			cmd=${COMP_WORDS[i]}
+			break
+			;;
+		esac
+	done
+
+	case $cmd in
+	"")
+		COMPREPLY=($(compgen -W "run serve snapshot completions version help --help --version" -- "$cur"))
+		;;
+	run)
+		local j
+		for ((j = i + 1; j < COMP_CWORD; j++)); do
+			if [[ ${COMP_WORDS[j]} == -- ]]; then
+				# The rest is a command line of its own.
+				if declare -F _command_offset >/dev/null; then
+					_command_offset $((j + 1))
+				elif ((COMP_CWORD == j + 1)); then
+					COMPREPLY=($(compgen -c -- "$cur" | sort -u))
+				else
+					compopt -o filenames 2>/dev/null
+					COMPREPLY=($(compgen -f -- "$cur"))
+				fi
+				return
+			fi
+		done
+		case $prev in
+		--rows | -rows | --cols | -cols) return ;;
+		--record | -record)
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return
+			;;
+		esac
+		COMPREPLY=($(compgen -W "--rows --cols --record --help --" -- "$cur"))
+		;;
+	serve)
+		case $prev in
+		--socket | -socket)
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return
+			;;
+		--plugin | -plugin)
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -X '!*.toml' -- "$cur") $(compgen -d -- "$cur"))
+			return
+			;;
+		--framing | -framing)
+			COMPREPLY=($(compgen -W "ndjson lsp" -- "$cur"))
+			return
+			;;
+		esac
+		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --help" -- "$cur"))
+		;;
+	snapshot)
+		case $prev in
+		--socket | -socket)
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return
+			;;
+		--session | -session | --adapter | -adapter) return ;;
+		esac
+		COMPREPLY=($(compgen -W "--socket --session --adapter --svg --cells --help" -- "$cur"))
+		;;
+	completions)
+		COMPREPLY=($(compgen -W "bash zsh fish --help" -- "$cur"))
+		;;
+	version)
+		COMPREPLY=($(compgen -W "--help" -- "$cur"))
+		;;
+	help)
+		COMPREPLY=($(compgen -W "run serve snapshot completions version" -- "$cur"))
+		;;
+	esac
+}
+
+complete -F _ptywright ptywright
+`
+
+const zshCompletion = `#compdef ptywright
+# zsh completion for ptywright.
+# Save as _ptywright in a directory on $fpath, or source it after compinit.
+
+_ptywright() {
+	local curcontext="$curcontext" state line ret=1
+	typeset -A opt_args
+	local -a commands
+	commands=(
+		'run:run a command on a PTY, passing its terminal through live'
+		'serve:serve the JSON-RPC automation API'
+		'snapshot:print the screen of a served session as JSON or SVG'
+		'completions:print a shell completion script'
+		'version:print the version'
+		'help:show help for a command'
+	)
+
+	_arguments -C \
+		'(- *)'{-h,--help}'[show help]' \
+		'(- *)--version[print the version]' \
+		'1: :->command' \
+		'*:: :->args' && ret=0
+
+	case $state in
+	command)
+		_describe -t commands 'ptywright command' commands && ret=0
+		;;
+	args)
+		curcontext="${curcontext%:*:*}:ptywright-$line[1]:"
+		case $line[1] in
+		run)
+			# After "--" the rest is a command line of its own.
+			local dashdash=${words[(i)--]}
+			if ((dashdash < CURRENT)); then
+				shift $dashdash words
+				((CURRENT -= dashdash))
+				_normal && ret=0
+			else
+				_arguments \
+					'--rows=[terminal height in rows]:rows: ' \
+					'--cols=[terminal width in columns]:columns: ' \
+					'--record=[record the session as an asciicast file]:recording:_files' \
+					'(- *)'{-h,--help}'[show help]' && ret=0
+			fi
+			;;
+		serve)
+			_arguments \
+				'(--socket)--stdio[serve one client over stdin/stdout]' \
+				'(--stdio)--socket=[serve on a local socket or named pipe]:socket path:_files' \
+				'--framing=[message framing]:framing:(ndjson lsp)' \
+				'*--plugin=[load a plugin manifest]:manifest:_files -g "*.toml"' \
+				'--allow-plugin-load[let clients load and unload plugins]' \
+				'(- *)'{-h,--help}'[show help]' && ret=0
+			;;
+		snapshot)
+			_arguments \
+				'--socket=[connect to the server socket]:socket path:_files' \
+				'(--adapter)--session=[read a session]:session id: ' \
+				'(--session)--adapter=[read the screen of an adapter]:adapter id: ' \
+				'(--cells)--svg[print an SVG picture of the screen]' \
+				'(--svg)--cells[keep the cell grid in the JSON]' \
+				'(- *)'{-h,--help}'[show help]' && ret=0
+			;;
+		completions)
+			_arguments \
+				'(- *)'{-h,--help}'[show help]' \
+				'1:shell:(bash zsh fish)' && ret=0
+			;;
+		version)
+			_arguments '(- *)'{-h,--help}'[show help]' && ret=0
+			;;
+		help)
+			_describe -t commands 'ptywright command' commands && ret=0
+			;;
+		esac
+		;;
+	esac
+	return ret
+}
+
+if [[ $funcstack[1] == _ptywright ]]; then
+	_ptywright "$@"
+else
+	compdef _ptywright ptywright
+fi
+`
+
+const fishCompletion = `# fish completion for ptywright.
+# Save as ~/.config/fish/completions/ptywright.fish
+
+# __ptywright_run_cmdline prints the words after "ptywright run ... --",
+# the current one included, and fails when there is no "--".
+function __ptywright_run_cmdline
+	set -l tokens (commandline -opc)
+	set -l i (contains -i -- -- $tokens); or return 1
+	printf '%s\n' $tokens[(math $i + 1)..-1] (commandline -ct)
+end
+
+complete -c ptywright -f
+
+complete -c ptywright -n __fish_use_subcommand -a run -d 'run a command on a PTY, passing its terminal through live'
+complete -c ptywright -n __fish_use_subcommand -a serve -d 'serve the JSON-RPC automation API'
+complete -c ptywright -n __fish_use_subcommand -a snapshot -d 'print the screen of a served session as JSON or SVG'
+complete -c ptywright -n __fish_use_subcommand -a completions -d 'print a shell completion script'
+complete -c ptywright -n __fish_use_subcommand -a version -d 'print the version'
+complete -c ptywright -n __fish_use_subcommand -a help -d 'show help for a command'
+complete -c ptywright -n __fish_use_subcommand -l version -d 'print the version'
+complete -c ptywright -s h -l help -d 'show help'
+
+complete -c ptywright -n '__fish_seen_subcommand_from run; and not __ptywright_run_cmdline >/dev/null' -l rows -x -d 'terminal height in rows'
+complete -c ptywright -n '__fish_seen_subcommand_from run; and not __ptywright_run_cmdline >/dev/null' -l cols -x -d 'terminal width in columns'
+complete -c ptywright -n '__fish_seen_subcommand_from run; and not __ptywright_run_cmdline >/dev/null' -l record -r -F -d 'record the session as an asciicast file'
+complete -c ptywright -n '__fish_seen_subcommand_from run; and __ptywright_run_cmdline >/dev/null' -x -a '(__fish_complete_subcommand --commandline (__ptywright_run_cmdline))'
+
+complete -c ptywright -n '__fish_seen_subcommand_from serve' -l stdio -d 'serve one client over stdin/stdout'
+complete -c ptywright -n '__fish_seen_subcommand_from serve' -l socket -r -F -d 'serve on a local socket or named pipe'
+complete -c ptywright -n '__fish_seen_subcommand_from serve' -l framing -x -a 'ndjson lsp' -d 'message framing'
+complete -c ptywright -n '__fish_seen_subcommand_from serve' -l plugin -r -F -d 'load a plugin manifest (repeatable)'
+complete -c ptywright -n '__fish_seen_subcommand_from serve' -l allow-plugin-load -d 'let clients load and unload plugins'
+
+complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l socket -r -F -d 'connect to the server socket'
+complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l session -x -d 'read a session'
+complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l adapter -x -d 'read the screen of an adapter'
+complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l svg -d 'print an SVG picture of the screen'
+complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l cells -d 'keep the cell grid in the JSON'
+
+complete -c ptywright -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'
+complete -c ptywright -n '__fish_seen_subcommand_from help' -x -a 'run serve snapshot completions version'
+`

@@ -1,0 +1,219 @@
+// Command ptywright runs terminal programs on a pseudo-terminal.
+//
+//	ptywright run [--rows N] [--cols N] [--record FILE] -- CMD ARGS...
+//	ptywright serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load]
+//	ptywright snapshot [--socket PATH] (--session ID | --adapter ID) [--svg | --cells]
+//	ptywright completions bash|zsh|fish
+//	ptywright version
+//
+// Exit codes: 2 for a usage error, 1 for a runtime error; run exits with
+// the child's code (128+N when signal N killed it).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+const mainUsage = `Usage: ptywright <command> [flags] [args]
+
+Drives interactive terminal programs through a real pseudo-terminal.
+
+Commands:
+  run          run a command on a PTY, passing its terminal through live
+  serve        serve the JSON-RPC automation API
+  snapshot     print a served session's screen as JSON or SVG
+  completions  print a shell completion script (bash, zsh, fish)
+  version      print the version
+
+Flags:
+  -h, --help   show this help; "ptywright <command> --help" for a command
+  --version    print the version
+
+Exit codes: 2 for a usage error, 1 for a runtime error; run exits with
+the child's exit code.
+`
+
+func main() {
+	os.Exit(cli(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// cli runs one command line and returns the process exit code.
+func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, mainUsage)
+		return exitUsage
+	}
+	name, rest := args[0], args[1:]
+	var err error
+	code := exitOK
+	switch name {
+	case "-h", "-help", "--help", "help":
+		return helpCommand(rest, stdout, stderr)
+	case "-version", "--version":
+		if len(rest) > 0 {
+			err = usagef("", "--version takes no arguments")
+			break
+		}
+		fmt.Fprintln(stdout, versionString())
+	case "version":
+		err = versionCommand(rest, stdout)
+	case "run":
+		code, err = runCommand(ctx, rest, stdin, stdout, stderr)
+	case "serve":
+		err = serveCommand(ctx, rest, stdin, stdout, stderr)
+	case "snapshot":
+		err = snapshotCommand(ctx, rest, stdout)
+	case "completions":
+		err = completionsCommand(rest, stdout)
+	default:
+		err = usagef("", "unknown command %q", name)
+	}
+	if err != nil {
+		return report(err, stderr)
+	}
+	return code
+}
+
+// report prints err and returns its exit code.
+func report(err error, stderr io.Writer) int {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		if ue.cmd == "" {
+			fmt.Fprintf(stderr, "ptywright: %s\nRun 'ptywright --help' for usage.\n", ue.msg)
+		} else {
+			fmt.Fprintf(stderr, "ptywright %s: %s\nRun 'ptywright %s --help' for usage.\n", ue.cmd, ue.msg, ue.cmd)
+		}
+		return exitUsage
+	}
+	// Diagnostics are redacted like everything else that leaves: an error
+	// may quote a command line or a path holding a secret.
+	fmt.Fprintf(stderr, "ptywright: %s\n", redactText(err.Error()))
+	return exitFailure
+}
+
+// usageError is a command line the program cannot act on: exit code 2.
+type usageError struct {
+	cmd string // the subcommand, "" for the top level
+	msg string
+}
+
+func (e *usageError) Error() string {
+	if e.cmd == "" {
+		return e.msg
+	}
+	return e.cmd + ": " + e.msg
+}
+
+func usagef(cmd, format string, args ...any) error {
+	return &usageError{cmd: cmd, msg: fmt.Sprintf(format, args...)}
+}
+
+// command describes a subcommand for help and completions.
+type command struct {
+	name    string
+	summary string
+	usage   string // the synopsis after "Usage: "
+	details string // paragraphs after the summary, if any
+	flags   func() *flag.FlagSet
+}
+
+// commands lists the subcommands in the order help shows them. Their flag
+// sets are built by the same functions the commands parse with, so help and
+// completions cannot drift from what is accepted.
+func commands() []command {
+	return []command{
+		{"run", "run a command on a PTY, passing its terminal through live", runSynopsis, runDetails, func() *flag.FlagSet { return runFlags(new(runConfig)) }},
+		{"serve", "serve the JSON-RPC automation API", serveSynopsis, serveDetails, func() *flag.FlagSet { return serveFlags(new(serveConfig)) }},
+		{"snapshot", "print a served session's screen as JSON or SVG", snapshotSynopsis, snapshotDetails, func() *flag.FlagSet { return snapshotFlags(new(snapshotConfig)) }},
+		{"completions", "print a shell completion script", completionsSynopsis, completionsDetails, func() *flag.FlagSet { return newFlagSet("completions") }},
+		{"version", "print the version", "version", "", func() *flag.FlagSet { return newFlagSet("version") }},
+	}
+}
+
+func lookupCommand(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// helpCommand prints the top-level help, or a command's with "help CMD".
+func helpCommand(args []string, stdout, stderr io.Writer) int {
+	switch len(args) {
+	case 0:
+		fmt.Fprint(stdout, mainUsage)
+		return exitOK
+	case 1:
+		c, ok := lookupCommand(args[0])
+		if !ok {
+			return report(usagef("", "unknown command %q", args[0]), stderr)
+		}
+		printUsage(stdout, c)
+		return exitOK
+	}
+	return report(usagef("", "help takes at most one command"), stderr)
+}
+
+// newFlagSet returns a flag set that reports errors instead of printing or
+// exiting, so the caller decides the stream and the exit code.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parseFlags parses args for the named command. --help prints the command's
+// usage to stdout and reports help=true; bad flags are usage errors.
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (help bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			c, _ := lookupCommand(fs.Name())
+			printUsage(stdout, c)
+			return true, nil
+		}
+		return false, usagef(fs.Name(), "%v", err)
+	}
+	return false, nil
+}
+
+// printUsage writes a command's synopsis, summary and flags.
+func printUsage(w io.Writer, c command) {
+	fmt.Fprintf(w, "Usage: ptywright %s\n\n%s.\n", c.usage, capitalize(c.summary))
+	if c.details != "" {
+		fmt.Fprintf(w, "\n%s", c.details)
+	}
+	fs := c.flags()
+	var b strings.Builder
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, usage := flag.UnquoteUsage(f)
+		fmt.Fprintf(&b, "  --%s", f.Name)
+		if arg != "" {
+			fmt.Fprintf(&b, " %s", arg)
+		}
+		fmt.Fprintf(&b, "\n    \t%s\n", strings.ReplaceAll(usage, "\n", "\n    \t"))
+	})
+	b.WriteString("  -h, --help\n    \tshow this help\n")
+	fmt.Fprintf(w, "\nFlags:\n%s", b.String())
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,219 @@
+//go:build unix
+
+package rpc
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// rawConn is a minimal synchronous NDJSON client, so that a benchmark
+// measures the server rather than the test client.
+type rawConn struct {
+	nc net.Conn
+	in *bufio.Reader
+}
+
+func dialRaw(b *testing.B, path string) *rawConn {
+	b.Helper()
+	nc, err := net.Dial("unix", path)
+	require.NoError(b, err)
+	b.Cleanup(func() { _ = nc.Close() })
+	return &rawConn{nc: nc, in: bufio.NewReaderSize(nc, 1<<20)}
+}
+
+// roundTrip sends one request line and reads lines until its response.
+func (c *rawConn) roundTrip(req []byte) ([]byte, error) {
+	if _, err := c.nc.Write(req); err != nil {
+		return nil, err
+	}
+	for {
+		line, err := c.in.ReadBytes('\n')
+		if err != nil {
+			return nil, err
+		}
+		if bytes.HasPrefix(line, []byte(`{"jsonrpc":"2.0","id":`)) {
+			if !bytes.Contains(line, []byte(`"result":`)) {
+				return nil, fmt.Errorf("error response: %s", line)
+			}
+			return line, nil
+		}
+	}
+}
+
+func (c *rawConn) mustRoundTrip(b *testing.B, req []byte) {
+	b.Helper()
+	_, err := c.roundTrip(req)
+	require.NoError(b, err)
+}
+
+// percentile returns the p-th percentile (0-100) of sorted durations.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(float64(len(sorted)-1) * p / 100)
+	return sorted[i]
+}
+
+func reportLatencies(b *testing.B, lat []time.Duration, elapsed time.Duration) {
+	slices.Sort(lat)
+	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "req/s")
+	b.ReportMetric(float64(percentile(lat, 50).Microseconds()), "p50-µs")
+	b.ReportMetric(float64(percentile(lat, 99).Microseconds()), "p99-µs")
+}
+
+// BenchmarkRequests measures request throughput and latency over the Unix
+// socket with 1 and 8 concurrent clients, each with one request in flight.
+// session.snapshot returns the full 24x80 cell grid (~370 KB of JSON).
+func BenchmarkRequests(b *testing.B) {
+	for _, method := range []string{"session.list", "session.snapshot"} {
+		for _, clients := range []int{1, 8} {
+			b.Run(fmt.Sprintf("%s/clients=%d", method, clients), func(b *testing.B) {
+				srv := newServer(b, Options{})
+				path := serveUnix(b, srv)
+				setup := dialRaw(b, path)
+				setup.mustRoundTrip(b, []byte(`{"jsonrpc":"2.0","id":0,"method":"session.create","params":{"program":"/bin/sh","args":["-c","printf 'hello from the benchmark'; sleep 600"]}}`+"\n"))
+				setup.mustRoundTrip(b, []byte(`{"jsonrpc":"2.0","id":0,"method":"session.wait","params":{"session":"s1","matcher":{"type":"contains_text","value":"benchmark"}}}`+"\n"))
+				req := []byte(`{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{"session":"s1"}}` + "\n")
+				if method == "session.list" {
+					req = []byte(`{"jsonrpc":"2.0","id":1,"method":"session.list"}` + "\n")
+				}
+				conns := make([]*rawConn, clients)
+				for i := range conns {
+					conns[i] = dialRaw(b, path)
+					conns[i].mustRoundTrip(b, req) // warm up
+				}
+				lats := make([][]time.Duration, clients)
+				var wg sync.WaitGroup
+				b.ResetTimer()
+				start := time.Now()
+				for i, c := range conns {
+					n := b.N / clients
+					if i < b.N%clients {
+						n++
+					}
+					wg.Go(func() {
+						lat := make([]time.Duration, 0, n)
+						for range n {
+							t0 := time.Now()
+							if _, err := c.roundTrip(req); err != nil {
+								b.Error(err)
+								return
+							}
+							lat = append(lat, time.Since(t0))
+						}
+						lats[i] = lat
+					})
+				}
+				wg.Wait()
+				elapsed := time.Since(start)
+				b.StopTimer()
+				reportLatencies(b, slices.Concat(lats...), elapsed)
+			})
+		}
+	}
+}
+
+// BenchmarkNotificationLatency measures the time from a child writing a
+// line to a subscribed client holding the session.output that carries it.
+// The child stamps each line with its own clock at the moment it writes.
+func BenchmarkNotificationLatency(b *testing.B) {
+	exe, err := os.Executable()
+	require.NoError(b, err)
+	srv := newServer(b, Options{})
+	path := serveUnix(b, srv)
+	c := dialRaw(b, path)
+	create, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 0, "method": "session.create", "params": map[string]any{
+		"program": "/bin/sh", "args": []string{"-c", `stty -echo; echo started; exec "$0"`, exe},
+		"env": map[string]string{childModeEnv: "stamp"},
+	}})
+	require.NoError(b, err)
+	c.mustRoundTrip(b, append(create, '\n'))
+	c.mustRoundTrip(b, []byte(`{"jsonrpc":"2.0","id":0,"method":"session.wait","params":{"session":"s1","matcher":{"type":"contains_text","value":"started"}}}`+"\n"))
+	c.mustRoundTrip(b, []byte(`{"jsonrpc":"2.0","id":0,"method":"server.set_notifications","params":{"enabled":true,"sessions":["s1"]}}`+"\n"))
+
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	start := time.Now()
+	for i := range b.N {
+		in := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"session.input","params":{"session":"s1","action":{"type":"text","value":"%d\n"}}}`+"\n", i)
+		if _, err := c.nc.Write([]byte(in)); err != nil {
+			b.Fatal(err)
+		}
+		key := fmt.Sprintf("M%d T=", i)
+		var out strings.Builder
+		for {
+			line, err := c.in.ReadBytes('\n')
+			if err != nil {
+				b.Fatal(err)
+			}
+			got := time.Now()
+			if !bytes.Contains(line, []byte(`"method":"session.output"`)) {
+				continue
+			}
+			var m struct {
+				Params noteParams `json:"params"`
+			}
+			require.NoError(b, json.Unmarshal(line, &m))
+			out.WriteString(m.Params.Output)
+			text := out.String()
+			j := strings.Index(text, key)
+			if j < 0 {
+				continue
+			}
+			rest := text[j+len(key):]
+			end := strings.IndexAny(rest, "\r\n")
+			if end < 0 {
+				continue
+			}
+			ns, err := strconv.ParseInt(rest[:end], 10, 64)
+			require.NoError(b, err)
+			lat = append(lat, got.Sub(time.Unix(0, ns)))
+			break
+		}
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	reportLatencies(b, lat, elapsed)
+}
+
+// BenchmarkAdapterState measures adapter.state round trips over the Unix
+// socket: a Lua classification of the echo plugin's 24x80 screen, with the
+// lifecycle attached, per request.
+func BenchmarkAdapterState(b *testing.B) {
+	srv := newServer(b, Options{Plugins: newPlugins(b, echoManifest)})
+	path := serveUnix(b, srv)
+	c := dialRaw(b, path)
+	c.mustRoundTrip(b, []byte(`{"jsonrpc":"2.0","id":0,"method":"adapter.start","params":{"plugin":"echo"}}`+"\n"))
+	c.mustRoundTrip(b, []byte(`{"jsonrpc":"2.0","id":0,"method":"adapter.turn","params":{"adapter":"e1","send":{"intent":"send_text","params":{"text":"hello from the benchmark"}},"wait":{"timeout_ms":10000}}}`+"\n"))
+	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"adapter.state","params":{"adapter":"e1"}}` + "\n")
+	resp, err := c.roundTrip(req) // warm up
+	require.NoError(b, err)
+	require.Contains(b, string(resp), `"state":"echoed"`)
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	start := time.Now()
+	for range b.N {
+		t0 := time.Now()
+		if _, err := c.roundTrip(req); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	reportLatencies(b, lat, elapsed)
+}

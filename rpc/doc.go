@@ -1,0 +1,50 @@
+// Package rpc serves ptywright's JSON-RPC 2.0 protocol (see the JSON-RPC
+// reference in the spec) over a byte stream: stdio, a Unix socket shared by
+// many clients, or anything else that is an io.ReadWriteCloser.
+//
+// It adapts the root package and holds no terminal logic of its own. One
+// concern per file:
+//
+//   - frame.go: framing (NDJSON lines, LSP Content-Length frames), bounded
+//     at MaxFrameBytes, resynchronising after bad frames where it can;
+//   - wire.go, messages.go: the JSON-RPC objects, requests and batches;
+//   - errors.go: error codes, matched with errors.Is and kept through %w,
+//     and the mapping of the root package's sentinels to them;
+//   - params.go: strict params decoding that names the offending field;
+//   - conn.go: one connection: concurrent requests, one writer;
+//   - notify.go: per-connection notification subscriptions, coalesced;
+//   - registry.go: the sessions all connections share, and their watchers;
+//   - adapters.go: the adapters all connections share, and the waits bound
+//     to client-chosen wait ids;
+//   - serve.go, socket*.go: the Server, its transports and Close;
+//   - methods.go, session_methods.go: the method table and session.*;
+//   - adapter_start.go, adapter_methods.go, plugin_methods.go: the
+//     extension layer's adapter.* and plugin.*, present when
+//     Options.Plugins is set.
+//
+// An adapter ("e1", "e2", ...) is a ptywright.ExtensionHandle over a fresh
+// instance of a plugin, driving a session registered like any other ("s1",
+// ...) but owned by the adapter: session.close refuses it (adapter.close
+// closes both), while reads, session.kill and notifications work as for
+// any session, and a notification filter on the adapter's id matches it.
+// Each adapter method checks the adapter's manifest permissions first
+// (-32004 with data {method, required_permission}). A wait or turn holds
+// the adapter's lock; one given a wait_id can be cancelled from any
+// connection with adapter.cancel_wait, and then answers -32005.
+//
+// A server on stdio, with the built-in plugins and one loaded from disk:
+//
+//	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+//	...
+//	defer plugins.Close()
+//	if _, err := plugins.Load("plugins/echo/manifest.toml"); err != nil { ... }
+//	srv := rpc.NewServer(rpc.Options{Plugins: plugins, Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
+//	defer srv.Close()
+//	err := srv.ServeConn(ctx, rpc.Stdio(os.Stdin, os.Stdout), rpc.NDJSON)
+//
+// and on the per-user socket:
+//
+//	path, err := rpc.DefaultSocketPath()
+//	...
+//	err = srv.ListenUnix(ctx, path) // until ctx ends or srv.Close
+package rpc

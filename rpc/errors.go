@@ -1,0 +1,152 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"ptywright"
+)
+
+// ErrServerClosed is returned by Serve, ListenUnix and ServeConn once Close
+// has been called, and by calls that need the registry after it.
+var ErrServerClosed = errors.New("rpc: server closed")
+
+// classes maps the root package's sentinels (and the context errors) to
+// JSON-RPC codes, first match wins. An *Error anywhere in the chain takes
+// precedence over all of them; anything unmatched is an internal error.
+// That includes a *ptywright.PluginError of class ErrPluginRuntime or
+// ErrPluginBudget: the plugin failed, not the caller (its message, redacted
+// like every other, says where).
+var classes = []struct {
+	err   error
+	class *Error
+}{
+	{ptywright.ErrTimeout, ErrTimeout},
+	{ptywright.ErrCancelled, ErrCancelled},
+	{ptywright.ErrSessionClosed, ErrSessionClosed},
+	{ptywright.ErrProcessExited, ErrProcessExited},
+	{ptywright.ErrPermissionDenied, ErrPermissionDenied},
+	{ptywright.ErrInvalidParams, ErrInvalidParams},
+	{ptywright.ErrInvalidMatcher, ErrInvalidParams},
+	{ptywright.ErrInvalidAction, ErrInvalidParams},
+	{ptywright.ErrInvalidSize, ErrInvalidParams},
+	{ptywright.ErrInvalidRedaction, ErrInvalidParams},
+	{ptywright.ErrUnknownKey, ErrInvalidParams},
+	{ptywright.ErrUnknownSignal, ErrInvalidParams},
+	{ptywright.ErrInvalidMarker, ErrInvalidParams},
+	{ptywright.ErrTooManyMarkers, ErrInvalidParams},
+	{ptywright.ErrRawTranscriptExists, ErrInvalidParams},
+	{ptywright.ErrRecordingExists, ErrInvalidParams},
+	{ptywright.ErrInvalidRecording, ErrInvalidParams},
+	{ptywright.ErrInvalidManifest, ErrInvalidParams},
+	{ptywright.ErrPathEscape, ErrInvalidParams},
+	{ptywright.ErrPluginNotFound, ErrInvalidParams},
+	{ptywright.ErrPluginExists, ErrInvalidParams},
+	{ptywright.ErrBuiltinPlugin, ErrInvalidParams},
+	{ptywright.ErrNoMatch, ErrInvalidParams},
+	{context.DeadlineExceeded, ErrTimeout},
+	{context.Canceled, ErrCancelled},
+}
+
+// classOf returns the JSON-RPC class of err and whether err already carries
+// it (so its message need not be prefixed with the class name).
+func classOf(err error) (class *Error, explicit bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e, true
+	}
+	for _, c := range classes {
+		if errors.Is(err, c.err) {
+			return c.class, false
+		}
+	}
+	return ErrInternal, false
+}
+
+// Code returns the JSON-RPC code the server answers err with.
+func Code(err error) int64 {
+	c, _ := classOf(err)
+	return c.Code
+}
+
+type dataError struct {
+	err  error
+	data any
+}
+
+func (e *dataError) Error() string { return e.err.Error() }
+func (e *dataError) Unwrap() error { return e.err }
+
+// WithData attaches structured data to err: the server sends it as the
+// error object's "data" member. The code still comes from err's class.
+func WithData(err error, data any) error {
+	if err == nil {
+		return nil
+	}
+	return &dataError{err: err, data: data}
+}
+
+// PermissionDenied is the error for a call whose plugin manifest lacks
+// permission: code -32004 with data {method, required_permission}.
+func PermissionDenied(method, permission string) error {
+	err := fmt.Errorf("%w: %s requires the %s permission", ptywright.ErrPermissionDenied, method, permission)
+	return WithData(err, map[string]string{"method": method, "required_permission": permission})
+}
+
+// PluginLoadDenied is the error for plugin.load and plugin.unload on a server
+// started without --allow-plugin-load: code -32004 with data
+// {method, reason: "server_did_not_grant_plugin_load"}.
+func PluginLoadDenied(method string) error {
+	err := fmt.Errorf("%w: %s: the server was not started with plugin loading allowed", ptywright.ErrPermissionDenied, method)
+	return WithData(err, map[string]string{"method": method, "reason": "server_did_not_grant_plugin_load"})
+}
+
+// waitEvidence is the data of a wait that gave up: what the screen looked
+// like at the end.
+type waitEvidence struct {
+	Snapshot       ptywright.ScreenSnapshot `json:"snapshot"`
+	TranscriptTail string                   `json:"transcript_tail"`
+	ElapsedMs      int64                    `json:"elapsed_ms"`
+	Sequence       uint64                   `json:"sequence"`
+}
+
+// toWire converts a handler's error into the error object sent to the
+// client. The message is redacted with the default policy: an error may
+// quote a parameter or screen text holding a secret.
+func toWire(err error) *Error {
+	class, explicit := classOf(err)
+	msg := err.Error()
+	if !explicit {
+		msg = class.Message + ": " + msg
+	}
+	out := &Error{Code: class.Code, Message: ptywright.DefaultRedactor().Redact(msg)}
+	var data any
+	var de *dataError
+	var we *ptywright.WaitError
+	switch {
+	case errors.As(err, &de):
+		data = de.data
+	case errors.As(err, &we):
+		// Wait evidence is redacted by Session.Wait already.
+		data = waitEvidence{Snapshot: we.Snapshot, TranscriptTail: we.TranscriptTail, ElapsedMs: we.Elapsed.Milliseconds(), Sequence: we.Sequence}
+	}
+	if data != nil {
+		if raw, mErr := json.Marshal(data); mErr == nil {
+			out.Data = raw
+		}
+	}
+	return out
+}
+
+// invalidParams names the offending field.
+func invalidParams(field, format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrInvalidParams, field, fmt.Sprintf(format, args...))
+}
+
+// redact makes text fit for a log line: diagnostics are redacted like
+// everything else that leaves the process.
+func redact(text string) string {
+	return ptywright.DefaultRedactor().Redact(text)
+}

@@ -1,0 +1,130 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"ptywright"
+)
+
+func TestCodeMapsRootSentinels(t *testing.T) {
+	tests := []struct {
+		err  error
+		code int64
+	}{
+		{ptywright.ErrTimeout, CodeTimeout},
+		{ptywright.ErrCancelled, CodeCancelled},
+		{ptywright.ErrSessionClosed, CodeSessionClosed},
+		{ptywright.ErrPermissionDenied, CodePermissionDenied},
+		{ptywright.ErrInvalidMatcher, CodeInvalidParams},
+		{ptywright.ErrInvalidAction, CodeInvalidParams},
+		{ptywright.ErrInvalidSize, CodeInvalidParams},
+		{ptywright.ErrInvalidRedaction, CodeInvalidParams},
+		{ptywright.ErrUnknownKey, CodeInvalidParams},
+		{ptywright.ErrUnknownSignal, CodeInvalidParams},
+		{ptywright.ErrInvalidMarker, CodeInvalidParams},
+		{ptywright.ErrTooManyMarkers, CodeInvalidParams},
+		{ptywright.ErrRawTranscriptExists, CodeInvalidParams},
+		{ptywright.ErrInvalidParams, CodeInvalidParams},
+		{ptywright.ErrInvalidManifest, CodeInvalidParams},
+		{ptywright.ErrPathEscape, CodeInvalidParams},
+		{ptywright.ErrPluginNotFound, CodeInvalidParams},
+		{ptywright.ErrPluginExists, CodeInvalidParams},
+		{ptywright.ErrBuiltinPlugin, CodeInvalidParams},
+		{ptywright.ErrNoMatch, CodeInvalidParams},
+		{ptywright.ErrRecordingExists, CodeInvalidParams},
+		{ptywright.ErrInvalidRecording, CodeInvalidParams},
+		{ptywright.ErrProcessExited, CodeSessionClosed},
+		{&ptywright.ManifestError{Field: "name", Reason: "name is required"}, CodeInvalidParams},
+		{&ptywright.RecordingError{}, CodeInvalidParams},
+		{&ptywright.PluginError{Plugin: "echo", Function: "send_text", Message: "boom", Err: ptywright.ErrPluginRuntime}, CodeInternalError},
+		{&ptywright.PluginError{Plugin: "echo", Function: "classify", Message: "slow", Err: ptywright.ErrPluginBudget}, CodeInternalError},
+		{&ptywright.PluginError{Plugin: "echo", Function: "x", Message: "no", Err: errors.Join(ptywright.ErrPluginRuntime, ptywright.ErrPermissionDenied)}, CodePermissionDenied},
+		{context.DeadlineExceeded, CodeTimeout},
+		{context.Canceled, CodeCancelled},
+		{ErrInvalidParams, CodeInvalidParams},
+		{ErrMethodNotFound, CodeMethodNotFound},
+		{errors.New("disk on fire"), CodeInternalError},
+		// Wrapped, through %w and through *WaitError and *FieldError.
+		{fmt.Errorf("ctx: %w", ptywright.ErrSessionClosed), CodeSessionClosed},
+		{&ptywright.WaitError{Err: ptywright.ErrTimeout}, CodeTimeout},
+		{&ptywright.FieldError{Field: "rows", Err: ptywright.ErrInvalidSize}, CodeInvalidParams},
+		// An explicit class wins over the sentinel it wraps.
+		{fmt.Errorf("%w: %w", ErrInvalidParams, ptywright.ErrTimeout), CodeInvalidParams},
+		{PermissionDenied("adapter.send", "input.write"), CodePermissionDenied},
+		{PluginLoadDenied("plugin.load"), CodePermissionDenied},
+	}
+	for _, tt := range tests {
+		t.Run(tt.err.Error(), func(t *testing.T) {
+			require.Equal(t, tt.code, Code(tt.err))
+			require.Equal(t, tt.code, toWire(tt.err).Code)
+		})
+	}
+}
+
+func TestErrorsMatchByCode(t *testing.T) {
+	err := fmt.Errorf("%w: session: required", ErrInvalidParams)
+	require.ErrorIs(t, err, ErrInvalidParams)
+	require.ErrorIs(t, err, &Error{Code: CodeInvalidParams, Message: "other text"})
+	require.NotErrorIs(t, err, ErrInternal)
+}
+
+func TestToWire(t *testing.T) {
+	t.Run("message is redacted", func(t *testing.T) {
+		w := toWire(fmt.Errorf("%w: program: cannot run with API_KEY=sk-abcdefghijklmnopqrstuvwx", ErrInvalidParams))
+		require.Equal(t, "invalid params: program: cannot run with API_KEY=[REDACTED]", w.Message)
+	})
+	t.Run("root errors get the class as prefix", func(t *testing.T) {
+		require.Equal(t, "session closed: ptywright: session closed", toWire(ptywright.ErrSessionClosed).Message)
+		require.Equal(t, "internal error: boom", toWire(errors.New("boom")).Message)
+	})
+	t.Run("a program that exited says so", func(t *testing.T) {
+		w := toWire(fmt.Errorf("ptywright: text: %w", ptywright.ErrProcessExited))
+		require.Equal(t, int64(CodeSessionClosed), w.Code)
+		require.Equal(t, "the program exited: ptywright: text: ptywright: process exited", w.Message)
+		require.ErrorIs(t, ErrProcessExited, ErrSessionClosed, "same code")
+	})
+	t.Run("plugin errors keep their message, redacted", func(t *testing.T) {
+		pe := &ptywright.PluginError{Plugin: "echo", Function: "send_text", Message: "main.lua:3: token sk-abcdefghijklmnopqrstuvwx", Err: ptywright.ErrPluginRuntime}
+		w := toWire(fmt.Errorf("intent %q: %w", "send_text", pe))
+		require.Equal(t, `internal error: intent "send_text": plugin echo: send_text: main.lua:3: token [REDACTED]`, w.Message)
+	})
+	t.Run("permission data", func(t *testing.T) {
+		w := toWire(PermissionDenied("adapter.send", "input.write"))
+		require.JSONEq(t, `{"method":"adapter.send","required_permission":"input.write"}`, string(w.Data))
+		w = toWire(PluginLoadDenied("plugin.load"))
+		require.JSONEq(t, `{"method":"plugin.load","reason":"server_did_not_grant_plugin_load"}`, string(w.Data))
+	})
+	t.Run("wait evidence", func(t *testing.T) {
+		we := &ptywright.WaitError{
+			Err:            ptywright.ErrTimeout,
+			Elapsed:        1500 * time.Millisecond,
+			Sequence:       7,
+			Snapshot:       ptywright.ScreenSnapshot{Size: ptywright.Size{Rows: 24, Cols: 80}, Sequence: 7, PlainText: "last"},
+			TranscriptTail: "tail",
+		}
+		w := toWire(fmt.Errorf("wrapped: %w", we))
+		require.Equal(t, int64(CodeTimeout), w.Code)
+		var data struct {
+			Snapshot       map[string]any `json:"snapshot"`
+			TranscriptTail string         `json:"transcript_tail"`
+			ElapsedMs      int64          `json:"elapsed_ms"`
+			Sequence       uint64         `json:"sequence"`
+		}
+		require.NoError(t, json.Unmarshal(w.Data, &data))
+		require.Equal(t, "last", data.Snapshot["plain_text"])
+		require.Equal(t, "tail", data.TranscriptTail)
+		require.Equal(t, int64(1500), data.ElapsedMs)
+		require.Equal(t, uint64(7), data.Sequence)
+	})
+	t.Run("no data otherwise", func(t *testing.T) {
+		require.Nil(t, toWire(ErrInvalidParams).Data)
+		require.NoError(t, WithData(nil, 1))
+	})
+}

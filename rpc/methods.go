@@ -1,0 +1,157 @@
+package rpc
+
+import (
+	"context"
+	"sort"
+	"strconv"
+)
+
+// methodTable maps every method name to its handler; capabilities are
+// derived from it. The extension layer's adapter.* and plugin.* are there
+// when the server has a plugin registry.
+func (s *Server) methodTable() map[string]handlerFunc {
+	t := map[string]handlerFunc{
+		"server.capabilities":      s.capabilities,
+		"server.set_notifications": s.setNotifications,
+		"session.create":           s.sessionCreate,
+		"session.list":             s.sessionList,
+		"session.input":            s.sessionInput,
+		"session.wait":             s.sessionWait,
+		"session.snapshot":         s.sessionSnapshot,
+		"session.transcript":       s.sessionTranscript,
+		"session.resize":           s.sessionResize,
+		"session.kill":             s.sessionKill,
+		"session.close":            s.sessionClose,
+	}
+	if s.opts.Plugins != nil {
+		for name, h := range s.adapterMethods() {
+			t[name] = h
+		}
+		for name, h := range s.pluginMethods() {
+			t[name] = h
+		}
+	}
+	return t
+}
+
+// notifications lists the notifications a subscribed client may receive,
+// sorted.
+func (s *Server) notifications() []string {
+	if s.opts.Plugins != nil {
+		return []string{notifyLifecycle, notifyChanged, notifyExited, notifyOutput}
+	}
+	return []string{notifyChanged, notifyExited, notifyOutput}
+}
+
+// Methods lists the methods the server answers, sorted.
+func (s *Server) Methods() []string {
+	names := make([]string, 0, len(s.methods))
+	for name := range s.methods {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Capabilities is the result of server.capabilities.
+type Capabilities struct {
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+	Protocol string `json:"protocol"`
+	// Methods and Notifications are sorted names.
+	Methods       []string `json:"methods"`
+	Notifications []string `json:"notifications"`
+	Framings      []string `json:"framings"`
+	Transports    []string `json:"transports"`
+	// EmbeddedLua says whether lua matchers can be evaluated and adapters
+	// run: the server has a plugin registry (or a predicate registry)
+	// bound.
+	EmbeddedLua   bool             `json:"embedded_lua"`
+	Batch         bool             `json:"batch"`
+	MaxFrameBytes int              `json:"max_frame_bytes"`
+	MaxInFlight   int              `json:"max_in_flight"`
+	ErrorCodes    map[string]int64 `json:"error_codes"`
+}
+
+func (s *Server) capabilities(_ context.Context, _ *conn, raw []byte) (any, error) {
+	if err := decodeParams(raw, &struct{}{}); err != nil {
+		return nil, err
+	}
+	framings := make([]string, 0, 2)
+	for _, f := range Framings() {
+		framings = append(framings, string(f))
+	}
+	return Capabilities{
+		Name:          "ptywright",
+		Version:       s.opts.Version,
+		Protocol:      "jsonrpc-2.0",
+		Methods:       s.Methods(),
+		Notifications: s.notifications(),
+		Framings:      framings,
+		Transports:    []string{"stdio", "unix"},
+		EmbeddedLua:   s.opts.Predicates != nil,
+		Batch:         true,
+		MaxFrameBytes: MaxFrameBytes,
+		MaxInFlight:   MaxInFlight,
+		ErrorCodes: map[string]int64{
+			"parse_error":       CodeParseError,
+			"invalid_request":   CodeInvalidRequest,
+			"method_not_found":  CodeMethodNotFound,
+			"invalid_params":    CodeInvalidParams,
+			"internal_error":    CodeInternalError,
+			"timeout":           CodeTimeout,
+			"session_closed":    CodeSessionClosed,
+			"permission_denied": CodePermissionDenied,
+			"cancelled":         CodeCancelled,
+		},
+	}, nil
+}
+
+type setNotificationsParams struct {
+	Enabled  *bool    `json:"enabled" rpc:"required"`
+	Adapters []string `json:"adapters"`
+	Sessions []string `json:"sessions"`
+}
+
+// notificationsResult echoes the resolved subscription.
+type notificationsResult struct {
+	Enabled  bool     `json:"enabled"`
+	Adapters []string `json:"adapters"`
+	Sessions []string `json:"sessions"`
+}
+
+func (s *Server) setNotifications(_ context.Context, c *conn, raw []byte) (any, error) {
+	var p setNotificationsParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	adapters, err := idList("adapters", p.Adapters)
+	if err != nil {
+		return nil, err
+	}
+	sessions, err := idList("sessions", p.Sessions)
+	if err != nil {
+		return nil, err
+	}
+	// Ids that match nothing yet are kept: a client may subscribe to an
+	// adapter or session before it exists.
+	c.notes.set(*p.Enabled, newFilter(sessions, adapters), s.reg.list())
+	return notificationsResult{Enabled: *p.Enabled, Adapters: adapters, Sessions: sessions}, nil
+}
+
+// idList validates a filter list and removes duplicates, keeping the first
+// occurrence's order.
+func idList(field string, ids []string) ([]string, error) {
+	out := make([]string, 0, len(ids))
+	seen := make(map[string]struct{}, len(ids))
+	for i, id := range ids {
+		if id == "" {
+			return nil, invalidParams(field+"["+strconv.Itoa(i)+"]", "must not be empty")
+		}
+		if _, dup := seen[id]; !dup {
+			seen[id] = struct{}{}
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,283 @@
+package rpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"slices"
+	"sync"
+
+	"ptywright"
+)
+
+// The notifications a subscribed connection receives.
+const (
+	notifyChanged   = "session.changed"
+	notifyOutput    = "session.output"
+	notifyExited    = "session.exited"
+	notifyLifecycle = "adapter.lifecycle"
+)
+
+// event is what a watcher posts about a session.
+type event uint8
+
+const (
+	// evChanged: the screen or the transcript may have moved.
+	evChanged event = 1 << iota
+	// evExited: the child exited.
+	evExited
+	// evLifecycle: the owning adapter's turn lifecycle changed.
+	evLifecycle
+)
+
+// notifier is one connection's subscription: whether it is on, its filter,
+// and per session what it has been told so far.
+//
+// Watchers only set flags (post never blocks); the connection's writer turns
+// them into notifications when it is free (collect). While the writer is
+// busy, events for a session coalesce into one pending state: the latest
+// sequence, and output read straight from the session's bounded transcript
+// from this connection's cursor. A slow client therefore costs O(sessions)
+// memory and never holds up a session or another client.
+type notifier struct {
+	log   *slog.Logger
+	ready chan struct{} // capacity 1: wakes the writer
+
+	mu      sync.Mutex
+	enabled bool
+	filter  filter
+	subs    map[*entry]*delivery
+	dirty   []*entry // sessions with pending events, in arrival order
+}
+
+// delivery is what one connection has seen of one session.
+type delivery struct {
+	cursor    int64  // transcript position already sent
+	lastSeq   uint64 // sequence of the last session.changed sent
+	pending   bool   // in dirty
+	exit      bool   // session.exited to send
+	exitSent  bool
+	lifecycle bool   // adapter.lifecycle to consider
+	lastLife  []byte // the lifecycle last sent (or current at subscription)
+}
+
+// filter scopes notifications; empty means every session.
+type filter struct {
+	sessions map[string]struct{}
+	adapters map[string]struct{}
+}
+
+func newFilter(sessions, adapters []string) filter {
+	f := filter{sessions: make(map[string]struct{}, len(sessions)), adapters: make(map[string]struct{}, len(adapters))}
+	for _, id := range sessions {
+		f.sessions[id] = struct{}{}
+	}
+	for _, id := range adapters {
+		f.adapters[id] = struct{}{}
+	}
+	return f
+}
+
+func (f filter) match(e *entry) bool {
+	if len(f.sessions) == 0 && len(f.adapters) == 0 {
+		return true
+	}
+	if _, ok := f.sessions[e.id]; ok {
+		return true
+	}
+	_, ok := f.adapters[e.adapter]
+	return ok && e.adapter != ""
+}
+
+func newNotifier(log *slog.Logger) *notifier {
+	return &notifier{log: log, ready: make(chan struct{}, 1), subs: make(map[*entry]*delivery)}
+}
+
+// post records an event of e. It never blocks.
+func (n *notifier) post(e *entry, ev event) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !n.enabled || !n.filter.match(e) {
+		return
+	}
+	d := n.subs[e]
+	if d == nil {
+		// A session created after the subscription: everything it printed
+		// is new to this client.
+		d = &delivery{}
+		n.subs[e] = d
+	}
+	if ev&evExited != 0 && !d.exitSent {
+		d.exit = true
+	}
+	if ev&evLifecycle != 0 {
+		d.lifecycle = true
+	}
+	if !d.pending {
+		d.pending = true
+		n.dirty = append(n.dirty, e)
+	}
+	select {
+	case n.ready <- struct{}{}:
+	default:
+	}
+}
+
+// set applies server.set_notifications. Turning notifications on (or
+// bringing a session into the filter) seeds that session's cursor at its
+// current position, so no retained output is replayed.
+func (n *notifier) set(enabled bool, f filter, current []*entry) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	wasOn, old := n.enabled, n.filter
+	n.enabled, n.filter = enabled, f
+	if !enabled {
+		clear(n.subs)
+		n.dirty = nil
+		return
+	}
+	for _, e := range current {
+		if d := n.subs[e]; d != nil && wasOn && old.match(e) && f.match(e) {
+			continue // already followed: keep its cursor
+		}
+		// A new delivery replaces any old one; collect drops work done for
+		// a replaced delivery.
+		n.subs[e] = &delivery{
+			cursor:   e.sess.TranscriptCursor(),
+			lastSeq:  e.sess.Sequence(),
+			exitSent: isDone(e.sess.Exited()),
+			lastLife: encodeLifecycle(e.lifecycle()),
+		}
+	}
+	n.dirty = slices.DeleteFunc(n.dirty, func(e *entry) bool {
+		d := n.subs[e]
+		return d == nil || !d.pending
+	})
+}
+
+// pending reports whether collect has anything to do.
+func (n *notifier) pending() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.dirty) > 0
+}
+
+type job struct {
+	e     *entry
+	d     *delivery
+	state delivery
+}
+
+// collect builds the notification frames for every session with pending
+// events: session.changed if the sequence advanced, session.output with the
+// (redacted) transcript delta, session.exited once, and adapter.lifecycle
+// with the adapter's current status if it differs from the last one sent.
+// It runs on the writer goroutine only.
+func (n *notifier) collect() [][]byte {
+	n.mu.Lock()
+	jobs := make([]job, 0, len(n.dirty))
+	for _, e := range n.dirty {
+		d := n.subs[e]
+		if d == nil {
+			continue
+		}
+		d.pending = false
+		jobs = append(jobs, job{e: e, d: d, state: *d})
+		d.lifecycle = false
+	}
+	n.dirty = n.dirty[:0]
+	n.mu.Unlock()
+
+	type result struct {
+		frames   [][]byte
+		cursor   int64
+		seq      uint64
+		exitNow  bool
+		lastLife []byte
+	}
+	results := make([]result, len(jobs))
+	for i, j := range jobs {
+		res := &results[i]
+		add := func(method string, params any) {
+			b, err := encodeNotification(method, params)
+			if err != nil {
+				n.log.Error("encode notification", "method", method, "err", err)
+				return
+			}
+			res.frames = append(res.frames, b)
+		}
+		seq := j.e.sess.Sequence()
+		text, next, dropped := j.e.sess.TranscriptSince(j.state.cursor)
+		res.cursor, res.seq, res.lastLife = next, max(seq, j.state.lastSeq), j.state.lastLife
+		if seq > j.state.lastSeq {
+			add(notifyChanged, changedParams{Session: j.e.id, Sequence: seq})
+		}
+		if text != "" || dropped {
+			add(notifyOutput, outputParams{Session: j.e.id, Sequence: seq, Output: ptywright.DefaultRedactor().Redact(text), Dropped: dropped})
+		}
+		if j.state.exit {
+			add(notifyExited, changedParams{Session: j.e.id, Sequence: seq})
+			res.exitNow = true
+		}
+		if j.state.lifecycle {
+			// The current status, not the posted one: callbacks from two
+			// goroutines may arrive out of order, the handle cannot.
+			if st := j.e.lifecycle(); st != nil {
+				if b := encodeLifecycle(st); !bytes.Equal(b, j.state.lastLife) {
+					add(notifyLifecycle, lifecycleParams{Adapter: j.e.adapter, Session: j.e.id, Lifecycle: b})
+					res.lastLife = b
+				}
+			}
+		}
+	}
+
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var frames [][]byte
+	for i, j := range jobs {
+		if !n.enabled || n.subs[j.e] != j.d {
+			continue // turned off or re-seeded meanwhile: drop what was built
+		}
+		res := results[i]
+		j.d.cursor, j.d.lastSeq, j.d.lastLife = res.cursor, res.seq, res.lastLife
+		if res.exitNow {
+			j.d.exit, j.d.exitSent = false, true
+		}
+		frames = append(frames, res.frames...)
+		if j.e.removed.Load() && !j.d.pending && isDone(j.e.done) {
+			delete(n.subs, j.e)
+		}
+	}
+	return frames
+}
+
+type changedParams struct {
+	Session  string `json:"session"`
+	Sequence uint64 `json:"sequence"`
+}
+
+type outputParams struct {
+	Session  string `json:"session"`
+	Sequence uint64 `json:"sequence"`
+	Output   string `json:"output"`
+	Dropped  bool   `json:"dropped,omitempty"`
+}
+
+type lifecycleParams struct {
+	Adapter   string          `json:"adapter"`
+	Session   string          `json:"session"`
+	Lifecycle json.RawMessage `json:"lifecycle"`
+}
+
+// encodeLifecycle returns st's JSON form, nil for nil: notifications are
+// deduplicated on it.
+func encodeLifecycle(st *ptywright.LifecycleStatus) []byte {
+	if st == nil {
+		return nil
+	}
+	b, err := marshal(st)
+	if err != nil {
+		return nil // A status is strings, numbers and a time: cannot fail.
+	}
+	return b
+}

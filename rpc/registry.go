@@ -1,0 +1,243 @@
+package rpc
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"ptywright"
+)
+
+// registry is the server state every connection shares: the sessions (and,
+// with the extension layer, the adapters), and the connections subscribed to
+// their events. One watcher goroutine per session turns the session's
+// changes into notifications; the registry owns and stops it.
+type registry struct {
+	log *slog.Logger
+
+	mu       sync.Mutex
+	closed   bool
+	nextID   uint64
+	sessions map[string]*entry
+
+	subsMu sync.RWMutex
+	subs   map[*notifier]struct{}
+
+	watchers sync.WaitGroup
+}
+
+// entry is one registered session.
+type entry struct {
+	id  string
+	num uint64 // creation order, for sorting ids
+	// adapter is the id of the adapter that owns the session, "" for one
+	// made by session.create; the notification filter matches on it.
+	adapter string
+	sess    *ptywright.Session
+
+	stop    chan struct{} // closed to stop the watcher
+	done    chan struct{} // closed when the watcher has stopped
+	removed atomic.Bool   // no longer in the registry
+
+	// handle is the owning adapter's handle once it exists; life is the
+	// last status its lifecycle callback reported, for the moment before.
+	handle atomic.Pointer[ptywright.ExtensionHandle]
+	life   atomic.Pointer[ptywright.LifecycleStatus]
+}
+
+// lifecycle returns the owning adapter's turn lifecycle, nil for a session
+// made by session.create.
+func (e *entry) lifecycle() *ptywright.LifecycleStatus {
+	if h := e.handle.Load(); h != nil {
+		return h.Lifecycle()
+	}
+	return e.life.Load()
+}
+
+func newRegistry(log *slog.Logger) *registry {
+	return &registry{
+		log:      log,
+		sessions: make(map[string]*entry),
+		subs:     make(map[*notifier]struct{}),
+	}
+}
+
+// add registers a started session under the next id ("s1", "s2", ...) and
+// starts its watcher. adapter is the owning adapter's id or "".
+func (r *registry) add(sess *ptywright.Session, adapter string) (*entry, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, fmt.Errorf("%w: %w", ErrInternal, ErrServerClosed)
+	}
+	r.nextID++
+	e := &entry{
+		id:      "s" + strconv.FormatUint(r.nextID, 10),
+		num:     r.nextID,
+		adapter: adapter,
+		sess:    sess,
+		stop:    make(chan struct{}),
+		done:    make(chan struct{}),
+	}
+	r.sessions[e.id] = e
+	r.watchers.Add(1)
+	go r.watch(e)
+	return e, nil
+}
+
+// get returns the session registered as id. An unknown (or closed) id is an
+// invalid-params error, as the reference specifies.
+func (r *registry) get(id string) (*entry, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, ok := r.sessions[id]
+	if !ok {
+		return nil, invalidParams("session", "unknown session %q", id)
+	}
+	return e, nil
+}
+
+// list returns the registered sessions in creation order.
+func (r *registry) list() []*entry {
+	r.mu.Lock()
+	out := make([]*entry, 0, len(r.sessions))
+	for _, e := range r.sessions {
+		out = append(out, e)
+	}
+	r.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].num < out[j].num })
+	return out
+}
+
+// remove unregisters id, closes its session (reaping the child) and stops
+// its watcher once the exit has been published.
+func (r *registry) remove(id string) error {
+	r.mu.Lock()
+	e, ok := r.sessions[id]
+	if ok {
+		delete(r.sessions, id)
+	}
+	r.mu.Unlock()
+	if !ok {
+		return invalidParams("session", "unknown session %q", id)
+	}
+	return r.shut(e)
+}
+
+// removeEntry is remove for an entry already in hand: when the registry no
+// longer holds it (Close took it), it waits for that shutdown instead.
+func (r *registry) removeEntry(e *entry) error {
+	r.mu.Lock()
+	held := r.sessions[e.id] == e
+	if held {
+		delete(r.sessions, e.id)
+	}
+	r.mu.Unlock()
+	if !held {
+		<-e.done
+		return nil
+	}
+	return r.shut(e)
+}
+
+func (r *registry) shut(e *entry) error {
+	e.removed.Store(true)
+	err := e.sess.Close()
+	close(e.stop)
+	<-e.done
+	if err != nil {
+		return fmt.Errorf("close session %s: %w", e.id, err)
+	}
+	return nil
+}
+
+// closeAll closes every session at once (each Close may wait out a grace
+// period) and refuses new ones.
+func (r *registry) closeAll() error {
+	r.mu.Lock()
+	r.closed = true
+	entries := make([]*entry, 0, len(r.sessions))
+	for id, e := range r.sessions {
+		entries = append(entries, e)
+		delete(r.sessions, id)
+	}
+	r.mu.Unlock()
+	errs := make([]error, len(entries))
+	var wg sync.WaitGroup
+	for i, e := range entries {
+		wg.Go(func() { errs[i] = r.shut(e) })
+	}
+	wg.Wait()
+	r.watchers.Wait()
+	return errors.Join(errs...)
+}
+
+// watch follows one session's changes without polling and publishes each to
+// the subscribed connections; the exit is published exactly once.
+func (r *registry) watch(e *entry) {
+	defer r.watchers.Done()
+	defer close(e.done)
+	exitPublished := false
+	publish := func() {
+		exited := isDone(e.sess.Exited())
+		ev := evChanged
+		if exited && !exitPublished {
+			ev |= evExited
+		}
+		r.publish(e, ev)
+		exitPublished = exitPublished || exited
+	}
+	for {
+		// Take the channel before publishing, so that a change made while
+		// publishing closes it and is not missed.
+		_, changed := e.sess.Changed()
+		publish()
+		select {
+		case <-changed:
+		case <-e.stop:
+			// The session is closed: its last output and its exit may have
+			// raced with stop.
+			publish()
+			return
+		}
+	}
+}
+
+func (r *registry) publish(e *entry, ev event) {
+	r.subsMu.RLock()
+	defer r.subsMu.RUnlock()
+	for n := range r.subs {
+		n.post(e, ev)
+	}
+}
+
+// publishLifecycle is an adapter's OnLifecycle callback: it never blocks.
+func (r *registry) publishLifecycle(e *entry, st ptywright.LifecycleStatus) {
+	e.life.Store(&st)
+	r.publish(e, evLifecycle)
+}
+
+func (r *registry) subscribe(n *notifier) {
+	r.subsMu.Lock()
+	r.subs[n] = struct{}{}
+	r.subsMu.Unlock()
+}
+
+func (r *registry) unsubscribe(n *notifier) {
+	r.subsMu.Lock()
+	delete(r.subs, n)
+	r.subsMu.Unlock()
+}
+
+func isDone(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}

@@ -1,0 +1,285 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	"ptywright"
+)
+
+// Options configure a Server. The zero value serves session.* with lua
+// matchers disabled and logs through slog.Default.
+type Options struct {
+	// Plugins is the plugin registry the extension layer runs on: with it
+	// the server answers adapter.* and plugin.* (without it they are not
+	// methods at all) and decides lua matchers. The server never closes
+	// it: it belongs to the caller, who closes it after Server.Close.
+	Plugins *ptywright.Plugins
+	// AllowPluginLoad enables plugin.load and plugin.unload (the CLI's
+	// --allow-plugin-load). Without it they are denied with -32004 and
+	// data.reason "server_did_not_grant_plugin_load".
+	AllowPluginLoad bool
+	// Predicates decides lua matchers in session.wait and in adapters'
+	// wait matchers. Nil means Plugins when that is set; with neither, a
+	// matcher with a lua branch is rejected as invalid params ("no plugin
+	// registry").
+	Predicates ptywright.PredicateRegistry
+	// Logger receives diagnostics. Nil means slog.Default(), which writes
+	// to stderr: never stdout, which may be the protocol stream.
+	Logger *slog.Logger
+	// Version is what server.capabilities reports; "" means "devel".
+	Version string
+	// Framing is used for the connections Serve and ListenUnix accept; ""
+	// means NDJSON.
+	Framing Framing
+}
+
+// handlerFunc runs one method. params is the raw "params" member, nil when
+// absent. The result is encoded as the response's result; an error is
+// mapped to its JSON-RPC code (see Code).
+type handlerFunc func(ctx context.Context, c *conn, params []byte) (any, error)
+
+// Server serves the ptywright JSON-RPC protocol on any number of
+// connections, which share one session registry. Each connection has its
+// own notification subscription.
+//
+// Close must be called: it closes every connection and every session,
+// reaping the children.
+type Server struct {
+	opts     Options
+	log      *slog.Logger
+	methods  map[string]handlerFunc
+	reg      *registry
+	adapters *adapterSet
+
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+
+	mu        sync.Mutex
+	closed    bool
+	nextConn  uint64
+	listeners map[net.Listener]struct{}
+	conns     sync.WaitGroup // connections being served
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// NewServer returns a server ready to serve connections.
+func NewServer(opts Options) *Server {
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	if opts.Version == "" {
+		opts.Version = "devel"
+	}
+	if opts.Predicates == nil && opts.Plugins != nil {
+		opts.Predicates = opts.Plugins
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		opts:      opts,
+		log:       log,
+		reg:       newRegistry(log),
+		adapters:  newAdapterSet(),
+		ctx:       ctx,
+		cancel:    cancel,
+		listeners: make(map[net.Listener]struct{}),
+	}
+	s.methods = s.methodTable()
+	return s
+}
+
+// ServeConn serves one client on rwc until the client ends the stream, ctx
+// is cancelled or the server closes. Requests still running when the client
+// ends the stream are finished and answered first, so
+// `printf '...' | ptywright serve --stdio` gets its response. ServeConn
+// closes rwc. A clean end returns nil.
+func (s *Server) ServeConn(ctx context.Context, rwc io.ReadWriteCloser, framing Framing) error {
+	if _, err := ParseFraming(string(framing)); err != nil {
+		_ = rwc.Close() // Best effort: refused.
+		return err
+	}
+	if !s.addConn() {
+		_ = rwc.Close() // Best effort: refused.
+		return ErrServerClosed
+	}
+	defer s.conns.Done()
+	return s.newConn(ctx, rwc, framing).serve()
+}
+
+// addConn counts a connection in, unless the server is closed.
+func (s *Server) addConn() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.conns.Add(1)
+	return true
+}
+
+func (s *Server) newConn(ctx context.Context, rwc io.ReadWriteCloser, framing Framing) *conn {
+	s.mu.Lock()
+	s.nextConn++
+	id := s.nextConn
+	s.mu.Unlock()
+	cctx, cancel := context.WithCancel(ctx)
+	stopOnClose := context.AfterFunc(s.ctx, cancel)
+	log := s.log.With("conn", id)
+	return &conn{
+		srv:    s,
+		id:     id,
+		log:    log,
+		rwc:    rwc,
+		reader: framing.Reader(rwc),
+		writer: framing.Writer(rwc),
+		ctx:    cctx,
+		cancel: func() {
+			stopOnClose()
+			cancel()
+		},
+		sem:        make(chan struct{}, MaxInFlight),
+		out:        make(chan []byte, MaxInFlight+1),
+		idle:       make(chan struct{}),
+		writerDone: make(chan struct{}),
+		notes:      newNotifier(log),
+	}
+}
+
+// Serve accepts connections on l until ctx is cancelled or the server
+// closes, serving each with Options.Framing. It closes l when it returns,
+// which for a listener from ListenUnix removes the socket file.
+func (s *Server) Serve(ctx context.Context, l net.Listener) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		_ = l.Close() // Best effort: refused.
+		return ErrServerClosed
+	}
+	s.listeners[l] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.listeners, l)
+		s.mu.Unlock()
+		_ = l.Close() // Best effort: Close may have closed it already.
+	}()
+	stop := context.AfterFunc(ctx, func() { _ = l.Close() }) // Best effort: unblocks Accept.
+	defer stop()
+	framing := s.opts.Framing
+	if framing == "" {
+		framing = NDJSON
+	}
+	if _, err := ParseFraming(string(framing)); err != nil {
+		return err
+	}
+	var backoff time.Duration
+	for {
+		nc, err := l.Accept()
+		if err != nil {
+			switch {
+			case s.isClosed():
+				return ErrServerClosed
+			case ctx.Err() != nil:
+				return ctx.Err()
+			case isTemporary(err):
+				// Out of file descriptors, say: wait and retry, as
+				// net/http does.
+				backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+				s.log.Warn("accept failed; retrying", "err", err, "in", backoff)
+				t := time.NewTimer(backoff)
+				select {
+				case <-t.C:
+				case <-ctx.Done():
+				case <-s.ctx.Done():
+				}
+				t.Stop()
+				continue
+			}
+			return fmt.Errorf("rpc: accept: %w", err)
+		}
+		backoff = 0
+		if !s.addConn() {
+			_ = nc.Close() // Best effort: refused.
+			return ErrServerClosed
+		}
+		go func() {
+			defer s.conns.Done()
+			err := s.newConn(ctx, nc, framing).serve()
+			if err != nil && !errors.Is(err, ErrServerClosed) && !errors.Is(err, context.Canceled) {
+				s.log.Debug("connection ended", "err", redact(err.Error()))
+			}
+		}()
+	}
+}
+
+func isTemporary(err error) bool {
+	var ne interface{ Temporary() bool }
+	return errors.As(err, &ne) && ne.Temporary()
+}
+
+func (s *Server) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// Close stops the server: it closes the listeners (removing the socket files
+// ListenUnix created), ends every connection, closes every session (SIGTERM,
+// grace, SIGKILL, reap) and every adapter, and waits for all of it. It is
+// safe to call more than once; later calls return the first result.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		var errs []error
+		for l := range s.listeners {
+			if err := l.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+				errs = append(errs, err)
+			}
+		}
+		s.mu.Unlock()
+		s.cancel()
+		// Closing the sessions first ends the adapters' waits, which hold
+		// their handles' locks.
+		errs = append(errs, s.reg.closeAll())
+		for _, a := range s.adapters.closeAll() {
+			// Best effort: the session's error was reported above, and
+			// closing a Lua state cannot fail.
+			_ = a.h.Close()
+		}
+		s.conns.Wait()
+		s.closeErr = errors.Join(errs...)
+	})
+	return s.closeErr
+}
+
+var _ io.Closer = (*Server)(nil)
+
+// Stdio joins a reader and a writer, typically os.Stdin and os.Stdout, into
+// the stream ServeConn takes. Close closes both if they are io.Closers.
+func Stdio(r io.Reader, w io.Writer) io.ReadWriteCloser { return stdio{r, w} }
+
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (s stdio) Close() error {
+	var errs []error
+	if c, ok := s.Reader.(io.Closer); ok {
+		errs = append(errs, c.Close())
+	}
+	if c, ok := s.Writer.(io.Closer); ok {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,351 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"time"
+
+	"ptywright"
+)
+
+// DefaultWaitTimeout is session.wait's timeout when timeout_ms is omitted.
+const DefaultWaitTimeout = 30 * time.Second
+
+// MaxWaitTimeout bounds timeout_ms: a larger value is a mistake, not a plan.
+const MaxWaitTimeout = 24 * time.Hour
+
+type createParams struct {
+	Program             string            `json:"program" rpc:"required"`
+	Args                []string          `json:"args"`
+	Cwd                 string            `json:"cwd"`
+	Env                 map[string]string `json:"env"`
+	Rows                int               `json:"rows"`
+	Cols                int               `json:"cols"`
+	PixelWidth          int               `json:"pixel_width"`
+	PixelHeight         int               `json:"pixel_height"`
+	TranscriptMaxChars  int               `json:"transcript_max_chars"`
+	RawTranscriptPath   string            `json:"raw_transcript_path"`
+	RawTranscriptAppend bool              `json:"raw_transcript_append"`
+	// RecordPath records the session as an asciicast v2 file (mode 0600,
+	// never overwritten), redacted unless RecordRaw.
+	RecordPath string `json:"record_path"`
+	RecordRaw  bool   `json:"record_raw"`
+}
+
+type sessionResult struct {
+	Session string `json:"session"`
+}
+
+func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, error) {
+	var p createParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if p.Program == "" {
+		return nil, invalidParams("program", "must not be empty")
+	}
+	if err := checkCwd(p.Cwd); err != nil {
+		return nil, err
+	}
+	if p.TranscriptMaxChars < 0 {
+		return nil, invalidParams("transcript_max_chars", "must not be negative, got %d", p.TranscriptMaxChars)
+	}
+	sess, err := ptywright.Start(ptywright.Options{
+		Program:             p.Program,
+		Args:                p.Args,
+		Dir:                 p.Cwd,
+		Env:                 p.Env,
+		Size:                ptywright.Size{Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight},
+		TranscriptMaxChars:  p.TranscriptMaxChars,
+		RawTranscriptPath:   p.RawTranscriptPath,
+		RawTranscriptAppend: p.RawTranscriptAppend,
+		RecordPath:          p.RecordPath,
+		RecordRaw:           p.RecordRaw,
+	})
+	if err != nil {
+		return nil, startError(err)
+	}
+	e, err := s.reg.add(sess, "")
+	if err != nil {
+		_ = sess.Close() // Best effort: the server is closing.
+		return nil, err
+	}
+	s.log.Debug("session created", "session", e.id, "pid", sess.Pid())
+	return sessionResult{Session: e.id}, nil
+}
+
+// checkCwd checks a working directory before spawning: exec reports a
+// missing directory as a missing program ("fork/exec /bin/sh: no such file
+// or directory").
+func checkCwd(cwd string) error {
+	if cwd == "" {
+		return nil
+	}
+	fi, err := os.Stat(cwd)
+	if err != nil {
+		return invalidParams("cwd", "%v", err)
+	}
+	if !fi.IsDir() {
+		return invalidParams("cwd", "%s is not a directory", cwd)
+	}
+	return nil
+}
+
+// startError classifies a failure to start: a program that is not there or
+// not executable, a missing cwd or an existing raw transcript file is the
+// caller's mistake (invalid params); anything else is the server's.
+func startError(err error) error {
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("%w: %w", ErrInvalidParams, err)
+	}
+	return err
+}
+
+type sessionListResult struct {
+	Sessions []string `json:"sessions"`
+}
+
+func (s *Server) sessionList(_ context.Context, _ *conn, raw []byte) (any, error) {
+	if err := decodeParams(raw, &struct{}{}); err != nil {
+		return nil, err
+	}
+	entries := s.reg.list()
+	ids := make([]string, len(entries))
+	for i, e := range entries {
+		ids[i] = e.id
+	}
+	return sessionListResult{Sessions: ids}, nil
+}
+
+type sessionParams struct {
+	Session string `json:"session" rpc:"required"`
+}
+
+type inputParams struct {
+	Session string           `json:"session" rpc:"required"`
+	Action  ptywright.Action `json:"action" rpc:"required"`
+}
+
+type inputResult struct {
+	Sent bool `json:"sent"`
+}
+
+func (s *Server) sessionInput(ctx context.Context, _ *conn, raw []byte) (any, error) {
+	var p inputParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	e, err := s.reg.get(p.Session)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.sess.Send(ctx, p.Action); err != nil {
+		return nil, err
+	}
+	return inputResult{Sent: true}, nil
+}
+
+type waitParams struct {
+	Session   string            `json:"session" rpc:"required"`
+	Matcher   ptywright.Matcher `json:"matcher" rpc:"required"`
+	TimeoutMs *int64            `json:"timeout_ms"`
+}
+
+// waitResult is session.wait's result: the reference's evidence plus the
+// outcome (which branch fired) and how long the screen had been stable.
+type waitResult struct {
+	Matched        bool                     `json:"matched"`
+	Sequence       uint64                   `json:"sequence"`
+	ElapsedMs      int64                    `json:"elapsed_ms"`
+	Snapshot       ptywright.ScreenSnapshot `json:"snapshot"`
+	TranscriptTail string                   `json:"transcript_tail"`
+	Outcome        *ptywright.MatchOutcome  `json:"outcome,omitempty"`
+	StableForMs    int64                    `json:"stable_for_ms"`
+}
+
+func (s *Server) sessionWait(ctx context.Context, _ *conn, raw []byte) (any, error) {
+	var p waitParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	timeout, err := waitTimeout("timeout_ms", p.TimeoutMs, DefaultWaitTimeout)
+	if err != nil {
+		return nil, err
+	}
+	e, err := s.reg.get(p.Session)
+	if err != nil {
+		return nil, err
+	}
+	var opts []ptywright.WaitOption
+	if s.opts.Predicates != nil {
+		opts = append(opts, ptywright.WithPredicates(s.opts.Predicates))
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := e.sess.Wait(ctx, p.Matcher, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return waitResult{
+		Matched:        res.Matched,
+		Sequence:       res.Sequence,
+		ElapsedMs:      res.Elapsed.Milliseconds(),
+		Snapshot:       res.Snapshot,
+		TranscriptTail: res.TranscriptTail,
+		Outcome:        res.Outcome,
+		StableForMs:    res.StableFor.Milliseconds(),
+	}, nil
+}
+
+// readParams are the params of the reads that redact.
+type readParams struct {
+	Session   string           `json:"session" rpc:"required"`
+	Redact    *bool            `json:"redact"`
+	Redaction *redactionParams `json:"redaction"`
+}
+
+// redactionParams is the per-read redaction object. enabled must be
+// present, and is forced to true: whether redaction runs is the top-level
+// redact flag's decision.
+type redactionParams struct {
+	Enabled       *bool    `json:"enabled" rpc:"required"`
+	Replacement   string   `json:"replacement"`
+	ExtraLiterals []string `json:"extra_literals"`
+	ExtraRegexes  []string `json:"extra_regexes"`
+}
+
+// redactor returns the redactor a read uses, nil for raw output. The
+// redaction object is validated even when redact is false.
+func (p readParams) redactor() (*ptywright.Redactor, error) {
+	r := ptywright.DefaultRedactor()
+	if p.Redaction != nil {
+		policy := ptywright.RedactionPolicy{
+			Enabled:       true,
+			Replacement:   p.Redaction.Replacement,
+			ExtraLiterals: p.Redaction.ExtraLiterals,
+			ExtraRegexes:  p.Redaction.ExtraRegexes,
+		}
+		compiled, err := policy.Compile()
+		if err != nil {
+			var fe *ptywright.FieldError
+			if errors.As(err, &fe) {
+				return nil, invalidParams("redaction."+fe.Field, "%s", fe.Reason)
+			}
+			return nil, fmt.Errorf("%w: redaction: %w", ErrInvalidParams, err)
+		}
+		r = compiled
+	}
+	if p.Redact != nil && !*p.Redact {
+		return nil, nil
+	}
+	return r, nil
+}
+
+func (s *Server) sessionSnapshot(_ context.Context, _ *conn, raw []byte) (any, error) {
+	var p readParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	r, err := p.redactor()
+	if err != nil {
+		return nil, err
+	}
+	e, err := s.reg.get(p.Session)
+	if err != nil {
+		return nil, err
+	}
+	// Encoded here: through encoding/json, a Marshaler's output is
+	// compacted once more, which costs more than encoding the cells.
+	b, err := e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Raw: r == nil, Redactor: r}).MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("%w: encoding the snapshot: %w", ErrInternal, err)
+	}
+	return preEncoded(b), nil
+}
+
+type transcriptResult struct {
+	Text string `json:"text"`
+}
+
+func (s *Server) sessionTranscript(_ context.Context, _ *conn, raw []byte) (any, error) {
+	var p readParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	r, err := p.redactor()
+	if err != nil {
+		return nil, err
+	}
+	e, err := s.reg.get(p.Session)
+	if err != nil {
+		return nil, err
+	}
+	return transcriptResult{Text: e.sess.Transcript(r)}, nil
+}
+
+type resizeParams struct {
+	Session     string `json:"session" rpc:"required"`
+	Rows        int    `json:"rows" rpc:"required"`
+	Cols        int    `json:"cols" rpc:"required"`
+	PixelWidth  int    `json:"pixel_width"`
+	PixelHeight int    `json:"pixel_height"`
+}
+
+func (s *Server) sessionResize(_ context.Context, _ *conn, raw []byte) (any, error) {
+	var p resizeParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	size := ptywright.Size{Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight}
+	if err := size.Validate(); err != nil {
+		return nil, err
+	}
+	e, err := s.reg.get(p.Session)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.sess.Resize(size); err != nil {
+		return nil, err
+	}
+	return map[string]bool{"resized": true}, nil
+}
+
+func (s *Server) sessionKill(_ context.Context, _ *conn, raw []byte) (any, error) {
+	var p sessionParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	e, err := s.reg.get(p.Session)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.sess.Kill(); err != nil {
+		return nil, err
+	}
+	return map[string]bool{"killed": true}, nil
+}
+
+// sessionClose refuses an adapter's session: the adapter owns it, and
+// closing it underneath would leave a live adapter over a dead session.
+// adapter.close closes both.
+func (s *Server) sessionClose(_ context.Context, _ *conn, raw []byte) (any, error) {
+	var p sessionParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	e, err := s.reg.get(p.Session)
+	if err != nil {
+		return nil, err
+	}
+	if e.adapter != "" {
+		return nil, invalidParams("session", "session %s belongs to adapter %s: close it with adapter.close", e.id, e.adapter)
+	}
+	if err := s.reg.remove(p.Session); err != nil {
+		return nil, err
+	}
+	return map[string]bool{"closed": true}, nil
+}

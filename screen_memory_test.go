@@ -1,0 +1,35 @@
+package ptywright_test
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"ptywright"
+)
+
+// TestScrolledLinesAreNotRetained: a Screen keeps its grid and nothing of
+// what scrolled off it, so a flood of long lines keeps memory flat. (x/vt's
+// default scrollback kept 10000 lines: ~80 bytes per cell, 80 MB here.)
+func TestScrolledLinesAreNotRetained(t *testing.T) {
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	scr, err := ptywright.NewScreen(ptywright.Size{Rows: 1, Cols: 1000})
+	require.NoError(t, err)
+	defer scr.Close()
+	line := []byte(strings.Repeat("y", 999) + "\r\n")
+	_, _ = scr.Write(line)
+	before := heap()
+	for range 1000 {
+		_, _ = scr.Write(line)
+	}
+	grown := int64(heap()) - int64(before)
+	require.Less(t, grown, int64(4<<20), "scrolled-off lines are retained")
+	require.Equal(t, "", scr.PlainText(), "the last line feed scrolled the row away")
+}
