@@ -70,7 +70,11 @@ if [[ ! -f $tui_dir/package.json ]]; then
 fi
 
 echo "codex: installing @openai/codex@$version into $tui_dir" >&2
-npm install --prefix "$tui_dir" --no-audit --no-fund --no-save --include=optional \
+# --save-exact records the package in $tui_dir/package.json: npm prunes every
+# top-level package the manifest does not list, so with --no-save this install
+# would remove Claude Code (scripts/install-tuis.sh) from the same directory,
+# and that script's next install would remove codex.
+npm install --prefix "$tui_dir" --no-audit --no-fund --save-exact --include=optional \
 	"@openai/codex@$version" >&2
 
 if [[ -z $(native_binary) ]]; then

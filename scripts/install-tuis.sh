@@ -36,7 +36,10 @@ npm_install() {
 	mkdir -p "$DIR"
 	[[ -f $DIR/package.json ]] || printf '{\n  "private": true\n}\n' >"$DIR/package.json"
 	log=$(mktemp)
-	if ! npm install --prefix "$DIR" --no-audit --no-fund --no-save \
+	# --save-exact records the package in $DIR/package.json: npm prunes every
+	# top-level package the manifest does not list, so with --no-save each
+	# install removed the programs other scripts (install-codex.sh) put here.
+	if ! npm install --prefix "$DIR" --no-audit --no-fund --save-exact \
 		--include=optional --engine-strict=false --loglevel=warn \
 		"$spec" >"$log" 2>&1; then
 		cat "$log" >&2
