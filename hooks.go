@@ -134,7 +134,10 @@ func (e *LuaExtension) CallHook(ctx context.Context, hook string, args json.RawM
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	cctx, cancel := context.WithTimeout(ctx, timeout)
+	deadline := time.Now().Add(timeout)
+	d, ok := ctx.Deadline()
+	callersDeadline := ok && !d.After(deadline)
+	cctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 
 	e.mu.Lock()
@@ -163,7 +166,7 @@ func (e *LuaExtension) CallHook(ctx context.Context, hook string, args json.RawM
 		return err
 	})
 	if err != nil {
-		if errors.Is(err, ErrTimeout) && ctx.Err() == nil {
+		if errors.Is(err, ErrTimeout) && !callersDeadline {
 			return HookResult{}, fmt.Errorf("plugin %s: hook %q timed out after %s: %w", rt.manifest.Name, hook, timeout, err)
 		}
 		return HookResult{}, err
