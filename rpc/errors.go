@@ -16,6 +16,9 @@ var ErrServerClosed = errors.New("rpc: server closed")
 // classes maps the root package's sentinels (and the context errors) to
 // JSON-RPC codes, first match wins. An *Error anywhere in the chain takes
 // precedence over all of them; anything unmatched is an internal error.
+// That includes a *ptywright.PluginError of class ErrPluginRuntime or
+// ErrPluginBudget: the plugin failed, not the caller (its message, redacted
+// like every other, says where).
 var classes = []struct {
 	err   error
 	class *Error
@@ -23,7 +26,9 @@ var classes = []struct {
 	{ptywright.ErrTimeout, ErrTimeout},
 	{ptywright.ErrCancelled, ErrCancelled},
 	{ptywright.ErrSessionClosed, ErrSessionClosed},
+	{ptywright.ErrProcessExited, ErrProcessExited},
 	{ptywright.ErrPermissionDenied, ErrPermissionDenied},
+	{ptywright.ErrInvalidParams, ErrInvalidParams},
 	{ptywright.ErrInvalidMatcher, ErrInvalidParams},
 	{ptywright.ErrInvalidAction, ErrInvalidParams},
 	{ptywright.ErrInvalidSize, ErrInvalidParams},
@@ -33,6 +38,14 @@ var classes = []struct {
 	{ptywright.ErrInvalidMarker, ErrInvalidParams},
 	{ptywright.ErrTooManyMarkers, ErrInvalidParams},
 	{ptywright.ErrRawTranscriptExists, ErrInvalidParams},
+	{ptywright.ErrRecordingExists, ErrInvalidParams},
+	{ptywright.ErrInvalidRecording, ErrInvalidParams},
+	{ptywright.ErrInvalidManifest, ErrInvalidParams},
+	{ptywright.ErrPathEscape, ErrInvalidParams},
+	{ptywright.ErrPluginNotFound, ErrInvalidParams},
+	{ptywright.ErrPluginExists, ErrInvalidParams},
+	{ptywright.ErrBuiltinPlugin, ErrInvalidParams},
+	{ptywright.ErrNoMatch, ErrInvalidParams},
 	{context.DeadlineExceeded, ErrTimeout},
 	{context.Canceled, ErrCancelled},
 }

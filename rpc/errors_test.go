@@ -31,6 +31,21 @@ func TestCodeMapsRootSentinels(t *testing.T) {
 		{ptywright.ErrInvalidMarker, CodeInvalidParams},
 		{ptywright.ErrTooManyMarkers, CodeInvalidParams},
 		{ptywright.ErrRawTranscriptExists, CodeInvalidParams},
+		{ptywright.ErrInvalidParams, CodeInvalidParams},
+		{ptywright.ErrInvalidManifest, CodeInvalidParams},
+		{ptywright.ErrPathEscape, CodeInvalidParams},
+		{ptywright.ErrPluginNotFound, CodeInvalidParams},
+		{ptywright.ErrPluginExists, CodeInvalidParams},
+		{ptywright.ErrBuiltinPlugin, CodeInvalidParams},
+		{ptywright.ErrNoMatch, CodeInvalidParams},
+		{ptywright.ErrRecordingExists, CodeInvalidParams},
+		{ptywright.ErrInvalidRecording, CodeInvalidParams},
+		{ptywright.ErrProcessExited, CodeSessionClosed},
+		{&ptywright.ManifestError{Field: "name", Reason: "name is required"}, CodeInvalidParams},
+		{&ptywright.RecordingError{}, CodeInvalidParams},
+		{&ptywright.PluginError{Plugin: "echo", Function: "send_text", Message: "boom", Err: ptywright.ErrPluginRuntime}, CodeInternalError},
+		{&ptywright.PluginError{Plugin: "echo", Function: "classify", Message: "slow", Err: ptywright.ErrPluginBudget}, CodeInternalError},
+		{&ptywright.PluginError{Plugin: "echo", Function: "x", Message: "no", Err: errors.Join(ptywright.ErrPluginRuntime, ptywright.ErrPermissionDenied)}, CodePermissionDenied},
 		{context.DeadlineExceeded, CodeTimeout},
 		{context.Canceled, CodeCancelled},
 		{ErrInvalidParams, CodeInvalidParams},
@@ -68,6 +83,17 @@ func TestToWire(t *testing.T) {
 	t.Run("root errors get the class as prefix", func(t *testing.T) {
 		require.Equal(t, "session closed: ptywright: session closed", toWire(ptywright.ErrSessionClosed).Message)
 		require.Equal(t, "internal error: boom", toWire(errors.New("boom")).Message)
+	})
+	t.Run("a program that exited says so", func(t *testing.T) {
+		w := toWire(fmt.Errorf("ptywright: text: %w", ptywright.ErrProcessExited))
+		require.Equal(t, int64(CodeSessionClosed), w.Code)
+		require.Equal(t, "the program exited: ptywright: text: ptywright: process exited", w.Message)
+		require.ErrorIs(t, ErrProcessExited, ErrSessionClosed, "same code")
+	})
+	t.Run("plugin errors keep their message, redacted", func(t *testing.T) {
+		pe := &ptywright.PluginError{Plugin: "echo", Function: "send_text", Message: "main.lua:3: token sk-abcdefghijklmnopqrstuvwx", Err: ptywright.ErrPluginRuntime}
+		w := toWire(fmt.Errorf("intent %q: %w", "send_text", pe))
+		require.Equal(t, `internal error: intent "send_text": plugin echo: send_text: main.lua:3: token [REDACTED]`, w.Message)
 	})
 	t.Run("permission data", func(t *testing.T) {
 		w := toWire(PermissionDenied("adapter.send", "input.write"))

@@ -6,10 +6,11 @@ import (
 	"strconv"
 )
 
-// methodTable maps every method name to its handler. The extension layer
-// adds adapter.* and plugin.* here; capabilities are derived from it.
+// methodTable maps every method name to its handler; capabilities are
+// derived from it. The extension layer's adapter.* and plugin.* are there
+// when the server has a plugin registry.
 func (s *Server) methodTable() map[string]handlerFunc {
-	return map[string]handlerFunc{
+	t := map[string]handlerFunc{
 		"server.capabilities":      s.capabilities,
 		"server.set_notifications": s.setNotifications,
 		"session.create":           s.sessionCreate,
@@ -22,6 +23,24 @@ func (s *Server) methodTable() map[string]handlerFunc {
 		"session.kill":             s.sessionKill,
 		"session.close":            s.sessionClose,
 	}
+	if s.opts.Plugins != nil {
+		for name, h := range s.adapterMethods() {
+			t[name] = h
+		}
+		for name, h := range s.pluginMethods() {
+			t[name] = h
+		}
+	}
+	return t
+}
+
+// notifications lists the notifications a subscribed client may receive,
+// sorted.
+func (s *Server) notifications() []string {
+	if s.opts.Plugins != nil {
+		return []string{notifyLifecycle, notifyChanged, notifyExited, notifyOutput}
+	}
+	return []string{notifyChanged, notifyExited, notifyOutput}
 }
 
 // Methods lists the methods the server answers, sorted.
@@ -44,8 +63,9 @@ type Capabilities struct {
 	Notifications []string `json:"notifications"`
 	Framings      []string `json:"framings"`
 	Transports    []string `json:"transports"`
-	// EmbeddedLua says whether lua matchers can be evaluated: the server
-	// has a plugin registry bound.
+	// EmbeddedLua says whether lua matchers can be evaluated and adapters
+	// run: the server has a plugin registry (or a predicate registry)
+	// bound.
 	EmbeddedLua   bool             `json:"embedded_lua"`
 	Batch         bool             `json:"batch"`
 	MaxFrameBytes int              `json:"max_frame_bytes"`
@@ -66,7 +86,7 @@ func (s *Server) capabilities(_ context.Context, _ *conn, raw []byte) (any, erro
 		Version:       s.opts.Version,
 		Protocol:      "jsonrpc-2.0",
 		Methods:       s.Methods(),
-		Notifications: []string{notifyChanged, notifyExited, notifyOutput},
+		Notifications: s.notifications(),
 		Framings:      framings,
 		Transports:    []string{"stdio", "unix"},
 		EmbeddedLua:   s.opts.Predicates != nil,

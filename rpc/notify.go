@@ -1,6 +1,8 @@
 package rpc
 
 import (
+	"bytes"
+	"encoding/json"
 	"log/slog"
 	"slices"
 	"sync"
@@ -10,9 +12,22 @@ import (
 
 // The notifications a subscribed connection receives.
 const (
-	notifyChanged = "session.changed"
-	notifyOutput  = "session.output"
-	notifyExited  = "session.exited"
+	notifyChanged   = "session.changed"
+	notifyOutput    = "session.output"
+	notifyExited    = "session.exited"
+	notifyLifecycle = "adapter.lifecycle"
+)
+
+// event is what a watcher posts about a session.
+type event uint8
+
+const (
+	// evChanged: the screen or the transcript may have moved.
+	evChanged event = 1 << iota
+	// evExited: the child exited.
+	evExited
+	// evLifecycle: the owning adapter's turn lifecycle changed.
+	evLifecycle
 )
 
 // notifier is one connection's subscription: whether it is on, its filter,
@@ -37,11 +52,13 @@ type notifier struct {
 
 // delivery is what one connection has seen of one session.
 type delivery struct {
-	cursor   int64  // transcript position already sent
-	lastSeq  uint64 // sequence of the last session.changed sent
-	pending  bool   // in dirty
-	exit     bool   // session.exited to send
-	exitSent bool
+	cursor    int64  // transcript position already sent
+	lastSeq   uint64 // sequence of the last session.changed sent
+	pending   bool   // in dirty
+	exit      bool   // session.exited to send
+	exitSent  bool
+	lifecycle bool   // adapter.lifecycle to consider
+	lastLife  []byte // the lifecycle last sent (or current at subscription)
 }
 
 // filter scopes notifications; empty means every session.
@@ -76,9 +93,8 @@ func newNotifier(log *slog.Logger) *notifier {
 	return &notifier{log: log, ready: make(chan struct{}, 1), subs: make(map[*entry]*delivery)}
 }
 
-// post records an event of e; exited marks the child's exit. It never
-// blocks.
-func (n *notifier) post(e *entry, exited bool) {
+// post records an event of e. It never blocks.
+func (n *notifier) post(e *entry, ev event) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if !n.enabled || !n.filter.match(e) {
@@ -91,8 +107,11 @@ func (n *notifier) post(e *entry, exited bool) {
 		d = &delivery{}
 		n.subs[e] = d
 	}
-	if exited && !d.exitSent {
+	if ev&evExited != 0 && !d.exitSent {
 		d.exit = true
+	}
+	if ev&evLifecycle != 0 {
+		d.lifecycle = true
 	}
 	if !d.pending {
 		d.pending = true
@@ -127,6 +146,7 @@ func (n *notifier) set(enabled bool, f filter, current []*entry) {
 			cursor:   e.sess.TranscriptCursor(),
 			lastSeq:  e.sess.Sequence(),
 			exitSent: isDone(e.sess.Exited()),
+			lastLife: encodeLifecycle(e.lifecycle()),
 		}
 	}
 	n.dirty = slices.DeleteFunc(n.dirty, func(e *entry) bool {
@@ -150,8 +170,9 @@ type job struct {
 
 // collect builds the notification frames for every session with pending
 // events: session.changed if the sequence advanced, session.output with the
-// (redacted) transcript delta, session.exited once. It runs on the writer
-// goroutine only.
+// (redacted) transcript delta, session.exited once, and adapter.lifecycle
+// with the adapter's current status if it differs from the last one sent.
+// It runs on the writer goroutine only.
 func (n *notifier) collect() [][]byte {
 	n.mu.Lock()
 	jobs := make([]job, 0, len(n.dirty))
@@ -162,15 +183,17 @@ func (n *notifier) collect() [][]byte {
 		}
 		d.pending = false
 		jobs = append(jobs, job{e: e, d: d, state: *d})
+		d.lifecycle = false
 	}
 	n.dirty = n.dirty[:0]
 	n.mu.Unlock()
 
 	type result struct {
-		frames  [][]byte
-		cursor  int64
-		seq     uint64
-		exitNow bool
+		frames   [][]byte
+		cursor   int64
+		seq      uint64
+		exitNow  bool
+		lastLife []byte
 	}
 	results := make([]result, len(jobs))
 	for i, j := range jobs {
@@ -185,7 +208,7 @@ func (n *notifier) collect() [][]byte {
 		}
 		seq := j.e.sess.Sequence()
 		text, next, dropped := j.e.sess.TranscriptSince(j.state.cursor)
-		res.cursor, res.seq = next, max(seq, j.state.lastSeq)
+		res.cursor, res.seq, res.lastLife = next, max(seq, j.state.lastSeq), j.state.lastLife
 		if seq > j.state.lastSeq {
 			add(notifyChanged, changedParams{Session: j.e.id, Sequence: seq})
 		}
@@ -195,6 +218,16 @@ func (n *notifier) collect() [][]byte {
 		if j.state.exit {
 			add(notifyExited, changedParams{Session: j.e.id, Sequence: seq})
 			res.exitNow = true
+		}
+		if j.state.lifecycle {
+			// The current status, not the posted one: callbacks from two
+			// goroutines may arrive out of order, the handle cannot.
+			if st := j.e.lifecycle(); st != nil {
+				if b := encodeLifecycle(st); !bytes.Equal(b, j.state.lastLife) {
+					add(notifyLifecycle, lifecycleParams{Adapter: j.e.adapter, Session: j.e.id, Lifecycle: b})
+					res.lastLife = b
+				}
+			}
 		}
 	}
 
@@ -206,7 +239,7 @@ func (n *notifier) collect() [][]byte {
 			continue // turned off or re-seeded meanwhile: drop what was built
 		}
 		res := results[i]
-		j.d.cursor, j.d.lastSeq = res.cursor, res.seq
+		j.d.cursor, j.d.lastSeq, j.d.lastLife = res.cursor, res.seq, res.lastLife
 		if res.exitNow {
 			j.d.exit, j.d.exitSent = false, true
 		}
@@ -228,4 +261,23 @@ type outputParams struct {
 	Sequence uint64 `json:"sequence"`
 	Output   string `json:"output"`
 	Dropped  bool   `json:"dropped,omitempty"`
+}
+
+type lifecycleParams struct {
+	Adapter   string          `json:"adapter"`
+	Session   string          `json:"session"`
+	Lifecycle json.RawMessage `json:"lifecycle"`
+}
+
+// encodeLifecycle returns st's JSON form, nil for nil: notifications are
+// deduplicated on it.
+func encodeLifecycle(st *ptywright.LifecycleStatus) []byte {
+	if st == nil {
+		return nil
+	}
+	b, err := marshal(st)
+	if err != nil {
+		return nil // A status is strings, numbers and a time: cannot fail.
+	}
+	return b
 }

@@ -42,6 +42,20 @@ type entry struct {
 	stop    chan struct{} // closed to stop the watcher
 	done    chan struct{} // closed when the watcher has stopped
 	removed atomic.Bool   // no longer in the registry
+
+	// handle is the owning adapter's handle once it exists; life is the
+	// last status its lifecycle callback reported, for the moment before.
+	handle atomic.Pointer[ptywright.ExtensionHandle]
+	life   atomic.Pointer[ptywright.LifecycleStatus]
+}
+
+// lifecycle returns the owning adapter's turn lifecycle, nil for a session
+// made by session.create.
+func (e *entry) lifecycle() *ptywright.LifecycleStatus {
+	if h := e.handle.Load(); h != nil {
+		return h.Lifecycle()
+	}
+	return e.life.Load()
 }
 
 func newRegistry(log *slog.Logger) *registry {
@@ -114,6 +128,22 @@ func (r *registry) remove(id string) error {
 	return r.shut(e)
 }
 
+// removeEntry is remove for an entry already in hand: when the registry no
+// longer holds it (Close took it), it waits for that shutdown instead.
+func (r *registry) removeEntry(e *entry) error {
+	r.mu.Lock()
+	held := r.sessions[e.id] == e
+	if held {
+		delete(r.sessions, e.id)
+	}
+	r.mu.Unlock()
+	if !held {
+		<-e.done
+		return nil
+	}
+	return r.shut(e)
+}
+
 func (r *registry) shut(e *entry) error {
 	e.removed.Store(true)
 	err := e.sess.Close()
@@ -154,7 +184,11 @@ func (r *registry) watch(e *entry) {
 	exitPublished := false
 	publish := func() {
 		exited := isDone(e.sess.Exited())
-		r.publish(e, exited && !exitPublished)
+		ev := evChanged
+		if exited && !exitPublished {
+			ev |= evExited
+		}
+		r.publish(e, ev)
 		exitPublished = exitPublished || exited
 	}
 	for {
@@ -173,12 +207,18 @@ func (r *registry) watch(e *entry) {
 	}
 }
 
-func (r *registry) publish(e *entry, exited bool) {
+func (r *registry) publish(e *entry, ev event) {
 	r.subsMu.RLock()
 	defer r.subsMu.RUnlock()
 	for n := range r.subs {
-		n.post(e, exited)
+		n.post(e, ev)
 	}
+}
+
+// publishLifecycle is an adapter's OnLifecycle callback: it never blocks.
+func (r *registry) publishLifecycle(e *entry, st ptywright.LifecycleStatus) {
+	e.life.Store(&st)
+	r.publish(e, evLifecycle)
 }
 
 func (r *registry) subscribe(n *notifier) {

@@ -16,8 +16,18 @@ import (
 // Options configure a Server. The zero value serves session.* with lua
 // matchers disabled and logs through slog.Default.
 type Options struct {
-	// Predicates decides lua matchers in session.wait. Nil means a matcher
-	// with a lua branch is rejected as invalid params ("no plugin
+	// Plugins is the plugin registry the extension layer runs on: with it
+	// the server answers adapter.* and plugin.* (without it they are not
+	// methods at all) and decides lua matchers. The server never closes
+	// it: it belongs to the caller, who closes it after Server.Close.
+	Plugins *ptywright.Plugins
+	// AllowPluginLoad enables plugin.load and plugin.unload (the CLI's
+	// --allow-plugin-load). Without it they are denied with -32004 and
+	// data.reason "server_did_not_grant_plugin_load".
+	AllowPluginLoad bool
+	// Predicates decides lua matchers in session.wait and in adapters'
+	// wait matchers. Nil means Plugins when that is set; with neither, a
+	// matcher with a lua branch is rejected as invalid params ("no plugin
 	// registry").
 	Predicates ptywright.PredicateRegistry
 	// Logger receives diagnostics. Nil means slog.Default(), which writes
@@ -42,10 +52,11 @@ type handlerFunc func(ctx context.Context, c *conn, params []byte) (any, error)
 // Close must be called: it closes every connection and every session,
 // reaping the children.
 type Server struct {
-	opts    Options
-	log     *slog.Logger
-	methods map[string]handlerFunc
-	reg     *registry
+	opts     Options
+	log      *slog.Logger
+	methods  map[string]handlerFunc
+	reg      *registry
+	adapters *adapterSet
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -69,11 +80,15 @@ func NewServer(opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "devel"
 	}
+	if opts.Predicates == nil && opts.Plugins != nil {
+		opts.Predicates = opts.Plugins
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		opts:      opts,
 		log:       log,
 		reg:       newRegistry(log),
+		adapters:  newAdapterSet(),
 		ctx:       ctx,
 		cancel:    cancel,
 		listeners: make(map[net.Listener]struct{}),
@@ -219,8 +234,8 @@ func (s *Server) isClosed() bool {
 
 // Close stops the server: it closes the listeners (removing the socket files
 // ListenUnix created), ends every connection, closes every session (SIGTERM,
-// grace, SIGKILL, reap) and waits for all of it. It is safe to call more
-// than once; later calls return the first result.
+// grace, SIGKILL, reap) and every adapter, and waits for all of it. It is
+// safe to call more than once; later calls return the first result.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
@@ -233,7 +248,14 @@ func (s *Server) Close() error {
 		}
 		s.mu.Unlock()
 		s.cancel()
+		// Closing the sessions first ends the adapters' waits, which hold
+		// their handles' locks.
 		errs = append(errs, s.reg.closeAll())
+		for _, a := range s.adapters.closeAll() {
+			// Best effort: the session's error was reported above, and
+			// closing a Lua state cannot fail.
+			_ = a.h.Close()
+		}
 		s.conns.Wait()
 		s.closeErr = errors.Join(errs...)
 	})

@@ -30,6 +30,10 @@ type createParams struct {
 	TranscriptMaxChars  int               `json:"transcript_max_chars"`
 	RawTranscriptPath   string            `json:"raw_transcript_path"`
 	RawTranscriptAppend bool              `json:"raw_transcript_append"`
+	// RecordPath records the session as an asciicast v2 file (mode 0600,
+	// never overwritten), redacted unless RecordRaw.
+	RecordPath string `json:"record_path"`
+	RecordRaw  bool   `json:"record_raw"`
 }
 
 type sessionResult struct {
@@ -44,16 +48,8 @@ func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, err
 	if p.Program == "" {
 		return nil, invalidParams("program", "must not be empty")
 	}
-	if p.Cwd != "" {
-		// Checked here: exec reports a missing directory as a missing
-		// program ("fork/exec /bin/sh: no such file or directory").
-		fi, err := os.Stat(p.Cwd)
-		if err != nil {
-			return nil, invalidParams("cwd", "%v", err)
-		}
-		if !fi.IsDir() {
-			return nil, invalidParams("cwd", "%s is not a directory", p.Cwd)
-		}
+	if err := checkCwd(p.Cwd); err != nil {
+		return nil, err
 	}
 	if p.TranscriptMaxChars < 0 {
 		return nil, invalidParams("transcript_max_chars", "must not be negative, got %d", p.TranscriptMaxChars)
@@ -67,6 +63,8 @@ func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, err
 		TranscriptMaxChars:  p.TranscriptMaxChars,
 		RawTranscriptPath:   p.RawTranscriptPath,
 		RawTranscriptAppend: p.RawTranscriptAppend,
+		RecordPath:          p.RecordPath,
+		RecordRaw:           p.RecordRaw,
 	})
 	if err != nil {
 		return nil, startError(err)
@@ -78,6 +76,23 @@ func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, err
 	}
 	s.log.Debug("session created", "session", e.id, "pid", sess.Pid())
 	return sessionResult{Session: e.id}, nil
+}
+
+// checkCwd checks a working directory before spawning: exec reports a
+// missing directory as a missing program ("fork/exec /bin/sh: no such file
+// or directory").
+func checkCwd(cwd string) error {
+	if cwd == "" {
+		return nil
+	}
+	fi, err := os.Stat(cwd)
+	if err != nil {
+		return invalidParams("cwd", "%v", err)
+	}
+	if !fi.IsDir() {
+		return invalidParams("cwd", "%s is not a directory", cwd)
+	}
+	return nil
 }
 
 // startError classifies a failure to start: a program that is not there or
@@ -157,13 +172,9 @@ func (s *Server) sessionWait(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	timeout := DefaultWaitTimeout
-	if p.TimeoutMs != nil {
-		ms := *p.TimeoutMs
-		if ms < 0 || ms > MaxWaitTimeout.Milliseconds() {
-			return nil, invalidParams("timeout_ms", "must be between 0 and %d, got %d", MaxWaitTimeout.Milliseconds(), ms)
-		}
-		timeout = time.Duration(ms) * time.Millisecond
+	timeout, err := waitTimeout("timeout_ms", p.TimeoutMs, DefaultWaitTimeout)
+	if err != nil {
+		return nil, err
 	}
 	e, err := s.reg.get(p.Session)
 	if err != nil {
@@ -318,10 +329,20 @@ func (s *Server) sessionKill(_ context.Context, _ *conn, raw []byte) (any, error
 	return map[string]bool{"killed": true}, nil
 }
 
+// sessionClose refuses an adapter's session: the adapter owns it, and
+// closing it underneath would leave a live adapter over a dead session.
+// adapter.close closes both.
 func (s *Server) sessionClose(_ context.Context, _ *conn, raw []byte) (any, error) {
 	var p sessionParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
+	}
+	e, err := s.reg.get(p.Session)
+	if err != nil {
+		return nil, err
+	}
+	if e.adapter != "" {
+		return nil, invalidParams("session", "session %s belongs to adapter %s: close it with adapter.close", e.id, e.adapter)
 	}
 	if err := s.reg.remove(p.Session); err != nil {
 		return nil, err

@@ -57,6 +57,10 @@ var (
 	ErrTimeout = &Error{Code: CodeTimeout, Message: "timeout"}
 	// ErrSessionClosed: the session was closed while the call used it.
 	ErrSessionClosed = &Error{Code: CodeSessionClosed, Message: "session closed"}
+	// ErrProcessExited: input was sent after the program exited. It shares
+	// ErrSessionClosed's code (errors.Is matches either) and says what
+	// happened.
+	ErrProcessExited = &Error{Code: CodeSessionClosed, Message: "the program exited"}
 	// ErrPermissionDenied: a plugin or the server did not grant the call;
 	// data says what was missing.
 	ErrPermissionDenied = &Error{Code: CodePermissionDenied, Message: "permission denied"}

@@ -1,0 +1,109 @@
+//go:build unix
+
+package rpc
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"ptywright"
+)
+
+// The test plugins' manifests: echo is shared with the root package's tests;
+// turns reports assessments (so it has a lifecycle); readonly may only
+// spawn and read the screen.
+const (
+	echoManifest     = "../testdata/plugins/echo/manifest.toml"
+	turnsManifest    = "testdata/plugins/turns/manifest.toml"
+	readonlyManifest = "testdata/plugins/readonly/manifest.toml"
+)
+
+// builtinEcho is the name of the echo plugin registered as a built-in, so
+// tests can check what built-ins refuse.
+const builtinEcho = "builtin-echo"
+
+// newPlugins returns a plugin registry, closed at the end of the test
+// (after the servers using it), holding the built-ins, builtin-echo, and
+// the plugins of manifests loaded as --plugin loads them.
+func newPlugins(t testing.TB, manifests ...string) *ptywright.Plugins {
+	t.Helper()
+	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, p.Close()) })
+	lm, err := ptywright.LoadManifestFile(echoManifest)
+	require.NoError(t, err)
+	src, err := lm.ReadSource()
+	require.NoError(t, err)
+	m := lm.Manifest
+	m.Name = builtinEcho
+	require.NoError(t, p.RegisterBuiltin(m, src))
+	for _, path := range manifests {
+		_, err := p.Load(path)
+		require.NoError(t, err)
+	}
+	return p
+}
+
+// adapterStarted is adapter.start's and adapter.resume's result.
+type adapterStarted struct {
+	Adapter string     `json:"adapter"`
+	Plugin  string     `json:"plugin"`
+	Session string     `json:"session"`
+	State   stateShape `json:"state"`
+}
+
+// stateShape is a StateSnapshot as a client reads it.
+type stateShape struct {
+	State      string                     `json:"state"`
+	Evidence   string                     `json:"evidence"`
+	LastIntent *string                    `json:"last_intent"`
+	Metadata   map[string]any             `json:"metadata"`
+	Lifecycle  *ptywright.LifecycleStatus `json:"lifecycle"`
+}
+
+// waited is adapter.wait's and adapter.turn's result.
+type waited struct {
+	State   stateShape             `json:"state"`
+	Matched ptywright.MatchOutcome `json:"matched"`
+	WaitID  string                 `json:"wait_id"`
+}
+
+func (c *client) startAdapter(params map[string]any) adapterStarted {
+	c.t.Helper()
+	var res adapterStarted
+	c.do("adapter.start", params, &res)
+	require.NotEmpty(c.t, res.Adapter)
+	return res
+}
+
+// sendText types text through the echo plugin and waits for its echo.
+func (c *client) sendText(adapter, text string) waited {
+	c.t.Helper()
+	var res waited
+	c.do("adapter.turn", map[string]any{
+		"adapter": adapter,
+		"send":    map[string]any{"intent": "send_text", "params": map[string]any{"text": text}},
+		"wait":    map[string]any{"timeout_ms": patience.Milliseconds()},
+	}, &res)
+	require.Equal(c.t, "echoed", res.State.State, "%+v", res)
+	return res
+}
+
+// requireError checks an error response's code and that its message
+// contains msg.
+func requireError(t *testing.T, e *Error, code int64, msg string) {
+	t.Helper()
+	require.NotNil(t, e)
+	require.Equal(t, code, e.Code, e.Message)
+	require.Contains(t, e.Message, msg)
+}
+
+// errData decodes an error's data object.
+func errData(t *testing.T, e *Error) map[string]any {
+	t.Helper()
+	var d map[string]any
+	require.NoError(t, json.Unmarshal(e.Data, &d), "%s", e.Data)
+	return d
+}

@@ -1,0 +1,716 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"strings"
+	"time"
+
+	"ptywright"
+)
+
+// adapterPermissions is the reference's permission gating table: what an
+// adapter's manifest must declare for each method on it. adapter.list,
+// adapter.live and adapter.cancel_wait need none.
+var adapterPermissions = map[string][]ptywright.Permission{
+	"adapter.start":      {ptywright.PermissionSessionSpawn},
+	"adapter.resume":     {ptywright.PermissionSessionSpawn},
+	"adapter.send":       {ptywright.PermissionInputWrite},
+	"adapter.wait":       {ptywright.PermissionMatcherWait},
+	"adapter.turn":       {ptywright.PermissionInputWrite, ptywright.PermissionMatcherWait},
+	"adapter.snapshot":   {ptywright.PermissionScreenRead},
+	"adapter.state":      {ptywright.PermissionScreenRead},
+	"adapter.inspect":    {ptywright.PermissionScreenRead},
+	"adapter.extract":    {ptywright.PermissionScreenRead},
+	"adapter.lifecycle":  {ptywright.PermissionScreenRead},
+	"adapter.transcript": {ptywright.PermissionTranscriptRead},
+	"adapter.close":      {ptywright.PermissionSessionKill},
+}
+
+func (s *Server) adapterMethods() map[string]handlerFunc {
+	return map[string]handlerFunc{
+		"adapter.list":        s.adapterList,
+		"adapter.live":        s.adapterLive,
+		"adapter.start":       s.adapterStart,
+		"adapter.resume":      s.adapterResume,
+		"adapter.state":       s.adapterState,
+		"adapter.send":        s.adapterSend,
+		"adapter.wait":        s.adapterWait,
+		"adapter.turn":        s.adapterTurn,
+		"adapter.cancel_wait": s.adapterCancelWait,
+		"adapter.snapshot":    s.adapterSnapshot,
+		"adapter.transcript":  s.adapterTranscript,
+		"adapter.inspect":     s.adapterInspect,
+		"adapter.extract":     s.adapterExtract,
+		"adapter.lifecycle":   s.adapterLifecycle,
+		"adapter.close":       s.adapterClose,
+	}
+}
+
+// checkPermissions fails with -32004 {method, required_permission} for the
+// first permission of method that m does not declare. An adapter's
+// permissions are its manifest's at start and cannot be widened after.
+func checkPermissions(method string, m *ptywright.PluginManifest) error {
+	for _, p := range adapterPermissions[method] {
+		if !m.HasPermission(p) {
+			return PermissionDenied(method, string(p))
+		}
+	}
+	return nil
+}
+
+// adapterFor returns the live adapter id after checking that its manifest
+// grants method.
+func (s *Server) adapterFor(method, id string) (*adapter, error) {
+	a, err := s.adapters.get(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPermissions(method, &a.manifest); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+type adapterListResult struct {
+	Plugins []ptywright.PluginManifest `json:"plugins"`
+}
+
+func (s *Server) adapterList(_ context.Context, _ *conn, raw []byte) (any, error) {
+	if err := decodeParams(raw, &struct{}{}); err != nil {
+		return nil, err
+	}
+	return adapterListResult{Plugins: s.opts.Plugins.Manifests()}, nil
+}
+
+type liveAdapter struct {
+	Adapter  string `json:"adapter"`
+	Plugin   string `json:"plugin"`
+	Session  string `json:"session"`
+	Sequence uint64 `json:"sequence"`
+	// Finished says the program has exited; the adapter stays live (and
+	// readable) until adapter.close.
+	Finished bool `json:"finished"`
+}
+
+type adapterLiveResult struct {
+	Adapters []liveAdapter `json:"adapters"`
+}
+
+func (s *Server) adapterLive(_ context.Context, _ *conn, raw []byte) (any, error) {
+	if err := decodeParams(raw, &struct{}{}); err != nil {
+		return nil, err
+	}
+	live := s.adapters.list()
+	out := make([]liveAdapter, len(live))
+	for i, a := range live {
+		sess := a.h.Session()
+		out[i] = liveAdapter{Adapter: a.id, Plugin: a.plugin, Session: a.e.id, Sequence: sess.Sequence(), Finished: isDone(sess.Exited())}
+	}
+	return adapterLiveResult{Adapters: out}, nil
+}
+
+// startParams are adapter.start's; resumeParams adds prior_adapter.
+type startParams struct {
+	Plugin      string            `json:"plugin" rpc:"required"`
+	Program     string            `json:"program"`
+	Args        []string          `json:"args"`
+	Cwd         string            `json:"cwd"`
+	Env         map[string]string `json:"env"`
+	Rows        int               `json:"rows"`
+	Cols        int               `json:"cols"`
+	PixelWidth  int               `json:"pixel_width"`
+	PixelHeight int               `json:"pixel_height"`
+	RecordPath  string            `json:"record_path"`
+	RecordRaw   bool              `json:"record_raw"`
+}
+
+type resumeParams struct {
+	PriorAdapter string            `json:"prior_adapter"`
+	Plugin       string            `json:"plugin" rpc:"required"`
+	Program      string            `json:"program"`
+	Args         []string          `json:"args"`
+	Cwd          string            `json:"cwd"`
+	Env          map[string]string `json:"env"`
+	Rows         int               `json:"rows"`
+	Cols         int               `json:"cols"`
+	PixelWidth   int               `json:"pixel_width"`
+	PixelHeight  int               `json:"pixel_height"`
+	RecordPath   string            `json:"record_path"`
+	RecordRaw    bool              `json:"record_raw"`
+}
+
+func (p resumeParams) start() startParams {
+	return startParams{
+		Plugin: p.Plugin, Program: p.Program, Args: p.Args, Cwd: p.Cwd, Env: p.Env,
+		Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight,
+		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw,
+	}
+}
+
+type startResult struct {
+	Adapter string                  `json:"adapter"`
+	Plugin  string                  `json:"plugin"`
+	Session string                  `json:"session"`
+	State   ptywright.StateSnapshot `json:"state"`
+}
+
+func (s *Server) adapterStart(ctx context.Context, _ *conn, raw []byte) (any, error) {
+	var p startParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	m, opts, err := s.prepareStart("adapter.start", p)
+	if err != nil {
+		return nil, err
+	}
+	return s.launch(ctx, m, opts)
+}
+
+func (s *Server) adapterResume(ctx context.Context, _ *conn, raw []byte) (any, error) {
+	var p resumeParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	m, opts, err := s.prepareStart("adapter.resume", p.start())
+	if err != nil {
+		return nil, err
+	}
+	// Only once the new adapter can start: a bad resume leaves the prior
+	// one running. A prior adapter that is gone already is not an error.
+	if p.PriorAdapter != "" {
+		if prior := s.adapters.take(p.PriorAdapter); prior != nil {
+			if err := s.closeAdapter(prior); err != nil {
+				s.log.Warn("closing the prior adapter", "adapter", prior.id, "err", redact(err.Error()))
+			}
+		}
+	}
+	return s.launch(ctx, m, opts)
+}
+
+// prepareStart checks everything about a start that can be checked before
+// spawning: the plugin, its session.spawn permission, the target and cwd.
+func (s *Server) prepareStart(method string, p startParams) (ptywright.PluginManifest, ptywright.Options, error) {
+	if p.Plugin == "" {
+		return ptywright.PluginManifest{}, ptywright.Options{}, invalidParams("plugin", "must not be empty")
+	}
+	m, err := s.opts.Plugins.Manifest(p.Plugin)
+	if err != nil {
+		return m, ptywright.Options{}, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
+	}
+	if err := checkPermissions(method, &m); err != nil {
+		return m, ptywright.Options{}, err
+	}
+	opts, err := targetOptions(p, m)
+	if err != nil {
+		return m, ptywright.Options{}, err
+	}
+	if err := checkCwd(p.Cwd); err != nil {
+		return m, ptywright.Options{}, err
+	}
+	return m, opts, nil
+}
+
+// targetOptions builds the session options of a start. Without program the
+// manifest's default_target supplies program, args, rows and cols (the
+// caller's args, rows and cols win when given) and its env, under the
+// caller's env; the variables it requires must then be set, in the merged
+// env or the server's environment.
+func targetOptions(p startParams, m ptywright.PluginManifest) (ptywright.Options, error) {
+	opts := ptywright.Options{
+		Program:    p.Program,
+		Args:       p.Args,
+		Dir:        p.Cwd,
+		Env:        p.Env,
+		Size:       ptywright.Size{Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight},
+		RecordPath: p.RecordPath,
+		RecordRaw:  p.RecordRaw,
+	}
+	if p.Program != "" {
+		return opts, nil
+	}
+	dt := m.DefaultTarget
+	if dt == nil || dt.Program == "" {
+		return opts, invalidParams("program", "required: plugin %q declares no default_target", m.Name)
+	}
+	opts.Program = dt.Program
+	if opts.Args == nil {
+		opts.Args = dt.Args
+	}
+	if opts.Size.Rows == 0 {
+		opts.Size.Rows = dt.Rows
+	}
+	if opts.Size.Cols == 0 {
+		opts.Size.Cols = dt.Cols
+	}
+	env := maps.Clone(dt.Env)
+	if env == nil {
+		env = map[string]string{}
+	}
+	maps.Copy(env, p.Env)
+	opts.Env = env
+	missing := dt.MissingEnv(func(key string) (string, bool) {
+		if v, ok := env[key]; ok {
+			return v, true
+		}
+		return os.LookupEnv(key)
+	})
+	if len(missing) > 0 {
+		return opts, invalidParams("env", "plugin %q's default_target requires %s to be set (pass it in env or in the server's environment)", m.Name, strings.Join(missing, ", "))
+	}
+	return opts, nil
+}
+
+// launch spawns the session, registers it under a new adapter id with its
+// handle, and classifies the first screen.
+func (s *Server) launch(ctx context.Context, m ptywright.PluginManifest, opts ptywright.Options) (any, error) {
+	ext, err := s.opts.Plugins.NewExtension(m.Name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
+	}
+	sess, err := ptywright.Start(opts)
+	if err != nil {
+		_ = ext.Close() // Best effort: never used; closing a Lua state cannot fail.
+		return nil, startError(err)
+	}
+	id, num := s.adapters.nextID()
+	e, err := s.reg.add(sess, id)
+	if err != nil {
+		_ = sess.Close() // Best effort: the server is closing.
+		_ = ext.Close()  // Best effort: never used.
+		return nil, err
+	}
+	h := ptywright.NewExtensionHandle(sess, ext, ptywright.HandleOptions{
+		Predicates:  s.opts.Predicates,
+		Lifecycle:   &ptywright.LifecycleOptions{},
+		OnLifecycle: func(st ptywright.LifecycleStatus) { s.reg.publishLifecycle(e, st) },
+	})
+	e.handle.Store(h)
+	a := &adapter{id: id, num: num, plugin: m.Name, manifest: m, h: h, e: e}
+	registered := func() bool {
+		_, err := s.opts.Plugins.Manifest(m.Name)
+		return err == nil
+	}
+	if err := s.adapters.add(a, registered); err != nil {
+		_ = s.closeAdapter(a) // Best effort: already failing.
+		return nil, err
+	}
+	s.log.Debug("adapter started", "adapter", id, "plugin", m.Name, "session", e.id, "pid", sess.Pid())
+	st, err := h.State(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return startResult{Adapter: id, Plugin: m.Name, Session: e.id, State: redactState(st, ptywright.DefaultRedactor())}, nil
+}
+
+// closeAdapter closes an adapter taken out of the set: its session first
+// (reaping the child and ending any wait, which holds the handle's lock),
+// then the handle.
+func (s *Server) closeAdapter(a *adapter) error {
+	err := s.reg.removeEntry(a.e)
+	_ = a.h.Close() // Best effort: its session's error is err; closing a Lua state cannot fail.
+	return err
+}
+
+type adapterParams struct {
+	Adapter string `json:"adapter" rpc:"required"`
+}
+
+type stateResult struct {
+	State ptywright.StateSnapshot `json:"state"`
+}
+
+func (s *Server) adapterState(ctx context.Context, _ *conn, raw []byte) (any, error) {
+	var p adapterParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	a, err := s.adapterFor("adapter.state", p.Adapter)
+	if err != nil {
+		return nil, err
+	}
+	st, err := a.h.State(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return stateResult{State: redactState(st, ptywright.DefaultRedactor())}, nil
+}
+
+type sendParams struct {
+	Adapter string          `json:"adapter" rpc:"required"`
+	Intent  string          `json:"intent" rpc:"required"`
+	Params  json.RawMessage `json:"params"`
+}
+
+func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, error) {
+	var p sendParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if err := checkIntent("intent", p.Intent, "params", p.Params); err != nil {
+		return nil, err
+	}
+	a, err := s.adapterFor("adapter.send", p.Adapter)
+	if err != nil {
+		return nil, err
+	}
+	st, err := a.h.Send(ctx, p.Intent, p.Params)
+	if err != nil {
+		return nil, err
+	}
+	return stateResult{State: redactState(st, ptywright.DefaultRedactor())}, nil
+}
+
+// checkIntent validates an intent name (required unless field is "") and
+// its params, which the plugin indexes into, so they must be an object.
+func checkIntent(field, intent, paramsField string, params json.RawMessage) error {
+	if field != "" && intent == "" {
+		return invalidParams(field, "must not be empty")
+	}
+	if kind := jsonKind(params); len(params) > 0 && kind != "an object" && kind != "null" {
+		return invalidParams(paramsField, "must be an object, got %s", kind)
+	}
+	return nil
+}
+
+type adapterWaitParams struct {
+	Adapter   string          `json:"adapter" rpc:"required"`
+	Intent    string          `json:"intent"`
+	Params    json.RawMessage `json:"params"`
+	TimeoutMs *int64          `json:"timeout_ms"`
+	WaitID    string          `json:"wait_id"`
+}
+
+// adapterWaitResult is adapter.wait's and adapter.turn's result.
+type adapterWaitResult struct {
+	State ptywright.StateSnapshot `json:"state"`
+	// Matched says which matcher branch fired.
+	Matched *ptywright.MatchOutcome `json:"matched"`
+	WaitID  string                  `json:"wait_id,omitempty"`
+}
+
+func (s *Server) adapterWait(ctx context.Context, _ *conn, raw []byte) (any, error) {
+	var p adapterWaitParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if err := checkIntent("", p.Intent, "params", p.Params); err != nil {
+		return nil, err
+	}
+	timeout, err := waitTimeout("timeout_ms", p.TimeoutMs, ptywright.DefaultAdapterWaitTimeout)
+	if err != nil {
+		return nil, err
+	}
+	a, err := s.adapterFor("adapter.wait", p.Adapter)
+	if err != nil {
+		return nil, err
+	}
+	return s.boundWait(ctx, a, p.WaitID, timeout, func(ctx context.Context) (ptywright.StateSnapshot, *ptywright.WaitResult, error) {
+		return a.h.Wait(ctx, p.Intent, p.Params)
+	})
+}
+
+type turnParams struct {
+	Adapter string    `json:"adapter" rpc:"required"`
+	Send    turnSend  `json:"send" rpc:"required"`
+	Wait    *turnWait `json:"wait"`
+}
+
+type turnSend struct {
+	Intent string          `json:"intent" rpc:"required"`
+	Params json.RawMessage `json:"params"`
+}
+
+type turnWait struct {
+	Intent    string          `json:"intent"`
+	Params    json.RawMessage `json:"params"`
+	TimeoutMs *int64          `json:"timeout_ms"`
+	WaitID    string          `json:"wait_id"`
+}
+
+func (s *Server) adapterTurn(ctx context.Context, _ *conn, raw []byte) (any, error) {
+	var p turnParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if err := checkIntent("send.intent", p.Send.Intent, "send.params", p.Send.Params); err != nil {
+		return nil, err
+	}
+	w := turnWait{}
+	if p.Wait != nil {
+		w = *p.Wait
+	}
+	if err := checkIntent("", w.Intent, "wait.params", w.Params); err != nil {
+		return nil, err
+	}
+	timeout, err := waitTimeout("wait.timeout_ms", w.TimeoutMs, ptywright.DefaultAdapterWaitTimeout)
+	if err != nil {
+		return nil, err
+	}
+	a, err := s.adapterFor("adapter.turn", p.Adapter)
+	if err != nil {
+		return nil, err
+	}
+	return s.boundWait(ctx, a, w.WaitID, timeout, func(ctx context.Context) (ptywright.StateSnapshot, *ptywright.WaitResult, error) {
+		return a.h.Turn(ctx, p.Send.Intent, p.Send.Params, w.Intent, w.Params)
+	})
+}
+
+// boundWait runs a wait (or a turn) under timeout. With a wait_id the
+// cancel is bound to it before run takes the adapter's lock, so
+// adapter.cancel_wait interrupts it from any connection.
+func (s *Server) boundWait(ctx context.Context, a *adapter, waitID string, timeout time.Duration, run func(context.Context) (ptywright.StateSnapshot, *ptywright.WaitResult, error)) (any, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var w *boundWait
+	if waitID != "" {
+		var err error
+		if w, err = s.adapters.bindWait(waitID, a.id, cancel); err != nil {
+			return nil, err
+		}
+	}
+	st, res, err := run(ctx)
+	if w != nil && s.adapters.finishWait(w) {
+		return nil, cancelledWait(waitID, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := adapterWaitResult{State: redactState(st, ptywright.DefaultRedactor()), WaitID: waitID}
+	if res != nil {
+		out.Matched = res.Outcome
+	}
+	return out, nil
+}
+
+// waitTimeout reads an optional timeout_ms.
+func waitTimeout(field string, ms *int64, def time.Duration) (time.Duration, error) {
+	if ms == nil {
+		return def, nil
+	}
+	if *ms < 0 || *ms > MaxWaitTimeout.Milliseconds() {
+		return 0, invalidParams(field, "must be between 0 and %d, got %d", MaxWaitTimeout.Milliseconds(), *ms)
+	}
+	return time.Duration(*ms) * time.Millisecond, nil
+}
+
+type cancelWaitParams struct {
+	WaitID string `json:"wait_id" rpc:"required"`
+}
+
+type cancelWaitResult struct {
+	Cancelled bool   `json:"cancelled"`
+	Adapter   string `json:"adapter,omitempty"`
+	WaitID    string `json:"wait_id,omitempty"`
+}
+
+// adapterCancelWait cancels the wait bound to wait_id. It is idempotent: an
+// unknown, finished or already cancelled id answers cancelled: false.
+func (s *Server) adapterCancelWait(_ context.Context, _ *conn, raw []byte) (any, error) {
+	var p cancelWaitParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if p.WaitID == "" {
+		return nil, invalidParams("wait_id", "must not be empty")
+	}
+	adapterID, ok := s.adapters.cancelWait(p.WaitID)
+	return cancelWaitResult{Cancelled: ok, Adapter: adapterID, WaitID: p.WaitID}, nil
+}
+
+// adapterReadParams are the params of the adapter reads that redact.
+type adapterReadParams struct {
+	Adapter   string           `json:"adapter" rpc:"required"`
+	Redact    *bool            `json:"redact"`
+	Redaction *redactionParams `json:"redaction"`
+}
+
+func (p adapterReadParams) redactor() (*ptywright.Redactor, error) {
+	return readParams{Redact: p.Redact, Redaction: p.Redaction}.redactor()
+}
+
+// adapterRead decodes a redacting read and returns its adapter and
+// redactor (nil: raw).
+func (s *Server) adapterRead(method string, raw []byte) (*adapter, *ptywright.Redactor, error) {
+	var p adapterReadParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, nil, err
+	}
+	r, err := p.redactor()
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := s.adapterFor(method, p.Adapter)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, r, nil
+}
+
+// adapterSnapshot reads the session directly, without the adapter's lock:
+// a snapshot does not wait for a turn in progress.
+func (s *Server) adapterSnapshot(_ context.Context, _ *conn, raw []byte) (any, error) {
+	a, r, err := s.adapterRead("adapter.snapshot", raw)
+	if err != nil {
+		return nil, err
+	}
+	b, err := a.h.Session().Snapshot(ptywright.SnapshotOptions{Cells: true, Raw: r == nil, Redactor: r}).MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("%w: encoding the snapshot: %w", ErrInternal, err)
+	}
+	return preEncoded(b), nil
+}
+
+func (s *Server) adapterTranscript(_ context.Context, _ *conn, raw []byte) (any, error) {
+	a, r, err := s.adapterRead("adapter.transcript", raw)
+	if err != nil {
+		return nil, err
+	}
+	return transcriptResult{Text: a.h.Session().Transcript(r)}, nil
+}
+
+type inspectResult struct {
+	Adapter        string                     `json:"adapter"`
+	Plugin         string                     `json:"plugin"`
+	State          ptywright.StateSnapshot    `json:"state"`
+	PlainText      string                     `json:"plain_text"`
+	BodyText       string                     `json:"body_text"`
+	StatusText     string                     `json:"status_text"`
+	TranscriptTail string                     `json:"transcript_tail"`
+	Sequence       uint64                     `json:"sequence"`
+	Projection     ptywright.DialogProjection `json:"projection"`
+}
+
+func (s *Server) adapterInspect(ctx context.Context, _ *conn, raw []byte) (any, error) {
+	a, r, err := s.adapterRead("adapter.inspect", raw)
+	if err != nil {
+		return nil, err
+	}
+	in, err := a.h.Inspect(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return inspectResult{
+		Adapter:        a.id,
+		Plugin:         a.plugin,
+		State:          redactState(in.State, r),
+		PlainText:      in.PlainText,
+		BodyText:       in.BodyText,
+		StatusText:     in.StatusText,
+		TranscriptTail: in.TranscriptTail,
+		Sequence:       in.Sequence,
+		Projection:     in.Projection,
+	}, nil
+}
+
+type extractParams struct {
+	Adapter   string   `json:"adapter" rpc:"required"`
+	Regex     *string  `json:"regex"`
+	Sentinels []string `json:"sentinels"`
+	TailChars int      `json:"tail_chars"`
+}
+
+// adapterExtract runs a caller-owned extraction over the adapter's
+// projected dialog. The answer is not redacted: the caller chose what to
+// extract.
+func (s *Server) adapterExtract(ctx context.Context, _ *conn, raw []byte) (any, error) {
+	var p extractParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	switch {
+	case p.Regex == nil && p.Sentinels == nil:
+		return nil, invalidParams("regex", "exactly one of regex or sentinels is required")
+	case p.Regex != nil && p.Sentinels != nil:
+		return nil, invalidParams("sentinels", "exactly one of regex or sentinels is allowed, not both")
+	case p.Regex != nil && *p.Regex == "":
+		return nil, invalidParams("regex", "must not be empty")
+	case p.Sentinels != nil && (len(p.Sentinels) != 2 || p.Sentinels[0] == "" || p.Sentinels[1] == ""):
+		return nil, invalidParams("sentinels", "must be [start, end], both non-empty")
+	case p.TailChars < 0:
+		return nil, invalidParams("tail_chars", "must not be negative, got %d", p.TailChars)
+	}
+	a, err := s.adapterFor("adapter.extract", p.Adapter)
+	if err != nil {
+		return nil, err
+	}
+	e := ptywright.Extraction{Sentinels: p.Sentinels, TailChars: p.TailChars}
+	if p.Regex != nil {
+		e.Regex = *p.Regex
+	}
+	return a.h.Extract(ctx, e)
+}
+
+func (s *Server) adapterLifecycle(_ context.Context, _ *conn, raw []byte) (any, error) {
+	var p adapterParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	a, err := s.adapterFor("adapter.lifecycle", p.Adapter)
+	if err != nil {
+		return nil, err
+	}
+	return a.h.Lifecycle(), nil
+}
+
+func (s *Server) adapterClose(_ context.Context, _ *conn, raw []byte) (any, error) {
+	var p adapterParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	a, err := s.adapterFor("adapter.close", p.Adapter)
+	if err != nil {
+		return nil, err
+	}
+	if s.adapters.take(a.id) != a {
+		// Closed by another call in between.
+		return nil, invalidParams("adapter", "unknown adapter %q", p.Adapter)
+	}
+	if err := s.closeAdapter(a); err != nil {
+		return nil, err
+	}
+	return map[string]bool{"closed": true}, nil
+}
+
+// redactState redacts what a plugin may have quoted from the screen in a
+// state: its evidence, the strings in its metadata and the operator
+// excerpt of its assessment. A nil r leaves it raw.
+func redactState(st ptywright.StateSnapshot, r *ptywright.Redactor) ptywright.StateSnapshot {
+	if r == nil {
+		return st
+	}
+	st.Evidence = r.Redact(st.Evidence)
+	if st.Metadata != nil {
+		st.Metadata, _ = redactValue(st.Metadata, r).(map[string]any)
+	}
+	if st.Assessment != nil && st.Assessment.OperatorBlockedExcerpt != "" {
+		as := *st.Assessment
+		as.OperatorBlockedExcerpt = r.Redact(as.OperatorBlockedExcerpt)
+		st.Assessment = &as
+	}
+	return st
+}
+
+// redactValue returns a copy of a JSON-like value with its strings redacted.
+func redactValue(v any, r *ptywright.Redactor) any {
+	switch x := v.(type) {
+	case string:
+		return r.Redact(x)
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = redactValue(e, r)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = redactValue(e, r)
+		}
+		return out
+	}
+	return v
+}
