@@ -3,6 +3,7 @@ package rpc
 import (
 	"bytes"
 	"encoding/json"
+	"sync"
 
 	"ptywright"
 )
@@ -18,45 +19,66 @@ const notifyEvent = "adapter.event"
 // dropped and the next one delivered says how many in dropped_events.
 const MaxQueuedEvents = 1024
 
-// eventQueue is one connection's pending events. It is guarded by the
-// notifier's lock.
+// eventQueue is one connection's pending events. It has its own lock,
+// taken last and around nothing else, because events are posted from
+// inside plugin calls and handle locks (a classify emits) that the
+// notifier's own lock may be waiting for.
 type eventQueue struct {
+	mu      sync.Mutex
 	on      bool
+	filter  filter // a copy of the notifier's, set with on
 	queue   []ptywright.Event
 	dropped int
 }
 
-// reset turns delivery on or off, forgetting what was queued.
-func (q *eventQueue) reset(on bool) {
-	q.on, q.queue, q.dropped = on, nil, 0
+// reset turns delivery on or off with filter f. Turning it off forgets
+// what was queued; staying on keeps it (the new filter applies to what
+// comes next).
+func (q *eventQueue) reset(on bool, f filter) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !on {
+		q.queue, q.dropped = nil, 0
+	}
+	q.on, q.filter = on, f
 }
 
 // take empties the queue.
 func (q *eventQueue) take() ([]ptywright.Event, int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
 	evs, dropped := q.queue, q.dropped
 	q.queue, q.dropped = nil, 0
 	return evs, dropped
 }
 
+func (q *eventQueue) pending() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.queue) > 0
+}
+
+func (q *eventQueue) isOn() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.on
+}
+
 // setEvents applies server.set_notifications' events flag (off unless
-// notifications are enabled too).
-func (n *notifier) setEvents(on bool) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if on != n.events.on {
-		n.events.reset(on)
-	}
+// notifications are enabled too) and filter.
+func (n *notifier) setEvents(on bool, f filter) {
+	n.events.reset(on, f)
 }
 
 // postEvent is the connection's event bus subscriber: it queues ev when
 // the client wants events and ev is in its filter. It never blocks.
 func (n *notifier) postEvent(ev ptywright.Event) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if !n.enabled || !n.events.on || !n.filter.matchEvent(ev) {
+	q := &n.events
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.on || !q.filter.matchEvent(ev) {
 		return
 	}
-	q := &n.events
 	if len(q.queue) >= MaxQueuedEvents {
 		q.queue[0] = ptywright.Event{} // release the payload
 		q.queue = q.queue[1:]

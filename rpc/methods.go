@@ -141,7 +141,7 @@ func (s *Server) setNotifications(_ context.Context, c *conn, raw []byte) (any, 
 	// adapter or session before it exists.
 	c.notes.set(*p.Enabled, newFilter(sessions, adapters), s.reg.list())
 	events := *p.Enabled && p.Events
-	c.notes.setEvents(events)
+	c.notes.setEvents(events, newFilter(sessions, adapters))
 	return notificationsResult{Enabled: *p.Enabled, Adapters: adapters, Sessions: sessions, Events: events}, nil
 }
 

@@ -135,7 +135,7 @@ func (n *notifier) set(enabled bool, f filter, current []*entry) {
 	if !enabled {
 		clear(n.subs)
 		n.dirty = nil
-		n.events.reset(false)
+		n.events.reset(false, filter{})
 		return
 	}
 	for _, e := range current {
@@ -161,7 +161,7 @@ func (n *notifier) set(enabled bool, f filter, current []*entry) {
 func (n *notifier) pending() bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return len(n.dirty) > 0 || len(n.events.queue) > 0
+	return len(n.dirty) > 0 || n.events.pending()
 }
 
 type job struct {
@@ -253,7 +253,7 @@ func (n *notifier) collect() [][]byte {
 			delete(n.subs, j.e)
 		}
 	}
-	if n.enabled && n.events.on {
+	if n.enabled && n.events.isOn() {
 		frames = append(frames, evFrames...)
 	}
 	return frames

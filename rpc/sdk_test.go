@@ -5,6 +5,7 @@ package rpc
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net"
 	"sync"
@@ -380,4 +381,31 @@ func TestEventsAreQueuedNotCoalesced(t *testing.T) {
 	require.Equal(t, n, received+dropped)
 	require.Positive(t, dropped, "the burst overflowed the queue")
 	require.GreaterOrEqual(t, received, MaxQueuedEvents, "the queue was full when reading resumed")
+}
+
+// TestEventsDuringResubscription: plugins emit from inside classify,
+// under the adapter handle's lock, while set_notifications reads every
+// adapter's lifecycle (under that lock) with the connection's subscription
+// locked: the event queue has a lock of its own, so the two never wait for
+// each other.
+func TestEventsDuringResubscription(t *testing.T) {
+	env := sdkServer(t, Options{})
+	c, typist := env.dial(t), env.dial(t)
+	typist.startAdapter(map[string]any{"plugin": "sdk"})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 300 {
+			typist.do("adapter.send", map[string]any{"adapter": "e1", "intent": "send_text", "params": map[string]any{"text": fmt.Sprint("line ", i)}}, nil)
+		}
+	}()
+	for i := 0; ; i++ {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		// Turning notifications back on re-seeds every session.
+		c.do("server.set_notifications", map[string]any{"enabled": i%2 == 0, "events": true}, nil)
+	}
 }
