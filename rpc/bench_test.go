@@ -189,3 +189,31 @@ func BenchmarkNotificationLatency(b *testing.B) {
 	b.StopTimer()
 	reportLatencies(b, lat, elapsed)
 }
+
+// BenchmarkAdapterState measures adapter.state round trips over the Unix
+// socket: a Lua classification of the echo plugin's 24x80 screen, with the
+// lifecycle attached, per request.
+func BenchmarkAdapterState(b *testing.B) {
+	srv := newServer(b, Options{Plugins: newPlugins(b, echoManifest)})
+	path := serveUnix(b, srv)
+	c := dialRaw(b, path)
+	c.mustRoundTrip(b, []byte(`{"jsonrpc":"2.0","id":0,"method":"adapter.start","params":{"plugin":"echo"}}`+"\n"))
+	c.mustRoundTrip(b, []byte(`{"jsonrpc":"2.0","id":0,"method":"adapter.turn","params":{"adapter":"e1","send":{"intent":"send_text","params":{"text":"hello from the benchmark"}},"wait":{"timeout_ms":10000}}}`+"\n"))
+	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"adapter.state","params":{"adapter":"e1"}}` + "\n")
+	resp, err := c.roundTrip(req) // warm up
+	require.NoError(b, err)
+	require.Contains(b, string(resp), `"state":"echoed"`)
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	start := time.Now()
+	for range b.N {
+		t0 := time.Now()
+		if _, err := c.roundTrip(req); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	reportLatencies(b, lat, elapsed)
+}

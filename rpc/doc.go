@@ -14,12 +14,30 @@
 //   - conn.go: one connection: concurrent requests, one writer;
 //   - notify.go: per-connection notification subscriptions, coalesced;
 //   - registry.go: the sessions all connections share, and their watchers;
+//   - adapters.go: the adapters all connections share, and the waits bound
+//     to client-chosen wait ids;
 //   - serve.go, socket*.go: the Server, its transports and Close;
-//   - methods.go, session_methods.go: the method table and handlers.
+//   - methods.go, session_methods.go: the method table and session.*;
+//   - adapter_methods.go, plugin_methods.go: the extension layer's
+//     adapter.* and plugin.*, present when Options.Plugins is set.
 //
-// A server on stdio:
+// An adapter ("e1", "e2", ...) is a ptywright.ExtensionHandle over a fresh
+// instance of a plugin, driving a session registered like any other ("s1",
+// ...) but owned by the adapter: session.close refuses it (adapter.close
+// closes both), while reads, session.kill and notifications work as for
+// any session, and a notification filter on the adapter's id matches it.
+// Each adapter method checks the adapter's manifest permissions first
+// (-32004 with data {method, required_permission}). A wait or turn holds
+// the adapter's lock; one given a wait_id can be cancelled from any
+// connection with adapter.cancel_wait, and then answers -32005.
 //
-//	srv := rpc.NewServer(rpc.Options{Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
+// A server on stdio, with the built-in plugins and one loaded from disk:
+//
+//	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+//	...
+//	defer plugins.Close()
+//	if _, err := plugins.Load("plugins/echo/manifest.toml"); err != nil { ... }
+//	srv := rpc.NewServer(rpc.Options{Plugins: plugins, Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
 //	defer srv.Close()
 //	err := srv.ServeConn(ctx, rpc.Stdio(os.Stdin, os.Stdout), rpc.NDJSON)
 //

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"ptywright"
 	"ptywright/rpc"
 )
 
@@ -76,4 +77,42 @@ func ExampleServer_Serve() {
 	// Output:
 	// {"jsonrpc":"2.0","id":1,"result":{"session":"s1"}}
 	// true
+}
+
+// Drive a program through a plugin: the server runs adapter.* and plugin.*
+// over a plugin registry, here holding the echo test plugin loaded from its
+// manifest, as `ptywright serve --plugin` does.
+func ExampleOptions_plugins() {
+	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer plugins.Close() // after the server
+	if _, err := plugins.Load("../testdata/plugins/echo/manifest.toml"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	srv := rpc.NewServer(rpc.Options{Plugins: plugins})
+	defer srv.Close()
+
+	// One request at a time: requests on one connection run concurrently.
+	pr, pw := net.Pipe()
+	go srv.ServeConn(context.Background(), pr, rpc.NDJSON)
+	defer pw.Close()
+	in := bufio.NewScanner(pw)
+	in.Buffer(nil, rpc.MaxFrameBytes)
+	call := func(req string) string {
+		fmt.Fprintln(pw, req)
+		in.Scan()
+		return in.Text()
+	}
+	fmt.Println(strings.Contains(call(`{"jsonrpc":"2.0","id":1,"method":"adapter.start","params":{"plugin":"echo"}}`), `"adapter":"e1","plugin":"echo","session":"s1"`))
+	resp := call(`{"jsonrpc":"2.0","id":2,"method":"adapter.turn","params":{"adapter":"e1","send":{"intent":"send_text","params":{"text":"hi"}},"wait":{"timeout_ms":5000}}}`)
+	fmt.Println(strings.Contains(resp, `"state":"echoed"`))
+	fmt.Println(call(`{"jsonrpc":"2.0","id":3,"method":"adapter.extract","params":{"adapter":"e1","regex":"(?m)^(h\\w)$"}}`))
+	// Output:
+	// true
+	// true
+	// {"jsonrpc":"2.0","id":3,"result":{"text":"hi","method":"tail_regex"}}
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"testing"
+
+	"ptywright"
 )
 
 // fuzzFrames reads every frame of data with framing f and checks what the
@@ -164,6 +166,39 @@ var paramKinds = []struct {
 	{"session.snapshot", func() any { return &readParams{} }, func(v any) error { _, err := v.(*readParams).redactor(); return checkClass(err) }},
 	{"session.resize", func() any { return &resizeParams{} }, nil},
 	{"server.set_notifications", func() any { return &setNotificationsParams{} }, nil},
+	{"adapter.start", func() any { return &startParams{} }, func(v any) error {
+		p := v.(*startParams)
+		_, err := targetOptions(*p, ptywright.PluginManifest{Name: "p", DefaultTarget: &ptywright.DefaultTarget{Program: "sh", RequiredEnv: []string{"PTYWRIGHT_FUZZ_UNSET"}}})
+		return checkClass(err)
+	}},
+	{"adapter.resume", func() any { return &resumeParams{} }, nil},
+	{"adapter.send", func() any { return &sendParams{} }, func(v any) error {
+		p := v.(*sendParams)
+		return checkClass(checkIntent("intent", p.Intent, "params", p.Params))
+	}},
+	{"adapter.wait", func() any { return &adapterWaitParams{} }, func(v any) error {
+		p := v.(*adapterWaitParams)
+		if err := checkClass(checkIntent("", p.Intent, "params", p.Params)); err != nil {
+			return err
+		}
+		_, err := waitTimeout("timeout_ms", p.TimeoutMs, 0)
+		return checkClass(err)
+	}},
+	{"adapter.turn", func() any { return &turnParams{} }, func(v any) error {
+		p := v.(*turnParams)
+		return checkClass(checkIntent("send.intent", p.Send.Intent, "send.params", p.Send.Params))
+	}},
+	{"adapter.cancel_wait", func() any { return &cancelWaitParams{} }, nil},
+	{"adapter.snapshot", func() any { return &adapterReadParams{} }, func(v any) error { _, err := v.(*adapterReadParams).redactor(); return checkClass(err) }},
+	{"adapter.extract", func() any { return &extractParams{} }, nil},
+	{"plugin.validate_manifest", func() any { return &validateManifestParams{} }, func(v any) error {
+		raw := v.(*validateManifestParams).Manifest
+		if _, err := ptywright.ParseManifestJSON(raw); err != nil && Code(err) != CodeInvalidParams {
+			return err
+		}
+		return nil
+	}},
+	{"plugin.load", func() any { return &loadParams{} }, nil},
 }
 
 // checkClass lets only invalid-params errors through.
@@ -182,11 +217,24 @@ func FuzzParams(f *testing.F) {
 		`{"session":"s1","redact":false,"redaction":{"enabled":true,"replacement":"#","extra_literals":["a"],"extra_regexes":["b+"]}}`,
 		`{"session":"s1","rows":40,"cols":120,"pixel_width":0,"pixel_height":0}`,
 		`{"enabled":true,"adapters":["e1"],"sessions":["s2"]}`,
+		`{"plugin":"claude-code","program":"claude","args":["-p"],"cwd":"/","env":{"API_KEY":"x"},"rows":24,"cols":80,"pixel_width":0,"pixel_height":0,"record_path":"x.cast","record_raw":false}`,
+		`{"plugin":"echo","prior_adapter":"e1","rows":30}`,
+		`{"adapter":"e1","intent":"send_prompt","params":{"prompt":"hello"}}`,
+		`{"adapter":"e1","intent":"wait_turn_matcher","params":{"completed_turn_stable_ms":300},"timeout_ms":120000,"wait_id":"3f0c"}`,
+		`{"adapter":"e1","send":{"intent":"send_prompt","params":{"prompt":"hi"}},"wait":{"intent":"wait_lifecycle","params":{"state":"completed"},"timeout_ms":5000,"wait_id":"w"}}`,
+		`{"wait_id":"3f0c"}`,
+		`{"adapter":"e1","redact":true,"redaction":{"enabled":true,"extra_literals":["tok"]}}`,
+		`{"adapter":"e1","sentinels":["<<",">>"],"tail_chars":2000}`,
+		`{"manifest":{"name":"echo","kind":"adapter","version":"0.1.0","runtime":"lua","entrypoint":"main.lua","permissions":["session.spawn"],"default_target":{"program":"/bin/sh","args":["-c","cat"]}}}`,
+		`{"manifest_path":"testdata/plugins/turns/manifest.toml"}`,
 	} {
 		f.Add(uint8(i), []byte(s))
 	}
 	f.Add(uint8(1), []byte(`{"session":"s1","action":{"type":"resize","value":{"rows":1e9,"cols":"2"}}}`))
 	f.Add(uint8(2), []byte(`{"session":"s1","matcher":{"type":"cursor_at","value":{"row":-1}},"timeout_ms":-5}`))
+	f.Add(uint8(10), []byte(`{"adapter":"e1","send":{"params":[]},"wait":{"timeout_ms":1e99}}`))
+	f.Add(uint8(13), []byte(`{"adapter":"e1","regex":"(","sentinels":null}`))
+	f.Add(uint8(14), []byte(`{"manifest":"name = 'x'"}`))
 	f.Fuzz(func(t *testing.T, kind uint8, params []byte) {
 		k := paramKinds[int(kind)%len(paramKinds)]
 		v := k.new()

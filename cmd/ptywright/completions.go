@@ -73,7 +73,7 @@ _ptywright() {
 
 	case $cmd in
 	"")
-		COMPREPLY=($(compgen -W "run serve completions version help --help --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run serve snapshot completions version help --help --version" -- "$cur"))
 		;;
 	run)
 		local j
@@ -93,8 +93,13 @@ _ptywright() {
 		done
 		case $prev in
 		--rows | -rows | --cols | -cols) return ;;
+		--record | -record)
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return
+			;;
 		esac
-		COMPREPLY=($(compgen -W "--rows --cols --help --" -- "$cur"))
+		COMPREPLY=($(compgen -W "--rows --cols --record --help --" -- "$cur"))
 		;;
 	serve)
 		case $prev in
@@ -115,6 +120,17 @@ _ptywright() {
 		esac
 		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --help" -- "$cur"))
 		;;
+	snapshot)
+		case $prev in
+		--socket | -socket)
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return
+			;;
+		--session | -session | --adapter | -adapter) return ;;
+		esac
+		COMPREPLY=($(compgen -W "--socket --session --adapter --svg --cells --help" -- "$cur"))
+		;;
 	completions)
 		COMPREPLY=($(compgen -W "bash zsh fish --help" -- "$cur"))
 		;;
@@ -122,7 +138,7 @@ _ptywright() {
 		COMPREPLY=($(compgen -W "--help" -- "$cur"))
 		;;
 	help)
-		COMPREPLY=($(compgen -W "run serve completions version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run serve snapshot completions version" -- "$cur"))
 		;;
 	esac
 }
@@ -141,6 +157,7 @@ _ptywright() {
 	commands=(
 		'run:run a command on a PTY, passing its terminal through live'
 		'serve:serve the JSON-RPC automation API'
+		'snapshot:print the screen of a served session as JSON or SVG'
 		'completions:print a shell completion script'
 		'version:print the version'
 		'help:show help for a command'
@@ -170,6 +187,7 @@ _ptywright() {
 				_arguments \
 					'--rows=[terminal height in rows]:rows: ' \
 					'--cols=[terminal width in columns]:columns: ' \
+					'--record=[record the session as an asciicast file]:recording:_files' \
 					'(- *)'{-h,--help}'[show help]' && ret=0
 			fi
 			;;
@@ -180,6 +198,15 @@ _ptywright() {
 				'--framing=[message framing]:framing:(ndjson lsp)' \
 				'*--plugin=[load a plugin manifest]:manifest:_files -g "*.toml"' \
 				'--allow-plugin-load[let clients load and unload plugins]' \
+				'(- *)'{-h,--help}'[show help]' && ret=0
+			;;
+		snapshot)
+			_arguments \
+				'--socket=[connect to the server socket]:socket path:_files' \
+				'(--adapter)--session=[read a session]:session id: ' \
+				'(--session)--adapter=[read the screen of an adapter]:adapter id: ' \
+				'(--cells)--svg[print an SVG picture of the screen]' \
+				'(--svg)--cells[keep the cell grid in the JSON]' \
 				'(- *)'{-h,--help}'[show help]' && ret=0
 			;;
 		completions)
@@ -221,6 +248,7 @@ complete -c ptywright -f
 
 complete -c ptywright -n __fish_use_subcommand -a run -d 'run a command on a PTY, passing its terminal through live'
 complete -c ptywright -n __fish_use_subcommand -a serve -d 'serve the JSON-RPC automation API'
+complete -c ptywright -n __fish_use_subcommand -a snapshot -d 'print the screen of a served session as JSON or SVG'
 complete -c ptywright -n __fish_use_subcommand -a completions -d 'print a shell completion script'
 complete -c ptywright -n __fish_use_subcommand -a version -d 'print the version'
 complete -c ptywright -n __fish_use_subcommand -a help -d 'show help for a command'
@@ -229,6 +257,7 @@ complete -c ptywright -s h -l help -d 'show help'
 
 complete -c ptywright -n '__fish_seen_subcommand_from run; and not __ptywright_run_cmdline >/dev/null' -l rows -x -d 'terminal height in rows'
 complete -c ptywright -n '__fish_seen_subcommand_from run; and not __ptywright_run_cmdline >/dev/null' -l cols -x -d 'terminal width in columns'
+complete -c ptywright -n '__fish_seen_subcommand_from run; and not __ptywright_run_cmdline >/dev/null' -l record -r -F -d 'record the session as an asciicast file'
 complete -c ptywright -n '__fish_seen_subcommand_from run; and __ptywright_run_cmdline >/dev/null' -x -a '(__fish_complete_subcommand --commandline (__ptywright_run_cmdline))'
 
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l stdio -d 'serve one client over stdin/stdout'
@@ -237,6 +266,12 @@ complete -c ptywright -n '__fish_seen_subcommand_from serve' -l framing -x -a 'n
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l plugin -r -F -d 'load a plugin manifest (repeatable)'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l allow-plugin-load -d 'let clients load and unload plugins'
 
+complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l socket -r -F -d 'connect to the server socket'
+complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l session -x -d 'read a session'
+complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l adapter -x -d 'read the screen of an adapter'
+complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l svg -d 'print an SVG picture of the screen'
+complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l cells -d 'keep the cell grid in the JSON'
+
 complete -c ptywright -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'
-complete -c ptywright -n '__fish_seen_subcommand_from help' -x -a 'run serve completions version'
+complete -c ptywright -n '__fish_seen_subcommand_from help' -x -a 'run serve snapshot completions version'
 `

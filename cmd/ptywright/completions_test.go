@@ -78,8 +78,9 @@ var completionCases = []struct {
 	not  []string // candidates that must not
 }{
 	{"ptywright s", []string{"serve"}, []string{"run"}},
-	{"ptywright ", []string{"run", "serve", "completions", "version"}, nil},
-	{"ptywright run --", []string{"--rows", "--cols", "--help"}, []string{"--stdio"}},
+	{"ptywright ", []string{"run", "serve", "snapshot", "completions", "version"}, nil},
+	{"ptywright run --", []string{"--rows", "--cols", "--record", "--help"}, []string{"--stdio"}},
+	{"ptywright snapshot --", []string{"--socket", "--session", "--adapter", "--svg", "--cells"}, []string{"--rows", "--stdio"}},
 	{"ptywright serve --", []string{"--stdio", "--socket", "--framing", "--plugin", "--allow-plugin-load"}, []string{"--rows"}},
 	{"ptywright serve --framing ", []string{"ndjson", "lsp"}, nil},
 	{"ptywright completions ", []string{"bash", "zsh", "fish"}, nil},

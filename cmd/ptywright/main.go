@@ -1,7 +1,8 @@
 // Command ptywright runs terminal programs on a pseudo-terminal.
 //
-//	ptywright run [--rows N] [--cols N] -- CMD ARGS...
+//	ptywright run [--rows N] [--cols N] [--record FILE] -- CMD ARGS...
 //	ptywright serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load]
+//	ptywright snapshot [--socket PATH] (--session ID | --adapter ID) [--svg | --cells]
 //	ptywright completions bash|zsh|fish
 //	ptywright version
 //
@@ -32,6 +33,7 @@ Drives interactive terminal programs through a real pseudo-terminal.
 Commands:
   run          run a command on a PTY, passing its terminal through live
   serve        serve the JSON-RPC automation API
+  snapshot     print a served session's screen as JSON or SVG
   completions  print a shell completion script (bash, zsh, fish)
   version      print the version
 
@@ -71,6 +73,8 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = runCommand(ctx, rest, stdin, stdout, stderr)
 	case "serve":
 		err = serveCommand(ctx, rest, stdin, stdout, stderr)
+	case "snapshot":
+		err = snapshotCommand(ctx, rest, stdout)
 	case "completions":
 		err = completionsCommand(rest, stdout)
 	default:
@@ -93,7 +97,9 @@ func report(err error, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "ptywright: %v\n", err)
+	// Diagnostics are redacted like everything else that leaves: an error
+	// may quote a command line or a path holding a secret.
+	fmt.Fprintf(stderr, "ptywright: %s\n", redactText(err.Error()))
 	return exitFailure
 }
 
@@ -130,6 +136,7 @@ func commands() []command {
 	return []command{
 		{"run", "run a command on a PTY, passing its terminal through live", runSynopsis, runDetails, func() *flag.FlagSet { return runFlags(new(runConfig)) }},
 		{"serve", "serve the JSON-RPC automation API", serveSynopsis, serveDetails, func() *flag.FlagSet { return serveFlags(new(serveConfig)) }},
+		{"snapshot", "print a served session's screen as JSON or SVG", snapshotSynopsis, snapshotDetails, func() *flag.FlagSet { return snapshotFlags(new(snapshotConfig)) }},
 		{"completions", "print a shell completion script", completionsSynopsis, completionsDetails, func() *flag.FlagSet { return newFlagSet("completions") }},
 		{"version", "print the version", "version", "", func() *flag.FlagSet { return newFlagSet("version") }},
 	}

@@ -8,7 +8,7 @@ import (
 	"ptywright"
 )
 
-const runSynopsis = "run [--rows N] [--cols N] -- CMD [ARGS...]"
+const runSynopsis = "run [--rows N] [--cols N] [--record FILE] -- CMD [ARGS...]"
 
 const runDetails = `Runs CMD on a new pseudo-terminal and passes it through live: its output
 goes to stdout as it arrives, and stdin goes to it.
@@ -25,6 +25,10 @@ terminal is resized), else 24x80. SIGINT, SIGTERM, SIGHUP and SIGQUIT are
 forwarded to CMD's process group; a second one ends CMD (SIGTERM, then
 SIGKILL).
 
+--record FILE records the session as an asciicast v2 file (mode 0600; an
+existing file is refused) that asciinema plays back; secrets in it are
+redacted.
+
 Exits with CMD's exit code, or 128+N when signal N killed it; with 2 for a
 usage error and 1 for any other failure (CMD cannot be started).
 `
@@ -34,6 +38,8 @@ type runConfig struct {
 	// Rows and Cols fix the terminal size; 0 follows the real terminal, or
 	// the default 24x80 without one.
 	Rows, Cols int
+	// Record, when set, is the asciicast file the session is recorded to.
+	Record string
 	// Program and Args are the command to run.
 	Program string
 	Args    []string
@@ -43,6 +49,7 @@ func runFlags(cfg *runConfig) *flag.FlagSet {
 	fs := newFlagSet("run")
 	fs.IntVar(&cfg.Rows, "rows", 0, "terminal height of `N` rows; default: the terminal's, else 24")
 	fs.IntVar(&cfg.Cols, "cols", 0, "terminal width of `N` columns; default: the terminal's, else 80")
+	fs.StringVar(&cfg.Record, "record", "", "record the session as an asciicast v2 `FILE` (redacted; never overwritten)")
 	return fs
 }
 
@@ -55,6 +62,12 @@ func parseRun(args []string, stdout io.Writer) (cfg runConfig, help bool, err er
 	}
 	var bad error
 	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "record" {
+			if bad == nil && cfg.Record == "" {
+				bad = usagef("run", "--record: file must not be empty")
+			}
+			return
+		}
 		v := cfg.Rows
 		if f.Name == "cols" {
 			v = cfg.Cols

@@ -72,11 +72,12 @@ func runPassthrough(ctx context.Context, cfg runConfig, stdin io.Reader, stdout,
 	}
 	out := newOutputTap(stdout)
 	s, err := ptywright.Start(ptywright.Options{
-		Program: cfg.Program,
-		Args:    cfg.Args,
-		Size:    size,
-		Env:     env,
-		Output:  out,
+		Program:    cfg.Program,
+		Args:       cfg.Args,
+		Size:       size,
+		Env:        env,
+		Output:     out,
+		RecordPath: cfg.Record,
 	})
 	if err != nil {
 		return exitFailure, fmt.Errorf("run: %w", err)

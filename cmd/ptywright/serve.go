@@ -6,10 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"ptywright"
+	"ptywright/rpc"
 )
 
 const serveSynopsis = "serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load]"
@@ -85,25 +89,81 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if help || err != nil {
 		return err
 	}
-	// A server stops on SIGINT/SIGTERM by cancelling its context, so it can
-	// kill its children and remove its socket.
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	// A server stops on SIGINT, SIGTERM and SIGHUP by cancelling its
+	// context, so it can kill its children and remove its socket.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return runServe(ctx, cfg, stdin, stdout, stderr)
 }
 
-// errServeNotBuilt is what serve returns until the rpc package is wired in.
-var errServeNotBuilt = errors.New("serve: not built yet")
-
 // runServe serves JSON-RPC as cfg says until ctx ends or the transport
 // closes. stdin and stdout are the transport under cfg.Stdio; stderr takes
-// diagnostics.
-//
-// TODO(lead): wire in package ptywright/rpc here: load cfg.Plugins, build
-// the server (cfg.AllowPluginLoad), pick the framer (cfg.Framing) and serve
-// on stdio or on cfg.Socket (the default per-user socket when empty).
+// diagnostics, redacted. Every --plugin manifest is loaded first: one that
+// fails is a startup error naming its file. On the way out the server is
+// closed, which removes the socket and reaps every child.
 func runServe(ctx context.Context, cfg serveConfig, stdin io.Reader, stdout, stderr io.Writer) error {
-	return errServeNotBuilt
+	log := newLogger(stderr)
+	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer plugins.Close() // After the server: adapters' instances are their own.
+	for _, path := range cfg.Plugins {
+		m, err := plugins.Load(path)
+		if err != nil {
+			return fmt.Errorf("serve: --plugin %s: %w", path, err)
+		}
+		log.Info("plugin loaded", "plugin", m.Name, "manifest", path)
+	}
+	srv := rpc.NewServer(rpc.Options{
+		Plugins:         plugins,
+		AllowPluginLoad: cfg.AllowPluginLoad,
+		Logger:          log,
+		Version:         version,
+		Framing:         rpc.Framing(cfg.Framing),
+	})
+	defer srv.Close() // Closed below; this covers a panic.
+
+	if cfg.Stdio {
+		err = srv.ServeConn(ctx, rpc.Stdio(interruptible(stdin), stdout), rpc.Framing(cfg.Framing))
+	} else {
+		path := cfg.Socket
+		if path == "" {
+			if path, err = rpc.DefaultSocketPath(); err != nil {
+				return fmt.Errorf("serve: %w", err)
+			}
+		}
+		var l net.Listener
+		if l, err = rpc.ListenUnix(path); err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+		log.Info("listening", "socket", path, "framing", string(cfg.Framing))
+		err = srv.Serve(ctx, l) // Closing l on the way out removes the socket.
+	}
+	if ctx.Err() != nil {
+		log.Info("stopping", "reason", context.Cause(ctx).Error())
+	}
+	closeErr := srv.Close()
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, rpc.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	if closeErr != nil {
+		return fmt.Errorf("serve: close: %w", closeErr)
+	}
+	return nil
+}
+
+// interruptible returns a reader of r whose reads a Close can interrupt, so
+// the server can stop while nothing arrives on stdin: a read of a blocking
+// file (a terminal, a pipe) cannot otherwise be interrupted. The copying
+// goroutine ends with r's stream, or with the process.
+func interruptible(r io.Reader) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := io.Copy(pw, r)
+		pw.CloseWithError(err) // nil: the reader sees EOF.
+	}()
+	return pr
 }
 
 // framingValue is a flag.Value accepting only the known framings.

@@ -57,11 +57,3 @@ func TestParseServeErrors(t *testing.T) {
 		})
 	}
 }
-
-// The command line reaches runServe; until the rpc package is wired in,
-// that is a runtime error (exit 1), not a usage error.
-func TestServeReachesRunServe(t *testing.T) {
-	res := runBinary(t, nil, "serve", "--stdio", "--framing", "lsp")
-	require.Equal(t, exitFailure, res.code)
-	require.Equal(t, "ptywright: serve: not built yet\n", res.stderr)
-}
