@@ -1,13 +1,9 @@
 package ptywright
 
 import (
-	"image/color"
-	"io"
 	"strconv"
 
-	uv "github.com/charmbracelet/ultraviolet"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/vt"
+	"ptywright/internal/vtcore"
 )
 
 // engine is the seam between Screen and the terminal emulator that parses
@@ -21,6 +17,9 @@ type engine interface {
 	resize(rows, cols int)
 	// cell returns a copy of the cell at row, col (zero-based).
 	cell(row, col int) engineCell
+	// line returns a row's text: wide continuations skipped, trailing
+	// spaces trimmed.
+	line(row int) string
 	cursor() (row, col int)
 	modes() termModes
 	// close stops the engine's reply delivery; write stays usable.
@@ -34,8 +33,7 @@ type engineCell struct {
 	style CellStyle
 }
 
-// termModes are the terminal state bits the emulator has no getters for, so
-// they are tracked from its callbacks.
+// termModes are the terminal state bits a snapshot reports besides the grid.
 type termModes struct {
 	title             string
 	cursorVisible     bool
@@ -45,127 +43,86 @@ type termModes struct {
 	bracketedPaste    bool
 }
 
-// vtEngine implements engine over charmbracelet/x/vt.
-type vtEngine struct {
-	emu   *vt.Emulator
-	state termModes
-	done  chan struct{} // closed when the reply pump has stopped
+// newEngine returns the default engine. onReply must not block (nil drops
+// replies); it is called from write.
+func newEngine(rows, cols int, onReply func([]byte)) engine {
+	return newVTCoreEngine(rows, cols, onReply)
 }
 
-// newVTEngine starts the emulator and its reply pump. x/vt writes replies to
-// an unbuffered pipe and blocks the parser until someone reads them, so a
-// goroutine must drain it for as long as the engine lives; onReply must not
-// block (nil drops replies).
-func newVTEngine(rows, cols int, onReply func([]byte)) *vtEngine {
-	e := &vtEngine{
-		emu:   vt.NewEmulator(cols, rows),
-		state: termModes{cursorVisible: true},
-		done:  make(chan struct{}),
+// vtcoreEngine implements engine over internal/vtcore, which answers queries
+// synchronously from write: no pipe, no goroutine.
+type vtcoreEngine struct {
+	term *vtcore.Terminal
+	buf  []byte
+}
+
+func newVTCoreEngine(rows, cols int, onReply func([]byte)) *vtcoreEngine {
+	return &vtcoreEngine{term: vtcore.New(rows, cols, onReply)}
+}
+
+func (e *vtcoreEngine) write(p []byte) { e.term.Write(p) }
+
+func (e *vtcoreEngine) resize(rows, cols int) { e.term.Resize(rows, cols) }
+
+func (e *vtcoreEngine) cell(row, col int) engineCell {
+	c := e.term.Cell(row, col)
+	return engineCell{text: e.term.Text(c), width: c.Width(), style: cellStyle(c.Style)}
+}
+
+func (e *vtcoreEngine) line(row int) string {
+	b := e.term.AppendRowText(e.buf[:0], row)
+	end := len(b)
+	for end > 0 && b[end-1] == ' ' {
+		end--
 	}
-	// Screen exposes no scrollback, so keep the least x/vt allows (0 means
-	// its default of 10000 lines). With the default, a flood of long lines
-	// retains hundreds of MB, and once full every line feed shifts the
-	// whole 10000-entry slice.
-	e.emu.SetScrollbackSize(1)
-	e.emu.SetCallbacks(vt.Callbacks{
-		Title:            func(t string) { e.state.title = t },
-		CursorVisibility: func(v bool) { e.state.cursorVisible = v },
-		AltScreen:        func(on bool) { e.state.altScreen = on },
-		EnableMode:       func(m ansi.Mode) { e.setMode(m, true) },
-		DisableMode:      func(m ansi.Mode) { e.setMode(m, false) },
-	})
-	go e.pumpReplies(onReply)
-	return e
+	e.buf = b
+	return string(b[:end])
 }
 
-func (e *vtEngine) setMode(m ansi.Mode, on bool) {
-	switch m {
-	case ansi.ModeCursorKeys:
-		e.state.applicationCursor = on
-	case ansi.ModeNumericKeypad:
-		e.state.applicationKeypad = on
-	case ansi.ModeBracketedPaste:
-		e.state.bracketedPaste = on
-	case ansi.ModeTextCursorEnable:
-		e.state.cursorVisible = on
-	}
-}
+func (e *vtcoreEngine) cursor() (row, col int) { return e.term.Cursor() }
 
-// pumpReplies drains the emulator's reply pipe until close.
-func (e *vtEngine) pumpReplies(onReply func([]byte)) {
-	defer close(e.done)
-	buf := make([]byte, 4096)
-	for {
-		n, err := e.emu.Read(buf)
-		if n > 0 && onReply != nil {
-			onReply(append([]byte(nil), buf[:n]...))
-		}
-		if err != nil {
-			return
-		}
+func (e *vtcoreEngine) modes() termModes {
+	t := e.term
+	return termModes{
+		title:             t.Title(),
+		cursorVisible:     t.CursorVisible(),
+		altScreen:         t.AltScreen(),
+		applicationCursor: t.ApplicationCursor(),
+		applicationKeypad: t.ApplicationKeypad(),
+		bracketedPaste:    t.BracketedPaste(),
 	}
 }
 
-func (e *vtEngine) write(p []byte) { _, _ = e.emu.Write(p) }
+func (e *vtcoreEngine) close() { e.term.SetReplyHandler(nil) }
 
-func (e *vtEngine) resize(rows, cols int) { e.emu.Resize(cols, rows) }
-
-func (e *vtEngine) cursor() (row, col int) {
-	pos := e.emu.CursorPosition()
-	return pos.Y, pos.X
-}
-
-func (e *vtEngine) modes() termModes { return e.state }
-
-func (e *vtEngine) cell(row, col int) engineCell {
-	c := e.emu.CellAt(col, row)
-	if c == nil {
-		return engineCell{text: " ", width: 1, style: defaultCellStyle()}
-	}
-	out := engineCell{text: c.Content, width: c.Width, style: convertStyle(&c.Style)}
-	if out.text == "" && out.width > 0 {
-		out.text = " "
-	}
-	return out
-}
-
-// close ends the reply pump. It closes the pipe's writer end directly rather
-// than calling Emulator.Close, whose unguarded flag would race with the
-// pump's Read.
-func (e *vtEngine) close() {
-	if pw, ok := e.emu.InputPipe().(*io.PipeWriter); ok {
-		_ = pw.CloseWithError(io.EOF) // Best effort: the pipe cannot fail to close.
-	}
-	<-e.done
-}
-
-func convertStyle(s *uv.Style) CellStyle {
+func cellStyle(s vtcore.Style) CellStyle {
 	return CellStyle{
 		Foreground: colorName(s.Fg),
 		Background: colorName(s.Bg),
-		Bold:       s.Attrs&uv.AttrBold != 0,
-		Dim:        s.Attrs&uv.AttrFaint != 0,
-		Italic:     s.Attrs&uv.AttrItalic != 0,
-		Underline:  s.Underline != uv.UnderlineNone,
-		Inverse:    s.Attrs&uv.AttrReverse != 0,
+		Bold:       s.Attrs&vtcore.AttrBold != 0,
+		Dim:        s.Attrs&vtcore.AttrFaint != 0,
+		Italic:     s.Attrs&vtcore.AttrItalic != 0,
+		Underline:  s.Underline != vtcore.UnderlineNone,
+		Inverse:    s.Attrs&vtcore.AttrReverse != 0,
 	}
 }
 
+// indexedNames holds "idx:N" for the palette so cells do not format them.
+var indexedNames = func() (n [256]string) {
+	for i := range n {
+		n[i] = "idx:" + strconv.Itoa(i)
+	}
+	return n
+}()
+
 // colorName renders a colour in the wire vocabulary: default, idx:N or
 // rgb:R:G:B.
-func colorName(c color.Color) string {
-	switch v := c.(type) {
-	case nil:
+func colorName(c vtcore.Color) string {
+	if c.IsDefault() {
 		return "default"
-	case ansi.BasicColor:
-		return "idx:" + strconv.Itoa(int(v))
-	case ansi.IndexedColor:
-		return "idx:" + strconv.Itoa(int(v))
-	default:
-		r, g, b, a := c.RGBA()
-		if a == 0 {
-			return "default"
-		}
-		return "rgb:" + strconv.Itoa(int(r>>8)) + ":" + strconv.Itoa(int(g>>8)) + ":" + strconv.Itoa(int(b>>8))
 	}
+	if i, ok := c.Index(); ok {
+		return indexedNames[i]
+	}
+	return c.String()
 }

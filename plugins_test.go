@@ -45,10 +45,10 @@ func names(ms []ptywright.PluginManifest) []string {
 }
 
 func TestPluginsRegistry(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
-	require.Empty(t, p.Builtins(), "this build embeds no built-in plugins yet")
+	require.Empty(t, p.Builtins(), "NoBuiltins leaves the embedded plugins out")
 
 	got, err := p.RegisterBuiltinFS(builtinFS("demo"), "plugins")
 	require.NoError(t, err)
@@ -99,7 +99,7 @@ func TestPluginsRegistry(t *testing.T) {
 }
 
 func TestPluginsLoadRejects(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{Limits: testLimits})
+	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{Limits: testLimits, NoBuiltins: true})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
 
@@ -235,7 +235,7 @@ func TestPluginsPredicateResults(t *testing.T) {
 }
 
 func TestPluginsCapabilities(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
 	_, err = p.RegisterBuiltinFS(builtinFS("demo"), "plugins")
@@ -270,4 +270,12 @@ func TestPluginsRegisterBuiltin(t *testing.T) {
 	m.Version = ""
 	m.Name = "other"
 	require.ErrorIs(t, p.RegisterBuiltin(m, []byte(`return {}`)), ptywright.ErrInvalidManifest)
+}
+
+func TestPluginsEmbedsClaudeCode(t *testing.T) {
+	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	require.NoError(t, err)
+	defer func() { require.NoError(t, p.Close()) }()
+	require.Contains(t, names(p.Builtins()), "claude-code")
+	require.True(t, p.IsBuiltin("claude-code"))
 }

@@ -510,6 +510,7 @@ func (s *Session) close() error {
 	// Kill whatever is left of the group, grandchildren holding the tty
 	// included; this also lets a child that ignored SIGTERM be reaped.
 	_ = s.proc.signalGroup(SignalKill) // Best effort: the group may be gone.
+	killSessionMembers(s.proc.pid())
 	<-s.exited
 
 	err := s.proc.master.Close() // Unblocks the reader: the fd is non-blocking.

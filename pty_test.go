@@ -294,3 +294,26 @@ func TestMarkers(t *testing.T) {
 	require.False(t, dropped)
 	require.Equal(t, "two\r\ntwo\r\n", text)
 }
+
+func TestCloseKillsBackgroundJobsInOtherGroups(t *testing.T) {
+	noLeak(t)
+	// set -m puts the background job in a process group of its own, out of
+	// reach of the group kill, but still in the child's session.
+	s, err := ptywright.Start(ptywright.Options{
+		Program: "/bin/sh",
+		Args:    []string{"-c", `set -m; sh -c 'trap "" HUP TERM; echo JOB=$$; exec sleep 30' & wait`},
+	})
+	require.NoError(t, err)
+	res := waitFor(t, s, ptywright.ScreenRegex(`JOB=(\d+)`))
+	job, err := strconv.Atoi(*res.Outcome.Capture)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = syscall.Kill(job, syscall.SIGKILL) })
+	require.NoError(t, s.Close())
+	deadline := time.Now().Add(5 * time.Second)
+	for syscall.Kill(job, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("background job %d outlived Close", job)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -16,9 +16,9 @@ const (
 // Screen is a parsed terminal grid fed with raw program output. A Session owns
 // one; replay and tests can use one directly, without a process.
 //
-// A Screen is safe for concurrent use. It runs one goroutine that answers the
-// terminal queries in the output (cursor reports, device attributes), so it
-// must be closed when no longer needed.
+// A Screen is safe for concurrent use. It answers the terminal queries in
+// the output (cursor reports, device attributes) as it parses them, until it
+// is closed.
 type Screen struct {
 	mu     sync.Mutex
 	eng    engine
@@ -43,7 +43,7 @@ func newScreen(size Size, onReply func([]byte)) (*Screen, error) {
 	if err := size.Validate(); err != nil {
 		return nil, err
 	}
-	return &Screen{eng: newVTEngine(size.Rows, size.Cols, onReply), size: size}, nil
+	return &Screen{eng: newEngine(size.Rows, size.Cols, onReply), size: size}, nil
 }
 
 func (s Size) withDefaults() Size {
@@ -143,18 +143,14 @@ func (s *Screen) cursorPos() Cursor {
 	return Cursor{Row: row, Col: col, Visible: s.eng.modes().cursorVisible}
 }
 
-// Close stops the reply goroutine. The screen stays readable.
+// Close stops answering queries. The screen stays readable and writable.
 func (s *Screen) Close() error {
 	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.closed = true
+		s.eng.close()
 	}
-	s.closed = true
-	s.mu.Unlock()
-	// Outside the lock: the pump may be delivering a reply that a concurrent
-	// Write produced, and close waits for it to finish.
-	s.eng.close()
 	return nil
 }
 
@@ -165,17 +161,8 @@ func (s *Screen) linesLocked() []string {
 		return s.plainLines
 	}
 	lines := make([]string, s.size.Rows)
-	var b strings.Builder
 	for r := range s.size.Rows {
-		b.Reset()
-		for c := range s.size.Cols {
-			cell := s.eng.cell(r, c)
-			if cell.width == 0 {
-				continue
-			}
-			b.WriteString(cell.text)
-		}
-		lines[r] = strings.TrimRight(b.String(), " ")
+		lines[r] = s.eng.line(r)
 	}
 	s.plainLines, s.plainSeq, s.plainValid = lines, s.seq, true
 	return lines

@@ -18,10 +18,10 @@
 //     to client-chosen wait ids;
 //   - serve.go, socket*.go: the Server, its transports and Close;
 //   - methods.go, session_methods.go: the method table and session.*;
-//   - adapter_methods.go, plugin_methods.go: the extension layer's
-//     adapter.* and plugin.*, present when Options.Plugins is set;
-//     plugin_call.go: plugin.call, hooks of loaded plugins and inline
-//     scripts;
+//   - adapter_start.go, adapter_methods.go, plugin_methods.go: the
+//     extension layer's adapter.* and plugin.*, present when
+//     Options.Plugins is set; plugin_call.go: plugin.call, hooks of
+//     loaded plugins and inline scripts;
 //   - core_events.go, events.go: the runtime SDK's events: the core
 //     session:* events the registry emits, and adapter.event, which
 //     delivers core and plugin events to clients that subscribed with

@@ -5,6 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-test-deps.sh
+# Claude Code from the npm registry, cached in .cache/tuis (this repo's own
+# directory): the claude-code end-to-end test drives it, and fails without
+# it when CI is set.
+echo "== Claude Code (scripts/install-tuis.sh)"
+bash scripts/install-tuis.sh
 
 echo "== go vet"
 go vet ./...

@@ -1,0 +1,161 @@
+package ptywright
+
+import (
+	"image/color"
+	"io"
+	"strconv"
+	"strings"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+)
+
+// vtEngine implements engine over charmbracelet/x/vt. It was the engine
+// before internal/vtcore and stays as the oracle of the differential tests
+// (engine_diff_test.go): vtcore must build the same grid, cursor and modes
+// from the same bytes, except where x/vt is documented to be wrong.
+type vtEngine struct {
+	emu   *vt.Emulator
+	state termModes
+	done  chan struct{} // closed when the reply pump has stopped
+	// cursorMoved, when set, is called whenever x/vt moves the cursor or
+	// switches screens, so the differential tests can catch it leaving the
+	// grid even when a later move brings it back.
+	cursorMoved func()
+}
+
+// newVTEngine starts the emulator and its reply pump. x/vt writes replies to
+// an unbuffered pipe and blocks the parser until someone reads them, so a
+// goroutine must drain it for as long as the engine lives; onReply must not
+// block (nil drops replies).
+func newVTEngine(rows, cols int, onReply func([]byte)) *vtEngine {
+	e := &vtEngine{
+		emu:   vt.NewEmulator(cols, rows),
+		state: termModes{cursorVisible: true},
+		done:  make(chan struct{}),
+	}
+	e.emu.SetCallbacks(vt.Callbacks{
+		Title:            func(t string) { e.state.title = t },
+		CursorVisibility: func(v bool) { e.state.cursorVisible = v },
+		AltScreen: func(on bool) {
+			e.state.altScreen = on
+			e.moved()
+		},
+		CursorPosition: func(_, _ uv.Position) { e.moved() },
+		EnableMode:     func(m ansi.Mode) { e.setMode(m, true) },
+		DisableMode:    func(m ansi.Mode) { e.setMode(m, false) },
+	})
+	go e.pumpReplies(onReply)
+	return e
+}
+
+func (e *vtEngine) moved() {
+	if e.cursorMoved != nil {
+		e.cursorMoved()
+	}
+}
+
+func (e *vtEngine) setMode(m ansi.Mode, on bool) {
+	switch m {
+	case ansi.ModeCursorKeys:
+		e.state.applicationCursor = on
+	case ansi.ModeNumericKeypad:
+		e.state.applicationKeypad = on
+	case ansi.ModeBracketedPaste:
+		e.state.bracketedPaste = on
+	case ansi.ModeTextCursorEnable:
+		e.state.cursorVisible = on
+	}
+}
+
+// pumpReplies drains the emulator's reply pipe until close.
+func (e *vtEngine) pumpReplies(onReply func([]byte)) {
+	defer close(e.done)
+	buf := make([]byte, 4096)
+	for {
+		n, err := e.emu.Read(buf)
+		if n > 0 && onReply != nil {
+			onReply(append([]byte(nil), buf[:n]...))
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (e *vtEngine) write(p []byte) { _, _ = e.emu.Write(p) }
+
+func (e *vtEngine) line(row int) string {
+	var b strings.Builder
+	for c := range e.emu.Width() {
+		cell := e.cell(row, c)
+		if cell.width == 0 {
+			continue
+		}
+		b.WriteString(cell.text)
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+func (e *vtEngine) resize(rows, cols int) { e.emu.Resize(cols, rows) }
+
+func (e *vtEngine) cursor() (row, col int) {
+	pos := e.emu.CursorPosition()
+	return pos.Y, pos.X
+}
+
+func (e *vtEngine) modes() termModes { return e.state }
+
+func (e *vtEngine) cell(row, col int) engineCell {
+	c := e.emu.CellAt(col, row)
+	if c == nil {
+		return engineCell{text: " ", width: 1, style: defaultCellStyle()}
+	}
+	out := engineCell{text: c.Content, width: c.Width, style: convertStyle(&c.Style)}
+	if out.text == "" && out.width > 0 {
+		out.text = " "
+	}
+	return out
+}
+
+// close ends the reply pump. It closes the pipe's writer end directly rather
+// than calling Emulator.Close, whose unguarded flag would race with the
+// pump's Read.
+func (e *vtEngine) close() {
+	if pw, ok := e.emu.InputPipe().(*io.PipeWriter); ok {
+		_ = pw.CloseWithError(io.EOF) // Best effort: the pipe cannot fail to close.
+	}
+	<-e.done
+}
+
+func convertStyle(s *uv.Style) CellStyle {
+	return CellStyle{
+		Foreground: xvtColorName(s.Fg),
+		Background: xvtColorName(s.Bg),
+		Bold:       s.Attrs&uv.AttrBold != 0,
+		Dim:        s.Attrs&uv.AttrFaint != 0,
+		Italic:     s.Attrs&uv.AttrItalic != 0,
+		Underline:  s.Underline != uv.UnderlineNone,
+		Inverse:    s.Attrs&uv.AttrReverse != 0,
+	}
+}
+
+// colorName renders a colour in the wire vocabulary: default, idx:N or
+// rgb:R:G:B.
+func xvtColorName(c color.Color) string {
+	switch v := c.(type) {
+	case nil:
+		return "default"
+	case ansi.BasicColor:
+		return "idx:" + strconv.Itoa(int(v))
+	case ansi.IndexedColor:
+		return "idx:" + strconv.Itoa(int(v))
+	default:
+		r, g, b, a := c.RGBA()
+		if a == 0 {
+			return "default"
+		}
+		return "rgb:" + strconv.Itoa(int(r>>8)) + ":" + strconv.Itoa(int(g>>8)) + ":" + strconv.Itoa(int(b>>8))
+	}
+}

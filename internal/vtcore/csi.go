@@ -1,0 +1,341 @@
+package vtcore
+
+import (
+	"strconv"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
+)
+
+func csiCmd(prefix, inter, final byte) ansi.Cmd {
+	return ansi.Cmd(ansi.Command(prefix, inter, final))
+}
+
+// Commands with a prefix or an intermediate byte.
+var (
+	cmdDECST8C   = csiCmd('?', 0, 'W')
+	cmdDA2       = csiCmd('>', 0, 'c')
+	cmdDECSET    = csiCmd('?', 0, 'h')
+	cmdDECRST    = csiCmd('?', 0, 'l')
+	cmdDECDSR    = csiCmd('?', 0, 'n')
+	cmdDECRQM    = csiCmd(0, '$', 'p')
+	cmdDECRQMDEC = csiCmd('?', '$', 'p')
+)
+
+// handleCsi is the parser's CSI callback. Parameters keep x/vt's reading:
+// a missing parameter takes the default, an explicit 0 stays 0.
+func (t *Terminal) handleCsi(cmd ansi.Cmd, params ansi.Params) {
+	t.flushGrapheme()
+	s := t.scr
+	param := func(i, def int) int {
+		n, _, _ := params.Param(i, def)
+		return n
+	}
+	switch cmd {
+	case '@': // ICH
+		s.insertCells(param(0, 1))
+	case 'A': // CUU
+		t.moveCursor(0, -param(0, 1))
+	case 'B': // CUD
+		t.moveCursor(0, param(0, 1))
+	case 'C': // CUF
+		t.moveCursor(param(0, 1), 0)
+	case 'D': // CUB
+		t.moveCursor(-param(0, 1), 0)
+	case 'E': // CNL
+		t.moveCursor(0, param(0, 1))
+		t.carriageReturn()
+	case 'F': // CPL
+		t.moveCursor(0, -param(0, 1))
+		t.carriageReturn()
+	case 'G': // CHA
+		t.setCursor(param(0, 1)-1, s.cur.y)
+	case 'H': // CUP
+		row, col := max(param(0, 1), 1), max(param(1, 1), 1)
+		t.setCursorPosition(min(t.cols-1, col-1), min(t.rows-1, row-1))
+	case 'I': // CHT
+		t.nextTab(param(0, 1))
+	case 'J': // ED
+		t.eraseDisplay(param(0, 0))
+	case 'K': // EL
+		t.eraseLine(param(0, 0))
+	case 'L': // IL
+		if s.insertLines(param(0, 1)) {
+			s.setCursor(0, s.cur.y, true)
+		}
+	case 'M': // DL
+		if s.deleteLines(param(0, 1)) {
+			s.setCursor(0, s.cur.y, true)
+		}
+	case 'P': // DCH
+		s.deleteCells(param(0, 1))
+	case 'S': // SU
+		s.scrollUp(param(0, 1))
+	case 'T': // SD
+		s.scrollDown(param(0, 1))
+	case cmdDECST8C:
+		if len(params) == 1 && params[0] == 5 {
+			t.tabs = defaultTabStops(t.cols)
+		}
+	case 'X': // ECH
+		t.eraseCharacter(param(0, 1))
+	case 'Z': // CBT
+		t.prevTab(param(0, 1))
+	case '`': // HPA
+		t.setCursorPosition(min(t.cols-1, param(0, 1)-1), s.cur.y)
+	case 'a': // HPR
+		t.setCursorPosition(min(t.cols-1, s.cur.x+param(0, 1)), s.cur.y)
+	case 'b': // REP
+		t.repeatPreviousCharacter(param(0, 1))
+	case 'c': // DA1
+		if param(0, 0) == 0 {
+			t.replyString("\x1b[?62;1;6;22c") // VT220, 132 columns, selective erase, ANSI colour
+		}
+	case cmdDA2:
+		if param(0, 0) == 0 {
+			t.replyString("\x1b[>1;10;0c")
+		}
+	case 'd': // VPA
+		t.setCursorPosition(s.cur.x, min(t.rows-1, param(0, 1)-1))
+	case 'e': // VPR
+		t.setCursorPosition(s.cur.x, min(t.rows-1, s.cur.y+param(0, 1)))
+	case 'f': // HVP
+		row, col := param(0, 1), param(1, 1)
+		t.setCursor(min(t.cols-1, col-1), min(t.rows-1, row-1))
+	case 'g': // TBC
+		switch param(0, 0) {
+		case 0:
+			t.tabs.unset(s.cur.x)
+		case 3:
+			clear(t.tabs)
+		}
+	case 'h':
+		t.handleMode(params, true, true)
+	case cmdDECSET:
+		t.handleMode(params, true, false)
+	case 'l':
+		t.handleMode(params, false, true)
+	case cmdDECRST:
+		t.handleMode(params, false, false)
+	case 'm':
+		readStyle(params, &s.cur.pen)
+	case 'n':
+		t.deviceStatusReport(params, false)
+	case cmdDECDSR:
+		t.deviceStatusReport(params, true)
+	case cmdDECRQM:
+		t.handleRequestMode(params, true)
+	case cmdDECRQMDEC:
+		t.handleRequestMode(params, false)
+	case 'r': // DECSTBM
+		t.setTopBottomMargins(param(0, 1), param(1, t.rows))
+	case 's':
+		if t.lrMargins { // DECSLRM
+			t.setLeftRightMargins(param(0, 1), param(1, t.cols))
+		} else { // SCOSC
+			s.saveCursor()
+		}
+	}
+}
+
+// eraseDisplay is ED. As in x/vt, 1 erases the cursor's whole row, and 2
+// and 3 blank the screen without the pen's background.
+func (t *Terminal) eraseDisplay(n int) {
+	s := t.scr
+	x, y := s.cur.x, s.cur.y
+	switch n {
+	case 0:
+		b := s.blankCell()
+		s.fill(y, x, x+t.cols, b)
+		s.fillRect(y+1, t.rows, 0, t.cols, b)
+	case 1:
+		s.fillRect(0, y+1, 0, t.cols, s.blankCell())
+	case 2, 3:
+		s.clearAll()
+	}
+}
+
+// eraseLine is EL.
+func (t *Terminal) eraseLine(n int) {
+	s := t.scr
+	x, y := s.cur.x, s.cur.y
+	switch n {
+	case 0:
+		t.eraseCharacter(t.cols - x)
+	case 1:
+		s.fill(y, 0, x+1, s.blankCell())
+	case 2:
+		s.fill(y, 0, t.cols, s.blankCell())
+	}
+}
+
+// eraseCharacter is ECH: blank n cells from the cursor, which stays. It
+// clears the pending wrap.
+func (t *Terminal) eraseCharacter(n int) {
+	if n <= 0 {
+		n = 1
+	}
+	s := t.scr
+	x := s.cur.x
+	end := x + n
+	if end < x { // overflow: x/vt's rectangle is then empty
+		end = x
+	}
+	s.fill(s.cur.y, x, end, s.blankCell())
+	t.atPhantom = false
+}
+
+// setTopBottomMargins is DECSTBM. Unlike x/vt, a bottom margin past the
+// last row is clamped to it (as xterm does); x/vt lets the cursor leave the
+// grid.
+func (t *Terminal) setTopBottomMargins(top, bottom int) {
+	top = max(top, 1)
+	if bottom < 1 {
+		bottom = t.rows
+	}
+	if bottom > t.rows {
+		bottom = t.rows
+		t.divergences++
+	}
+	if top >= bottom {
+		return
+	}
+	t.scr.scroll.top, t.scr.scroll.bottom = top-1, bottom
+	t.setCursorPosition(0, 0)
+}
+
+// setLeftRightMargins is DECSLRM (with mode 69 set), clamped like DECSTBM.
+func (t *Terminal) setLeftRightMargins(left, right int) {
+	left = max(left, 1)
+	if right < 1 {
+		right = t.cols
+	}
+	if right > t.cols {
+		right = t.cols
+		t.divergences++
+	}
+	if left >= right {
+		return
+	}
+	t.scr.scroll.left, t.scr.scroll.right = left-1, right
+	t.setCursorPosition(0, 0)
+}
+
+// deviceStatusReport answers DSR 5 and 6 (and DECXCPR with dec).
+func (t *Terminal) deviceStatusReport(params ansi.Params, dec bool) {
+	n, _, ok := params.Param(0, 1)
+	if !ok || n == 0 {
+		return
+	}
+	switch {
+	case n == 5 && !dec:
+		// Deliberate difference: x/vt answers ESC[?0n; xterm and the DSR
+		// definition (ECMA-48 8.3.35, VT510 DSR-OS) answer ESC[0n.
+		t.replyString("\x1b[0n")
+	case n == 6:
+		// Deliberate difference: under DECOM the report is relative to the
+		// scroll region's origin, as xterm reports it; x/vt reports the
+		// absolute position.
+		s := t.scr
+		row, col := s.cur.y+1, s.cur.x+1
+		if t.origin && (s.scroll.top > 0 || s.scroll.left > 0) {
+			row -= s.scroll.top
+			col -= s.scroll.left
+			t.divergences++
+		}
+		b := append(t.scratch[:0], "\x1b["...)
+		if dec {
+			b = append(b, '?')
+		}
+		b = strconv.AppendInt(b, int64(max(row, 1)), 10)
+		b = append(b, ';')
+		b = strconv.AppendInt(b, int64(max(col, 1)), 10)
+		b = append(b, 'R')
+		t.scratch = b
+		t.replyCopy(b)
+	}
+}
+
+// maxRepeatCycles bounds REP: once the screen is full of the character,
+// printing cols more of it restores the same grid and cursor, so a count
+// beyond that is reduced modulo cols.
+const maxRepeatCycles = 2
+
+// repeatPreviousCharacter is REP: print the last printed ASCII character n
+// more times.
+func (t *Terminal) repeatPreviousCharacter(n int) {
+	if t.lastChar == 0 {
+		return
+	}
+	if limit := (t.rows + maxRepeatCycles) * t.cols; n > limit {
+		n = limit + (n-limit)%t.cols
+	}
+	for range n {
+		t.handlePrint(t.lastChar)
+	}
+}
+
+// fastCSI parses a complete CSI sequence from b (what follows ESC [) the way
+// x/ansi's parser would and dispatches it. It returns the bytes consumed, or
+// 0 to leave the sequence to the parser: when it is incomplete, holds a
+// control character or a byte the parser treats specially.
+func (t *Terminal) fastCSI(b []byte) int {
+	const missing = ansi.Param(parser.MissingParam)
+	params := t.csiParams[:]
+	cmd := 0
+	i := 0
+	if i < len(b) && b[i] >= '<' && b[i] <= '?' {
+		cmd = int(b[i]) << parser.PrefixShift
+		i++
+	}
+	n := 0
+	params[0] = missing
+	for ; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c >= '0' && c <= '9':
+			if n < len(params) {
+				if params[n] == missing {
+					params[n] = 0
+				}
+				params[n] = params[n]*10 + ansi.Param(c-'0')
+			}
+		case c == ';' || c == ':':
+			if n < len(params) {
+				if c == ':' {
+					params[n] |= parser.HasMoreFlag
+				}
+				n++
+				if n < len(params) {
+					params[n] = missing
+				}
+			}
+		case c >= 0x20 && c <= 0x2f:
+			// Intermediate bytes (the parser keeps the last), then the final.
+			cmd = cmd&^(0xff<<parser.IntermedShift) | int(c)<<parser.IntermedShift
+			for i++; i < len(b) && b[i] >= 0x20 && b[i] <= 0x2f; i++ {
+				cmd = cmd&^(0xff<<parser.IntermedShift) | int(b[i])<<parser.IntermedShift
+			}
+			if i == len(b) || b[i] < 0x40 || b[i] > 0x7e {
+				return 0
+			}
+			return t.dispatchCSI(cmd|int(b[i]), n, i)
+		case c >= 0x40 && c <= 0x7e:
+			return t.dispatchCSI(cmd|int(c), n, i)
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// dispatchCSI counts the last parameter as the parser does on dispatch and
+// handles the sequence; final is the index of the final byte.
+func (t *Terminal) dispatchCSI(cmd, n, final int) int {
+	params := t.csiParams[:]
+	if n > 0 && n < len(params)-1 || n == 0 && params[0] != ansi.Param(parser.MissingParam) {
+		n++
+	}
+	t.handleCsi(ansi.Cmd(cmd), params[:n])
+	return final + 1
+}

@@ -1,0 +1,210 @@
+package vtcore
+
+import (
+	"strconv"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Mode settings, as DECRQM reports them.
+const (
+	modeNotRecognized uint8 = iota
+	modeSet
+	modeReset
+	modePermanentlySet
+	modePermanentlyReset
+)
+
+// mode names an ANSI (SM/RM) or DEC private (DECSET/DECRST) mode.
+type mode struct {
+	n    int
+	ansi bool
+}
+
+func decMode(n int) mode  { return mode{n: n} }
+func ansiMode(n int) mode { return mode{n: n, ansi: true} }
+
+// modeTable records every mode the program set or reset, so DECRQM can
+// report it; the modes the emulator acts on are mirrored in bool fields.
+type modeTable struct {
+	dec, ansi map[int]uint8
+}
+
+func (mt *modeTable) get(m mode) uint8 {
+	if m.ansi {
+		return mt.ansi[m.n]
+	}
+	return mt.dec[m.n]
+}
+
+func (mt *modeTable) put(m mode, v uint8) {
+	if m.ansi {
+		mt.ansi[m.n] = v
+	} else {
+		mt.dec[m.n] = v
+	}
+}
+
+// reset restores the modes x/vt recognises to their defaults and forgets
+// the others.
+func (mt *modeTable) reset() {
+	mt.ansi = map[int]uint8{20: modeReset}
+	mt.dec = map[int]uint8{
+		1: modeReset, 6: modeReset, 7: modeSet, 9: modeReset, 25: modeSet,
+		66: modeReset, 69: modeReset, 1000: modeReset, 1001: modeReset,
+		1002: modeReset, 1003: modeReset, 1004: modeReset, 1006: modeReset,
+		1047: modeReset, 1048: modeReset, 1049: modeReset, 2004: modeReset,
+	}
+}
+
+// resetModes is x/vt's resetModes after a reset of both screens: defaults
+// back, main screen shown, cursor visible. (x/vt applies each default in map
+// order; after the screens' reset every order ends here.)
+func (t *Terminal) resetModes() {
+	t.modes.reset()
+	t.autowrap = true
+	t.origin, t.insert, t.newline, t.lrMargins = false, false, false, false
+	t.appCursor, t.appKeypad, t.bracketed = false, false, false
+	t.scr.cur.hidden = false
+	t.scr = t.scrs[0]
+	t.visible = true
+}
+
+// handleMode is SM/RM (isANSI) or DECSET/DECRST for every parameter.
+func (t *Terminal) handleMode(params ansi.Params, set, isANSI bool) {
+	for _, p := range params {
+		n := p.Param(-1)
+		if n == -1 {
+			continue
+		}
+		m := decMode(n)
+		if isANSI {
+			m = ansiMode(n)
+		}
+		if v := t.modes.get(m); v == modePermanentlySet || v == modePermanentlyReset {
+			continue
+		}
+		v := modeReset
+		if set {
+			v = modeSet
+		}
+		t.setMode(m, v)
+	}
+}
+
+// setMode records a mode and applies its effect.
+func (t *Terminal) setMode(m mode, v uint8) {
+	t.modes.put(m, v)
+	on := v == modeSet || v == modePermanentlySet
+	if m.ansi {
+		switch m.n {
+		case 4:
+			t.insert = on
+		case 20:
+			t.newline = on
+		}
+		return
+	}
+	switch m.n {
+	case 1:
+		t.appCursor = on
+	case 6:
+		t.origin = on
+	case 7:
+		t.autowrap = on
+	case 25:
+		t.setCursorHidden(!on)
+		t.visible = on
+	case 66:
+		t.appKeypad = on
+	case 69:
+		t.lrMargins = on
+	case 1047:
+		t.setAltScreen(on)
+	case 1048:
+		if on {
+			t.scr.saveCursor()
+		} else {
+			t.restoreCursor()
+		}
+	case 1049:
+		if on {
+			t.scr.saveCursor()
+		}
+		t.setAltScreen(on)
+	case 2004:
+		t.bracketed = on
+	case 2048:
+		if on {
+			t.replyInBandResize()
+		}
+	}
+}
+
+// setCursorHidden hides or shows the cursor of the shown screen.
+func (t *Terminal) setCursorHidden(hidden bool) {
+	if t.scr.cur.hidden != hidden {
+		t.visible = !hidden
+	}
+	t.scr.cur.hidden = hidden
+}
+
+// setAltScreen switches screens as x/vt does: entering copies the main
+// cursor, clears the alternate screen and homes the cursor; leaving shows
+// the main screen with its own cursor. The reported cursor visibility
+// becomes the shown screen's.
+func (t *Terminal) setAltScreen(on bool) {
+	alt := t.scrs[1]
+	if on == (t.scr == alt) {
+		return
+	}
+	if on {
+		alt.cur = t.scrs[0].cur
+		t.scr = alt
+		alt.clearAll()
+		t.setCursor(0, 0)
+	} else {
+		t.scr = t.scrs[0]
+		if t.scr.clampCursor(&t.scr.cur) {
+			t.divergences++
+		}
+	}
+	t.visible = !t.scr.cur.hidden
+}
+
+// handleRequestMode is DECRQM: report a mode's setting.
+func (t *Terminal) handleRequestMode(params ansi.Params, isANSI bool) {
+	n, _, ok := params.Param(0, 0)
+	if !ok || n == 0 {
+		return
+	}
+	m := decMode(n)
+	if isANSI {
+		m = ansiMode(n)
+	}
+	v := t.modes.get(m)
+	if v > modePermanentlyReset {
+		v = modeNotRecognized
+	}
+	b := append(t.scratch[:0], "\x1b["...)
+	if !isANSI {
+		b = append(b, '?')
+	}
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, ';')
+	b = strconv.AppendInt(b, int64(v), 10)
+	b = append(b, "$y"...)
+	t.scratch = b
+	t.replyCopy(b)
+}
+
+func (t *Terminal) replyInBandResize() {
+	t.replyString("\x1b[48;" + strconv.Itoa(t.rows) + ";" + strconv.Itoa(t.cols) + ";0;0t")
+}
+
+// replyCopy hands a copy of b to the reply callback.
+func (t *Terminal) replyCopy(b []byte) {
+	if t.onReply != nil {
+		t.onReply(append([]byte(nil), b...))
+	}
+}

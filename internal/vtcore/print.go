@@ -1,0 +1,196 @@
+package vtcore
+
+import "unicode/utf8"
+
+// A printed character is held back until the next one shows it cannot join
+// the same grapheme cluster (an ASCII character never extends a cluster),
+// until a control or sequence arrives, or until the write ends. Widths come
+// from ansi.GraphemeWidth, which x/vt uses whatever mode 2027 says.
+
+func printableASCII(r rune) bool { return r >= ' ' && r < 0x7f }
+
+// handlePrint is the parser's Print callback.
+func (t *Terminal) handlePrint(r rune) {
+	if printableASCII(r) {
+		if len(t.grapheme) == 1 && printableASCII(rune(t.grapheme[0])) {
+			t.printRun(t.grapheme[:1])
+			t.grapheme[0] = byte(r)
+			return
+		}
+		t.flushGrapheme()
+	}
+	t.grapheme = utf8.AppendRune(t.grapheme, r)
+}
+
+// printASCII prints a run of printable ASCII that arrived in the ground
+// state; with hold, its last byte is held back as handlePrint would.
+func (t *Terminal) printASCII(run []byte, hold bool) {
+	t.flushGrapheme()
+	end := len(run)
+	if hold {
+		end--
+	}
+	for i := 0; i < end; {
+		i += t.printRun(run[i:end])
+	}
+	if hold {
+		t.grapheme = append(t.grapheme[:0], run[end])
+	}
+}
+
+// flushGrapheme prints the held-back characters, one cluster at a time.
+func (t *Terminal) flushGrapheme() {
+	g := t.grapheme
+	if len(g) == 0 {
+		return
+	}
+	if len(g) == 1 && g[0] < utf8.RuneSelf {
+		t.grapheme = g[:0]
+		t.printRun(g[:1])
+		return
+	}
+	for len(g) > 0 {
+		cluster, width := t.nextCluster(g)
+		if len(cluster) == 0 {
+			break
+		}
+		t.printCluster(cluster, width)
+		g = g[len(cluster):]
+	}
+	t.grapheme = t.grapheme[:0]
+}
+
+// printRun prints a prefix of run, printable ASCII, and returns its length.
+// The common case (no charset, no pending wrap, no insert mode, narrow cells
+// underneath) stores cells straight into the row.
+func (t *Terminal) printRun(run []byte) int {
+	s := t.scr
+	if t.atPhantom || t.insert || t.gsingle != 0 || t.charsets[t.gl] != nil {
+		t.printByte(run[0])
+		return 1
+	}
+	x, y := s.cur.x, s.cur.y
+	// Stop before the last column: printing there sets the pending wrap.
+	n := min(len(run), t.cols-1-x)
+	if n <= 0 || y < 0 || y >= t.rows || x < 0 {
+		t.printByte(run[0])
+		return 1
+	}
+	line := s.lines[y][x : x+n]
+	pen := s.cur.pen
+	for i, b := range run[:n] {
+		c := &line[i]
+		if c.width != 0 {
+			n = i
+			break
+		}
+		// Field by field: a composite literal is built on the stack and
+		// copied, which stalls on store forwarding.
+		c.content = int32(b)
+		c.Style = pen
+	}
+	if n == 0 {
+		t.printByte(run[0])
+		return 1
+	}
+	t.lastChar = rune(run[n-1])
+	s.cur.x = x + n
+	return n
+}
+
+// printByte prints one printable ASCII character.
+func (t *Terminal) printByte(b byte) {
+	t.putGrapheme(int32(b), 1, b)
+}
+
+// printCluster prints one grapheme cluster of the given width.
+func (t *Terminal) printCluster(cluster []byte, width int) {
+	if len(cluster) == 1 {
+		t.putGrapheme(int32(cluster[0]), width, cluster[0])
+		return
+	}
+	r, size := utf8.DecodeRune(cluster)
+	content := int32(r)
+	if size != len(cluster) {
+		if t.clusters.full() {
+			t.clusters.compact(t.scrs[0].lines, t.scrs[1].lines)
+		}
+		content = -(t.clusters.intern(cluster) + 1)
+	}
+	t.putGrapheme(content, width, 0)
+}
+
+// putGrapheme is x/vt's handleGrapheme. ascii is the character when the
+// cluster is a single ASCII byte (the only clusters charsets map), else 0.
+func (t *Terminal) putGrapheme(content int32, width int, ascii byte) {
+	s := t.scr
+	awm := t.autowrap
+	x, y := s.cur.x, s.cur.y
+	if t.atPhantom && awm {
+		t.index()
+		s = t.scr
+		y = s.cur.y
+		x = 0
+	} else if awm && width > 1 && x+width > t.cols {
+		// Deliberate difference from x/vt, which writes blanks here and loses
+		// the character: like xterm, a wide character that does not fit
+		// before the right edge wraps to the next line first.
+		t.divergences++
+		t.index()
+		y = s.cur.y
+		x = 0
+	}
+
+	single := t.gsingle
+	t.gsingle = 0
+	if ascii != 0 {
+		var cs *charset
+		if single > 1 && single < 4 {
+			cs = t.charsets[single]
+		} else {
+			cs = t.charsets[t.gl]
+		}
+		if cs != nil {
+			if r := cs[ascii]; r != 0 {
+				content = int32(r)
+				width = 1
+			}
+		}
+		if width == 1 {
+			t.lastChar = rune(ascii)
+		}
+	}
+
+	if t.insert {
+		// Insert mode (IRM), which x/vt ignores: like xterm, shift the rest
+		// of the line right to make room.
+		t.divergences++
+		s.cur.x, s.cur.y = x, y
+		s.insertCells(max(width, 1))
+	}
+
+	c := Cell{content: content, width: int8(width - 1), Style: s.cur.pen}
+	if y >= 0 && y < t.rows && x >= 0 && x < t.cols {
+		line := s.lines[y]
+		if line[x].width == 0 && width == 1 {
+			line[x] = c
+		} else {
+			s.prepareSet(line, x)
+			s.place(line, x, c)
+		}
+	}
+
+	// x/vt sets the pending wrap only on the last column; a wide character
+	// that ends there sets it too (xterm), so the next character wraps
+	// instead of overwriting the wide character's right half.
+	t.atPhantom = awm && x+max(width, 1) >= t.cols
+	if t.atPhantom && x < t.cols-1 {
+		t.divergences++ // x/vt sets the pending wrap on the last column only
+	}
+	if t.atPhantom {
+		x = max(x, t.cols-1)
+	} else {
+		x += width
+	}
+	s.setCursor(x, y, false)
+}

@@ -1,0 +1,398 @@
+package vtcore
+
+// The grid operations in this file follow charmbracelet/x/vt and
+// ultraviolet's Buffer cell for cell, quirks included, so the differential
+// tests can hold vtcore to x/vt's output. What differs is the storage: rows
+// are separate slices, so scrolling a full-width region rotates row headers
+// instead of copying every cell of the grid.
+
+// rect is a region of the grid, top and left inclusive, bottom and right
+// exclusive.
+type rect struct {
+	top, bottom, left, right int
+}
+
+func (r rect) contains(x, y int) bool {
+	return r.left <= x && x < r.right && r.top <= y && y < r.bottom
+}
+
+// cursor is what DECSC saves: position, pen and visibility.
+type cursor struct {
+	x, y   int
+	pen    Style
+	hidden bool
+}
+
+// screen is one of the two buffers (main and alternate).
+type screen struct {
+	lines      [][]Cell
+	cols, rows int
+	cur, saved cursor
+	scroll     rect
+	// spare holds row headers while a region is rotated.
+	spare [][]Cell
+}
+
+func newScreen(rows, cols int) *screen {
+	s := &screen{}
+	s.resize(rows, cols)
+	return s
+}
+
+func clamp(n, lo, hi int) int {
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	return min(hi, max(lo, n))
+}
+
+func (s *screen) bounds() rect { return rect{0, s.rows, 0, s.cols} }
+
+// resize truncates or extends rows and columns without reflowing, as
+// ultraviolet's Buffer.Resize does, and resets the scroll region.
+func (s *screen) resize(rows, cols int) {
+	if cols != s.cols {
+		for y, line := range s.lines {
+			if cols < len(line) {
+				s.lines[y] = line[:cols:cols]
+				continue
+			}
+			nl := make([]Cell, cols)
+			copy(nl, line)
+			s.lines[y] = nl
+		}
+	}
+	if rows < len(s.lines) {
+		clear(s.lines[rows:])
+		s.lines = s.lines[:rows]
+	}
+	for len(s.lines) < rows {
+		s.lines = append(s.lines, make([]Cell, cols))
+	}
+	s.rows, s.cols = rows, cols
+	s.scroll = s.bounds()
+	s.spare = make([][]Cell, rows)
+}
+
+// clearAll blanks every cell.
+func (s *screen) clearAll() {
+	for _, line := range s.lines {
+		clear(line)
+	}
+}
+
+// reset is x/vt's Screen.Reset: blank grid, home cursor, no saved cursor,
+// full scroll region.
+func (s *screen) reset() {
+	s.clearAll()
+	s.cur = cursor{}
+	s.saved = cursor{}
+	s.scroll = s.bounds()
+}
+
+// blankCell is the cell erasures write: a blank with the pen's background.
+func (s *screen) blankCell() Cell { return Cell{Style: Style{Bg: s.cur.pen.Bg}} }
+
+// setCell writes c at x, y the way ultraviolet's Line.Set does: a wide
+// character that is partly overwritten becomes blanks in its style, and a
+// character too wide for the rest of the line becomes blanks.
+func (s *screen) setCell(x, y int, c Cell) {
+	if y < 0 || y >= s.rows || x < 0 || x >= s.cols {
+		return
+	}
+	s.prepareSet(s.lines[y], x)
+	s.place(s.lines[y], x, c)
+}
+
+// setCellFrom is setCell with the cell read from srcX of the same row after
+// the wide-character clean-up, as ultraviolet's DeleteCellArea does by
+// passing a pointer into the row.
+func (s *screen) setCellFrom(x, y, srcX int) {
+	line := s.lines[y]
+	s.prepareSet(line, x)
+	s.place(line, x, line[srcX])
+}
+
+// prepareSet blanks the wide character that writing at x would cut in half.
+func (s *screen) prepareSet(line []Cell, x int) {
+	prev := line[x]
+	switch pw := prev.Width(); {
+	case pw > 1:
+		b := prev.blank()
+		for j := 0; j < pw && x+j < len(line); j++ {
+			line[x+j] = b
+		}
+	case pw == 0:
+		for j := 1; x-j >= 0; j++ {
+			wide := line[x-j]
+			if ww := wide.Width(); ww > 1 && j < ww {
+				b := wide.blank()
+				for k := 0; k < ww && x-j+k < len(line); k++ {
+					line[x-j+k] = b
+				}
+				break
+			}
+		}
+	}
+}
+
+// place stores c at x after prepareSet, with its continuation cells.
+func (s *screen) place(line []Cell, x int, c Cell) {
+	line[x] = c
+	cw := c.Width()
+	if x+cw > len(line) {
+		b := c.blank()
+		for i := 0; i < cw && x+i < len(line); i++ {
+			line[x+i] = b
+		}
+		return
+	}
+	for j := 1; j < cw; j++ {
+		line[x+j] = continuation
+	}
+}
+
+// fill writes c over columns [x0, x1) of row y, cell by cell as ultraviolet's
+// FillArea does; a full row is a plain fill since no wide-character clean-up
+// can reach outside it.
+func (s *screen) fill(y, x0, x1 int, c Cell) {
+	if y < 0 || y >= s.rows {
+		return
+	}
+	x0 = max(x0, 0)
+	x1 = min(x1, s.cols)
+	if x0 >= x1 {
+		return
+	}
+	line := s.lines[y]
+	if x0 == 0 && x1 == s.cols {
+		if c == (Cell{}) {
+			clear(line)
+			return
+		}
+		for x := range line {
+			line[x] = c
+		}
+		return
+	}
+	for x := x0; x < x1; x++ {
+		if line[x].width == 0 {
+			line[x] = c
+			continue
+		}
+		s.prepareSet(line, x)
+		s.place(line, x, c)
+	}
+}
+
+// fillRect fills the rows [top, bottom) between x0 and x1.
+func (s *screen) fillRect(top, bottom, x0, x1 int, c Cell) {
+	for y := max(top, 0); y < min(bottom, s.rows); y++ {
+		s.fill(y, x0, x1, c)
+	}
+}
+
+// setCursor moves the cursor, clamped to the screen, or with margins to the
+// scroll region with x and y taken relative to its origin (CUP under DECOM).
+func (s *screen) setCursor(x, y int, margins bool) {
+	if !margins {
+		y = clamp(y, 0, s.rows-1)
+		x = clamp(x, 0, s.cols-1)
+	} else {
+		y = clamp(s.scroll.top+y, s.scroll.top, s.scroll.bottom-1)
+		x = clamp(s.scroll.left+x, s.scroll.left, s.scroll.right-1)
+	}
+	s.cur.x, s.cur.y = x, y
+}
+
+// moveCursor moves the cursor by dx, dy: bounded by the scroll region when it
+// starts inside it, by the screen otherwise (CUU, CUD, CUF, CUB).
+func (s *screen) moveCursor(dx, dy int) {
+	sc := s.scroll
+	ox, oy := s.cur.x, s.cur.y
+	if ox < sc.left {
+		sc.left = 0
+	}
+	if ox >= sc.right {
+		sc.right = s.cols
+	}
+	px, py := ox+dx, oy+dy
+	var x, y int
+	if sc.contains(ox, oy) {
+		y = clamp(py, sc.top, sc.bottom-1)
+		x = clamp(px, sc.left, sc.right-1)
+	} else {
+		y = clamp(py, 0, s.rows-1)
+		x = clamp(px, 0, s.cols-1)
+	}
+	s.cur.x, s.cur.y = x, y
+}
+
+// clampCursor keeps c on a grid of the current size. x/vt leaves a cursor
+// saved before a shrink, or the inactive screen's cursor, outside the grid.
+// It reports whether it had to move it.
+func (s *screen) clampCursor(c *cursor) bool {
+	x, y := clamp(c.x, 0, s.cols-1), clamp(c.y, 0, s.rows-1)
+	moved := x != c.x || y != c.y
+	c.x, c.y = x, y
+	return moved
+}
+
+func (s *screen) saveCursor() { s.saved = s.cur }
+
+// restoreCursor restores the saved cursor and reports whether it had to be
+// clamped to the grid.
+func (s *screen) restoreCursor() bool {
+	s.cur = s.saved
+	return s.clampCursor(&s.cur)
+}
+
+// insertCells is ICH: n blanks at the cursor inside the scroll region, cells
+// moved right as they are (ultraviolet's InsertCellArea).
+func (s *screen) insertCells(n int) {
+	if n <= 0 {
+		return
+	}
+	x, y := s.cur.x, s.cur.y
+	a := s.scroll
+	if y < a.top || y >= a.bottom || y >= s.rows || x < a.left || x >= a.right || x >= s.cols {
+		return
+	}
+	if n > a.right-x {
+		n = a.right - x
+	}
+	line := s.lines[y]
+	for i := a.right - 1; i >= x+n && i-n >= a.left; i-- {
+		line[i] = line[i-n]
+	}
+	c := s.blankCell()
+	for i := x; i < x+n && i < a.right; i++ {
+		s.setCell(i, y, c)
+	}
+}
+
+// deleteCells is DCH: n cells at the cursor removed inside the scroll region,
+// the rest shifted left through setCell (ultraviolet's DeleteCellArea).
+func (s *screen) deleteCells(n int) {
+	if n <= 0 {
+		return
+	}
+	x, y := s.cur.x, s.cur.y
+	a := s.scroll
+	if y < a.top || y >= a.bottom || y >= s.rows || x < a.left || x >= a.right || x >= s.cols {
+		return
+	}
+	if n > a.right-x {
+		n = a.right - x
+	}
+	for i := x; i < a.right-n; i++ {
+		if i+n < a.right {
+			s.setCellFrom(i, y, i+n)
+		}
+	}
+	c := s.blankCell()
+	for i := a.right - n; i < a.right; i++ {
+		s.setCell(i, y, c)
+	}
+}
+
+// insertLines is IL at the cursor row; false when the cursor is outside the
+// scroll region.
+func (s *screen) insertLines(n int) bool {
+	if n <= 0 {
+		return false
+	}
+	x, y := s.cur.x, s.cur.y
+	a := s.scroll
+	if y < a.top || y >= a.bottom || x < a.left || x >= a.right {
+		return false
+	}
+	s.insertLineArea(y, n, s.blankCell(), a)
+	return true
+}
+
+// deleteLines is DL at the cursor row; false when the cursor is outside the
+// scroll region.
+func (s *screen) deleteLines(n int) bool {
+	if n <= 0 {
+		return false
+	}
+	x, y := s.cur.x, s.cur.y
+	a := s.scroll
+	if y < a.top || y >= a.bottom || x < a.left || x >= a.right {
+		return false
+	}
+	s.deleteLineArea(y, n, s.blankCell(), a)
+	return true
+}
+
+// insertLineArea moves rows [y, bottom) of a down by n and blanks the n rows
+// opened at y. A full-width region rotates row headers.
+func (s *screen) insertLineArea(y, n int, c Cell, a rect) {
+	if n <= 0 || y < a.top || y >= a.bottom || y >= s.rows {
+		return
+	}
+	if n > a.bottom-y {
+		n = a.bottom - y
+	}
+	if a.left == 0 && a.right == s.cols {
+		seg := s.lines[y:a.bottom]
+		k := len(seg) - n
+		copy(s.spare, seg[k:])
+		copy(seg[n:], seg[:k])
+		copy(seg, s.spare[:n])
+		clear(s.spare[:n])
+	} else {
+		for i := a.bottom - 1; i >= y+n; i-- {
+			copy(s.lines[i][a.left:a.right], s.lines[i-n][a.left:a.right])
+		}
+	}
+	s.fillRect(y, y+n, a.left, a.right, c)
+}
+
+// deleteLineArea moves rows (y+n, bottom) of a up by n and blanks the n rows
+// opened at the bottom. A full-width region rotates row headers.
+func (s *screen) deleteLineArea(y, n int, c Cell, a rect) {
+	if n <= 0 || y < a.top || y >= a.bottom || y >= s.rows {
+		return
+	}
+	if n > a.bottom-y {
+		n = a.bottom - y
+	}
+	if a.left == 0 && a.right == s.cols {
+		seg := s.lines[y:a.bottom]
+		if n == 1 {
+			first := seg[0]
+			copy(seg, seg[1:])
+			seg[len(seg)-1] = first
+		} else {
+			copy(s.spare, seg[:n])
+			copy(seg, seg[n:])
+			copy(seg[len(seg)-n:], s.spare[:n])
+			clear(s.spare[:n])
+		}
+	} else {
+		for dst := y; dst < a.bottom-n; dst++ {
+			copy(s.lines[dst][a.left:a.right], s.lines[dst+n][a.left:a.right])
+		}
+	}
+	s.fillRect(a.bottom-n, a.bottom, a.left, a.right, c)
+}
+
+// scrollUp is SU: delete n lines at the top of the scroll region, the cursor
+// left where it was.
+func (s *screen) scrollUp(n int) {
+	x, y := s.cur.x, s.cur.y
+	s.setCursor(s.cur.x, 0, true)
+	s.deleteLines(n)
+	s.setCursor(x, y, false)
+}
+
+// scrollDown is SD: insert n lines at the top of the scroll region, the
+// cursor left where it was.
+func (s *screen) scrollDown(n int) {
+	x, y := s.cur.x, s.cur.y
+	s.setCursor(s.cur.x, 0, true)
+	s.insertLines(n)
+	s.setCursor(x, y, false)
+}

@@ -1,0 +1,275 @@
+package vtcore
+
+import (
+	"image/color"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
+)
+
+// maxDataSize bounds the payload of one OSC, DCS, APC, PM or SOS string; the
+// rest of a longer one is dropped.
+const maxDataSize = 64 << 10
+
+// Terminal is a terminal emulator: it parses program output into a grid of
+// cells and tracks the modes and title the program sets. It is not safe for
+// concurrent use; its owner serialises calls.
+type Terminal struct {
+	rows, cols int
+	scrs       [2]*screen
+	scr        *screen // scrs[0] (main) or scrs[1] (alternate)
+
+	parser  *ansi.Parser
+	onReply func([]byte)
+
+	modes modeTable
+	// Hot mode bits, mirrored from modes.
+	autowrap, origin, insert, newline, lrMargins bool
+
+	// Reported state, updated where x/vt fires its callbacks.
+	visible                         bool
+	appCursor, appKeypad, bracketed bool
+	title                           string
+
+	// Dynamic colours (OSC 10, 11, 12); nil is the default.
+	fgColor, bgColor, cursorColor color.Color
+
+	tabs     tabStops
+	charsets [4]*charset
+	gl       int // the set in GL (G0 to G3)
+	gsingle  int // a single shift (SS2, SS3) for the next character
+	// atPhantom is the pending wrap: the cursor is on the last column and
+	// the next character goes to the next line first.
+	atPhantom bool
+	lastChar  rune   // what REP repeats
+	grapheme  []byte // characters held back until their cluster is complete
+	clusters  clusterTable
+	scratch   []byte
+	csiParams [parser.MaxParamsSize]ansi.Param
+	widths    [widthCacheSize]widthSlot
+	// divergences counts the deliberate departures from x/vt (doc.go).
+	divergences int
+	osc         oscString
+}
+
+// New returns a terminal of rows x cols (each at least 1). onReply receives
+// the answers the program asks for (device attributes, cursor and mode
+// reports, colour queries) synchronously from Write; each slice is the
+// callee's to keep. A nil onReply drops them.
+func New(rows, cols int, onReply func([]byte)) *Terminal {
+	rows, cols = max(rows, 1), max(cols, 1)
+	t := &Terminal{
+		rows:    rows,
+		cols:    cols,
+		onReply: onReply,
+		parser:  ansi.NewParser(),
+	}
+	t.scrs[0], t.scrs[1] = newScreen(rows, cols), newScreen(rows, cols)
+	t.scr = t.scrs[0]
+	t.parser.SetParamsSize(parser.MaxParamsSize)
+	t.parser.SetDataSize(maxDataSize)
+	t.parser.SetHandler(ansi.Handler{
+		Print:     t.handlePrint,
+		Execute:   t.handleControl,
+		HandleCsi: t.handleCsi,
+		HandleEsc: t.handleEsc,
+		HandleDcs: func(ansi.Cmd, ansi.Params, []byte) { t.flushGrapheme() },
+		HandleOsc: t.handleOsc,
+		HandleApc: func([]byte) { t.flushGrapheme() },
+		HandlePm:  func([]byte) { t.flushGrapheme() },
+		HandleSos: func([]byte) { t.flushGrapheme() },
+	})
+	t.tabs = defaultTabStops(cols)
+	t.resetModes()
+	return t
+}
+
+// SetReplyHandler replaces the reply callback; nil drops replies.
+func (t *Terminal) SetReplyHandler(onReply func([]byte)) { t.onReply = onReply }
+
+// Write parses p. Sequences and UTF-8 characters may be split across calls;
+// a grapheme cluster is not (x/vt's rule: the cluster pending at the end of
+// a write is printed).
+//
+// In the ground state, runs of printable ASCII, UTF-8 characters, C0
+// controls and complete CSI sequences are handled here without the parser,
+// which takes everything else (and a CSI split across writes).
+func (t *Terminal) Write(p []byte) {
+	for i := 0; i < len(p); {
+		if t.osc.active {
+			i += t.consumeOSC(p[i:])
+			continue
+		}
+		if st := t.parser.State(); st == parser.EscapeState && p[i] == ']' {
+			// ESC ended the previous write: the OSC starts here.
+			t.parser.Reset()
+			t.beginOSC()
+			i++
+			continue
+		}
+		if t.parser.State() == parser.GroundState {
+			if b := p[i]; b >= ' ' && b < 0x7f {
+				j := i + 1
+				for j < len(p) && p[j] >= ' ' && p[j] < 0x7f {
+					j++
+				}
+				// Hold the last character back only when what follows could
+				// extend its cluster: a non-ASCII character, or one after an
+				// escape sequence that ends without being dispatched (a CSI
+				// made invalid, a string cancelled by CAN). A control or the
+				// end of the write prints it anyway.
+				t.printASCII(p[i:j], j < len(p) && (p[j] >= utf8.RuneSelf || p[j] == 0x1b))
+				i = j
+				continue
+			} else if b == 0x1b {
+				if i+1 < len(p) && p[i+1] == ']' {
+					t.beginOSC()
+					i += 2
+					continue
+				}
+				if i+1 < len(p) && p[i+1] == '[' {
+					if n := t.fastCSI(p[i+2:]); n > 0 {
+						i += 2 + n
+						continue
+					}
+				}
+			} else if b >= 0xc2 && b <= 0xf4 {
+				// A complete, valid UTF-8 character decodes as the parser
+				// would decode it; anything else is left to the parser.
+				if r, n := utf8.DecodeRune(p[i:]); n > 1 {
+					t.handlePrint(r)
+					i += n
+					continue
+				}
+			} else if b < ' ' || b == 0x7f {
+				// In the ground state the parser executes every C0 control
+				// but ESC, and DEL, and stays there.
+				t.handleControl(b)
+				i++
+				continue
+			}
+		}
+		t.parser.Advance(p[i])
+		i++
+	}
+	t.flushGrapheme()
+}
+
+// WriteString is Write for a string.
+func (t *Terminal) WriteString(s string) { t.Write([]byte(s)) }
+
+// Size returns the grid size.
+func (t *Terminal) Size() (rows, cols int) { return t.rows, t.cols }
+
+// Resize changes the grid size without reflowing: rows and columns are cut
+// or added at the bottom and right, scroll regions and tab stops reset.
+func (t *Terminal) Resize(rows, cols int) {
+	rows, cols = max(rows, 1), max(cols, 1)
+	x, y := t.scr.cur.x, t.scr.cur.y
+	if t.atPhantom && x < cols-1 {
+		t.atPhantom = false
+		x++
+	}
+	y = clamp(y, 0, rows-1)
+	x = clamp(x, 0, cols-1)
+	t.scrs[0].resize(rows, cols)
+	t.scrs[1].resize(rows, cols)
+	t.rows, t.cols = rows, cols
+	t.tabs = defaultTabStops(cols)
+	t.setCursor(x, y)
+	if t.modes.dec[2048] == modeSet {
+		t.replyInBandResize()
+	}
+}
+
+// Divergences counts the times the terminal did what xterm does where
+// x/vt, its differential-test oracle, would not (see the package doc). The
+// differential tests stop comparing a stream once it is non-zero.
+func (t *Terminal) Divergences() int { return t.divergences }
+
+// Cursor returns the cursor's zero-based position.
+func (t *Terminal) Cursor() (row, col int) { return t.scr.cur.y, t.scr.cur.x }
+
+// CursorVisible reports whether the program last showed the cursor (DECTCEM),
+// as x/vt reports it through its callbacks.
+func (t *Terminal) CursorVisible() bool { return t.visible }
+
+// AltScreen reports whether the alternate screen is shown.
+func (t *Terminal) AltScreen() bool { return t.scr == t.scrs[1] }
+
+// Title returns the window title set by OSC 0 or 2.
+func (t *Terminal) Title() string { return t.title }
+
+// ApplicationCursor reports DECCKM: arrow keys are sent in SS3 form.
+func (t *Terminal) ApplicationCursor() bool { return t.appCursor }
+
+// ApplicationKeypad reports DECKPAM / DECNKM.
+func (t *Terminal) ApplicationKeypad() bool { return t.appKeypad }
+
+// BracketedPaste reports mode 2004.
+func (t *Terminal) BracketedPaste() bool { return t.bracketed }
+
+// OriginMode reports DECOM.
+func (t *Terminal) OriginMode() bool { return t.origin }
+
+// Cell returns the cell at row, col of the shown screen; a zero Cell (a
+// blank) when out of range. Use Text for its content.
+func (t *Terminal) Cell(row, col int) Cell {
+	if row < 0 || row >= t.rows || col < 0 || col >= t.cols {
+		return Cell{}
+	}
+	return t.scr.lines[row][col]
+}
+
+// Text returns the grapheme cluster a cell shows: " " for a blank, "" for
+// the continuation of a wide character.
+func (t *Terminal) Text(c Cell) string {
+	switch {
+	case c.content > 0 && c.content < utf8.RuneSelf:
+		return asciiStrings[c.content]
+	case c.content > 0:
+		return string(rune(c.content))
+	case c.content < 0:
+		return t.clusters.lookup(-c.content - 1)
+	case c.width < 0:
+		return ""
+	default:
+		return " "
+	}
+}
+
+// AppendRowText appends the text of a row to dst, skipping the cells of
+// width zero (wide continuations), without trimming.
+func (t *Terminal) AppendRowText(dst []byte, row int) []byte {
+	if row < 0 || row >= t.rows {
+		return dst
+	}
+	for _, c := range t.scr.lines[row] {
+		switch {
+		case c.width < 0:
+		case c.content == 0:
+			dst = append(dst, ' ')
+		case c.content > 0:
+			dst = utf8.AppendRune(dst, rune(c.content))
+		default:
+			dst = append(dst, t.clusters.lookup(-c.content-1)...)
+		}
+	}
+	return dst
+}
+
+// asciiStrings holds a one-byte string per ASCII character, so Text does
+// not allocate for them.
+var asciiStrings = func() (s [utf8.RuneSelf]string) {
+	for i := range s {
+		s[i] = string(rune(i))
+	}
+	return s
+}()
+
+func (t *Terminal) replyString(s string) {
+	if t.onReply != nil {
+		t.onReply([]byte(s))
+	}
+}

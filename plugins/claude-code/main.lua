@@ -1,0 +1,1840 @@
+-- plugins/claude-code/main.lua: the built-in Claude Code adapter.
+--
+-- It reads Claude Code's screen (as of 2.1.330; see
+-- testdata/fixtures/claude_code/CAPTURES.md for what each screen looks like
+-- and where the program disagrees with the spec) and names its state, and it
+-- turns intents into the keys that really work on that screen.
+--
+-- How the screen is read. Claude Code renders inline: the transcript grows
+-- from the top, and below it sits either
+--   * the live prompt box: a full-width "─" rule, the input row "❯" + U+00A0
+--     (a no-break space; echoed old prompts use a plain space), a second
+--     rule, then the status row ("⏸ manual mode on · esc to interrupt"), or
+--   * a dialog or panel that replaces the box (trust, permission, question,
+--     plan approval, /model, /usage, ...).
+-- Until the screen has filled, blank rows follow the status row, so the
+-- host's "bottom three rows" status split is often blank: this classifier
+-- locates the box itself in ctx.screen. Dialog words are only looked for
+-- below the last transcript item (an echoed prompt "❯ " or an answer "● " at
+-- column 0), and only when no live prompt box is on screen, so an answer
+-- that quotes "Do you want to proceed?" never reads as a dialog.
+--
+-- Intents that pick a menu entry (choose_option by label, approve_trust,
+-- deny_trust, approve on the API-key page) use the menu the most recent
+-- classify call saw: its options, which one the cursor is on, and whether
+-- the options are numbered (a digit selects at once) or not (arrows, then
+-- Enter).
+
+local M = {}
+
+local action = ptywright.action
+local matcher = ptywright.matcher
+
+-- Constants -----------------------------------------------------------------
+
+local NBSP = "\194\160"
+local CURSOR = "❯"
+local RULE10 = "──────────"
+local DASH10 = "╌╌╌╌╌╌╌╌╌╌"
+local PANEL5 = "▔▔▔▔▔"
+local ELLIPSIS = "…"
+local SPINNER_GLYPHS = { "·", "✢", "✳", "✶", "✻", "✽", "*" }
+-- Every intent that types marks the transcript here first, so a wait can
+-- tell the screen it is looking at came after the input (see
+-- output_since_input).
+local INPUT_MARKER = "claude-code.input"
+
+-- Placeholder texts Claude Code dims in an empty input row; in plain text
+-- they look like typed input.
+local PLACEHOLDERS = {
+  "Resend your message to try again",
+  "Once fixed, resend your message",
+  "Press up to edit queued messages",
+}
+
+-- Permission dialog titles and the tool each one asks about.
+local TOOL_TITLES = {
+  ["Bash command"] = "Bash",
+  ["Create file"] = "Write",
+  ["Overwrite file"] = "Write",
+  ["Edit file"] = "Edit",
+  ["Read file"] = "Read",
+  ["Edit notebook"] = "NotebookEdit",
+  ["Fetch"] = "WebFetch",
+  ["Web fetch"] = "WebFetch",
+  ["Web search"] = "WebSearch",
+}
+
+-- Status-row words and the --permission-mode value they stand for.
+local MODES = {
+  { "auto mode on", "auto" },
+  { "manual mode on", "manual" },
+  { "accept edits on", "acceptEdits" },
+  { "plan mode on", "plan" },
+  { "bypass permissions on", "bypassPermissions" },
+  { "don't ask mode on", "dontAsk" },
+}
+
+-- KEY_ALIASES maps friendly key names (after lower-casing and turning "-",
+-- "+" and spaces into "_") to the host's key names.
+local KEY_ALIASES = {
+  esc = "escape",
+  ["return"] = "enter",
+  ret = "enter",
+  cr = "enter",
+  ctrl_m = "enter",
+  bs = "backspace",
+  ctrl_h = "backspace",
+  del = "delete",
+  ctrl_i = "tab",
+  s_tab = "shift_tab",
+  backtab = "shift_tab",
+  btab = "shift_tab",
+  pgup = "page_up",
+  pageup = "page_up",
+  pgdn = "page_down",
+  pagedown = "page_down",
+  ins = "insert",
+  arrow_up = "up",
+  arrow_down = "down",
+  arrow_left = "left",
+  arrow_right = "right",
+}
+
+-- Keys the host knows by name; anything else is typed verbatim.
+local KNOWN_KEYS = {
+  enter = true, escape = true, tab = true, shift_tab = true, backspace = true,
+  delete = true, space = true, up = true, down = true, left = true, right = true,
+  home = true, ["end"] = true, page_up = true, page_down = true, insert = true,
+}
+for _, c in ipairs({ "a", "b", "c", "d", "e", "f", "g", "k", "l", "n", "o", "p", "q",
+  "r", "s", "t", "u", "v", "w", "x", "y", "z" }) do
+  KNOWN_KEYS["ctrl_" .. c] = true
+end
+for i = 1, 12 do
+  KNOWN_KEYS["f" .. i] = true
+end
+
+-- State kept between calls on one adapter: the menu the last classify saw
+-- (for label-based intents) and the last model and mode seen on screen (the
+-- model is only in the logo header, which scrolls away).
+local last_menu = nil
+local last_model = nil
+local last_mode = nil
+
+-- String helpers --------------------------------------------------------------
+
+-- starts reports whether s begins with p. (string.find allocates nothing;
+-- string.sub would copy.)
+local function starts(s, p)
+  return string.find(s, p, 1, true) == 1
+end
+
+-- starts_after_indent reports whether s, after leading spaces, begins with p.
+local function starts_after_indent(s, p)
+  local j = string.find(s, "[^ ]")
+  return j ~= nil and string.find(s, p, j, true) == j
+end
+
+local function has(s, p)
+  return string.find(s, p, 1, true) ~= nil
+end
+
+-- trim strips spaces, tabs and no-break spaces at both ends.
+local function trim(s)
+  local a, b = 1, #s
+  while a <= b do
+    local c = string.byte(s, a)
+    if c == 32 or c == 9 then
+      a = a + 1
+    elseif c == 194 and string.byte(s, a + 1) == 160 then
+      a = a + 2
+    else
+      break
+    end
+  end
+  while b >= a do
+    local c = string.byte(s, b)
+    if c == 32 or c == 9 or c == 13 then
+      b = b - 1
+    elseif c == 160 and b > a and string.byte(s, b - 1) == 194 then
+      b = b - 2
+    else
+      break
+    end
+  end
+  return string.sub(s, a, b)
+end
+
+-- indent counts leading spaces and returns it with the rest of the line.
+local function indent(s)
+  local j = string.find(s, "[^ ]")
+  if not j then
+    return #s, ""
+  elseif j == 1 then
+    return 0, s
+  end
+  return j - 1, string.sub(s, j)
+end
+
+local function nbsp_to_space(s)
+  return (string.gsub(s, NBSP, " "))
+end
+
+-- split_lines returns the rows of s and the byte offset where each starts.
+local function split_lines(s)
+  local lines, offsets, n = {}, {}, 0
+  for pos, line in string.gmatch(s .. "\n", "()([^\n]*)\n") do
+    n = n + 1
+    lines[n] = line
+    offsets[n] = pos
+  end
+  return lines, n, offsets
+end
+
+-- doc is the screen the current classify call reads: its text, rows and
+-- row offsets. Searching the whole text once and mapping a hit back to its
+-- row costs far fewer host calls than testing row after row.
+local doc = nil
+
+-- row_at returns the row holding byte pos of doc.screen.
+local function row_at(pos)
+  local offs = doc.offsets
+  local lo, hi = 1, doc.n
+  while lo < hi do
+    local sum = lo + hi + 1
+    local mid = (sum - sum % 2) / 2
+    if offs[mid] <= pos then
+      lo = mid
+    else
+      hi = mid - 1
+    end
+  end
+  return lo
+end
+
+-- rows_with returns, in order, the rows in a..b whose text contains p.
+local function rows_with(p, a, b)
+  local out = {}
+  if a > b then
+    return out
+  end
+  local s = doc.screen
+  local pos = string.find(s, p, doc.offsets[a], true)
+  local prev = 0
+  while pos do
+    local k = row_at(pos)
+    if k > b then
+      break
+    end
+    if k ~= prev then
+      out[#out + 1] = k
+      prev = k
+    end
+    pos = string.find(s, p, pos + 1, true)
+  end
+  return out
+end
+
+local function is_blank(s)
+  return s == "" or string.find(s, "[^ ]") == nil
+end
+
+-- Lines are told apart by their first character, read as bytes (no
+-- allocation): lead(s) is its first three bytes as one number.
+local function lead(s)
+  local a, b, c = string.byte(s, 1, 3)
+  return (a or 0) * 65536 + (b or 0) * 256 + (c or 0)
+end
+local LEAD_RULE = 0xE29480 -- ─
+local LEAD_PANEL = 0xE29694 -- ▔
+local LEAD_CURSOR = 0xE29DAF -- ❯
+local LEAD_BULLET = 0xE2978F -- ●
+
+local function is_rule(s)
+  return lead(s) == LEAD_RULE and starts(s, RULE10)
+end
+
+local function is_panel(s)
+  return lead(s) == LEAD_PANEL and starts(s, PANEL5)
+end
+
+-- spinner_glyph returns the text after a leading spinner glyph and a space.
+local GLYPH_FIRST_BYTES = { [0xC2] = true, [0xE2] = true, [0x2A] = true }
+local function after_glyph(s)
+  if not GLYPH_FIRST_BYTES[string.byte(s, 1) or 0] then
+    return nil
+  end
+  for _, g in ipairs(SPINNER_GLYPHS) do
+    if starts(s, g .. " ") then
+      return string.sub(s, #g + 2)
+    end
+  end
+  return nil
+end
+
+-- is_done_line: "✻ Crunched for 0s · done 1:08 AM".
+local function is_done_line(s)
+  local rest = after_glyph(s)
+  return rest ~= nil and has(rest, " for ") and has(rest, " · done")
+end
+
+-- spinner_info reads a spinner row: "· Undulating…", "✽ Processing… (2s ·
+-- ↓ 40 tokens)", or a retry banner "✻ 401 invalid x-api-key · retrying in
+-- 2s · attempt 3/10".
+local function spinner_info(s)
+  local rest = after_glyph(s)
+  if not rest then
+    return nil
+  end
+  if has(rest, "retrying in") then
+    local secs = string.match(rest, "retrying in (%d+)s")
+    local att, max = string.match(rest, "attempt (%d+)/(%d+)")
+    local msg = string.match(rest, "^(.-) · retrying in") or rest
+    return { retry = true, message = msg, retry_after_s = tonumber(secs),
+      attempt = tonumber(att), max_attempts = tonumber(max) }
+  end
+  local verb = string.match(rest, "^(%S-)" .. ELLIPSIS)
+  if verb and verb ~= "" then
+    local info = { verb = verb }
+    local paren = string.match(rest, ELLIPSIS .. " %((.-)%)")
+    if paren then
+      info.elapsed = string.match(paren, "^([%dhms ]-%d+s)")
+      local tokens = string.match(paren, "(%d+%.?%d*k?) tokens")
+      info.tokens = tokens
+      info.thinking = has(paren, "thinking") or nil
+    end
+    return info
+  end
+  return nil
+end
+
+-- hash32 is djb2 over the bytes, kept below 2^32 (Lua 5.2 numbers are
+-- doubles, so this stays exact), as eight hex digits.
+local function hash32(s)
+  local h = 5381
+  local n = #s
+  for i = 1, n, 64 do
+    local j = i + 63
+    if j > n then
+      j = n
+    end
+    local bytes = { string.byte(s, i, j) }
+    for k = 1, #bytes do
+      h = (h * 33 + bytes[k]) % 4294967296
+    end
+  end
+  local out, digits = "", "0123456789abcdef"
+  for _ = 1, 8 do
+    local d = h % 16
+    out = string.sub(digits, d + 1, d + 1) .. out
+    h = (h - d) / 16
+  end
+  return out
+end
+
+-- Screen layout ---------------------------------------------------------------
+
+-- find_box locates the live prompt box, searching upwards from the bottom.
+local function find_box(lines, last)
+  local rows = rows_with(CURSOR, 2, last)
+  for r = #rows, 1, -1 do
+    local i = rows[r]
+    local l = lines[i]
+    if lead(l) == LEAD_CURSOR and is_rule(lines[i - 1]) then
+      local rest = string.sub(l, #CURSOR + 1)
+      local input
+      if rest == "" then
+        input = ""
+      elseif starts(rest, NBSP) then
+        input = string.sub(rest, #NBSP + 1)
+      elseif starts(rest, " ") then
+        input = string.sub(rest, 2)
+      end
+      if input then
+        local stop = i + 12
+        if stop > last then
+          stop = last
+        end
+        for j = i + 1, stop do
+          if is_rule(lines[j]) then
+            local parts = { input }
+            for k = i + 1, j - 1 do
+              parts[#parts + 1] = trim(lines[k])
+            end
+            return { top = i - 1, input_row = i, bottom = j, input = trim(table.concat(parts, "\n")) }
+          end
+        end
+      end
+    end
+  end
+  return nil
+end
+
+-- is_echo: a submitted prompt in the transcript, "❯ text" at column 0 (an
+-- option row "❯ 1. hi" of a question dialog is not one).
+local ECHO = CURSOR .. " "
+local OPTION_ROW = "^" .. CURSOR .. " %d+%. "
+local function is_echo(l)
+  return lead(l) == LEAD_CURSOR and starts(l, ECHO) and not string.find(l, OPTION_ROW)
+end
+
+-- content_end is the last transcript item (echo, answer or turn-end line)
+-- above row limit; dialogs live below it.
+local function is_bullet(l)
+  return starts(l, "● ")
+end
+
+-- CONTENT_PROBES find transcript items: a text every such row contains and
+-- the test the row must pass. (Closures are made once: creating one per
+-- call costs more than the search in go-lua.)
+local CONTENT_PROBES = { { "❯ ", is_echo }, { "● ", is_bullet }, { " · done", is_done_line } }
+
+local function content_end(lines, limit)
+  local best = 0
+  for _, probe in ipairs(CONTENT_PROBES) do
+    local rows = rows_with(probe[1], best + 1, limit)
+    for i = #rows, 1, -1 do
+      if probe[2](lines[rows[i]]) then
+        best = rows[i]
+        break
+      end
+    end
+  end
+  return best
+end
+
+local function parse_mode(status)
+  for _, m in ipairs(MODES) do
+    if has(status, m[1]) then
+      return m[2]
+    end
+  end
+  return nil
+end
+
+-- MODEL_SOURCES are where the model name shows: the logo header, and the
+-- result of /model. The last one on screen wins.
+local MODEL_SOURCES = {
+  { "▝▜██████▀", { "▝▜██████▀%s+(.-) · " } },
+  { "Kept model as", { "Kept model as (.-) %(", "Kept model as (.+)$" } },
+  { "Set model to", { "Set model to (.-) %(", "Set model to (.+)$" } },
+}
+
+local function scan_model(_screen, lines, last)
+  local model, at = nil, 0
+  for _, src in ipairs(MODEL_SOURCES) do
+    local rows = rows_with(src[1], at + 1, last)
+    for i = #rows, 1, -1 do
+      local m
+      for _, pat in ipairs(src[2]) do
+        m = m or string.match(lines[rows[i]], pat)
+      end
+      if m then
+        model, at = trim(m), rows[i]
+        break
+      end
+    end
+  end
+  return model
+end
+
+-- Menus -------------------------------------------------------------------------
+
+-- split_columns splits "Label  Description" at the first run of two or more
+-- spaces.
+local function split_columns(s)
+  local a, b = string.find(s, "  +")
+  if a then
+    return trim(string.sub(s, 1, a - 1)), trim(string.sub(s, b + 1))
+  end
+  return trim(s), nil
+end
+
+-- parse_numbered reads "❯ 1. Label" / "  2. Label" rows between rows a and b.
+-- cont says what a deeper-indented line after an option continues: the
+-- "label" (permission options wrap) or the "description" (question and
+-- model options put one under the label).
+local function parse_numbered(lines, a, b, cont, columns)
+  local opts, cur = {}, nil
+  for k = a, b do
+    local ind, t = indent(lines[k])
+    local selected = false
+    if starts(t, CURSOR .. " ") then
+      selected = true
+      t = string.sub(t, #CURSOR + 2)
+    end
+    local num, rest = string.match(t, "^(%d+)%. (.*)$")
+    if num then
+      local label, desc
+      if columns then
+        label, desc = split_columns(rest)
+      else
+        label = trim(rest)
+      end
+      local current = nil
+      if has(label, " ✔") then
+        label = trim((string.gsub(label, " ✔", "")))
+        current = true
+      end
+      cur = { index = tonumber(num), label = nbsp_to_space(label), description = desc,
+        selected = selected, current = current, indent = ind }
+      opts[#opts + 1] = cur
+    elseif cur and t ~= "" and ind > cur.indent + 1 and not is_rule(t) then
+      if cont == "label" and not cur.description then
+        cur.label = cur.label .. " " .. trim(t)
+      elseif cur.description then
+        cur.description = cur.description .. " " .. trim(t)
+      else
+        cur.description = trim(t)
+      end
+    elseif t ~= "" and not has(t, "more") then
+      cur = nil
+    end
+  end
+  local sel = nil
+  for i, o in ipairs(opts) do
+    o.indent = nil
+    if o.selected then
+      sel = i
+    end
+  end
+  return opts, sel
+end
+
+-- parse_unnumbered reads a cursor menu without numbers ("❯ No, exit" /
+-- "  Yes, I trust this folder"): the block of non-blank rows around the
+-- cursor row found in rows a..b.
+local function parse_unnumbered(lines, a, b)
+  local c
+  for k = a, b do
+    local _, t = indent(lines[k])
+    if starts(t, CURSOR .. " ") then
+      c = k
+      break
+    end
+  end
+  if not c then
+    return {}, nil
+  end
+  local first, last = c, c
+  while first > a and not is_blank(lines[first - 1]) do
+    first = first - 1
+  end
+  while last < b and not is_blank(lines[last + 1]) do
+    last = last + 1
+  end
+  local opts, sel = {}, nil
+  for k = first, last do
+    local _, t = indent(lines[k])
+    local selected = false
+    if starts(t, CURSOR .. " ") then
+      selected = true
+      t = string.sub(t, #CURSOR + 2)
+    end
+    t = trim(t)
+    local current = nil
+    if starts(t, "✔ ") then
+      t = trim(string.sub(t, #"✔ " + 1))
+      current = true
+    end
+    opts[#opts + 1] = { index = #opts + 1, label = t, selected = selected, current = current }
+    if selected then
+      sel = #opts
+    end
+  end
+  return opts, sel
+end
+
+-- find_row returns the first row in a..b whose text, after its indent,
+-- starts with p.
+local function find_row(lines, a, b, p)
+  for _, k in ipairs(rows_with(p, a, b)) do
+    if starts_after_indent(lines[k], p) then
+      return k
+    end
+  end
+  return nil
+end
+
+-- find_row_has returns the first row in a..b that contains p.
+local function find_row_has(_lines, a, b, p)
+  return rows_with(p, a, b)[1]
+end
+
+-- Errors ------------------------------------------------------------------------
+
+-- Errors Claude Code prints on a result row ("  ⎿  ...") under the prompt
+-- instead of an "● API Error" answer, with "Once fixed, resend your
+-- message" in the input row.
+local RESULT_ERRORS = {
+  "Invalid API key",
+  "Credit balance",
+  "Please run /login",
+  "OAuth token",
+  "API Error",
+  "usage limit",
+  "limit reached",
+}
+
+local function error_kind(msg)
+  local m = string.lower(msg)
+  if has(m, "credit balance") or has(m, "usage limit") or has(m, "quota")
+    or has(m, "limit reached") or has(m, "out of extra usage") then
+    return "quota"
+  end
+  if has(m, "(429)") or has(m, "429 ") or has(m, "rate limit") or has(m, "rate_limit") then
+    return "rate_limit"
+  end
+  if has(m, "invalid api key") or has(m, "x-api-key") or has(m, "401") or has(m, "/login")
+    or has(m, "authentication") or has(m, "oauth token") or has(m, "403") then
+    return "auth"
+  end
+  if has(m, "connection") or has(m, "econnrefused") or has(m, "enotfound") or has(m, "etimedout")
+    or has(m, "econnreset") or has(m, "unable to connect") or has(m, "network")
+    or has(m, "fetch failed") or has(m, "timed out") or has(m, "socket") then
+    return "connection"
+  end
+  if string.find(m, "api error: %d%d%d") or has(m, "overloaded") or has(m, "server error")
+    or has(m, "server-side") or has(m, "request rejected") then
+    return "api"
+  end
+  return "unknown"
+end
+
+local function error_meta(msg)
+  local e = { kind = error_kind(msg), message = msg }
+  local secs = string.match(msg, "[Rr]etry after (%d+) ?s")
+    or string.match(msg, "try again in (%d+) ?s")
+    or string.match(msg, "try again in (%d+) seconds")
+  e.retry_after_s = tonumber(secs)
+  return e
+end
+
+-- Transcript blocks -------------------------------------------------------------
+
+-- block_text reads the "● " block starting at row s up to row e: the first
+-- row without its bullet, the rest without their two-space indent.
+local function block_text(lines, s, e, headless)
+  local parts = {}
+  local first = s
+  if not headless then
+    parts[1] = string.sub(lines[s], #"● " + 1)
+    first = s + 1
+  end
+  for k = first, e do
+    local l = lines[k]
+    if starts(l, "  ") then
+      l = string.sub(l, 3)
+    end
+    parts[#parts + 1] = l
+  end
+  while #parts > 1 and is_blank(parts[#parts]) do
+    parts[#parts] = nil
+  end
+  while #parts > 1 and is_blank(parts[1]) do
+    table.remove(parts, 1)
+  end
+  for i, p in ipairs(parts) do
+    parts[i] = nbsp_to_space((string.gsub(p, "%s+$", "")))
+  end
+  return table.concat(parts, "\n")
+end
+
+-- last_block finds the last "● " block in rows a..e (exclusive of e+1).
+local function last_block(lines, a, e)
+  local rows = rows_with("● ", a, e)
+  for i = #rows, 1, -1 do
+    if starts(lines[rows[i]], "● ") then
+      return rows[i]
+    end
+  end
+  return nil
+end
+
+-- Results -----------------------------------------------------------------------
+
+local function result(state, confidence, evidence, meta)
+  return { state = state, confidence = confidence, evidence = evidence, metadata = meta }
+end
+
+local function with_status(meta)
+  meta = meta or {}
+  if last_model or last_mode then
+    meta.status = { model = last_model, permission_mode = last_mode }
+  end
+  return meta
+end
+
+local function set_menu(kind, opts, sel, numbered)
+  if opts and #opts > 0 then
+    last_menu = { kind = kind, options = opts, selected = sel, numbered = numbered }
+  end
+end
+
+local function options_meta(meta, opts, sel)
+  meta.options = opts
+  meta.selected_index = sel and opts[sel].index or nil
+  return meta
+end
+
+-- Screens with the live prompt box ----------------------------------------------
+
+-- last_row returns the last row in a..b that contains p and passes ok.
+local function last_row(lines, p, ok, a, b)
+  local rows = rows_with(p, a, b)
+  for i = #rows, 1, -1 do
+    if ok(lines[rows[i]]) then
+      return rows[i]
+    end
+  end
+  return nil
+end
+
+local function is_result_row(l)
+  return starts(l, "  ⎿")
+end
+
+local function is_api_error(l)
+  return starts(l, "● API Error")
+end
+
+local function classify_box(ctx, lines, last, box)
+  local meta = {}
+  local status_row = lines[box.bottom + 1] or ""
+  local status_block = table.concat(lines, "\n", box.bottom + 1, last >= box.bottom + 1 and last or box.bottom)
+  if box.bottom + 1 > last then
+    status_block = ""
+  end
+  local mode = parse_mode(status_row)
+  if mode then
+    last_mode = mode
+  end
+
+  local input = box.input
+  for _, p in ipairs(PLACEHOLDERS) do
+    if input == p then
+      meta.placeholder = p
+      input = ""
+    end
+  end
+  if input ~= "" then
+    meta.input = input
+  end
+
+  -- The transcript region of the current turn: after the last echoed prompt.
+  local echo = 0
+  local echoes = rows_with(ECHO, 1, box.top - 1)
+  for i = #echoes, 1, -1 do
+    if is_echo(lines[echoes[i]]) then
+      echo = echoes[i]
+      break
+    end
+  end
+  if echo > 0 then
+    meta.prompt = trim(string.sub(lines[echo], #CURSOR + 2))
+  end
+
+  -- Busy: the status row says "esc to interrupt", or a spinner row sits
+  -- just above the box.
+  local spin, spin_row = nil, nil
+  local lo = box.top - 6
+  if lo <= echo then
+    lo = echo + 1
+  end
+  for k = box.top - 1, lo, -1 do
+    local info = spinner_info(lines[k])
+    if info then
+      spin, spin_row = info, k
+      break
+    end
+  end
+  local busy = has(status_block, "esc to interrupt") or spin ~= nil
+  if busy then
+    if spin then
+      if spin.retry then
+        meta.error = { kind = error_kind(spin.message), message = spin.message,
+          retry_after_s = spin.retry_after_s, attempt = spin.attempt,
+          max_attempts = spin.max_attempts, retrying = true }
+      else
+        meta.activity = spin
+      end
+    end
+    if find_row_has(lines, echo > 0 and echo or 1, box.top - 1, "Queued · ") then
+      meta.queued = true
+    end
+    -- Answer text streamed so far (Claude Code shows whole lines only).
+    local stop = (spin_row or box.top) - 1
+    local b = last_block(lines, echo + 1, stop)
+    if b and not starts(lines[b], "● API Error") then
+      local e = stop
+      while e > b and (is_blank(lines[e]) or indent(lines[e]) >= 20) do
+        e = e - 1
+      end
+      meta.turn = { text = block_text(lines, b, e), partial = true }
+    end
+    if ctx.last_intent == "cancelling" then
+      return result("cancelling", 0.9, "cancel sent; status row still says esc to interrupt", with_status(meta))
+    end
+    local ev
+    if has(status_block, "esc to interrupt") then
+      ev = "status row: esc to interrupt"
+    else
+      ev = "spinner row: " .. trim(lines[spin_row])
+    end
+    return result("thinking", 0.95, ev, with_status(meta))
+  end
+
+  local stable = ctx.stable_ms or 0
+  local threshold = ctx.completed_turn_stable_ms or 300
+  if ctx.last_intent == "cancelling" and stable < threshold then
+    return result("cancelling", 0.8, "cancel sent; screen not settled yet", with_status(meta))
+  end
+
+  -- What ended the current turn: the last of a turn-end line, an API
+  -- error, an auth failure or an interruption. Right-aligned hint rows just
+  -- above the box ("ctrl+y to paste deleted text", "◐ medium · /effort")
+  -- are not part of the transcript.
+  local from = echo + 1
+  local upto = box.top - 1
+  while upto >= from and (is_blank(lines[upto]) or indent(lines[upto]) >= 20) do
+    upto = upto - 1
+  end
+  local done_row, err_row, auth_row, int_row
+  done_row = last_row(lines, " · done", is_done_line, from, upto)
+  err_row = last_row(lines, "● API Error", is_api_error, from, upto)
+  for _, p in ipairs(RESULT_ERRORS) do
+    local r = last_row(lines, p, is_result_row, from, upto)
+    if r and (not auth_row or r > auth_row) then
+      auth_row = r
+    end
+  end
+  int_row = last_row(lines, "Interrupted · ", is_result_row, from, upto)
+  local kind, row = nil, 0
+  for _, c in ipairs({ { "done", done_row }, { "error", err_row }, { "auth", auth_row }, { "interrupted", int_row } }) do
+    if c[2] and c[2] > row then
+      kind, row = c[1], c[2]
+    end
+  end
+
+  if input ~= "" then
+    return result("ready", 0.9, "live prompt holds typed input", with_status(meta))
+  end
+
+  if kind == "done" then
+    local settled = stable >= threshold
+    local b = last_block(lines, from, done_row - 1)
+    local turn = { summary = trim(lines[done_row]) }
+    if b then
+      turn.text = block_text(lines, b, done_row - 1)
+    elseif done_row > from then
+      -- The answer's first row scrolled away: what is left of it.
+      turn.text = block_text(lines, from, done_row - 1, true)
+    end
+    turn.duration = string.match(lines[done_row], " for (.-) · done")
+    turn.truncated = echo == 0 or nil
+    meta.turn = turn
+    meta.settled = settled
+    return result("completed_turn", settled and 0.95 or 0.8, "turn-end line: " .. trim(lines[done_row]), with_status(meta))
+  elseif kind == "error" then
+    local e = 0
+    for k = err_row + 1, upto do
+      if starts(lines[k], "  ") and not is_blank(lines[k]) then
+        e = k
+      elseif not is_blank(lines[k]) then
+        break
+      end
+    end
+    if e < err_row then
+      e = err_row
+    end
+    local msg = block_text(lines, err_row, e)
+    msg = string.gsub(msg, "\n", " ")
+    meta.error = error_meta(msg)
+    return result("error", 0.95, "API error block: " .. trim(lines[err_row]), with_status(meta))
+  elseif kind == "auth" then
+    -- The error sits on a result row under the prompt, maybe wrapped.
+    local parts = { trim(nbsp_to_space(string.sub(lines[auth_row], #"  ⎿" + 1))) }
+    for k = auth_row + 1, upto do
+      if indent(lines[k]) < 5 or is_blank(lines[k]) then
+        break
+      end
+      parts[#parts + 1] = trim(lines[k])
+    end
+    local msg = table.concat(parts, " ")
+    meta.error = error_meta(msg)
+    return result("error", 0.9, "error under the prompt: " .. msg, with_status(meta))
+  elseif kind == "interrupted" then
+    meta.interrupted = true
+    return result("ready", 0.95, "live prompt; turn interrupted", with_status(meta))
+  end
+  return result("ready", 0.95, "live prompt, idle status row", with_status(meta))
+end
+
+-- Screens without the box ---------------------------------------------------------
+
+local function permission_dialog(lines, a, last, q)
+  -- The dialog opens with the last full-width rule above the question.
+  local top = nil
+  for k = q - 1, a, -1 do
+    if is_rule(lines[k]) then
+      top = k
+      break
+    end
+  end
+  if not top then
+    return nil
+  end
+  local title_row = nil
+  for k = top + 1, q - 1 do
+    if not is_blank(lines[k]) then
+      title_row = k
+      break
+    end
+  end
+  if not title_row then
+    return nil
+  end
+  local title = trim(lines[title_row])
+  -- A preview (command or file) between two dashed rules.
+  local d1, d2 = nil, nil
+  for k = title_row + 1, q - 1 do
+    if starts(lines[k], DASH10) then
+      if not d1 then
+        d1 = k
+      elseif not d2 then
+        d2 = k
+      end
+    end
+  end
+  local desc_end = (d1 or q) - 1
+  local description = nil
+  for k = desc_end, title_row + 1, -1 do
+    if not is_blank(lines[k]) then
+      description = trim(lines[k])
+      break
+    end
+  end
+  local preview = nil
+  if d1 and d2 then
+    local parts = {}
+    for k = d1 + 1, d2 - 1 do
+      parts[#parts + 1] = trim(lines[k])
+    end
+    preview = table.concat(parts, "\n")
+  end
+  local foot = last
+  local opts, sel = parse_numbered(lines, q + 1, foot, "label", false)
+  if #opts == 0 then
+    return nil
+  end
+  local tool = TOOL_TITLES[title]
+  -- The tool row above the dialog: "● Write(notes.md)".
+  local row = nil
+  for k = top - 1, 1, -1 do
+    if starts(lines[k], "● ") or starts(lines[k], "  ") and not is_blank(lines[k]) then
+      if starts(lines[k], "● ") then
+        row = k
+        break
+      end
+    end
+    if is_echo(lines[k]) then
+      break
+    end
+  end
+  if not tool and row then
+    tool = string.match(lines[row], "^● (%w+)%(")
+  end
+  if not tool then
+    tool = title
+  end
+  local summary
+  if tool == "Bash" and preview then
+    summary = preview
+  else
+    summary = description or preview or title
+  end
+  local perm = {
+    tool = tool,
+    title = title,
+    summary = summary,
+    description = description,
+    question = trim(lines[q]),
+    options = opts,
+  }
+  if tool == "Bash" then
+    perm.command = preview
+  elseif preview then
+    perm.preview = preview
+  end
+  if find_row_has(lines, title_row, q, "requires approval") then
+    perm.requires_approval = true
+  end
+  local id = "perm-" .. hash32(tool .. "\n" .. title .. "\n" .. (description or "") .. "\n" .. (preview or ""))
+  return perm, id, opts, sel
+end
+
+local function classify_dialog(ctx, lines, last)
+  local screen_top = 1
+  -- Blank screen: start-up, or a terminal editor that cleared the screen.
+  if last == 0 then
+    if ctx.last_intent == "external_editor" then
+      return result("waiting_for_external_editor", 0.7, "blank screen after ctrl+g (terminal editor)", with_status())
+    end
+    return result("starting", 0.6, "blank screen", with_status())
+  end
+
+  -- Terminal editor owning the screen (vi), or the GUI-editor wait.
+  local tildes = 0
+  for k = 1, last do
+    if lines[k] == "~" then
+      tildes = tildes + 1
+    end
+  end
+  if tildes >= 3 then
+    return result("waiting_for_external_editor", 0.85, "editor owns the screen (" .. tildes .. " '~' rows)", with_status({ editor = "terminal" }))
+  end
+  local gui = find_row_has(lines, 1, last, "Save and close the editor to continue")
+  if gui then
+    return result("waiting_for_external_editor", 0.95, "Save and close the editor to continue…", with_status({ editor = "gui" }))
+  end
+
+  -- Transcript view (ctrl+o).
+  local tv = find_row_has(lines, math.max(1, last - 2), last, "Showing detailed transcript")
+  if tv then
+    return result("local_ui_screen", 0.95, "transcript view: " .. trim(lines[tv]), with_status({ screen = "transcript" }))
+  end
+
+  local a = content_end(lines, last) + 1
+
+  -- Start-up failures that end the program.
+  local r = find_row_has(lines, a, last, "Unable to connect to Anthropic services")
+  if r then
+    local detail = find_row(lines, r + 1, last, "Failed to connect")
+    local msg = "Unable to connect to Anthropic services"
+    if detail then
+      msg = msg .. ": " .. trim(lines[detail])
+    end
+    local meta = { error = error_meta(msg) }
+    meta.error.kind = "connection"
+    meta.exited = true
+    return result("error", 0.95, "start-up connectivity check failed", with_status(meta))
+  end
+  r = find_row_has(lines, a, last, "didn't start because this folder isn't trusted")
+  if r then
+    local meta = { error = { kind = "unknown", message = trim(lines[r]) }, exited = true }
+    return result("error", 0.95, "workspace trust declined: Claude Code exited", with_status(meta))
+  end
+
+  -- Workspace trust.
+  local acc = find_row(lines, a, last, "Accessing workspace:")
+    or find_row(lines, a, last, "Do you trust the files in this folder?")
+  if acc and find_row_has(lines, acc, last, "trust this folder") then
+    local opts, sel = parse_numbered(lines, acc, last, "label", false)
+    local numbered = #opts > 0
+    if not numbered then
+      opts, sel = parse_unnumbered(lines, acc, last)
+    end
+    set_menu("trust", opts, sel, numbered)
+    local meta = options_meta({}, opts, sel)
+    local p = nil
+    for k = acc + 1, last do
+      if not is_blank(lines[k]) then
+        p = trim(lines[k])
+        break
+      end
+    end
+    meta.workspace = p
+    return result("waiting_for_trust", 0.95, "workspace trust dialog: " .. trim(lines[acc]), with_status(meta))
+  end
+
+  -- Login.
+  r = find_row(lines, a, last, "Select login method:")
+  if r then
+    local opts, sel = parse_numbered(lines, r + 1, last, "label", false)
+    set_menu("login", opts, sel, true)
+    return result("waiting_for_login", 0.95, "Select login method:", with_status(options_meta({}, opts, sel)))
+  end
+  r = find_row(lines, a, last, "Paste code here if prompted") or find_row(lines, a, last, "Browser didn't open?")
+  if r then
+    local meta = {}
+    local u = find_row(lines, a, last, "https://")
+    if u then
+      meta.url = trim(lines[u])
+    end
+    return result("waiting_for_login", 0.9, "sign-in page: " .. trim(lines[r]), with_status(meta))
+  end
+
+  -- Onboarding pages.
+  r = find_row(lines, a, last, "Do you want to use this API key?")
+  if r then
+    local opts, sel = parse_unnumbered(lines, r + 1, last)
+    set_menu("api_key", opts, sel, false)
+    local meta = options_meta({ onboarding = "api_key" }, opts, sel)
+    return result("starting", 0.9, "onboarding: Do you want to use this API key?", with_status(meta))
+  end
+  r = find_row(lines, a, last, "Choose the text style")
+  if r then
+    local opts, sel = parse_unnumbered(lines, r + 1, last)
+    set_menu("theme", opts, sel, false)
+    local meta = options_meta({ onboarding = "theme" }, opts, sel)
+    return result("starting", 0.9, "onboarding: theme picker", with_status(meta))
+  end
+  r = find_row(lines, a, last, "Security notes:")
+  if r and find_row(lines, r, last, "Press Enter to continue") then
+    last_menu = { kind = "security_notes", options = {} }
+    return result("starting", 0.9, "onboarding: Security notes", with_status({ onboarding = "security_notes" }))
+  end
+  r = find_row_has(lines, a, last, "Checking connectivity")
+  if r then
+    return result("starting", 0.85, "Checking connectivity…", with_status({ onboarding = "connectivity" }))
+  end
+
+  -- Panels opened by a "▔" row.
+  local panel = nil
+  for k = last, a, -1 do
+    if is_panel(lines[k]) then
+      panel = k
+      break
+    end
+  end
+  local base = panel or a
+
+  -- Plan-mode dialogs.
+  r = find_row(lines, base, last, "Exit plan mode?")
+  if r then
+    local opts, sel = parse_numbered(lines, r + 1, last, "label", false)
+    local numbered = #opts > 0
+    if not numbered then
+      opts, sel = parse_unnumbered(lines, r + 1, last)
+    end
+    if #opts > 0 then
+      set_menu("plan_approval", opts, sel, numbered)
+      return result("waiting_for_plan_approval", 0.95, "Exit plan mode?", with_status(options_meta({}, opts, sel)))
+    end
+  end
+  r = find_row(lines, base, last, "Enter plan mode?")
+  if r then
+    local opts, sel = parse_numbered(lines, r + 1, last, "label", false)
+    local numbered = #opts > 0
+    if not numbered then
+      opts, sel = parse_unnumbered(lines, r + 1, last)
+    end
+    if #opts > 0 then
+      set_menu("enter_plan_mode", opts, sel, numbered)
+      return result("waiting_for_enter_plan_mode", 0.95, "Enter plan mode?", with_status(options_meta({}, opts, sel)))
+    end
+  end
+
+  -- Model picker and its switch confirmation.
+  r = find_row(lines, base, last, "Select model")
+  if r then
+    local opts, sel = parse_numbered(lines, r + 1, last, "description", true)
+    set_menu("model_select", opts, sel, true)
+    local meta = options_meta({}, opts, sel)
+    local current = nil
+    for _, o in ipairs(opts) do
+      if o.current then
+        current = o.label
+      end
+    end
+    meta.current = current
+    local eff = find_row_has(lines, r, last, "effort")
+    if eff then
+      meta.effort = string.match(trim(lines[eff]), "^%S+ (%a+) effort")
+    end
+    return result("waiting_for_model_select", 0.95, "Select model", with_status(meta))
+  end
+  r = find_row(lines, base, last, "Switch model?")
+  if r then
+    local opts, sel = parse_numbered(lines, r + 1, last, "label", false)
+    if #opts > 0 then
+      set_menu("model_switch", opts, sel, true)
+      return result("waiting_for_model_select", 0.9, "Switch model?", with_status(options_meta({ confirm = true }, opts, sel)))
+    end
+  end
+
+  if panel then
+    local tabs = trim(lines[panel + 1] or "")
+    if starts(tabs, "Settings") and (find_row(lines, panel, last, "Estimated cost:")
+      or find_row(lines, panel, last, "Usage by model:")
+      or find_row(lines, panel, last, "Total duration (API):")
+      or find_row_has(lines, panel, last, "% used")) then
+      return result("usage_screen", 0.95, "Settings panel, Usage tab", with_status({ screen = "usage" }))
+    end
+    local name = "panel"
+    if starts(tabs, "Settings") then
+      if find_row(lines, panel, last, "Version:") then
+        name = "status"
+      elseif find_row_has(lines, panel, last, "Search settings") or find_row(lines, panel, last, "No settings match") then
+        name = "config"
+      elseif find_row(lines, panel, last, "Overview") then
+        name = "stats"
+      else
+        name = "settings"
+      end
+    elseif starts(tabs, "Help") then
+      name = "help"
+    elseif starts(tabs, "Rewind") then
+      name = "rewind"
+    end
+    if name == "rewind" then
+      local opts, sel = parse_unnumbered(lines, panel + 1, last)
+      set_menu("rewind", opts, sel, false)
+    end
+    return result("local_ui_screen", 0.9, "panel: " .. tabs, with_status({ screen = name }))
+  end
+
+  -- AskUserQuestion: "☐ Header", the question, numbered options, footer
+  -- "Enter to select · ↑/↓ to navigate".
+  local foot = find_row(lines, a, last, "Enter to select")
+  local hdr = find_row(lines, a, last, "☐ ") or find_row(lines, a, last, "☒ ")
+  if foot and hdr then
+    local opts, sel = parse_numbered(lines, hdr + 1, foot - 1, "description", false)
+    if #opts > 0 then
+      local qrow = nil
+      for k = hdr + 1, foot do
+        local t = trim(lines[k])
+        if t ~= "" then
+          qrow = k
+          break
+        end
+      end
+      set_menu("question", opts, sel, true)
+      local meta = options_meta({}, opts, sel)
+      meta.question = { header = trim(string.sub(trim(lines[hdr]), #"☐ " + 1)), text = qrow and trim(lines[qrow]) or nil }
+      return result("waiting_for_user_input", 0.95, "question dialog: " .. trim(lines[hdr]), with_status(meta))
+    end
+  end
+
+  -- Permission dialogs: a rule, a title, "Do you want to ...?", numbered
+  -- options, footer "Esc to cancel".
+  local q = nil
+  for k = last, a, -1 do
+    local t = trim(lines[k])
+    if starts(t, "Do you want to ") and string.sub(t, -1) == "?" then
+      q = k
+      break
+    end
+  end
+  if q and find_row(lines, q, last, "Esc to cancel") then
+    local perm, id, opts, sel = permission_dialog(lines, a, last, q)
+    if perm then
+      set_menu("permission", opts, sel, true)
+      local meta = options_meta({ permission = perm, dialog_id = id }, opts, sel)
+      return result("waiting_for_permission", 0.95, perm.title .. ": " .. perm.question, with_status(meta))
+    end
+  end
+
+  -- Any other numbered menu with a cursor.
+  local opts, sel = parse_numbered(lines, a, last, "label", false)
+  if sel then
+    set_menu("menu", opts, sel, true)
+    return result("waiting_for_user_input", 0.6, "numbered menu with a cursor", with_status(options_meta({}, opts, sel)))
+  end
+
+  if find_row(lines, 1, last, "Welcome to Claude Code") then
+    return result("starting", 0.6, "welcome header, no prompt yet", with_status())
+  end
+  if a == 1 then
+    return result("starting", 0.4, "no prompt box, dialog or transcript yet", with_status())
+  end
+  return result("thinking", 0.3, "transcript without a prompt box or known dialog (transient frame)", with_status())
+end
+
+-- Assessment -------------------------------------------------------------------
+
+-- ASSESS maps each state to the host's provider-agnostic reading
+-- (availability, business_state, input_mode, ui_context), which the turn
+-- lifecycle is derived from.
+local ASSESS = {
+  starting = { "supported", "unknown", "unknown", "startup" },
+  ready = { "supported", "idle", "freeform", "normal_prompt" },
+  completed_turn = { "supported", "idle", "freeform", "normal_prompt" },
+  error = { "supported", "idle", "freeform", "normal_prompt" },
+  thinking = { "supported", "working", "freeform", "normal_prompt" },
+  cancelling = { "supported", "working", "freeform", "normal_prompt" },
+  waiting_for_login = { "supported", "awaiting_operator", "modal", "selection_menu" },
+  waiting_for_trust = { "supported", "awaiting_operator", "modal", "selection_menu" },
+  waiting_for_model_select = { "supported", "awaiting_operator", "modal", "selection_menu" },
+  waiting_for_enter_plan_mode = { "supported", "awaiting_operator", "modal", "selection_menu" },
+  waiting_for_plan_approval = { "supported", "awaiting_operator", "modal", "selection_menu" },
+  waiting_for_permission = { "supported", "awaiting_operator", "modal", "selection_menu" },
+  waiting_for_user_input = { "supported", "awaiting_operator", "modal", "selection_menu" },
+  waiting_for_external_editor = { "supported", "awaiting_operator", "closed", "external_editor" },
+  usage_screen = { "supported", "idle", "modal", "local_panel" },
+  local_ui_screen = { "supported", "idle", "modal", "local_panel" },
+}
+
+local function assessment(res)
+  local a = ASSESS[res.state] or { "unknown", "unknown", "unknown", "unknown" }
+  local meta = res.metadata or {}
+  local out = { availability = a[1], business_state = a[2], input_mode = a[3], ui_context = a[4],
+    parser_metadata = { provider_id = "claude-code", detected_version = doc and doc.version or nil } }
+  if res.state == "starting" and meta.onboarding then
+    out.business_state, out.input_mode, out.ui_context = "awaiting_operator", "modal", "selection_menu"
+  elseif res.state == "starting" and meta.onboarding == nil and res.confidence < 0.5 then
+    out.availability = "unknown"
+  end
+  if meta.exited then
+    out.availability, out.business_state, out.input_mode, out.ui_context = "disconnected", "unknown", "closed", "exited"
+  end
+  if meta.input and starts(meta.input, "/") then
+    out.ui_context = "slash_command"
+  end
+  if out.business_state == "awaiting_operator" and res.state ~= "waiting_for_external_editor" then
+    local perm = meta.permission
+    local q = meta.question
+    out.operator_blocked_excerpt = (perm and (perm.title .. ": " .. perm.question))
+      or (q and q.text) or res.evidence
+  end
+  return out
+end
+
+-- classify names the state the screen shows. See the file comment.
+function M.classify(ctx)
+  local screen = ctx.screen
+  if screen == nil or screen == "" then
+    screen = (ctx.body_text or "") .. "\n" .. (ctx.status_text or "")
+  end
+  local lines, n, offsets = split_lines(screen)
+  doc = { screen = screen, lines = lines, offsets = offsets, n = n }
+  local last = n
+  while last > 0 and is_blank(lines[last]) do
+    last = last - 1
+  end
+  local model = scan_model(screen, lines, last)
+  if model then
+    last_model = model
+  end
+  last_menu = nil
+  local box = find_box(lines, last)
+  local res
+  if box then
+    res = classify_box(ctx, lines, last, box)
+    if res.state == "ready" or res.state == "completed_turn" or res.state == "error" then
+      last_menu = { kind = "prompt", options = {} }
+    end
+  else
+    res = classify_dialog(ctx, lines, last)
+  end
+  doc.version = string.match(screen, "Claude Code v(%d+%.%d+%.%d+)")
+  res.assessment = assessment(res)
+  doc = nil
+  res.sequence = ctx.sequence
+  return res
+end
+
+-- Intents ---------------------------------------------------------------------
+
+-- plan returns an action plan; unless it is empty, it starts by marking
+-- the transcript (INPUT_MARKER).
+local function plan(actions, last_intent)
+  if #actions > 0 then
+    table.insert(actions, 1, action.mark_transcript(INPUT_MARKER))
+  end
+  return { actions = actions, last_intent = last_intent }
+end
+
+local function want_string(input, field, intent)
+  local v = input and input[field]
+  if type(v) ~= "string" or v == "" then
+    error(intent .. ": params." .. field .. " must be a non-empty string", 0)
+  end
+  return v
+end
+
+-- select_actions moves the menu cursor to option position pos (1-based in
+-- the menu's list) and confirms: a numbered menu takes the digit alone (it
+-- selects at once in Claude Code 2.1.330); an unnumbered one takes arrows
+-- and Enter.
+local function select_actions(menu, pos)
+  local opt = menu.options[pos]
+  if menu.numbered and opt.index and opt.index >= 1 and opt.index <= 9 then
+    return { action.text(tostring(opt.index)) }
+  end
+  local acts = {}
+  local from = menu.selected or 1
+  local key = "down"
+  local steps = pos - from
+  if steps < 0 then
+    key, steps = "up", -steps
+  end
+  for _ = 1, steps do
+    acts[#acts + 1] = action.key(key)
+  end
+  acts[#acts + 1] = action.key("enter")
+  return acts
+end
+
+-- find_label returns the position of the option whose label matches text:
+-- exactly (ignoring case), else by prefix, else by substring.
+local function find_label(menu, text)
+  local want = string.lower(trim(text))
+  for _, how in ipairs({ "exact", "prefix", "contains" }) do
+    for i, o in ipairs(menu.options) do
+      local l = string.lower(o.label or "")
+      if (how == "exact" and l == want) or (how == "prefix" and starts(l, want))
+        or (how == "contains" and has(l, want)) then
+        return i
+      end
+    end
+  end
+  return nil
+end
+
+local function labels(menu)
+  local out = {}
+  for _, o in ipairs(menu.options) do
+    out[#out + 1] = string.format("%q", o.label or "")
+  end
+  return table.concat(out, ", ")
+end
+
+local function take_menu()
+  local m = last_menu
+  last_menu = nil
+  return m
+end
+
+function M.send_prompt(input)
+  local prompt = want_string(input, "prompt", "send_prompt")
+  last_menu = nil
+  return plan({
+    action.bracketed_paste(prompt),
+    action.key("enter"),
+  }, "prompt_submitted")
+end
+
+function M.approve(_input)
+  local menu = take_menu()
+  if menu and menu.kind == "trust" then
+    return M.approve_trust({}, menu)
+  end
+  if menu and menu.kind == "api_key" then
+    local pos = find_label(menu, "Yes")
+    if pos then
+      return plan(select_actions(menu, pos))
+    end
+  end
+  if menu and menu.numbered and menu.selected and menu.selected ~= 1
+    and menu.options[1] and starts(menu.options[1].label or "", "Yes") then
+    return plan(select_actions(menu, 1))
+  end
+  return plan({ action.key("enter") })
+end
+
+function M.deny(_input)
+  local menu = take_menu()
+  if menu and menu.kind == "trust" then
+    return M.deny_trust({}, menu)
+  end
+  if menu and menu.kind == "api_key" then
+    local pos = find_label(menu, "No")
+    if pos then
+      return plan(select_actions(menu, pos))
+    end
+  end
+  return plan({ action.key("escape") })
+end
+
+function M.choose_option(input)
+  input = input or {}
+  local menu = take_menu()
+  local idx = input.index
+  local label = input.label
+  local opt = input.option
+  if type(opt) == "number" then
+    idx = opt
+  elseif type(opt) == "string" then
+    if string.match(opt, "^%s*%d+%s*$") then
+      idx = tonumber(opt)
+    else
+      label = opt
+    end
+  end
+  local pos = nil
+  if idx ~= nil then
+    if type(idx) ~= "number" or idx < 1 or idx ~= math.floor(idx) then
+      error("choose_option: params.index must be a positive integer", 0)
+    end
+    if menu and #menu.options > 0 then
+      for i, o in ipairs(menu.options) do
+        if o.index == idx then
+          pos = i
+        end
+      end
+      if not pos and not menu.numbered then
+        error("choose_option: no option " .. idx .. " (options: " .. labels(menu) .. ")", 0)
+      end
+    end
+    if not pos then
+      -- No menu seen (or the option is scrolled out of view): the digit.
+      local acts = { action.text(tostring(idx)) }
+      if type(input.text) == "string" then
+        acts[#acts + 1] = action.text(input.text)
+        acts[#acts + 1] = action.key("enter")
+      end
+      return plan(acts)
+    end
+  elseif type(label) == "string" and label ~= "" then
+    if not menu or #menu.options == 0 then
+      error("choose_option: no menu on screen to pick " .. string.format("%q", label) .. " from", 0)
+    end
+    pos = find_label(menu, label)
+    if not pos then
+      error("choose_option: no option labelled " .. string.format("%q", label) .. " (options: " .. labels(menu) .. ")", 0)
+    end
+  else
+    error("choose_option: params need index, option or label", 0)
+  end
+  local acts = select_actions(menu, pos)
+  if type(input.text) == "string" then
+    -- "Type something." options take free text after their digit.
+    acts[#acts + 1] = action.text(input.text)
+    acts[#acts + 1] = action.key("enter")
+  end
+  return plan(acts)
+end
+
+function M.cancel(_input)
+  last_menu = nil
+  return plan({ action.key("escape") }, "cancelling")
+end
+
+function M.force_cancel(_input)
+  last_menu = nil
+  return plan({ action.key("escape"), action.key("escape") }, "cancelling")
+end
+
+function M.steer(input)
+  local prompt = want_string(input, "prompt", "steer")
+  return plan({ action.bracketed_paste(prompt), action.key("enter") })
+end
+
+-- normalize_key turns a caller's key name into the host's: "Shift-Tab" ->
+-- "shift_tab", "esc" -> "escape", "Ctrl+C" -> "ctrl_c".
+local function normalize_key(name)
+  local k = string.lower(trim(name))
+  k = string.gsub(k, "[%-%+ ]", "_")
+  return KEY_ALIASES[k] or k
+end
+
+function M.key(input)
+  local raw = want_string(input, "key", "key")
+  local times = input.times or 1
+  if type(times) ~= "number" or times < 1 or times > 100 or times ~= math.floor(times) then
+    error("key: params.times must be an integer from 1 to 100", 0)
+  end
+  local k = normalize_key(raw)
+  local a
+  if KNOWN_KEYS[k] then
+    a = function() return action.key(k) end
+  elseif k == "ctrl_j" then
+    a = function() return action.text("\n") end
+  else
+    a = function() return action.text(raw) end
+  end
+  local acts = {}
+  for _ = 1, times do
+    acts[#acts + 1] = a()
+  end
+  last_menu = nil
+  if k == "ctrl_g" then
+    return plan(acts, "external_editor")
+  end
+  return plan(acts)
+end
+
+-- approve_trust picks "Yes, I trust this folder" wherever the dialog puts
+-- it. In 2.1.330 it is second and unnumbered under a preselected "No, exit"
+-- (Enter there quits Claude Code), so without a menu it sends Down, Enter.
+function M.approve_trust(_input, menu)
+  menu = menu or take_menu()
+  if menu and menu.kind == "trust" then
+    local pos = find_label(menu, "Yes, I trust this folder") or find_label(menu, "Yes")
+    if pos then
+      return plan(select_actions(menu, pos))
+    end
+  end
+  return plan({ action.key("down"), action.key("enter") })
+end
+
+function M.deny_trust(_input, menu)
+  menu = menu or take_menu()
+  if menu and menu.kind == "trust" then
+    local pos = find_label(menu, "No, exit") or find_label(menu, "No")
+    if pos then
+      return plan(select_actions(menu, pos))
+    end
+  end
+  return plan({ action.key("escape") })
+end
+
+-- dismiss_welcome gets past an onboarding page that needs no decision
+-- (theme picker, security notes). The API-key page is a decision: pick with
+-- choose_option {label = "Yes"} or {label = "No (recommended)"}; Enter
+-- there declines the key.
+function M.dismiss_welcome(_input)
+  local menu = take_menu()
+  if menu and menu.kind == "api_key" then
+    error("dismiss_welcome: the API-key page asks a question (Enter declines the key); use choose_option with label \"Yes\" or \"No (recommended)\"", 0)
+  end
+  if menu and menu.kind == "prompt" then
+    return plan({})
+  end
+  return plan({ action.key("enter") })
+end
+
+function M.expand(_input)
+  last_menu = nil
+  return plan({ action.key("ctrl_o") })
+end
+
+function M.model_effort_left(_input)
+  return plan({ action.key("left") })
+end
+
+function M.model_effort_right(_input)
+  return plan({ action.key("right") })
+end
+
+function M.slash_command(input)
+  input = input or {}
+  local cmd = input.command
+  if cmd == nil then
+    cmd = input.name
+  end
+  if type(cmd) ~= "string" or trim(cmd) == "" then
+    error("slash_command: params.command (or params.name) must be a non-empty string", 0)
+  end
+  cmd = trim(cmd)
+  if not starts(cmd, "/") then
+    cmd = "/" .. cmd
+  end
+  last_menu = nil
+  return plan({ action.bracketed_paste(cmd), action.key("enter") })
+end
+
+function M.attach_file(input)
+  local path = want_string(input, "path", "attach_file")
+  return plan({ action.bracketed_paste(path) })
+end
+
+-- Wait matchers -------------------------------------------------------------------
+
+-- Go RE2 expressions over the screen's plain text (rows joined by "\n").
+
+-- The status row of an idle prompt: a mode indicator and optional hints,
+-- never "esc to interrupt".
+local IDLE_STATUS = "  (?:⏵⏵|⏸)[^\\n·]*(?: · (?:\\? for shortcuts|← for agents))*(?: {2,}[^\\n]*)?"
+-- The live prompt box, empty (or showing a dim placeholder), with an idle
+-- status row, at the end of the screen.
+local IDLE_BOX = "\\n─{10,}\\n❯[\\x{a0} ]?(?:Resend your message to try again|Once fixed, resend your message|Press up to edit queued messages)?\\n─{10,}\\n"
+  .. IDLE_STATUS .. "\\s*\\z"
+-- The same with anything in the input row: Escape before the first answer
+-- line puts the cancelled prompt back there.
+local IDLE_BOX_ANY_INPUT = "\\n─{10,}\\n❯[\\x{a0} ]?[^\\n]*\\n(?:[^\\n]*\\n){0,10}?─{10,}\\n"
+  .. IDLE_STATUS .. "\\s*\\z"
+-- A busy status row right under the box.
+local BUSY_STATUS = "─{10,}\\n  [^\\n]*· esc to interrupt"
+-- Dialogs a turn can stop at, each anchored on its footer or last option
+-- at the end of the screen.
+local DIALOG_ENDS = {
+  -- permission dialogs
+  "\\n ❯? ?\\d+\\. [^\\n]*(?:\\n[^\\n]*){0,8}\\n Esc to cancel[^\\n]*\\s*\\z",
+  -- AskUserQuestion
+  "\\nEnter to select · [^\\n]*\\s*\\z",
+  -- plan approval and enter-plan-mode
+  "(?:Exit|Enter) plan mode\\?\\n(?:[^\\n]*\\n){1,16}? +(?:❯ )?(?:\\d+\\. )?[^\\n]*\\s*\\z",
+  -- "Switch model?" and other confirmations
+  "\\n  Enter to confirm · Esc to cancel\\s*\\z",
+}
+-- Start-up pages and other screens that wait for the user.
+local INPUT_PAGES = {
+  "\\n Choose the text style",
+  "\\n  Do you want to use this API key\\?\\n",
+  "\\n Press Enter to continue\\s*\\z",
+  "\\n Enter to confirm · Esc to cancel\\s*\\z",
+  "\\n Select login method:\\n",
+  "\\n Paste code here if prompted\\n",
+  "\\n  Select model\\n",
+  "▔{10,}\\n  (?:Settings|Help|Rewind) ",
+  "\\n  [^\\n]*Esc to (?:close|go back|clear|cancel)\\s*\\z",
+  "\\n  Showing detailed transcript · ",
+  "Save and close the editor to continue",
+  "(?:\\n~){3}",
+  "\\nClaude Code didn't start because this folder isn't trusted",
+  "\\n Unable to connect to Anthropic services\\n",
+}
+
+local function stable_ms(input)
+  local ms = input and input.completed_turn_stable_ms
+  if type(ms) ~= "number" or ms < 0 then
+    ms = 300
+  end
+  return ms
+end
+
+local function since_input()
+  return matcher.lua("claude-code", "output_since_input", { marker = INPUT_MARKER })
+end
+
+local function regexes(list, into)
+  for _, re in ipairs(list) do
+    into[#into + 1] = matcher.screen_regex(re)
+  end
+  return into
+end
+
+-- settled matches when one of branches holds on a screen that changed
+-- since the last input and then stayed unchanged for ms, or when claude
+-- exited.
+local function settled(branches, ms)
+  return matcher.any({
+    matcher.all({ matcher.any(branches), since_input(), matcher.screen_stable(ms) }),
+    matcher.process_exited(),
+  })
+end
+
+-- wait_turn_matcher waits for the turn send_prompt (or approve, deny,
+-- choose_option ...) started to stop: the idle prompt (completed, error,
+-- interrupted) or a dialog asking the user (permission, question, plan),
+-- settled for completed_turn_stable_ms; or claude exited. Its lua branch
+-- (output_since_input) needs the plugin registry bound to the wait
+-- (HandleOptions.Predicates).
+function M.wait_turn_matcher(input)
+  return settled(regexes(DIALOG_ENDS, { matcher.screen_regex(IDLE_BOX) }), stable_ms(input))
+end
+
+-- wait_cancel_settled_matcher waits, after cancel, for the idle prompt (or
+-- a dialog) to stay unchanged for completed_turn_stable_ms. The input row
+-- may hold text: cancelling before the first answer line arrives puts the
+-- prompt back there.
+function M.wait_cancel_settled_matcher(input)
+  return settled(regexes(DIALOG_ENDS, { matcher.screen_regex(IDLE_BOX_ANY_INPUT) }), stable_ms(input))
+end
+
+-- wait_text_matcher waits until the screen shows params.text (for example
+-- the first line of an answer that is still streaming), or claude exited.
+function M.wait_text_matcher(input)
+  local text = input and input.text
+  if type(text) ~= "string" or text == "" then
+    error("wait_text_matcher: params.text must be a non-empty string", 0)
+  end
+  return matcher.any({ matcher.contains_text(text), matcher.process_exited() })
+end
+
+-- wait_input_matcher waits for any screen that waits for the user: a
+-- start-up page (theme, API key, security notes, trust, login), the idle
+-- prompt, a dialog or a panel; or claude exited.
+function M.wait_input_matcher(input)
+  local branches = regexes(DIALOG_ENDS, { matcher.screen_regex(IDLE_BOX) })
+  return settled(regexes(INPUT_PAGES, branches), stable_ms(input))
+end
+
+-- wait_busy_matcher waits until a turn is running ("esc to interrupt" in
+-- the status row) or claude exited. It does not wait for the screen to
+-- settle: a busy screen keeps changing.
+function M.wait_busy_matcher(_input)
+  return matcher.any({ matcher.screen_regex(BUSY_STATUS), matcher.process_exited() })
+end
+
+-- Predicates ----------------------------------------------------------------------
+
+-- output_since_input holds once claude has printed something since the
+-- marker the last intent set (or when there is no marker yet).
+function M.output_since_input(input)
+  local name = (input.params and input.params.marker) or INPUT_MARKER
+  local at = input.markers and input.markers[name]
+  if at == nil then
+    return { matched = true, evidence = "no " .. name .. " marker yet" }
+  end
+  local grown = (input.cursor or 0) - at
+  return { matched = grown > 0, evidence = grown .. " characters of output since " .. name }
+end
+
+-- Catalogue -----------------------------------------------------------------------
+
+local NO_PARAMS = { type = "object", properties = {}, additionalProperties = false }
+
+local function str_param(name, desc)
+  return { type = "object", required = { name },
+    properties = { [name] = { type = "string", description = desc } } }
+end
+
+function M.describe()
+  return {
+    intents = {
+      { name = "send_prompt", description = "Bracketed-pastes the prompt and presses Enter; last_intent = prompt_submitted.",
+        params_schema = str_param("prompt", "the prompt text") },
+      { name = "approve", description = "Accepts the dialog on screen: option 1 of a permission / plan dialog (Enter, or its digit when the cursor moved), \"Yes\" on the API-key page, \"Yes, I trust this folder\" on the trust dialog.",
+        params_schema = NO_PARAMS },
+      { name = "deny", description = "Escape: dismisses the dialog. On a permission dialog this ends the whole turn (state ready, 'Interrupted'). On the trust dialog: deny_trust.",
+        params_schema = NO_PARAMS },
+      { name = "choose_option", description = "Picks a menu option by its number or label (labels from the last classify). Numbered menus take the digit alone (it selects at once); unnumbered ones take arrows and Enter. Optional text is typed after it (for 'Type something.').",
+        params_schema = { type = "object", properties = {
+          index = { type = "integer", minimum = 1 },
+          option = { type = { "string", "integer" }, description = "a number or a label" },
+          label = { type = "string" },
+          text = { type = "string", description = "free text typed after choosing" },
+        } } },
+      { name = "cancel", description = "Escape; last_intent = cancelling, so the state is cancelling until the screen settles.",
+        params_schema = NO_PARAMS },
+      { name = "force_cancel", description = "Escape twice; last_intent = cancelling. On an idle prompt the second Escape opens Rewind.",
+        params_schema = NO_PARAMS },
+      { name = "steer", description = "Bracketed-pastes a prompt and presses Enter mid-turn (Claude Code queues it); last_intent unchanged.",
+        params_schema = str_param("prompt", "the text to inject") },
+      { name = "key", description = "Sends a named key (aliases: esc, return, shift-tab, ctrl-c ...) or types the string verbatim; times repeats it. ctrl_g sets last_intent = external_editor.",
+        params_schema = { type = "object", required = { "key" }, properties = {
+          key = { type = "string" }, times = { type = "integer", minimum = 1, maximum = 100 } } } },
+      { name = "approve_trust", description = "Picks 'Yes, I trust this folder' on the workspace-trust dialog by its label (Down, Enter in 2.1.330, where 'No, exit' comes first).",
+        params_schema = NO_PARAMS },
+      { name = "deny_trust", description = "Picks 'No, exit' on the workspace-trust dialog (Claude Code exits).",
+        params_schema = NO_PARAMS },
+      { name = "dismiss_welcome", description = "Enter on an onboarding page that needs no decision (theme picker, security notes); nothing at the prompt. Refuses the API-key page.",
+        params_schema = NO_PARAMS },
+      { name = "expand", description = "ctrl+o: toggles the detailed transcript view.", params_schema = NO_PARAMS },
+      { name = "model_effort_left", description = "Left in /model: less effort.", params_schema = NO_PARAMS },
+      { name = "model_effort_right", description = "Right in /model: more effort.", params_schema = NO_PARAMS },
+      { name = "slash_command", description = "Bracketed-pastes /command and presses Enter, without marking a turn.",
+        params_schema = { type = "object", properties = {
+          command = { type = "string", description = "usage, /usage, model sonnet ..." },
+          name = { type = "string" } } } },
+      { name = "attach_file", description = "Bracketed-pastes a path into the prompt without pressing Enter.",
+        params_schema = str_param("path", "the file to attach") },
+    },
+    wait_matchers = {
+      { name = "wait_turn_matcher", description = "The turn stopped: idle prompt (completed, error, interrupted), a permission / question / plan dialog, or claude exited; settled for completed_turn_stable_ms. Needs the plugin registry bound to the wait (its output_since_input predicate).",
+        params_schema = { type = "object", properties = { completed_turn_stable_ms = { type = "integer" } } } },
+      { name = "wait_cancel_settled_matcher", description = "After cancel: idle prompt (its input row may hold the cancelled prompt, put back when nothing was answered yet) or a dialog, settled for completed_turn_stable_ms, or claude exited. Needs the plugin registry.",
+        params_schema = { type = "object", properties = { completed_turn_stable_ms = { type = "integer" } } } },
+      { name = "wait_input_matcher", description = "Any screen that waits for the user (start-up pages, trust, login, idle prompt, dialogs, panels), changed since the last intent and settled, or claude exited. Needs the plugin registry.",
+        params_schema = { type = "object", properties = { completed_turn_stable_ms = { type = "integer" } } } },
+      { name = "wait_busy_matcher", description = "A turn is running: 'esc to interrupt' in the status row; or claude exited.",
+        params_schema = NO_PARAMS },
+      { name = "wait_text_matcher", description = "The screen shows params.text; or claude exited.",
+        params_schema = str_param("text", "text to wait for") },
+    },
+    states = {
+      { name = "starting", description = "Blank first frames and the onboarding pages (theme picker, API-key confirmation, security notes); metadata.onboarding names the page." },
+      { name = "ready", description = "The live prompt is idle: nothing sent yet, typed input, or the last turn was interrupted (metadata.interrupted) by cancel or deny." },
+      { name = "waiting_for_login", description = "Select login method, or the OAuth sign-in page (metadata.url)." },
+      { name = "waiting_for_trust", description = "Workspace trust dialog (metadata.options, metadata.workspace)." },
+      { name = "waiting_for_model_select", description = "/model picker or its 'Switch model?' confirmation (metadata.options, effort)." },
+      { name = "waiting_for_enter_plan_mode", description = "'Enter plan mode?' dialog." },
+      { name = "waiting_for_plan_approval", description = "'Exit plan mode?' dialog." },
+      { name = "waiting_for_permission", description = "A tool permission dialog: metadata.permission {tool, summary, options}, metadata.dialog_id." },
+      { name = "waiting_for_external_editor", description = "ctrl+g: an editor owns the terminal, or the GUI-editor wait message." },
+      { name = "usage_screen", description = "/usage or /cost: the Settings panel on its Usage tab." },
+      { name = "local_ui_screen", description = "Other local panels: /status, /config, /help, stats, Rewind, the ctrl+o transcript view (metadata.screen)." },
+      { name = "waiting_for_user_input", description = "An AskUserQuestion dialog (metadata.question, options) or another numbered menu." },
+      { name = "thinking", description = "A turn is running: 'esc to interrupt' in the status row or a spinner; metadata.activity, or metadata.error while retrying." },
+      { name = "cancelling", description = "cancel was sent and the screen has not settled yet (derived from last_intent)." },
+      { name = "completed_turn", description = "The turn ended with its '✻ … done' line; metadata.turn.text is the assistant's last answer block." },
+      { name = "error", description = "An API error ended the turn, or start-up failed; metadata.error {kind, message, retry_after_s}." },
+    },
+  }
+end
+
+return M

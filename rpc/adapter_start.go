@@ -1,0 +1,215 @@
+package rpc
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"strings"
+
+	"ptywright"
+)
+
+// startParams are adapter.start's; resumeParams adds prior_adapter.
+type startParams struct {
+	Plugin      string            `json:"plugin" rpc:"required"`
+	Program     string            `json:"program"`
+	Args        []string          `json:"args"`
+	Cwd         string            `json:"cwd"`
+	Env         map[string]string `json:"env"`
+	Rows        int               `json:"rows"`
+	Cols        int               `json:"cols"`
+	PixelWidth  int               `json:"pixel_width"`
+	PixelHeight int               `json:"pixel_height"`
+	RecordPath  string            `json:"record_path"`
+	RecordRaw   bool              `json:"record_raw"`
+}
+
+type resumeParams struct {
+	PriorAdapter string            `json:"prior_adapter"`
+	Plugin       string            `json:"plugin" rpc:"required"`
+	Program      string            `json:"program"`
+	Args         []string          `json:"args"`
+	Cwd          string            `json:"cwd"`
+	Env          map[string]string `json:"env"`
+	Rows         int               `json:"rows"`
+	Cols         int               `json:"cols"`
+	PixelWidth   int               `json:"pixel_width"`
+	PixelHeight  int               `json:"pixel_height"`
+	RecordPath   string            `json:"record_path"`
+	RecordRaw    bool              `json:"record_raw"`
+}
+
+func (p resumeParams) start() startParams {
+	return startParams{
+		Plugin: p.Plugin, Program: p.Program, Args: p.Args, Cwd: p.Cwd, Env: p.Env,
+		Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight,
+		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw,
+	}
+}
+
+type startResult struct {
+	Adapter string                  `json:"adapter"`
+	Plugin  string                  `json:"plugin"`
+	Session string                  `json:"session"`
+	State   ptywright.StateSnapshot `json:"state"`
+}
+
+func (s *Server) adapterStart(ctx context.Context, _ *conn, raw []byte) (any, error) {
+	var p startParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	m, opts, err := s.prepareStart("adapter.start", p)
+	if err != nil {
+		return nil, err
+	}
+	return s.launch(ctx, m, opts)
+}
+
+func (s *Server) adapterResume(ctx context.Context, _ *conn, raw []byte) (any, error) {
+	var p resumeParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	m, opts, err := s.prepareStart("adapter.resume", p.start())
+	if err != nil {
+		return nil, err
+	}
+	// Only once the new adapter can start: a bad resume leaves the prior
+	// one running. A prior adapter that is gone already is not an error.
+	if p.PriorAdapter != "" {
+		if prior := s.adapters.take(p.PriorAdapter); prior != nil {
+			if err := s.closeAdapter(prior); err != nil {
+				s.log.Warn("closing the prior adapter", "adapter", prior.id, "err", redact(err.Error()))
+			}
+		}
+	}
+	return s.launch(ctx, m, opts)
+}
+
+// prepareStart checks everything about a start that can be checked before
+// spawning: the plugin, its session.spawn permission, the target and cwd.
+func (s *Server) prepareStart(method string, p startParams) (ptywright.PluginManifest, ptywright.Options, error) {
+	if p.Plugin == "" {
+		return ptywright.PluginManifest{}, ptywright.Options{}, invalidParams("plugin", "must not be empty")
+	}
+	m, err := s.opts.Plugins.Manifest(p.Plugin)
+	if err != nil {
+		return m, ptywright.Options{}, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
+	}
+	if err := checkPermissions(method, &m); err != nil {
+		return m, ptywright.Options{}, err
+	}
+	opts, err := targetOptions(p, m)
+	if err != nil {
+		return m, ptywright.Options{}, err
+	}
+	if err := checkCwd(p.Cwd); err != nil {
+		return m, ptywright.Options{}, err
+	}
+	return m, opts, nil
+}
+
+// targetOptions builds the session options of a start. Without program the
+// manifest's default_target supplies program, args, rows and cols (the
+// caller's args, rows and cols win when given) and its env, under the
+// caller's env; the variables it requires must then be set, in the merged
+// env or the server's environment.
+func targetOptions(p startParams, m ptywright.PluginManifest) (ptywright.Options, error) {
+	opts := ptywright.Options{
+		Program:    p.Program,
+		Args:       p.Args,
+		Dir:        p.Cwd,
+		Env:        p.Env,
+		Size:       ptywright.Size{Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight},
+		RecordPath: p.RecordPath,
+		RecordRaw:  p.RecordRaw,
+	}
+	if p.Program != "" {
+		return opts, nil
+	}
+	dt := m.DefaultTarget
+	if dt == nil || dt.Program == "" {
+		return opts, invalidParams("program", "required: plugin %q declares no default_target", m.Name)
+	}
+	opts.Program = dt.Program
+	if opts.Args == nil {
+		opts.Args = dt.Args
+	}
+	if opts.Size.Rows == 0 {
+		opts.Size.Rows = dt.Rows
+	}
+	if opts.Size.Cols == 0 {
+		opts.Size.Cols = dt.Cols
+	}
+	env := maps.Clone(dt.Env)
+	if env == nil {
+		env = map[string]string{}
+	}
+	maps.Copy(env, p.Env)
+	opts.Env = env
+	missing := dt.MissingEnv(func(key string) (string, bool) {
+		if v, ok := env[key]; ok {
+			return v, true
+		}
+		return os.LookupEnv(key)
+	})
+	if len(missing) > 0 {
+		return opts, invalidParams("env", "plugin %q's default_target requires %s to be set (pass it in env or in the server's environment)", m.Name, strings.Join(missing, ", "))
+	}
+	return opts, nil
+}
+
+// launch spawns the session, registers it under a new adapter id with its
+// handle, and classifies the first screen.
+func (s *Server) launch(ctx context.Context, m ptywright.PluginManifest, opts ptywright.Options) (any, error) {
+	ext, err := s.opts.Plugins.NewExtension(m.Name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
+	}
+	sess, err := ptywright.Start(opts)
+	if err != nil {
+		_ = ext.Close() // Best effort: never used; closing a Lua state cannot fail.
+		return nil, startError(err)
+	}
+	id, num := s.adapters.nextID()
+	e, err := s.reg.add(sess, id)
+	if err != nil {
+		_ = sess.Close() // Best effort: the server is closing.
+		_ = ext.Close()  // Best effort: never used.
+		return nil, err
+	}
+	h := ptywright.NewExtensionHandle(sess, ext, ptywright.HandleOptions{
+		Predicates:  s.opts.Predicates,
+		Lifecycle:   &ptywright.LifecycleOptions{},
+		OnLifecycle: func(st ptywright.LifecycleStatus) { s.reg.publishLifecycle(e, st) },
+		Events:      s.events,
+		Scope:       ptywright.EventScope{Session: e.id, Adapter: id},
+	})
+	e.handle.Store(h)
+	a := &adapter{id: id, num: num, plugin: m.Name, manifest: m, h: h, e: e}
+	registered := func() bool {
+		_, err := s.opts.Plugins.Manifest(m.Name)
+		return err == nil
+	}
+	if err := s.adapters.add(a, registered); err != nil {
+		_ = s.closeAdapter(a) // Best effort: already failing.
+		return nil, err
+	}
+	s.log.Debug("adapter started", "adapter", id, "plugin", m.Name, "session", e.id, "pid", sess.Pid())
+	st, err := h.State(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return startResult{Adapter: id, Plugin: m.Name, Session: e.id, State: redactState(st, ptywright.DefaultRedactor())}, nil
+}
+
+// closeAdapter closes an adapter taken out of the set: its session first
+// (reaping the child and ending any wait, which holds the handle's lock),
+// then the handle.
+func (s *Server) closeAdapter(a *adapter) error {
+	err := s.reg.removeEntry(a.e)
+	_ = a.h.Close() // Best effort: its session's error is err; closing a Lua state cannot fail.
+	return err
+}
