@@ -30,9 +30,9 @@ func liveHeap() uint64 {
 // coalesce into one state per session instead of queueing.
 func TestSlowClientBlocksNobody(t *testing.T) {
 	const (
-		flood  = 3 << 20  // bytes the fast client must receive
+		flood  = 12 << 20 // bytes the fast client must receive: far more than the allowed growth
 		bound  = 16 << 10 // the session's transcript bound, in chars
-		growth = 2 << 20  // allowed live-heap growth while flooding
+		growth = 4 << 20  // allowed live-heap growth while flooding (a queue would hold the whole flood)
 	)
 	srv := newServer(t, Options{})
 	path := serveUnix(t, srv)
