@@ -32,6 +32,16 @@
 // registry of built-in and trusted-local plugins, and the PredicateRegistry
 // that decides lua matchers.
 //
+// Plugins also get a small runtime SDK: ptywright.emit (fire-and-forget
+// events, namespaced "<plugin>:<event>"), ptywright.on (handlers of core
+// events such as session:exited and adapter:state_changed, or of other
+// plugins' events; a failing handler is logged, never felt),
+// ptywright.on_cleanup (run once, newest first, when the program exits or
+// the instance closes, before the plugin's close() export),
+// ptywright.log (log/slog with plugin=<name>), and Ok/Err results for
+// hooks, which Plugins.Call and Plugins.CallInline invoke by name with JSON
+// arguments. Events travel on an EventBus owned by the Plugins registry.
+//
 // Errors wrap the sentinels ErrTimeout, ErrCancelled, ErrSessionClosed,
 // ErrPermissionDenied and ErrUnsupported; test them with errors.Is.
 package ptywright

@@ -109,6 +109,16 @@ type HandleOptions struct {
 	// OnLifecycle is called (from the tracking goroutine, never under a
 	// lock) when the lifecycle status changes. It must not block.
 	OnLifecycle func(LifecycleStatus)
+
+	// Runtime SDK (handle_events.go).
+
+	// Events, when set, receives adapter:state_changed whenever a
+	// classification's state differs from the previous one, and is bound
+	// to an EventBinder extension (see LuaExtension.BindEvents).
+	Events *EventBus
+	// Scope names the session and adapter in those events and in the
+	// extension's own.
+	Scope EventScope
 }
 
 // ExtensionHandle drives one Session through one Extension: it splits the
@@ -128,6 +138,8 @@ type ExtensionHandle struct {
 	extMu      sync.Mutex
 	lastIntent *string
 	lc         *lifecycle // nil unless opts.Lifecycle
+
+	sdk handleSDK // runtime SDK: state events, cleanup on exit (handle_events.go)
 }
 
 // NewExtensionHandle binds ext to s. The handle owns both: Close closes them.
@@ -136,6 +148,7 @@ func NewExtensionHandle(s *Session, ext Extension, opts HandleOptions) *Extensio
 		opts.CompletedTurnStableMs = DefaultCompletedTurnStableMs
 	}
 	h := &ExtensionHandle{s: s, ext: ext, opts: opts}
+	h.startSDK()
 	if opts.Lifecycle != nil {
 		h.startLifecycle(*opts.Lifecycle)
 	}
@@ -238,6 +251,7 @@ func (h *ExtensionHandle) Close() error {
 	}
 	h.closed = true
 	h.stopLifecycle()
+	h.stopSDK()
 	h.extMu.Lock()
 	extErr := h.ext.Close()
 	h.extMu.Unlock()
@@ -343,9 +357,11 @@ func (h *ExtensionHandle) classifyNow(ctx context.Context) (StateSnapshot, Scree
 	last := h.s.lastChange
 	h.s.mu.Unlock()
 	h.extMu.Lock()
-	defer h.extMu.Unlock()
 	cc := newClassifyContext(snap, tail, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
-	return classify(ctx, h.ext, cc), snap
+	st := classify(ctx, h.ext, cc)
+	h.noteStateLocked(st)
+	h.extMu.Unlock()
+	return st, snap
 }
 
 // newClassifyContext builds what a classifier sees from a raw snapshot, the

@@ -91,6 +91,9 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 		l.PushGoFunction(rt.safe(f.Name, f.Function))
 		l.SetField(-2, f.Name)
 	}
+	if !rt.sdk.inline {
+		rt.installSDK(l)
+	}
 	l.SetGlobal("ptywright")
 	return nil
 }

@@ -2,6 +2,7 @@ package ptywright_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -96,4 +97,32 @@ func BenchmarkClassify(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(time.Since(start).Microseconds())/float64(b.N), "µs/call")
+}
+
+// BenchmarkLuaEmit measures ptywright.emit from Lua to a Go subscriber:
+// conversion of a small payload, the namespace check and delivery.
+func BenchmarkLuaEmit(b *testing.B) {
+	bus := ptywright.NewEventBus(nil)
+	var n int
+	defer bus.Subscribe(func(ptywright.Event) { n++ })()
+	m := ptywright.PluginManifest{Name: "bench", Kind: ptywright.PluginKindMacro, Version: "1", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua"}
+	ext, err := ptywright.NewLuaExtension(m, []byte(`local M = {}
+function M.burst(k) for i = 1, k do ptywright.emit("tick", {i = i, state = "ready"}) end end
+return M`), ptywright.LuaOptions{Events: bus})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ext.Close()
+	const perCall = 1000
+	args := json.RawMessage(`[1000]`)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := ext.CallHook(context.Background(), "burst", args, ptywright.HookOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*perCall), "ns/emit")
+	if n != b.N*perCall {
+		b.Fatalf("delivered %d of %d", n, b.N*perCall)
+	}
 }

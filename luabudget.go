@@ -151,17 +151,24 @@ func (b *luaBudget) check(l *lua.State) {
 	if b.used > b.limits.Instructions {
 		b.trip(l, &budgetTrip{msg: fmt.Sprintf("instruction budget exceeded (%d instructions)", b.limits.Instructions), err: ErrPluginBudget})
 	}
-	if time.Now().After(b.deadline) {
+	now := time.Now()
+	if b.ctx != nil {
+		// The caller's deadline first, read from the clock rather than
+		// ctx.Err (set by a timer a moment later), so a call whose own
+		// deadline and budget end together reports the caller's timeout.
+		err := b.ctx.Err()
+		if d, ok := b.ctx.Deadline(); ok && err == nil && now.After(d) {
+			err = context.DeadlineExceeded
+		}
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			b.trip(l, &budgetTrip{msg: "stopped: " + err.Error(), err: fmt.Errorf("%w: %w", ErrTimeout, err)})
+		case err != nil:
+			b.trip(l, &budgetTrip{msg: "stopped: " + err.Error(), err: fmt.Errorf("%w: %w", ErrCancelled, err)})
+		}
+	}
+	if now.After(b.deadline) {
 		b.trip(l, &budgetTrip{msg: fmt.Sprintf("time budget exceeded (%s)", b.limits.Timeout), err: ErrPluginBudget})
-	}
-	if b.ctx == nil {
-		return
-	}
-	switch err := b.ctx.Err(); {
-	case errors.Is(err, context.DeadlineExceeded):
-		b.trip(l, &budgetTrip{msg: "stopped: " + err.Error(), err: fmt.Errorf("%w: %w", ErrTimeout, err)})
-	case err != nil:
-		b.trip(l, &budgetTrip{msg: "stopped: " + err.Error(), err: fmt.Errorf("%w: %w", ErrCancelled, err)})
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"math"
 	"reflect"
@@ -37,12 +38,24 @@ import (
 type LuaExtension struct {
 	mu sync.Mutex
 	rt *luaRuntime
+
+	events luaEvents // handler dispatch (luasdk_ext.go)
 }
 
 // LuaOptions tune a LuaExtension.
 type LuaOptions struct {
 	// Limits bound every call; the zero value means the defaults.
 	Limits PluginLimits
+	// Events, when set, carries what the plugin emits and the events its
+	// handlers receive; nil leaves ptywright.emit a no-op and handlers
+	// idle until BindEvents.
+	Events *EventBus
+	// Scope tags the events the instance emits and its log lines.
+	Scope EventScope
+	// Logger receives the plugin's ptywright.log records and its handler
+	// and cleanup failures, with plugin=<name> attached; nil means
+	// slog.Default().
+	Logger *slog.Logger
 }
 
 // NewLuaExtension validates m, loads source (the entrypoint's text) into a
@@ -56,11 +69,21 @@ func NewLuaExtension(m PluginManifest, source []byte, opts LuaOptions) (*LuaExte
 	if m.Runtime != RuntimeLua {
 		return nil, manifestFieldErr("runtime", "runtime %q cannot run in the Lua host", m.Runtime)
 	}
-	rt, err := newLuaRuntime(context.Background(), m, source, opts.Limits)
+	return newLuaExtension(m, source, opts, false)
+}
+
+func newLuaExtension(m PluginManifest, source []byte, opts LuaOptions, inline bool) (*LuaExtension, error) {
+	e := &LuaExtension{}
+	sdk := luaSDK{inline: inline, origin: e, bus: opts.Events, scope: opts.Scope, log: opts.Logger, handled: e.events.setHandled}
+	rt, err := newLuaRuntimeSDK(context.Background(), m, source, opts.Limits, sdk)
 	if err != nil {
 		return nil, err
 	}
-	return &LuaExtension{rt: rt}, nil
+	e.rt = rt
+	if opts.Events != nil {
+		e.events.subscribe(opts.Events, e)
+	}
+	return e, nil
 }
 
 // Manifest returns a copy of the plugin's manifest.
@@ -74,10 +97,27 @@ func (e *LuaExtension) LastOutput() string {
 	return e.rt.lastOutput()
 }
 
-// Close releases the Lua state. Later calls fail.
+// Close shuts the instance down: it stops delivering events to its
+// handlers, runs the cleanups still pending (newest first, each once,
+// each under the call budget), calls the plugin's close() export if it has
+// one, and releases the Lua state. Later calls fail. Failures of the
+// plugin's cleanups and close() are logged through its logger, not
+// returned: the instance is closed either way.
 func (e *LuaExtension) Close() error {
+	e.events.stop()
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.rt.closed {
+		return nil
+	}
+	ctx := context.Background()
+	errs := e.rt.runCleanups(ctx)
+	if err := e.rt.callClose(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	for _, err := range errs {
+		e.rt.logger().Warn("plugin shutdown failed", "err", DefaultRedactor().Redact(err.Error()))
+	}
 	e.rt.close()
 	return nil
 }
@@ -292,7 +332,7 @@ func (rt *luaRuntime) callExport(ctx context.Context, fn string, args func(*lua.
 }
 
 func isIntentName(name string) bool {
-	return name != "" && name != "classify" && name != "describe" && name != "project" && !strings.HasSuffix(name, "_matcher")
+	return name != "" && name != "classify" && name != "describe" && name != "project" && name != "close" && !strings.HasSuffix(name, "_matcher")
 }
 
 func intentNames(exports map[string]bool) []string {

@@ -95,14 +95,25 @@ type luaRuntime struct {
 	trace      string
 	broken     bool
 	closed     bool
+
+	// sdk is the runtime SDK's state (luasdk.go): events, logger,
+	// cleanups, handlers.
+	sdk luaSDK
 }
 
 func newLuaRuntime(ctx context.Context, m PluginManifest, source []byte, limits PluginLimits) (*luaRuntime, error) {
+	return newLuaRuntimeSDK(ctx, m, source, limits, luaSDK{})
+}
+
+// newLuaRuntimeSDK is newLuaRuntime with the runtime SDK's settings
+// (owner, logger, bus, inline mode) in place before the chunk runs.
+func newLuaRuntimeSDK(ctx context.Context, m PluginManifest, source []byte, limits PluginLimits, sdk luaSDK) (*luaRuntime, error) {
 	rt := &luaRuntime{
 		manifest: *m.Clone(),
 		source:   string(source),
 		chunk:    "@" + m.Name + "/" + m.Entrypoint,
 		limits:   limits.withDefaults(),
+		sdk:      sdk,
 	}
 	if err := rt.load(ctx); err != nil {
 		return nil, err
@@ -112,6 +123,7 @@ func newLuaRuntime(ctx context.Context, m PluginManifest, source []byte, limits 
 
 // load builds a fresh state and runs the chunk.
 func (rt *luaRuntime) load(ctx context.Context) error {
+	rt.resetSDK()
 	l := lua.NewState()
 	rt.l = l
 	rt.budget = luaBudget{limits: rt.limits}
@@ -132,6 +144,11 @@ func (rt *luaRuntime) load(ctx context.Context) error {
 		l.PushNil()
 		l.SetField(lua.RegistryIndex, "ptywright.chunk")
 		l.Call(0, 1)
+		if rt.sdk.inline && l.IsNil(-1) {
+			// An inline script may just define global functions.
+			l.Pop(1)
+			l.PushGlobalTable()
+		}
 		if !l.IsTable(-1) {
 			return fmt.Errorf("%s must return a table of functions (the module), got %s", rt.manifest.Entrypoint, lua.TypeNameOf(l, -1))
 		}
@@ -197,6 +214,7 @@ func (rt *luaRuntime) openLibraries(l *lua.State) error {
 	l.Pop(1)
 	l.NewTable()
 	l.SetField(lua.RegistryIndex, stashKey)
+	rt.installResultHelpers(l)
 	return rt.installHostAPI(l)
 }
 

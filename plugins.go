@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"path"
 	"slices"
 	"strings"
@@ -35,6 +36,13 @@ type PluginsOptions struct {
 	Limits PluginLimits
 	// NoBuiltins leaves out the plugins embedded in this package.
 	NoBuiltins bool
+	// Events carries what every instance the registry creates emits, and
+	// the events their handlers receive; nil means a bus of the
+	// registry's own (see Events).
+	Events *EventBus
+	// Logger receives the plugins' ptywright.log records and their
+	// handler and cleanup failures; nil means slog.Default().
+	Logger *slog.Logger
 }
 
 // Plugins is the registry of plugins a host can run: built-ins embedded in
@@ -45,6 +53,7 @@ type PluginsOptions struct {
 // classifier or intents set. It is safe for concurrent use.
 type Plugins struct {
 	opts PluginsOptions
+	bus  *EventBus
 
 	mu   sync.RWMutex
 	defs map[string]*pluginDef
@@ -59,14 +68,21 @@ type pluginDef struct {
 	path     string // manifest file of a loaded plugin
 
 	mu       sync.Mutex
-	instance *LuaExtension
-	removed  bool
+	instance *LuaExtension // predicates and describe
+	// hookInstance serves plugin.call, so a long hook never holds up a
+	// lua matcher.
+	hookInstance *LuaExtension
+	removed      bool
 }
 
 // NewPlugins returns a registry holding the built-in plugins (unless
 // opts.NoBuiltins). It fails only if a built-in is broken.
 func NewPlugins(opts PluginsOptions) (*Plugins, error) {
-	p := &Plugins{opts: opts, defs: map[string]*pluginDef{}}
+	bus := opts.Events
+	if bus == nil {
+		bus = NewEventBus(opts.Logger)
+	}
+	p := &Plugins{opts: opts, bus: bus, defs: map[string]*pluginDef{}}
 	if !opts.NoBuiltins {
 		if _, err := p.RegisterBuiltinFS(builtinPlugins, "plugins"); err != nil {
 			return nil, fmt.Errorf("built-in plugins: %w", err)
@@ -180,8 +196,12 @@ func (p *Plugins) register(m PluginManifest, source []byte, builtin bool, from s
 	if err := p.checkFree(m.Name); err != nil {
 		return err
 	}
-	probe, err := NewLuaExtension(m, source, LuaOptions{Limits: p.opts.Limits})
+	probe, err := NewLuaExtension(m, source, p.luaOptions())
 	if err != nil {
+		return err
+	}
+	if err := probe.checkDeclared(); err != nil {
+		_ = probe.Close() // Best effort: never used.
 		return err
 	}
 	p.mu.Lock()
@@ -214,12 +234,19 @@ func (p *Plugins) Unload(name string) error {
 	def.mu.Lock()
 	defer def.mu.Unlock()
 	def.removed = true
-	if def.instance != nil {
-		err := def.instance.Close()
-		def.instance = nil
-		return err
-	}
+	def.closeInstances()
 	return nil
+}
+
+// closeInstances closes the registry's own instances of the plugin
+// (running their cleanups); the caller holds def.mu.
+func (def *pluginDef) closeInstances() {
+	for _, inst := range []**LuaExtension{&def.instance, &def.hookInstance} {
+		if *inst != nil {
+			_ = (*inst).Close() // Never fails: plugin failures are logged.
+			*inst = nil
+		}
+	}
 }
 
 func (p *Plugins) lookup(name string) (*pluginDef, error) {
@@ -276,7 +303,15 @@ func (p *Plugins) NewExtension(name string) (Extension, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewLuaExtension(def.manifest, def.source, LuaOptions{Limits: p.opts.Limits})
+	return NewLuaExtension(def.manifest, def.source, p.luaOptions())
+}
+
+// Events returns the bus the registry's plugin instances emit to and
+// handle events from: PluginsOptions.Events, or the registry's own.
+func (p *Plugins) Events() *EventBus { return p.bus }
+
+func (p *Plugins) luaOptions() LuaOptions {
+	return LuaOptions{Limits: p.opts.Limits, Events: p.bus, Logger: p.opts.Logger}
 }
 
 // Describe returns the named plugin's catalogue of intents, wait matchers
@@ -307,23 +342,31 @@ func (p *Plugins) instance(name string) (*LuaExtension, error) {
 	if err != nil {
 		return nil, err
 	}
+	return p.defInstance(def, &def.instance)
+}
+
+// defInstance returns *slot, one of def's own instances, creating it on
+// first use.
+func (p *Plugins) defInstance(def *pluginDef, slot **LuaExtension) (*LuaExtension, error) {
 	def.mu.Lock()
 	defer def.mu.Unlock()
 	if def.removed {
-		return nil, fmt.Errorf("%w: %q", ErrPluginNotFound, name)
+		return nil, fmt.Errorf("%w: %q", ErrPluginNotFound, def.manifest.Name)
 	}
-	if def.instance == nil {
-		ext, err := NewLuaExtension(def.manifest, def.source, LuaOptions{Limits: p.opts.Limits})
+	if *slot == nil {
+		ext, err := NewLuaExtension(def.manifest, def.source, p.luaOptions())
 		if err != nil {
 			return nil, err
 		}
-		def.instance = ext
+		*slot = ext
 	}
-	return def.instance, nil
+	return *slot, nil
 }
 
-// Close releases the registry's own plugin instances. Extensions handed
-// out by NewExtension belong to their callers.
+// Close releases the registry's own plugin instances (those deciding lua
+// matchers and serving hook calls), running their cleanups and close()
+// exports. Extensions handed out by NewExtension belong to their callers.
+// The registry stays usable: an instance is created again on next use.
 func (p *Plugins) Close() error {
 	p.mu.RLock()
 	defs := make([]*pluginDef, 0, len(p.defs))
@@ -333,10 +376,7 @@ func (p *Plugins) Close() error {
 	p.mu.RUnlock()
 	for _, def := range defs {
 		def.mu.Lock()
-		if def.instance != nil {
-			_ = def.instance.Close() // Closing a Lua state cannot fail.
-			def.instance = nil
-		}
+		def.closeInstances()
 		def.mu.Unlock()
 	}
 	return nil

@@ -37,14 +37,14 @@ func adapterConformance(t *testing.T, c, other *client, f Framing) {
 		"adapter.cancel_wait", "adapter.close", "adapter.extract", "adapter.inspect", "adapter.lifecycle", "adapter.list",
 		"adapter.live", "adapter.resume", "adapter.send", "adapter.snapshot", "adapter.start", "adapter.state",
 		"adapter.transcript", "adapter.turn", "adapter.wait",
-		"plugin.capabilities", "plugin.describe", "plugin.load", "plugin.unload", "plugin.validate_manifest",
+		"plugin.call", "plugin.capabilities", "plugin.describe", "plugin.load", "plugin.unload", "plugin.validate_manifest",
 		"server.capabilities", "server.set_notifications",
 		"session.close", "session.create", "session.input", "session.kill", "session.list", "session.resize",
 		"session.snapshot", "session.transcript", "session.wait",
 	}
 	require.True(t, sort.StringsAreSorted(want))
 	require.Equal(t, want, caps.Methods)
-	require.Equal(t, []string{"adapter.lifecycle", "session.changed", "session.exited", "session.output"}, caps.Notifications)
+	require.Equal(t, []string{"adapter.event", "adapter.lifecycle", "session.changed", "session.exited", "session.output"}, caps.Notifications)
 	require.True(t, caps.EmbeddedLua)
 
 	// adapter.list: every registered manifest, built-in and loaded, sorted.

@@ -25,11 +25,13 @@ const (
 const builtinEcho = "builtin-echo"
 
 // newPlugins returns a plugin registry, closed at the end of the test
-// (after the servers using it), holding the built-ins, builtin-echo, and
-// the plugins of manifests loaded as --plugin loads them.
+// (after the servers using it), holding builtin-echo as its only built-in
+// (the embedded ones are left out, so the lists the tests expect do not
+// change when a built-in is added) and the plugins of manifests loaded as
+// --plugin loads them.
 func newPlugins(t testing.TB, manifests ...string) *ptywright.Plugins {
 	t.Helper()
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	lm, err := ptywright.LoadManifestFile(echoManifest)

@@ -184,6 +184,8 @@ func (s *Server) launch(ctx context.Context, m ptywright.PluginManifest, opts pt
 		Predicates:  s.opts.Predicates,
 		Lifecycle:   &ptywright.LifecycleOptions{},
 		OnLifecycle: func(st ptywright.LifecycleStatus) { s.reg.publishLifecycle(e, st) },
+		Events:      s.events,
+		Scope:       ptywright.EventScope{Session: e.id, Adapter: id},
 	})
 	e.handle.Store(h)
 	a := &adapter{id: id, num: num, plugin: m.Name, manifest: m, h: h, e: e}

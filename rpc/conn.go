@@ -43,6 +43,7 @@ type conn struct {
 func (c *conn) serve() error {
 	c.srv.reg.subscribe(c.notes)
 	defer c.srv.reg.unsubscribe(c.notes)
+	defer c.srv.events.Subscribe(c.notes.postEvent)()
 	go c.writeLoop()
 	// Closing the stream is what unblocks a read in progress.
 	stop := context.AfterFunc(c.ctx, func() { _ = c.rwc.Close() }) // Best effort: the error surfaces as a read error.

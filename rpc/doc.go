@@ -20,7 +20,12 @@
 //   - methods.go, session_methods.go: the method table and session.*;
 //   - adapter_start.go, adapter_methods.go, plugin_methods.go: the
 //     extension layer's adapter.* and plugin.*, present when
-//     Options.Plugins is set.
+//     Options.Plugins is set; plugin_call.go: plugin.call, hooks of
+//     loaded plugins and inline scripts;
+//   - core_events.go, events.go: the runtime SDK's events: the core
+//     session:* events the registry emits, and adapter.event, which
+//     delivers core and plugin events to clients that subscribed with
+//     events: true, queued (never coalesced) up to MaxQueuedEvents.
 //
 // An adapter ("e1", "e2", ...) is a ptywright.ExtensionHandle over a fresh
 // instance of a plugin, driving a session registered like any other ("s1",

@@ -38,9 +38,9 @@ func (s *Server) methodTable() map[string]handlerFunc {
 // sorted.
 func (s *Server) notifications() []string {
 	if s.opts.Plugins != nil {
-		return []string{notifyLifecycle, notifyChanged, notifyExited, notifyOutput}
+		return []string{notifyEvent, notifyLifecycle, notifyChanged, notifyExited, notifyOutput}
 	}
-	return []string{notifyChanged, notifyExited, notifyOutput}
+	return []string{notifyEvent, notifyChanged, notifyExited, notifyOutput}
 }
 
 // Methods lists the methods the server answers, sorted.
@@ -111,6 +111,9 @@ type setNotificationsParams struct {
 	Enabled  *bool    `json:"enabled" rpc:"required"`
 	Adapters []string `json:"adapters"`
 	Sessions []string `json:"sessions"`
+	// Events adds adapter.event notifications (core and plugin events),
+	// under the same filter.
+	Events bool `json:"events"`
 }
 
 // notificationsResult echoes the resolved subscription.
@@ -118,6 +121,7 @@ type notificationsResult struct {
 	Enabled  bool     `json:"enabled"`
 	Adapters []string `json:"adapters"`
 	Sessions []string `json:"sessions"`
+	Events   bool     `json:"events,omitempty"` // only when on: the reference shape otherwise
 }
 
 func (s *Server) setNotifications(_ context.Context, c *conn, raw []byte) (any, error) {
@@ -136,7 +140,9 @@ func (s *Server) setNotifications(_ context.Context, c *conn, raw []byte) (any, 
 	// Ids that match nothing yet are kept: a client may subscribe to an
 	// adapter or session before it exists.
 	c.notes.set(*p.Enabled, newFilter(sessions, adapters), s.reg.list())
-	return notificationsResult{Enabled: *p.Enabled, Adapters: adapters, Sessions: sessions}, nil
+	events := *p.Enabled && p.Events
+	c.notes.setEvents(events, newFilter(sessions, adapters))
+	return notificationsResult{Enabled: *p.Enabled, Adapters: adapters, Sessions: sessions, Events: events}, nil
 }
 
 // idList validates a filter list and removes duplicates, keeping the first

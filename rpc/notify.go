@@ -47,7 +47,8 @@ type notifier struct {
 	enabled bool
 	filter  filter
 	subs    map[*entry]*delivery
-	dirty   []*entry // sessions with pending events, in arrival order
+	dirty   []*entry   // sessions with pending events, in arrival order
+	events  eventQueue // adapter.event notifications (events.go)
 }
 
 // delivery is what one connection has seen of one session.
@@ -134,6 +135,7 @@ func (n *notifier) set(enabled bool, f filter, current []*entry) {
 	if !enabled {
 		clear(n.subs)
 		n.dirty = nil
+		n.events.reset(false, filter{})
 		return
 	}
 	for _, e := range current {
@@ -159,7 +161,7 @@ func (n *notifier) set(enabled bool, f filter, current []*entry) {
 func (n *notifier) pending() bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return len(n.dirty) > 0
+	return len(n.dirty) > 0 || n.events.pending()
 }
 
 type job struct {
@@ -186,6 +188,7 @@ func (n *notifier) collect() [][]byte {
 		d.lifecycle = false
 	}
 	n.dirty = n.dirty[:0]
+	evs, evDropped := n.events.take()
 	n.mu.Unlock()
 
 	type result struct {
@@ -231,6 +234,8 @@ func (n *notifier) collect() [][]byte {
 		}
 	}
 
+	evFrames := n.encodeEvents(evs, evDropped)
+
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	var frames [][]byte
@@ -247,6 +252,9 @@ func (n *notifier) collect() [][]byte {
 		if j.e.removed.Load() && !j.d.pending && isDone(j.e.done) {
 			delete(n.subs, j.e)
 		}
+	}
+	if n.enabled && n.events.isOn() {
+		frames = append(frames, evFrames...)
 	}
 	return frames
 }

@@ -16,6 +16,7 @@ func (s *Server) pluginMethods() map[string]handlerFunc {
 		"plugin.describe":          s.pluginDescribe,
 		"plugin.load":              s.pluginLoad,
 		"plugin.unload":            s.pluginUnload,
+		"plugin.call":              s.pluginCall,
 	}
 }
 

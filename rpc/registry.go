@@ -18,6 +18,8 @@ import (
 // changes into notifications; the registry owns and stops it.
 type registry struct {
 	log *slog.Logger
+	// events receives the core session:* events (core_events.go).
+	events *ptywright.EventBus
 
 	mu       sync.Mutex
 	closed   bool
@@ -58,9 +60,10 @@ func (e *entry) lifecycle() *ptywright.LifecycleStatus {
 	return e.life.Load()
 }
 
-func newRegistry(log *slog.Logger) *registry {
+func newRegistry(log *slog.Logger, events *ptywright.EventBus) *registry {
 	return &registry{
 		log:      log,
+		events:   events,
 		sessions: make(map[string]*entry),
 		subs:     make(map[*notifier]struct{}),
 	}
@@ -69,6 +72,14 @@ func newRegistry(log *slog.Logger) *registry {
 // add registers a started session under the next id ("s1", "s2", ...) and
 // starts its watcher. adapter is the owning adapter's id or "".
 func (r *registry) add(sess *ptywright.Session, adapter string) (*entry, error) {
+	e, err := r.addLocked(sess, adapter)
+	if err == nil {
+		r.emitCore(e, ptywright.EventSessionCreated, nil)
+	}
+	return e, err
+}
+
+func (r *registry) addLocked(sess *ptywright.Session, adapter string) (*entry, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -182,6 +193,7 @@ func (r *registry) watch(e *entry) {
 	defer r.watchers.Done()
 	defer close(e.done)
 	exitPublished := false
+	size := e.sess.Size()
 	publish := func() {
 		exited := isDone(e.sess.Exited())
 		ev := evChanged
@@ -189,6 +201,7 @@ func (r *registry) watch(e *entry) {
 			ev |= evExited
 		}
 		r.publish(e, ev)
+		size = r.emitChanges(e, size, ev&evExited != 0)
 		exitPublished = exitPublished || exited
 	}
 	for {

@@ -38,6 +38,9 @@ type Options struct {
 	// Framing is used for the connections Serve and ListenUnix accept; ""
 	// means NDJSON.
 	Framing Framing
+	// MaxHookTimeout caps plugin.call's timeout_ms; 0 means
+	// ptywright.MaxHookTimeout (60 s), which also caps anything larger.
+	MaxHookTimeout time.Duration
 }
 
 // handlerFunc runs one method. params is the raw "params" member, nil when
@@ -57,6 +60,9 @@ type Server struct {
 	methods  map[string]handlerFunc
 	reg      *registry
 	adapters *adapterSet
+	// events carries core and plugin events: the plugin registry's bus,
+	// or the server's own without one.
+	events *ptywright.EventBus
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -83,11 +89,16 @@ func NewServer(opts Options) *Server {
 	if opts.Predicates == nil && opts.Plugins != nil {
 		opts.Predicates = opts.Plugins
 	}
+	events := ptywright.NewEventBus(log)
+	if opts.Plugins != nil {
+		events = opts.Plugins.Events()
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		opts:      opts,
 		log:       log,
-		reg:       newRegistry(log),
+		reg:       newRegistry(log, events),
+		events:    events,
 		adapters:  newAdapterSet(),
 		ctx:       ctx,
 		cancel:    cancel,

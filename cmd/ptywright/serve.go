@@ -103,7 +103,9 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 // closed, which removes the socket and reaps every child.
 func runServe(ctx context.Context, cfg serveConfig, stdin io.Reader, stdout, stderr io.Writer) error {
 	log := newLogger(stderr)
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	// Plugins log (ptywright.log, handler and cleanup failures) through the
+	// same redacted handler, with plugin=<name>.
+	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{Logger: log})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

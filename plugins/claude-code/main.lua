@@ -119,6 +119,25 @@ end
 -- (for label-based intents) and the last model and mode seen on screen (the
 -- model is only in the logo header, which scrolls away).
 local last_menu = nil
+
+-- submitted_line is how the last prompt send_prompt submitted shows in the
+-- history once Claude Code took it: "❯ " (plain space) and its first line,
+-- cut short of where the screen could wrap it.
+local submitted_line = nil
+
+local function history_line(prompt)
+  local first = string.match(prompt, "^%s*([^\n]*)") or ""
+  first = string.gsub(first, "%s+$", "")
+  if #first > 40 then
+    first = string.sub(first, 1, 40)
+    -- Do not end inside a UTF-8 character.
+    first = string.gsub(first, "[\xC0-\xFF][\x80-\xBF]*$", "")
+  end
+  if first == "" then
+    return nil
+  end
+  return "❯ " .. first
+end
 local last_model = nil
 local last_mode = nil
 
@@ -1400,6 +1419,7 @@ end
 function M.send_prompt(input)
   local prompt = want_string(input, "prompt", "send_prompt")
   last_menu = nil
+  submitted_line = history_line(prompt)
   return plan({
     action.bracketed_paste(prompt),
     action.key("enter"),
@@ -1704,7 +1724,16 @@ end
 -- (output_since_input) needs the plugin registry bound to the wait
 -- (HandleOptions.Predicates).
 function M.wait_turn_matcher(input)
-  return settled(regexes(DIALOG_ENDS, { matcher.screen_regex(IDLE_BOX) }), stable_ms(input))
+  local m = settled(regexes(DIALOG_ENDS, { matcher.screen_regex(IDLE_BOX) }), stable_ms(input))
+  if submitted_line then
+    -- Between Enter and the next frame Claude Code shows the old turn under
+    -- an empty input box; on a loaded machine that frame can outlast the
+    -- settle window. The submitted prompt in the history (plain space after
+    -- the chevron; the live input row has a no-break space) proves the new
+    -- turn is on screen.
+    m = matcher.any({ matcher.all({ matcher.contains_text(submitted_line), m }), matcher.process_exited() })
+  end
+  return m
 end
 
 -- wait_cancel_settled_matcher waits, after cancel, for the idle prompt (or

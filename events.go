@@ -1,0 +1,215 @@
+package ptywright
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Core event names. The core defines them and their payload (CoreEvent);
+// plugins may handle them (ptywright.on) but never emit them: plugin
+// events live in the plugin's own namespace, "<plugin>:<event>".
+const (
+	// EventSessionCreated: a session was registered and its program started.
+	EventSessionCreated = "session:created"
+	// EventSessionExited: a session's program exited (once per session).
+	EventSessionExited = "session:exited"
+	// EventSessionResized: a session's terminal size changed.
+	EventSessionResized = "session:resized"
+	// EventAdapterStateChanged: an adapter's classified state differs from
+	// the one it reported before (the first classification counts).
+	EventAdapterStateChanged = "adapter:state_changed"
+)
+
+// CoreEventNames returns the core event names, sorted.
+func CoreEventNames() []string {
+	return []string{EventAdapterStateChanged, EventSessionCreated, EventSessionExited, EventSessionResized}
+}
+
+// ErrInvalidEvent: an event name is malformed, outside the emitter's
+// namespace, or a core name used for something else.
+var ErrInvalidEvent = errors.New("ptywright: invalid event")
+
+// CoreEvent is the one payload every core event carries, so consumers
+// read session:* and adapter:* events the same way.
+type CoreEvent struct {
+	// Event is one of the core event names.
+	Event string `json:"event"`
+	// Session is the id of the session the event is about.
+	Session string `json:"session"`
+	// Adapter is the id of the adapter driving the session, if any.
+	Adapter string `json:"adapter,omitempty"`
+	// Sequence is the session's screen sequence when the event happened.
+	Sequence uint64 `json:"sequence"`
+	// State is the new classified state (adapter:state_changed only).
+	State string `json:"state,omitempty"`
+	// PreviousState is the state reported before, "" for the first one
+	// (adapter:state_changed only).
+	PreviousState string `json:"previous_state,omitempty"`
+	// Size is the new terminal size (session:resized only).
+	Size *Size `json:"size,omitempty"`
+	// Exit is how the program ended (session:exited only).
+	Exit *ExitStatus `json:"exit,omitempty"`
+	// Timestamp is when it happened, in ISO 8601 (RFC 3339, UTC,
+	// milliseconds): see EventTime.
+	Timestamp string `json:"timestamp"`
+}
+
+// EventTime formats t as event timestamps are written: RFC 3339 (an ISO
+// 8601 profile) in UTC with milliseconds, "2026-05-01T12:00:00.000Z".
+func EventTime(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+}
+
+// EventScope says which session and adapter an event is about; ids are the
+// host's (the JSON-RPC server's "s1", "e1"). Either may be empty.
+type EventScope struct {
+	Session string `json:"session,omitempty"`
+	Adapter string `json:"adapter,omitempty"`
+}
+
+// Event is one event on an EventBus.
+type Event struct {
+	// Name is "<namespace>:<event>": a core name or a plugin's own.
+	Name string `json:"event"`
+	// Plugin is the emitting plugin, "" for core events.
+	Plugin string `json:"plugin,omitempty"`
+	// Session and Adapter scope the event; subscribers filter on them.
+	Session string `json:"session,omitempty"`
+	Adapter string `json:"adapter,omitempty"`
+	// Payload is the event's JSON value: a CoreEvent for core events,
+	// whatever the plugin passed (null when nothing) for plugin events.
+	Payload json.RawMessage `json:"payload"`
+	// Time is when it was emitted; Emit sets it when zero.
+	Time time.Time `json:"-"`
+
+	// origin is the emitting plugin instance, which does not hear its own
+	// events; depth counts handler-emitted generations (see maxEventDepth).
+	origin any
+	depth  int
+}
+
+// maxEventDepth bounds chains of handlers emitting events that other
+// handlers handle and emit from in turn, so two plugins answering each
+// other cannot loop forever: an event emitted from a handler of an event
+// this many generations removed from its first cause is dropped.
+const maxEventDepth = 8
+
+// EventBus carries core and plugin events to subscribers. Delivery is
+// fire-and-forget: Emit calls every subscriber synchronously, and
+// subscribers must only record the event (queue it, set a flag) and
+// return, never block. A subscriber that panics is logged and skipped, so
+// one bad consumer never breaks the emitter. The bus has no goroutine and
+// nothing to close; it is owned by whoever creates it (a Plugins registry
+// makes one, the JSON-RPC server shares it), never global.
+type EventBus struct {
+	log  *slog.Logger
+	mu   sync.Mutex // serialises Subscribe and unsubscribe
+	subs atomic.Pointer[[]*eventSub]
+}
+
+type eventSub struct{ fn func(Event) }
+
+// NewEventBus returns an empty bus. log receives subscriber panics; nil
+// means slog.Default().
+func NewEventBus(log *slog.Logger) *EventBus {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &EventBus{log: log}
+}
+
+// Subscribe adds fn; the returned function removes it (and may be called
+// more than once). fn is called from the emitter's goroutine and must not
+// block.
+func (b *EventBus) Subscribe(fn func(Event)) (unsubscribe func()) {
+	sub := &eventSub{fn: fn}
+	b.mu.Lock()
+	old := b.list()
+	next := make([]*eventSub, 0, len(old)+1)
+	next = append(append(next, old...), sub)
+	b.subs.Store(&next)
+	b.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			next := slices.DeleteFunc(slices.Clone(b.list()), func(s *eventSub) bool { return s == sub })
+			b.subs.Store(&next)
+		})
+	}
+}
+
+func (b *EventBus) list() []*eventSub {
+	if p := b.subs.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// Emit checks ev's name and delivers it to every subscriber. Go callers
+// may emit core events (prefer EmitCore, which builds the payload) and
+// events in any plugin namespace; Lua plugins go through ptywright.emit,
+// which confines them to their own.
+func (b *EventBus) Emit(ev Event) error {
+	if _, _, ok := splitPluginEvent(ev.Name); !ok {
+		return fmt.Errorf("%w: name %q must be \"<namespace>:<event>\" in lowercase letters, digits, '-' and '_'", ErrInvalidEvent, ev.Name)
+	}
+	if isCoreNamespace(ev.Name) && !slices.Contains(CoreEventNames(), ev.Name) {
+		return fmt.Errorf("%w: %q is in a core namespace but is not a core event (%s)", ErrInvalidEvent, ev.Name, nameList(CoreEventNames()))
+	}
+	if len(ev.Payload) == 0 {
+		ev.Payload = json.RawMessage("null")
+	}
+	if ev.Time.IsZero() {
+		ev.Time = time.Now()
+	}
+	b.deliver(ev)
+	return nil
+}
+
+// EmitCore emits a core event with ce as its payload; ce.Timestamp is set
+// when empty.
+func (b *EventBus) EmitCore(ce CoreEvent) error {
+	if !slices.Contains(CoreEventNames(), ce.Event) {
+		return fmt.Errorf("%w: %q is not a core event (%s)", ErrInvalidEvent, ce.Event, nameList(CoreEventNames()))
+	}
+	now := time.Now()
+	if ce.Timestamp == "" {
+		ce.Timestamp = EventTime(now)
+	}
+	raw, err := json.Marshal(ce)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalidEvent, err)
+	}
+	b.deliver(Event{Name: ce.Event, Session: ce.Session, Adapter: ce.Adapter, Payload: raw, Time: now})
+	return nil
+}
+
+func (b *EventBus) deliver(ev Event) {
+	for _, s := range b.list() {
+		b.call(s, ev)
+	}
+}
+
+func (b *EventBus) call(s *eventSub, ev Event) {
+	defer func() {
+		if r := recover(); r != nil {
+			b.log.Error("event subscriber panicked", "event", ev.Name, "panic", fmt.Sprint(r))
+		}
+	}()
+	s.fn(ev)
+}
+
+// isCoreNamespace reports whether an event name is in a namespace the
+// core owns.
+func isCoreNamespace(name string) bool {
+	ns, _, _ := splitPluginEvent(name)
+	return slices.Contains(manifestReservedNamespaces, ns)
+}

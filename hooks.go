@@ -1,0 +1,292 @@
+package ptywright
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	lua "github.com/Shopify/go-lua"
+)
+
+// Hook call budgets.
+const (
+	// DefaultHookTimeout bounds a hook call that names no timeout.
+	DefaultHookTimeout = 10 * time.Second
+	// MaxHookTimeout is the most a hook call may ask for.
+	MaxHookTimeout = 60 * time.Second
+	// InlinePluginName is the name an inline script runs under (in its
+	// errors and log lines).
+	InlinePluginName = "inline"
+)
+
+// HookOptions tune one hook call.
+type HookOptions struct {
+	// Timeout bounds the call's wall-clock time: 0 means
+	// DefaultHookTimeout, more than MaxHookTimeout means MaxHookTimeout,
+	// negative is invalid. A deadline on the call's context applies too.
+	// A hook is an explicit call its caller waits for, so, unlike
+	// classify and the other host-loop calls, it has no instruction
+	// budget: the timeout is its budget.
+	Timeout time.Duration
+}
+
+// timeout is the effective timeout.
+func (o HookOptions) timeout() (time.Duration, error) {
+	switch {
+	case o.Timeout < 0:
+		return 0, fmt.Errorf("%w: timeout: %s is negative", ErrInvalidParams, o.Timeout)
+	case o.Timeout == 0:
+		return DefaultHookTimeout, nil
+	}
+	return min(o.Timeout, MaxHookTimeout), nil
+}
+
+// HookResult is what a hook returned. A hook returns Ok(value) for
+// success, Err(message) for a failure it reports, or any other value,
+// which counts as Ok(value). A Lua error raised by the hook is not a
+// result: the call fails with a *PluginError.
+//
+// Its JSON form is {"ok": value} or {"err": "message"}, plus "output"
+// when the hook printed anything.
+type HookResult struct {
+	// Ok is the JSON of the value (null for Ok(nil) or no return value);
+	// nil when Err is set.
+	Ok json.RawMessage
+	// Err is the message of Err(message).
+	Err *string
+	// Output is what the hook wrote with print (capped at 64 KiB).
+	Output string
+}
+
+// MarshalJSON writes {"ok": value} or {"err": message}, with "output" when
+// not empty.
+func (r HookResult) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	if r.Err != nil {
+		msg, err := json.Marshal(*r.Err)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(`{"err":`)
+		b.Write(msg)
+	} else {
+		ok := r.Ok
+		if len(bytes.TrimSpace(ok)) == 0 {
+			ok = json.RawMessage("null")
+		}
+		b.WriteString(`{"ok":`)
+		b.Write(ok)
+	}
+	if r.Output != "" {
+		out, err := json.Marshal(r.Output)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(`,"output":`)
+		b.Write(out)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads the form MarshalJSON writes.
+func (r *HookResult) UnmarshalJSON(data []byte) error {
+	var w struct {
+		Ok     json.RawMessage `json:"ok"`
+		Err    *string         `json:"err"`
+		Output string          `json:"output"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*r = HookResult{Ok: w.Ok, Err: w.Err, Output: w.Output}
+	if r.Err == nil && r.Ok == nil {
+		r.Ok = json.RawMessage("null")
+	}
+	return nil
+}
+
+// CallHook calls the plugin's exported function hook with args, a JSON
+// array of positional arguments (absent or null: none), and returns what
+// it returned. Any exported function can be called except close, which
+// only Close calls. Calls are serialised with the instance's other calls,
+// so a long hook holds them up.
+func (e *LuaExtension) CallHook(ctx context.Context, hook string, args json.RawMessage, opts HookOptions) (HookResult, error) {
+	if !isHookName(hook) {
+		return HookResult{}, fmt.Errorf("%w: hook: %q is not a Lua function name", ErrInvalidParams, hook)
+	}
+	if hook == "close" {
+		return HookResult{}, fmt.Errorf("%w: hook: close is the plugin's shutdown hook and runs only when the instance closes", ErrInvalidParams)
+	}
+	list, err := hookArgs(args)
+	if err != nil {
+		return HookResult{}, err
+	}
+	timeout, err := opts.timeout()
+	if err != nil {
+		return HookResult{}, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	deadline := time.Now().Add(timeout)
+	d, ok := ctx.Deadline()
+	callersDeadline := ok && !d.After(deadline)
+	cctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	rt := e.rt
+	if err := rt.ensure(cctx); err != nil {
+		return HookResult{}, err
+	}
+	exports := rt.exports()
+	if !exports[hook] {
+		return HookResult{}, fmt.Errorf("%w: hook: plugin %s exports no function %q (exports: %s)", ErrInvalidParams, rt.manifest.Name, hook, nameList(sortedNames(exports)))
+	}
+	saved := rt.budget.limits
+	rt.budget.limits = PluginLimits{Instructions: math.MaxInt64, Timeout: timeout}
+	defer func() { rt.budget.limits = saved }()
+	var res HookResult
+	err = rt.callExport(cctx, hook, func(l *lua.State) (int, error) {
+		for i, a := range list {
+			if err := pushDecoded(l, a, 0); err != nil {
+				return 0, fmt.Errorf("args[%d]: %w", i, err)
+			}
+		}
+		return len(list), nil
+	}, func(l *lua.State) (err error) {
+		res, err = rt.decodeHookResult(l)
+		return err
+	})
+	if err != nil {
+		if errors.Is(err, ErrTimeout) && !callersDeadline {
+			return HookResult{}, fmt.Errorf("plugin %s: hook %q timed out after %s: %w", rt.manifest.Name, hook, timeout, err)
+		}
+		return HookResult{}, err
+	}
+	res.Output = rt.lastOutput()
+	return res, nil
+}
+
+// hookArgs decodes a JSON array of arguments.
+func hookArgs(args json.RawMessage) ([]any, error) {
+	v, err := decodeJSON(args)
+	if err != nil {
+		return nil, fmt.Errorf("%w: args: %v", ErrInvalidParams, err)
+	}
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		return v, nil
+	}
+	return nil, fmt.Errorf("%w: args: want a JSON array of positional arguments, got %s", ErrInvalidParams, jsonKind(args))
+}
+
+// decodeHookResult reads a hook's return value.
+func (rt *luaRuntime) decodeHookResult(l *lua.State) (HookResult, error) {
+	conv := newLuaToGo(l, rt.emptyArray)
+	if rt.isResult(l, -1) {
+		res := l.AbsIndex(-1)
+		l.Field(res, "err")
+		if !l.IsNil(-1) {
+			msg, err := errMessage(l, conv)
+			if err != nil {
+				return HookResult{}, err
+			}
+			return HookResult{Err: &msg}, nil
+		}
+		l.Pop(1)
+		l.Field(res, "ok")
+	}
+	raw, err := conv.json(-1, "result")
+	rt.budget.charge(l, int64(conv.nodes*nodeCost))
+	if err != nil {
+		return HookResult{}, err
+	}
+	return HookResult{Ok: raw}, nil
+}
+
+// errMessage reads Err's message on top of the stack: a string or number
+// as is, anything else in its JSON form.
+func errMessage(l *lua.State, conv *luaToGo) (string, error) {
+	switch l.TypeOf(-1) {
+	case lua.TypeString, lua.TypeNumber:
+		s, _ := l.ToString(-1)
+		return s, nil
+	}
+	raw, err := conv.json(-1, "Err message")
+	return string(raw), err
+}
+
+// Call calls hook on the named plugin (plugin.call), on an instance the
+// registry keeps for hook calls: one per plugin, created on first use, so
+// module-level state persists between calls, separate from every adapter's
+// instance and from the one deciding lua matchers. See
+// LuaExtension.CallHook.
+func (p *Plugins) Call(ctx context.Context, plugin, hook string, args json.RawMessage, opts HookOptions) (HookResult, error) {
+	def, err := p.lookup(plugin)
+	if err != nil {
+		return HookResult{}, err
+	}
+	ext, err := p.defInstance(def, &def.hookInstance)
+	if err != nil {
+		return HookResult{}, err
+	}
+	return ext.CallHook(ctx, hook, args, opts)
+}
+
+// CallInline loads source as a one-shot script named InlinePluginName,
+// calls hook with args and closes the script (running its cleanups). The
+// script is a module like a plugin's entrypoint, or just defines global
+// functions; it runs with no permissions beyond pure Lua: the sandbox's
+// libraries, print, Ok and Err, and the ptywright table's json and re
+// helpers, without actions, matchers, emit, on, on_cleanup or log. The
+// load runs under the registry's PluginLimits, the hook under opts. Only
+// trusted callers should reach it (the JSON-RPC server requires
+// --allow-plugin-load).
+func (p *Plugins) CallInline(ctx context.Context, source, hook string, args json.RawMessage, opts HookOptions) (HookResult, error) {
+	if strings.TrimSpace(source) == "" {
+		return HookResult{}, fmt.Errorf("%w: source: empty script", ErrInvalidParams)
+	}
+	m := PluginManifest{Name: InlinePluginName, Kind: PluginKindMacro, Version: "0", Runtime: RuntimeLua, Entrypoint: "inline.lua"}
+	ext, err := newLuaExtension(m, []byte(source), LuaOptions{Limits: p.opts.Limits, Logger: p.opts.Logger}, true)
+	if err != nil {
+		return HookResult{}, err
+	}
+	defer func() { _ = ext.Close() }() // Never fails: failures are logged.
+	return ext.CallHook(ctx, hook, args, opts)
+}
+
+// checkDeclared fails fast, when a plugin is registered, on hooks and
+// intents its manifest declares but its module does not export.
+func (e *LuaExtension) checkDeclared() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	m := &e.rt.manifest
+	if len(m.Hooks) == 0 && len(m.Intents) == 0 {
+		return nil
+	}
+	if err := e.rt.ensure(context.Background()); err != nil {
+		return err
+	}
+	exports := e.rt.exports()
+	for _, list := range []struct {
+		field, kind string
+		names       []string
+	}{{"hooks", "hook", m.Hooks}, {"intents", "intent", m.Intents}} {
+		for i, name := range list.names {
+			if !exports[name] {
+				return manifestFieldErr(fmt.Sprintf("%s[%d]", list.field, i), "%s %q is declared but the plugin exports no such function", list.kind, name)
+			}
+		}
+	}
+	return nil
+}

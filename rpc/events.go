@@ -1,0 +1,181 @@
+package rpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"sync"
+
+	"ptywright"
+)
+
+// notifyEvent carries one core or plugin event to a client subscribed
+// with server.set_notifications {enabled: true, events: true}.
+const notifyEvent = "adapter.event"
+
+// MaxQueuedEvents bounds the adapter.event notifications one connection
+// holds while its writer is busy. Unlike session notifications, events are
+// never coalesced: each is delivered, in order, unless a client stops
+// reading long enough for this many to pile up; then the oldest are
+// dropped and the next one delivered says how many in dropped_events.
+const MaxQueuedEvents = 1024
+
+// eventQueue is one connection's pending events. It has its own lock,
+// taken last and around nothing else, because events are posted from
+// inside plugin calls and handle locks (a classify emits) that the
+// notifier's own lock may be waiting for.
+type eventQueue struct {
+	mu      sync.Mutex
+	on      bool
+	filter  filter // a copy of the notifier's, set with on
+	queue   []ptywright.Event
+	dropped int
+}
+
+// reset turns delivery on or off with filter f. Turning it off forgets
+// what was queued; staying on keeps it (the new filter applies to what
+// comes next).
+func (q *eventQueue) reset(on bool, f filter) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !on {
+		q.queue, q.dropped = nil, 0
+	}
+	q.on, q.filter = on, f
+}
+
+// take empties the queue.
+func (q *eventQueue) take() ([]ptywright.Event, int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	evs, dropped := q.queue, q.dropped
+	q.queue, q.dropped = nil, 0
+	return evs, dropped
+}
+
+func (q *eventQueue) pending() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.queue) > 0
+}
+
+func (q *eventQueue) isOn() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.on
+}
+
+// setEvents applies server.set_notifications' events flag (off unless
+// notifications are enabled too) and filter.
+func (n *notifier) setEvents(on bool, f filter) {
+	n.events.reset(on, f)
+}
+
+// postEvent is the connection's event bus subscriber: it queues ev when
+// the client wants events and ev is in its filter. It never blocks.
+func (n *notifier) postEvent(ev ptywright.Event) {
+	q := &n.events
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.on || !q.filter.matchEvent(ev) {
+		return
+	}
+	if len(q.queue) >= MaxQueuedEvents {
+		q.queue[0] = ptywright.Event{} // release the payload
+		q.queue = q.queue[1:]
+		q.dropped++
+	}
+	q.queue = append(q.queue, ev)
+	select {
+	case n.ready <- struct{}{}:
+	default:
+	}
+}
+
+// matchEvent applies the adapters/sessions filter to an event: an event
+// about no session or adapter (a hook call's, say) passes only an empty
+// filter.
+func (f filter) matchEvent(ev ptywright.Event) bool {
+	if len(f.sessions) == 0 && len(f.adapters) == 0 {
+		return true
+	}
+	if _, ok := f.sessions[ev.Session]; ok && ev.Session != "" {
+		return true
+	}
+	_, ok := f.adapters[ev.Adapter]
+	return ok && ev.Adapter != ""
+}
+
+// eventParams is adapter.event's params.
+type eventParams struct {
+	Event   string `json:"event"`
+	Plugin  string `json:"plugin,omitempty"`
+	Session string `json:"session,omitempty"`
+	Adapter string `json:"adapter,omitempty"`
+	// Payload is the CoreEvent of a core event, the plugin's value for a
+	// plugin event; its strings are redacted.
+	Payload   json.RawMessage `json:"payload"`
+	Timestamp string          `json:"timestamp"`
+	// DroppedEvents counts the events dropped just before this one
+	// because the client did not read them in time.
+	DroppedEvents int `json:"dropped_events,omitempty"`
+}
+
+// encodeEvents builds the adapter.event frames; the first carries the
+// count of events dropped before it.
+func (n *notifier) encodeEvents(evs []ptywright.Event, dropped int) [][]byte {
+	frames := make([][]byte, 0, len(evs))
+	for _, ev := range evs {
+		b, err := encodeNotification(notifyEvent, eventParams{
+			Event:         ev.Name,
+			Plugin:        ev.Plugin,
+			Session:       ev.Session,
+			Adapter:       ev.Adapter,
+			Payload:       redactJSON(ev.Payload),
+			Timestamp:     ptywright.EventTime(ev.Time),
+			DroppedEvents: dropped,
+		})
+		if err != nil {
+			n.log.Error("encode notification", "method", notifyEvent, "event", ev.Name, "err", err)
+			continue
+		}
+		dropped = 0
+		frames = append(frames, b)
+	}
+	return frames
+}
+
+// redactJSON redacts every string in a JSON value with the default
+// policy, as notifications are; a value it cannot decode becomes null.
+func redactJSON(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // keeps integers beyond 2^53 exact
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return json.RawMessage("null")
+	}
+	red := ptywright.DefaultRedactor()
+	var walk func(any) any
+	walk = func(v any) any {
+		switch v := v.(type) {
+		case string:
+			return red.Redact(v)
+		case []any:
+			for i := range v {
+				v[i] = walk(v[i])
+			}
+		case map[string]any:
+			for k, e := range v {
+				v[k] = walk(e)
+			}
+		}
+		return v
+	}
+	out, err := marshal(walk(v))
+	if err != nil {
+		return json.RawMessage("null")
+	}
+	return out
+}

@@ -1,0 +1,95 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"ptywright"
+)
+
+type callParams struct {
+	// Plugin names a registered plugin; Source is an inline one-shot
+	// script instead (only with AllowPluginLoad). Exactly one is set.
+	Plugin string          `json:"plugin"`
+	Source string          `json:"source"`
+	Hook   string          `json:"hook" rpc:"required"`
+	Args   json.RawMessage `json:"args"`
+	// TimeoutMs defaults to 10 s and is capped (see Options.MaxHookTimeout).
+	TimeoutMs *int64 `json:"timeout_ms"`
+}
+
+// hookTimeoutData is the data of a hook call that timed out: the timeout
+// in force after the cap.
+type hookTimeoutData struct {
+	Plugin    string `json:"plugin"`
+	Hook      string `json:"hook"`
+	TimeoutMs int64  `json:"timeout_ms"`
+}
+
+// pluginCall is plugin.call: it calls an exported function of a loaded
+// plugin (on the registry's hook instance of it) or of an inline script
+// with JSON arguments, and answers {ok: value} or {err: message}, plus
+// output when the hook printed. A Lua error in the hook is an internal
+// error (the plugin failed), a timeout -32001 with data {plugin, hook,
+// timeout_ms}.
+func (s *Server) pluginCall(ctx context.Context, _ *conn, raw []byte) (any, error) {
+	var p callParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	switch {
+	case p.Plugin == "" && p.Source == "":
+		return nil, invalidParams("plugin", "one of plugin and source is required")
+	case p.Plugin != "" && p.Source != "":
+		return nil, invalidParams("source", "plugin and source are exclusive")
+	case p.Hook == "":
+		return nil, invalidParams("hook", "must not be empty")
+	}
+	if kind := jsonKind(p.Args); len(p.Args) > 0 && kind != "an array" && kind != "null" {
+		return nil, invalidParams("args", "must be an array of positional arguments, got %s", kind)
+	}
+	timeout, err := s.hookTimeout(p.TimeoutMs)
+	if err != nil {
+		return nil, err
+	}
+	opts := ptywright.HookOptions{Timeout: timeout}
+	var res ptywright.HookResult
+	name := p.Plugin
+	if p.Source != "" {
+		if !s.opts.AllowPluginLoad {
+			return nil, PluginLoadDenied("plugin.call")
+		}
+		name = ptywright.InlinePluginName
+		res, err = s.opts.Plugins.CallInline(ctx, p.Source, p.Hook, p.Args, opts)
+	} else {
+		res, err = s.opts.Plugins.Call(ctx, p.Plugin, p.Hook, p.Args, opts)
+	}
+	if err != nil {
+		if errors.Is(err, ptywright.ErrTimeout) {
+			return nil, WithData(err, hookTimeoutData{Plugin: name, Hook: p.Hook, TimeoutMs: timeout.Milliseconds()})
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// hookTimeout is timeout_ms as a duration: ptywright.DefaultHookTimeout
+// when absent, capped at the server's maximum.
+func (s *Server) hookTimeout(ms *int64) (time.Duration, error) {
+	limit := ptywright.MaxHookTimeout
+	if s.opts.MaxHookTimeout > 0 {
+		limit = min(limit, s.opts.MaxHookTimeout)
+	}
+	if ms == nil {
+		return min(ptywright.DefaultHookTimeout, limit), nil
+	}
+	if *ms <= 0 {
+		return 0, invalidParams("timeout_ms", "must be positive, got %d", *ms)
+	}
+	if *ms >= limit.Milliseconds() {
+		return limit, nil
+	}
+	return time.Duration(*ms) * time.Millisecond, nil
+}

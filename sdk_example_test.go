@@ -1,0 +1,73 @@
+package ptywright_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+
+	"ptywright"
+)
+
+// A plugin emits events (namespaced by the host), registers cleanups that
+// run once when the instance closes, and answers hook calls with Ok/Err.
+func ExampleLuaExtension_CallHook() {
+	bus := ptywright.NewEventBus(nil)
+	defer bus.Subscribe(func(ev ptywright.Event) { fmt.Println("event", ev.Name, string(ev.Payload)) })()
+
+	m := ptywright.PluginManifest{Name: "greeter", Kind: ptywright.PluginKindMacro, Version: "1", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua"}
+	ext, err := ptywright.NewLuaExtension(m, []byte(`local M = {}
+ptywright.on_cleanup(function() ptywright.emit("bye") end)
+function M.greet(name)
+  ptywright.emit("greeted", {name = name})
+  if name == "" then return Err("who?") end
+  return Ok("hello " .. name)
+end
+return M`), ptywright.LuaOptions{Events: bus})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, args := range []string{`["terminal"]`, `[""]`} {
+		res, err := ext.CallHook(context.Background(), "greet", json.RawMessage(args), ptywright.HookOptions{})
+		if err != nil {
+			log.Fatal(err)
+		}
+		out, _ := json.Marshal(res)
+		fmt.Println("result", string(out))
+	}
+	_ = ext.Close() // runs the cleanup
+	// Output:
+	// event greeter:greeted {"name":"terminal"}
+	// result {"ok":"hello terminal"}
+	// event greeter:greeted {"name":""}
+	// result {"err":"who?"}
+	// event greeter:bye null
+}
+
+// An inline one-shot script: global functions, pure Lua only.
+func ExamplePlugins_CallInline() {
+	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer plugins.Close()
+	res, err := plugins.CallInline(context.Background(), `function add(a, b) print("adding") return Ok(a + b) end`, "add", json.RawMessage(`[3, 4]`), ptywright.HookOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, _ := json.Marshal(res)
+	fmt.Println(string(out))
+	// Output: {"ok":7,"output":"adding\n"}
+}
+
+// Core events share one payload, CoreEvent.
+func ExampleEventBus_EmitCore() {
+	bus := ptywright.NewEventBus(nil)
+	defer bus.Subscribe(func(ev ptywright.Event) {
+		var ce ptywright.CoreEvent
+		_ = json.Unmarshal(ev.Payload, &ce)
+		fmt.Println(ev.Name, ce.Session, ce.Sequence, ce.State)
+	})()
+	_ = bus.EmitCore(ptywright.CoreEvent{Event: ptywright.EventAdapterStateChanged, Session: "s1", Adapter: "e1", Sequence: 7, State: "ready"})
+	// Output: adapter:state_changed s1 7 ready
+}
