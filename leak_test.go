@@ -54,3 +54,14 @@ func mustJSON(v any) string {
 	}
 	return string(b)
 }
+
+// noLeak fails the test if goroutines of ours outlive it. Call it first so
+// its cleanup runs after the sessions' Close.
+func noLeak(t *testing.T) {
+	t.Helper()
+	t.Cleanup(func() {
+		if leaked := ourGoroutines(2 * time.Second); leaked != "" {
+			t.Errorf("goroutines leaked:\n%s", leaked)
+		}
+	})
+}

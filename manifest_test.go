@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -453,7 +452,7 @@ func TestLoadManifestFile(t *testing.T) {
 	})
 	t.Run("not a regular file", func(t *testing.T) {
 		p := filepath.Join(dir, "fifo.toml")
-		require.NoError(t, syscall.Mkfifo(p, 0o600))
+		manifestMkfifo(t, p)
 		_, err := LoadManifestFile(p)
 		requireManifestError(t, err, "", "not a regular file")
 	})
@@ -497,7 +496,7 @@ func TestLoadedManifestReadSourceRefusesLateEscape(t *testing.T) {
 	requireManifestError(t, err, "entrypoint", "is not a regular file")
 	require.NoError(t, os.Remove(swap))
 
-	require.NoError(t, syscall.Mkfifo(swap, 0o600))
+	manifestMkfifo(t, swap)
 	_, err = l.ReadSource()
 	requireManifestError(t, err, "entrypoint", "is not a regular file")
 

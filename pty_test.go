@@ -1,3 +1,5 @@
+//go:build unix
+
 package ptywright_test
 
 import (
@@ -16,17 +18,6 @@ import (
 
 	"ptywright"
 )
-
-// noLeak fails the test if goroutines of ours outlive it. Call it first so
-// its cleanup runs after the sessions' Close.
-func noLeak(t *testing.T) {
-	t.Helper()
-	t.Cleanup(func() {
-		if leaked := ourGoroutines(2 * time.Second); leaked != "" {
-			t.Errorf("goroutines leaked:\n%s", leaked)
-		}
-	})
-}
 
 func TestPrintfRoundTrip(t *testing.T) {
 	noLeak(t)
