@@ -189,17 +189,25 @@ func TestExtensionHandleTurnIsAtomic(t *testing.T) {
 	h := startRepl(t, ext)
 	ctx := context.Background()
 
-	turnDone := make(chan time.Time, 1)
+	type result struct {
+		at  time.Time
+		err error
+	}
+	done := make(chan result, 1)
 	go func() {
 		_, _, err := h.Turn(ctx, "send_prompt", json.RawMessage(`{"prompt":"first"}`), "", nil)
-		require.NoError(t, err)
-		turnDone <- time.Now()
+		done <- result{time.Now(), err}
 	}()
-	time.Sleep(20 * time.Millisecond) // let the turn take the lock
+	// The turn holds the lock from its send to the end of its wait, which
+	// lasts at least the REPL's delay plus the settle window after the
+	// typed prompt shows.
+	waitFor(t, h.Session(), ptywright.ContainsText("first"))
 	st, err := h.State(ctx)
 	stateAt := time.Now()
 	require.NoError(t, err)
-	require.False(t, stateAt.Before(<-turnDone), "State must wait for the turn's lock")
+	r := <-done
+	require.NoError(t, r.err)
+	require.False(t, stateAt.Before(r.at), "State must wait for the turn's lock")
 	require.Equal(t, "completed_turn", st.State)
 }
 
