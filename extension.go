@@ -352,16 +352,21 @@ func (h *ExtensionHandle) classifyLocked(ctx context.Context) StateSnapshot {
 // snapshot it classified.
 func (h *ExtensionHandle) classifyNow(ctx context.Context) (StateSnapshot, ScreenSnapshot) {
 	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
+	h.extMu.Lock()
+	st := classify(ctx, h.ext, h.contextLocked(snap))
+	h.noteStateLocked(st)
+	h.extMu.Unlock()
+	return st, snap
+}
+
+// contextLocked builds the ClassifyContext for snap from the live session;
+// the caller holds extMu (it reads lastIntent).
+func (h *ExtensionHandle) contextLocked(snap ScreenSnapshot) ClassifyContext {
 	h.s.mu.Lock()
 	tail := h.s.tr.Tail(ClassifyTranscriptChars)
 	last := h.s.lastChange
 	h.s.mu.Unlock()
-	h.extMu.Lock()
-	cc := newClassifyContext(snap, tail, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
-	st := classify(ctx, h.ext, cc)
-	h.noteStateLocked(st)
-	h.extMu.Unlock()
-	return st, snap
+	return newClassifyContext(snap, tail, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
 }
 
 // newClassifyContext builds what a classifier sees from a raw snapshot, the

@@ -54,7 +54,7 @@ func (h *ExtensionHandle) observeLoop() {
 	defer timer.Stop()
 	ctx := context.Background()
 	for {
-		_, changed, _ := h.s.watch()
+		_, changed, _, _ := h.s.watch()
 		h.observe(ctx)
 		h.extMu.Lock()
 		deadline := h.lc.tr.NextDeadline()
@@ -205,13 +205,8 @@ func (h *ExtensionHandle) projectLocked(ctx context.Context, head, tail int) (Di
 	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
 	dialog, projector := "", ""
 	if p, ok := h.ext.(Projector); ok {
-		h.s.mu.Lock()
-		tr := h.s.tr.Tail(ClassifyTranscriptChars)
-		last := h.s.lastChange
-		h.s.mu.Unlock()
 		h.extMu.Lock()
-		cc := newClassifyContext(snap, tr, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
-		d, id, ok, err := p.Project(ctx, cc)
+		d, id, ok, err := p.Project(ctx, h.contextLocked(snap))
 		h.extMu.Unlock()
 		if err != nil {
 			return DialogProjection{}, fmt.Errorf("plugin %s: project: %w", h.ext.Manifest().Name, err)

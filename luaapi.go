@@ -39,7 +39,7 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 			lua.RegistryFunction{Name: "text", Function: textAction("text", ActionText)},
 			lua.RegistryFunction{Name: "paste", Function: textAction("paste", ActionPaste)},
 			lua.RegistryFunction{Name: "bracketed_paste", Function: textAction("bracketed_paste", ActionBracketedPaste)},
-			lua.RegistryFunction{Name: "key", Function: keyAction},
+			lua.RegistryFunction{Name: "key", Function: namedAction("key", ActionKey, ParseKey)},
 			lua.RegistryFunction{Name: "interrupt", Function: bareAction(ActionInterrupt)},
 			lua.RegistryFunction{Name: "eof", Function: bareAction(ActionEOF)},
 			lua.RegistryFunction{Name: "mark_transcript", Function: markAction},
@@ -48,7 +48,7 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 	if m.HasPermission(PermissionSessionKill) {
 		actions = append(actions,
 			lua.RegistryFunction{Name: "kill", Function: bareAction(ActionKill)},
-			lua.RegistryFunction{Name: "signal", Function: signalAction},
+			lua.RegistryFunction{Name: "signal", Function: namedAction("signal", ActionSignal, ParseSignal)},
 		)
 	}
 	if m.HasPermission(PermissionSessionResize) {
@@ -133,26 +133,19 @@ func bareAction(t ActionType) lua.Function {
 	}
 }
 
-func keyAction(l *lua.State) int {
-	name := checkStringArg(l, "key", 1)
-	if _, err := ParseKey(name); err != nil {
-		argError(l, "key", 1, err.Error())
+// namedAction builds an action whose value is a name that parse must accept
+// (a key, a signal); a bad name is an argument error listing the valid ones.
+func namedAction[T any](fname string, t ActionType, parse func(string) (T, error)) lua.Function {
+	return func(l *lua.State) int {
+		name := checkStringArg(l, fname, 1)
+		if _, err := parse(name); err != nil {
+			argError(l, fname, 1, err.Error())
+		}
+		tagged(l, string(t))
+		l.PushString(name)
+		l.SetField(-2, "value")
+		return 1
 	}
-	tagged(l, string(ActionKey))
-	l.PushString(name)
-	l.SetField(-2, "value")
-	return 1
-}
-
-func signalAction(l *lua.State) int {
-	name := checkStringArg(l, "signal", 1)
-	if _, err := ParseSignal(name); err != nil {
-		argError(l, "signal", 1, err.Error())
-	}
-	tagged(l, string(ActionSignal))
-	l.PushString(name)
-	l.SetField(-2, "value")
-	return 1
 }
 
 func resizeAction(l *lua.State) int {

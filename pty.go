@@ -460,16 +460,17 @@ func (s *Session) Markers() map[string]int64 {
 // notification watcher loop on it instead of polling: after the channel
 // closes, call Changed again for the next one.
 func (s *Session) Changed() (seq uint64, changed <-chan struct{}) {
-	seq, changed, _ = s.watch()
+	seq, changed, _, _ = s.watch()
 	return seq, changed
 }
 
 // watch returns the current sequence, a channel closed on the next change,
-// and the time of the last change, read together under the lock.
-func (s *Session) watch() (seq uint64, changed <-chan struct{}, last time.Time) {
+// the time of the last change and whether the session is closed, read
+// together under the lock.
+func (s *Session) watch() (seq uint64, changed <-chan struct{}, last time.Time, closed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.screen.Sequence(), s.changed, s.lastChange
+	return s.screen.Sequence(), s.changed, s.lastChange, s.closed
 }
 
 func (s *Session) isClosed() bool {

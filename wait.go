@@ -86,8 +86,8 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 		}
 	}()
 	for {
-		seq, changed, last := s.watch()
-		if s.isClosed() {
+		seq, changed, last, closed := s.watch()
+		if closed {
 			return nil, s.waitError(ErrSessionClosed, start, cfg.redactor)
 		}
 		st := &evalState{ctx: ctx, s: s, reg: cfg.reg, now: time.Now(), lastChange: last, exited: isDone(s.exited)}
