@@ -214,7 +214,7 @@ type Inspection struct {
 }
 
 // Inspect classifies and returns the texts the classifier saw, redacted with
-// r (nil: raw).
+// r (nil: DefaultRedactor; NoRedaction: raw).
 func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -33,7 +33,7 @@ func TestPrintfRoundTrip(t *testing.T) {
 	require.Equal(t, "idx:1", red.Style.Foreground)
 	require.Equal(t, "default", snap.Cells[0].Style.Foreground)
 	require.Equal(t, ptywright.Cursor{Row: 1, Col: 11, Visible: true}, snap.Cursor)
-	require.Contains(t, s.Transcript(nil), "hello \x1b[31mred")
+	require.Contains(t, s.Transcript(ptywright.NoRedaction()), "hello \x1b[31mred")
 }
 
 func TestSGRColoursInAllForms(t *testing.T) {
@@ -212,7 +212,7 @@ func TestFloodKeepsTranscriptBounded(t *testing.T) {
 	for s.TranscriptCursor() < cursor+64<<10 {
 		time.Sleep(10 * time.Millisecond)
 	}
-	require.LessOrEqual(t, len([]rune(s.Transcript(nil))), bound)
+	require.LessOrEqual(t, len([]rune(s.Transcript(ptywright.NoRedaction()))), bound)
 	text, next, dropped := s.TranscriptSince(cursor)
 	require.True(t, dropped, "the bound cut the delta")
 	require.LessOrEqual(t, len([]rune(text)), bound)
@@ -234,7 +234,7 @@ func TestRedactionOfScreenAndTranscript(t *testing.T) {
 	require.Equal(t, 80, len(snap.Cells[:80]), "redaction keeps the grid")
 
 	require.NotContains(t, s.Transcript(ptywright.DefaultRedactor()), "abcdefghijklmnop")
-	require.Contains(t, s.Transcript(nil), "sk-ant-abcdefghijklmnopqrstuv")
+	require.Contains(t, s.Transcript(ptywright.NoRedaction()), "sk-ant-abcdefghijklmnopqrstuv")
 	raw := s.Snapshot(ptywright.SnapshotOptions{Raw: true})
 	require.Contains(t, raw.PlainText, "sk-ant-abcdefghijklmnopqrstuv")
 }

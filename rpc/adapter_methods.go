@@ -328,7 +328,7 @@ func (p adapterReadParams) redactor() (*ptywright.Redactor, error) {
 }
 
 // adapterRead decodes a redacting read and returns its adapter and
-// redactor (nil: raw).
+// redactor (ptywright.NoRedaction(): raw).
 func (s *Server) adapterRead(method string, raw []byte) (*adapter, *ptywright.Redactor, error) {
 	var p adapterReadParams
 	if err := decodeParams(raw, &p); err != nil {
@@ -352,7 +352,7 @@ func (s *Server) adapterSnapshot(_ context.Context, _ *conn, raw []byte) (any, e
 	if err != nil {
 		return nil, err
 	}
-	b, err := a.h.Session().Snapshot(ptywright.SnapshotOptions{Cells: true, Raw: r == nil, Redactor: r}).MarshalJSON()
+	b, err := a.h.Session().Snapshot(ptywright.SnapshotOptions{Cells: true, Redactor: r}).MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("%w: encoding the snapshot: %w", ErrInternal, err)
 	}
@@ -472,9 +472,10 @@ func (s *Server) adapterClose(_ context.Context, _ *conn, raw []byte) (any, erro
 
 // redactState redacts what a plugin may have quoted from the screen in a
 // state: its evidence, the strings in its metadata and the operator
-// excerpt of its assessment. A nil r leaves it raw.
+// excerpt of its assessment. nil r means the default policy; NoRedaction
+// leaves it raw.
 func redactState(st ptywright.StateSnapshot, r *ptywright.Redactor) ptywright.StateSnapshot {
-	if r == nil {
+	if !r.Enabled() {
 		return st
 	}
 	st.Evidence = r.Redact(st.Evidence)
