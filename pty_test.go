@@ -213,10 +213,10 @@ func TestFloodKeepsTranscriptBounded(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	require.LessOrEqual(t, len([]rune(s.Transcript(ptywright.NoRedaction()))), bound)
-	text, next, dropped := s.TranscriptSince(cursor)
-	require.True(t, dropped, "the bound cut the delta")
-	require.LessOrEqual(t, len([]rune(text)), bound)
-	require.Greater(t, next, cursor)
+	out := s.OutputSince(cursor, ptywright.NoRedaction())
+	require.True(t, out.Dropped, "the bound cut the delta")
+	require.LessOrEqual(t, len([]rune(out.Text)), bound)
+	require.Greater(t, out.Next, cursor)
 }
 
 func TestRedactionOfScreenAndTranscript(t *testing.T) {
@@ -281,9 +281,9 @@ func TestMarkers(t *testing.T) {
 	require.Equal(t, s.TranscriptCursor(), m["after-one"])
 	send(t, s, ptywright.Text("two\r"))
 	waitFor(t, s, ptywright.TranscriptContains("two\r\ntwo"))
-	text, _, dropped := s.TranscriptSince(m["after-one"])
-	require.False(t, dropped)
-	require.Equal(t, "two\r\ntwo\r\n", text)
+	out := s.OutputSince(m["after-one"], nil)
+	require.False(t, out.Dropped)
+	require.Equal(t, "two\r\ntwo\r\n", out.Text)
 }
 
 func TestCloseKillsBackgroundJobsInOtherGroups(t *testing.T) {

@@ -149,11 +149,10 @@ func (s *Session) waitError(cause error, start time.Time, r *Redactor) *WaitErro
 	}
 }
 
+// transcriptTail is a wait's evidence: the last TranscriptTailChars
+// characters, redacted so that a secret the cut starts in stays hidden.
 func (s *Session) transcriptTail(r *Redactor) string {
-	s.mu.Lock()
-	t := s.tr.Tail(TranscriptTailChars)
-	s.mu.Unlock()
-	return r.Redact(t)
+	return s.transcriptTailN(r, TranscriptTailChars)
 }
 
 func isDone(ch <-chan struct{}) bool {
