@@ -402,18 +402,25 @@ func (s *Server) adapterInspect(ctx context.Context, _ *conn, raw []byte) (any, 
 }
 
 type extractParams struct {
-	Adapter   string   `json:"adapter" rpc:"required"`
-	Regex     *string  `json:"regex"`
-	Sentinels []string `json:"sentinels"`
-	TailChars int      `json:"tail_chars"`
+	Adapter   string           `json:"adapter" rpc:"required"`
+	Regex     *string          `json:"regex"`
+	Sentinels []string         `json:"sentinels"`
+	TailChars int              `json:"tail_chars"`
+	Redact    *bool            `json:"redact"`
+	Redaction *redactionParams `json:"redaction"`
 }
 
 // adapterExtract runs a caller-owned extraction over the adapter's
-// projected dialog. The answer is not redacted: the caller chose what to
-// extract.
+// projected dialog, redacted before it is searched like every other read:
+// "redact": false searches the raw dialog, with the same screen.read
+// permission a raw adapter.snapshot needs.
 func (s *Server) adapterExtract(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p extractParams
 	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	r, err := readParams{Redact: p.Redact, Redaction: p.Redaction}.redactor()
+	if err != nil {
 		return nil, err
 	}
 	switch {
@@ -432,7 +439,7 @@ func (s *Server) adapterExtract(ctx context.Context, _ *conn, raw []byte) (any, 
 	if err != nil {
 		return nil, err
 	}
-	e := ptywright.Extraction{Sentinels: p.Sentinels, TailChars: p.TailChars}
+	e := ptywright.Extraction{Sentinels: p.Sentinels, TailChars: p.TailChars, Redactor: r}
 	if p.Regex != nil {
 		e.Regex = *p.Regex
 	}
