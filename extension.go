@@ -403,7 +403,7 @@ func (h *ExtensionHandle) classifyNow(ctx context.Context) (StateSnapshot, Scree
 func (h *ExtensionHandle) contextLocked(snap ScreenSnapshot) ClassifyContext {
 	h.s.mu.Lock()
 	tail := h.s.tr.Tail(ClassifyTranscriptChars)
-	last := h.s.lastChange
+	last := h.s.visibleChangedLocked()
 	h.s.mu.Unlock()
 	return newClassifyContext(snap, tail, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
 }
