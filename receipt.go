@@ -44,15 +44,21 @@ type Expectation struct {
 	// States: the classification after the write is one of these.
 	States []string `json:"states,omitempty"`
 	// Leave: the classification after the write differs from the one
-	// before it.
+	// before it, in its state or its evidence (a second page of the same
+	// state is left when the plugin's evidence names the page), and is not
+	// the host's plugin_error.
 	Leave bool `json:"leave,omitempty"`
+	// Changed: the visible screen (text, cursor, modes) differs from the
+	// one the keys were sent to. The weakest expectation: for keys whose
+	// only sure effect is some redraw (a toggle, a cursor move).
+	Changed bool `json:"changed,omitempty"`
 	// WithinMs is the window; 0 means the handle's ReceiptWindow.
 	WithinMs int64 `json:"within_ms,omitempty"`
 }
 
 func (e *Expectation) validate() error {
-	if e.Matcher == nil && len(e.States) == 0 && !e.Leave {
-		return fmt.Errorf("%w: expect: needs a matcher, states or leave", ErrInvalidParams)
+	if e.Matcher == nil && len(e.States) == 0 && !e.Leave && !e.Changed {
+		return fmt.Errorf("%w: expect: needs a matcher, states, leave or changed", ErrInvalidParams)
 	}
 	if e.WithinMs < 0 {
 		return fmt.Errorf("%w: expect.within_ms: must not be negative", ErrInvalidParams)
@@ -145,6 +151,10 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 		h.submitTurn()
 	}
 	start := time.Now()
+	var screenBefore uint64
+	if plan.Expect != nil && plan.Expect.Changed {
+		screenBefore = h.s.screen.visibleKey()
+	}
 	if err := h.applyLocked(ctx, intent, plan, &rc); err != nil {
 		return rc, err
 	}
@@ -154,7 +164,7 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 		rc.ElapsedMs = time.Since(start).Milliseconds()
 		return rc, nil
 	}
-	seen, reason, err := h.expectLocked(ctx, plan.Expect, before, &rc)
+	seen, reason, err := h.expectLocked(ctx, plan.Expect, before, screenBefore, &rc)
 	if err != nil {
 		return rc, err
 	}
@@ -165,7 +175,7 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 		if err := h.applyLocked(ctx, intent, plan, &rc); err != nil {
 			return rc, err
 		}
-		seen, reason, err = h.expectLocked(ctx, plan.Expect, before, &rc)
+		seen, reason, err = h.expectLocked(ctx, plan.Expect, before, screenBefore, &rc)
 		if err != nil {
 			return rc, err
 		}
@@ -272,7 +282,7 @@ func (h *ExtensionHandle) window(e *Expectation) time.Duration {
 // expectLocked looks for e on every screen after rc.Sequence (the first
 // write) until the window ends. reason is set when the answer cannot be
 // known: the program exited, the session closed or the caller gave up.
-func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, before StateSnapshot, rc *Receipt) (seen bool, reason string, err error) {
+func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, before StateSnapshot, screenBefore uint64, rc *Receipt) (seen bool, reason string, err error) {
 	var cm *compiled
 	if e.Matcher != nil {
 		if cm, err = compileMatcher(*e.Matcher, "expect.matcher"); err != nil {
@@ -309,9 +319,13 @@ func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, befo
 				}
 				wake = w
 			}
+			if e.Changed && h.s.screen.visibleKey() != screenBefore {
+				return true, "", nil
+			}
 			if len(e.States) > 0 || e.Leave {
 				now, _ := h.classifyNow(context.WithoutCancel(ctx))
-				if slices.Contains(e.States, now.State) || (e.Leave && now.State != before.State && now.State != PluginErrorState) {
+				left := now.State != before.State || now.Evidence != before.Evidence
+				if slices.Contains(e.States, now.State) || (e.Leave && left && now.State != PluginErrorState) {
 					rc.ConfirmedState = now.State
 					return true, "", nil
 				}
