@@ -104,6 +104,10 @@ type ActionPlan struct {
 	// expected change is not seen (e.g. typing into an empty prompt, not
 	// moving a selection).
 	Resend bool `json:"resend,omitempty"`
+	// Retry, when set, is what to send instead on that second attempt,
+	// e.g. only the Enter of a paste-then-Enter whose Enter a program
+	// dropped. It implies Resend.
+	Retry []Action `json:"retry,omitempty"`
 }
 
 // HandleOptions tune an ExtensionHandle.

@@ -168,11 +168,15 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 	if err != nil {
 		return rc, err
 	}
-	if !seen && plan.Resend && reason == "" {
+	if !seen && (plan.Resend || len(plan.Retry) > 0) && reason == "" {
 		if _, err := h.holdForReadiness(ctx, &rc); err != nil {
 			return rc, err
 		}
-		if err := h.applyLocked(ctx, intent, plan, &rc); err != nil {
+		again := plan
+		if len(plan.Retry) > 0 {
+			again.Actions = plan.Retry
+		}
+		if err := h.applyLocked(ctx, intent, again, &rc); err != nil {
 			return rc, err
 		}
 		seen, reason, err = h.expectLocked(ctx, plan.Expect, before, screenBefore, &rc)

@@ -1314,6 +1314,7 @@ end
 -- stay unchanged before Claude Code takes keys (the host holds an intent's
 -- keys until then). Measured on 2.1.330: see README.md, "Input readiness".
 local INPUT_SETTLE_MS = {
+  ready = 300,
   starting = 400,
   waiting_for_trust = 400,
   waiting_for_login = 400,
@@ -1454,10 +1455,15 @@ function M.send_prompt(input)
   local prompt = want_string(input, "prompt", "send_prompt")
   last_menu = nil
   submitted_line = history_line(prompt)
-  return plan({
+  local p = plan({
     action.bracketed_paste(prompt),
     action.key("enter"),
   }, "prompt_submitted", expect_submitted(submitted_line))
+  -- Claude Code can take the paste and drop the Enter that follows it (seen
+  -- on the first prompt after start-up): Enter again submits what is in the
+  -- box, and on an empty box does nothing, so it is safe to retry.
+  p.retry = { action.key("enter") }
+  return p
 end
 
 function M.approve(_input)

@@ -1102,8 +1102,10 @@ local EXPECT_CANCELLED = { matcher = matcher.none({ matcher.contains_text(BUSY_R
 -- newline, while a bracketed paste + Enter always submits.
 function M.send_prompt(params)
   local prompt = prompt_of(params, "send_prompt")
+  -- retry: Enter again submits a prompt still in the composer and does
+  -- nothing on an empty one, so it is safe when the first Enter was lost.
   return { actions = { action.bracketed_paste(prompt), action.key("enter") }, last_intent = "prompt_submitted",
-    expect = expect_submitted(prompt) }
+    expect = expect_submitted(prompt), retry = { action.key("enter") } }
 end
 
 -- steer sends text into a running turn: Codex aborts the request in flight
