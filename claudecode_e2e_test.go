@@ -100,26 +100,36 @@ func (c *claudeE2E) send(intent string, params any) ptywright.StateSnapshot {
 	return res.State
 }
 
-// until classifies every screen change, as a client reacting to
-// session.changed or polling adapter.state would, and returns the first
-// state ok accepts: no stability wait, no sleep.
+// until returns the first state ok accepts, classifying every change as
+// an eager client does (see eagerUntil).
 func (c *claudeE2E) until(what string, ok func(ptywright.StateSnapshot) bool) ptywright.StateSnapshot {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	st, err := eagerUntil(c.h, ok, 60*time.Second)
+	if err != nil {
+		c.fail("until %s: %v", what, err)
+	}
+	return st
+}
+
+// eagerUntil classifies every screen change, as a client reacting to
+// session.changed or polling adapter.state would, and returns the first
+// state ok accepts: no stability wait, no sleep.
+func eagerUntil(h *ptywright.ExtensionHandle, ok func(ptywright.StateSnapshot) bool, d time.Duration) (ptywright.StateSnapshot, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	for {
-		_, changed := c.h.Session().Changed()
-		st, err := c.h.State(ctx)
+		_, changed := h.Session().Changed()
+		st, err := h.State(ctx)
 		if err != nil {
-			c.fail("until %s: %v", what, err)
+			return st, err
 		}
 		if ok(st) {
-			return st
+			return st, nil
 		}
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			c.fail("until %s: not seen within 60 s; last state %q", what, st.State)
+			return st, fmt.Errorf("not seen within %s; last state %q (%s)", d, st.State, st.Evidence)
 		}
 	}
 }
