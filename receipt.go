@@ -338,7 +338,8 @@ func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, befo
 					return false, "", err
 				}
 				if out != nil {
-					rc.Evidence = out
+					ev := RedactOutcome(*out, nil) // It leaves the library.
+					rc.Evidence = &ev
 					return true, "", nil
 				}
 				wake = w

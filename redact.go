@@ -15,6 +15,36 @@ const DefaultRedactionReplacement = "[REDACTED]"
 // ErrInvalidRedaction is wrapped by RedactionPolicy.Compile errors.
 var ErrInvalidRedaction = errors.New("invalid redaction policy")
 
+// Redaction: one rule, applied where data leaves the library.
+//
+// Everything the library hands out that shows what a program printed is
+// redacted with the default policy unless the caller opts out by name:
+//
+//   - screen snapshots (Session.Snapshot, RedactSnapshot), including cells;
+//   - transcripts: Session.Transcript, the TranscriptTail of waits and
+//     inspections, Session.OutputSince (the output stream, redacted as one
+//     stream so a secret written in two pieces is hidden in both);
+//   - wait evidence (WaitResult, WaitError, captures, send receipts);
+//   - plugin states (ExtensionHandle returns states through RedactState:
+//     evidence, metadata, operator excerpts), inspections and extractions
+//     (Extraction.Redactor);
+//   - recordings (Options.RecordRedactor, RecordRaw to opt out);
+//   - errors and diagnostics: the JSON-RPC server's error messages and
+//     logs, the CLI's and plugins' log lines.
+//
+// Every parameter or field of type *Redactor follows the same rule: nil
+// means DefaultRedactor, NoRedaction() (or a policy compiled with Enabled
+// false) means raw. Over JSON-RPC the same reads take "redact": false and a
+// "redaction" object, and notifications use the default policy. The only
+// raw sinks are the ones named raw: Options.RawTranscriptPath,
+// Options.Output and Screen (the live parser), which callers wire up
+// themselves.
+//
+// The default patterns favour precision as much as recall (see
+// redact_builtin.go): vendor keys, private key blocks, and credentials in
+// assignments, auth headers and URLs when the value is plausibly a secret,
+// not a path, placeholder, reference or word.
+
 // RedactionPolicy says how to hide secrets in screen text, transcripts,
 // notifications and error messages. The default patterns always apply when
 // Enabled; the Extra* fields add caller-specific secrets for one read.

@@ -178,18 +178,7 @@ func redactReceipt(rc ptywright.Receipt, r *ptywright.Redactor) ptywright.Receip
 
 // redactOutcome redacts a match outcome's captured text, recursively.
 func redactOutcome(o ptywright.MatchOutcome, r *ptywright.Redactor) ptywright.MatchOutcome {
-	if o.Capture != nil {
-		c := r.Redact(*o.Capture)
-		o.Capture = &c
-	}
-	if len(o.Matched) > 0 {
-		subs := make([]ptywright.MatchOutcome, len(o.Matched))
-		for i, sub := range o.Matched {
-			subs[i] = redactOutcome(sub, r)
-		}
-		o.Matched = subs
-	}
-	return o
+	return ptywright.RedactOutcome(o, r)
 }
 
 // checkIntent validates an intent name (required unless field is "") and
@@ -527,43 +516,7 @@ func (s *Server) adapterClose(_ context.Context, _ *conn, raw []byte) (any, erro
 	return map[string]bool{"closed": true}, nil
 }
 
-// redactState redacts what a plugin may have quoted from the screen in a
-// state: its evidence, the strings in its metadata and the operator
-// excerpt of its assessment. nil r means the default policy; NoRedaction
-// leaves it raw.
+// redactState redacts a state with r (see ptywright.RedactState).
 func redactState(st ptywright.StateSnapshot, r *ptywright.Redactor) ptywright.StateSnapshot {
-	if !r.Enabled() {
-		return st
-	}
-	st.Evidence = r.Redact(st.Evidence)
-	if st.Metadata != nil {
-		st.Metadata, _ = redactValue(st.Metadata, r).(map[string]any)
-	}
-	if st.Assessment != nil && st.Assessment.OperatorBlockedExcerpt != "" {
-		as := *st.Assessment
-		as.OperatorBlockedExcerpt = r.Redact(as.OperatorBlockedExcerpt)
-		st.Assessment = &as
-	}
-	return st
-}
-
-// redactValue returns a copy of a JSON-like value with its strings redacted.
-func redactValue(v any, r *ptywright.Redactor) any {
-	switch x := v.(type) {
-	case string:
-		return r.Redact(x)
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = redactValue(e, r)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = redactValue(e, r)
-		}
-		return out
-	}
-	return v
+	return ptywright.RedactState(st, r)
 }
