@@ -113,3 +113,22 @@ func TestAdapterExtractIsRedacted(t *testing.T) {
 	raw, _ := json.Marshal(e)
 	require.NotContains(t, string(raw), secret)
 }
+
+// TestStartErrorsAreNotRedacted: ordinary error text keeps its words; the
+// default patterns used to read "/etc/passwd: permission denied" as a
+// password assignment.
+func TestStartErrorsAreNotRedacted(t *testing.T) {
+	srv := newServer(t, Options{})
+	c := dialUnix(t, serveUnix(t, srv), NDJSON)
+	e := c.callErr("session.create", map[string]any{"program": "/etc/passwd"})
+	require.NotNil(t, e)
+	require.Contains(t, e.Message, `/etc/passwd`)
+	require.NotContains(t, e.Message, "[REDACTED]")
+
+	id := c.sh(`grep -H ^root /etc/passwd; echo grep-done; sleep 5`)
+	c.wait(id, containsText("grep-done"))
+	var tr transcriptResult
+	c.do("session.transcript", map[string]any{"session": id}, &tr)
+	require.Contains(t, tr.Text, "/etc/passwd:root:")
+	require.NotContains(t, tr.Text, "[REDACTED]")
+}
