@@ -30,11 +30,12 @@ type OutputChunk struct {
 // TranscriptCursor; 0 is the start), redacted with r (nil: DefaultRedactor;
 // NoRedaction: raw) as one stream rather than chunk by chunk: joining the
 // Text of successive calls never shows a secret that the program wrote in
-// two pieces. A tail after the last line break (or escape sequence) is held
-// back while the program wrote less than OutputHoldDelay ago, since more
-// output may complete a secret in it; when the program has been quiet that
-// long, or has exited, everything is released, with a trailing fragment
-// that could begin a secret ("sk-ant-api03-Q7") hidden. A secret that a
+// two pieces. A trailing fragment that could begin a secret
+// ("sk-ant-api03-Q7", "password=hu") is held back while the program wrote
+// less than OutputHoldDelay ago, since more output may complete it; when
+// the program has been quiet that long, or has exited, everything is
+// released, with such a fragment hidden. Ordinary partial lines (an echo, a
+// prompt) are released at once. A secret that a
 // released part began is hidden in the part that continues it.
 //
 // The transcript bound applies: output older than TranscriptMaxChars
@@ -62,6 +63,9 @@ func (s *Session) OutputSince(cursor int64, r *Redactor) OutputChunk {
 	cut := len(held)
 	if since := time.Since(last); !settled && since < OutputHoldDelay {
 		cut = streamCut(held, spans, r.maxLiteral())
+		if cut < len(held) && len(r.literals) == 0 && len(r.regexes) == 0 {
+			cut = narrowHold(held, cut, spans)
+		}
 		if cut < len(held) {
 			out.HeldUntil = last.Add(OutputHoldDelay)
 			out.Next = at + int64(utf8.RuneCountInString(held[:cut]))
@@ -71,6 +75,31 @@ func (s *Session) OutputSince(cursor int64, r *Redactor) OutputChunk {
 	}
 	out.Text = string(appendRedacted(nil, held, 0, cut, spans, r.replacement))
 	return out
+}
+
+// narrowHold narrows the hold streamCut chose (everything after the last
+// line break) to what could still be the start of a secret for the default
+// patterns: a trailing openSecretTail, or the whole tail when a secret
+// reaches its end or streamCut held more for one. Text before that is
+// released at once, so an echo or a prompt is not delayed. It is safe
+// because what the default patterns hide starts with a part that is not
+// secret (a vendor prefix, a key and separator, "Bearer ", "scheme://user:"):
+// released, that part is seen again as lookbehind, and the secret after it
+// is hidden when it arrives. Extra literals and regexes have no such part,
+// so a policy with extras keeps streamCut's hold.
+func narrowHold(held string, cut int, spans [][2]int) int {
+	if cut != lastControlCut(held) {
+		return cut // A secret straddles the cut: streamCut holds it whole.
+	}
+	for _, sp := range spans {
+		if sp[1] >= len(held) {
+			return cut // A secret runs to the end and may go on.
+		}
+	}
+	if k := openSecretTail(held[cut:]); k >= 0 {
+		return cut + k
+	}
+	return len(held)
 }
 
 // redactAfter redacts s[split:] with r (nil: DefaultRedactor), judging it

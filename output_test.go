@@ -145,3 +145,26 @@ func TestTranscriptCutInsideSecret(t *testing.T) {
 		requireNoFragment(t, res.TranscriptTail, body)
 	})
 }
+
+// TestOutputSinceReleasesOrdinaryPartialLines: a partial line that cannot
+// begin a secret is released at once, without waiting for the hold-back
+// delay; a fragment that can is held.
+func TestOutputSinceReleasesOrdinaryPartialLines(t *testing.T) {
+	s := start(t, ptywright.Options{Program: "/bin/cat"})
+	send(t, s, ptywright.Text("hello"))
+	waitFor(t, s, ptywright.TranscriptContains("hello"))
+	out := s.OutputSince(0, nil)
+	require.Equal(t, "hello", out.Text)
+	require.True(t, out.HeldUntil.IsZero())
+
+	send(t, s, ptywright.Text(" password=hu"))
+	waitFor(t, s, ptywright.TranscriptContains("password=hu"))
+	out2 := s.OutputSince(out.Next, nil)
+	if out2.HeldUntil.IsZero() {
+		// The machine was slow: the hold-back delay passed before this read,
+		// so the fragment was released hidden.
+		require.Equal(t, " password=[REDACTED]", out2.Text)
+		return
+	}
+	require.Equal(t, " password=", out2.Text, "the key is released, the start of its value held")
+}

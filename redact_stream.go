@@ -123,13 +123,14 @@ func (r *Redactor) maxLiteral() int {
 // of a secret the default patterns would hide once the rest arrives: a
 // vendor prefix with part of its key, an assignment of a secret with part
 // of its value, a Bearer token, URL credentials before their '@', a private
-// key header. See openSecretTail.
+// key header. The group is the part that would be hidden. See
+// openSecretTail.
 const openTailPattern = `(?:` +
-	`(?:^|[^A-Za-z0-9_])(?:sk-|sk_|rk_|gh[pousr]_|github_pat_|gl[a-z]{2,6}-|xox[a-z]-|AKIA|ASIA|AIza|ya29\.|eyJ|npm_|whsec_)[A-Za-z0-9_.-]*` +
-	`|` + kvKey + kvSeparator + authScheme + `["']?[^\s"'` + "`" + `,;&\x00-\x1f\x7f]+` +
-	`|(?i:bearer)[ \t]+[A-Za-z0-9._~+/-]+=*` +
-	`|[A-Za-z][A-Za-z0-9+.-]*://[^\s/@]*:[^\s/@]*` +
-	`|-----BEGIN [A-Z ]*` +
+	`(?:^|[^A-Za-z0-9_])((?:sk-|sk_|rk_|gh[pousr]_|github_pat_|gl[a-z]{2,6}-|xox[a-z]-|AKIA|ASIA|AIza|ya29\.|eyJ|npm_|whsec_)[A-Za-z0-9_.-]*)` +
+	`|` + kvKey + kvSeparator + authScheme + `["']?([^\s"'` + "`" + `,;&\x00-\x1f\x7f]+)` +
+	`|(?i:bearer)[ \t]+([A-Za-z0-9._~+/-]+=*)` +
+	`|[A-Za-z][A-Za-z0-9+.-]*://[^\s/@]*:([^\s/@]+)` +
+	`|(-----BEGIN [A-Z ]*)` +
 	`)$`
 
 var openTailRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(openTailPattern) })
@@ -138,24 +139,27 @@ var openTailRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 const openTailWindow = 512
 
 // openSecretTail returns where a trailing possible secret start begins in
-// s, or -1. A held tail released by a timer (the program paused mid-line)
-// has this part hidden: if the rest of a secret follows, it is hidden as
-// the continuation of a span; if not, a fragment of ordinary text was
-// hidden, which is the cheaper mistake.
+// s (after its key, scheme or separator, which stay readable), or -1. The
+// output stream holds it back while the program may still complete it; a
+// tail released by the timer (the program paused mid-line) has it hidden:
+// if the rest of a secret follows, it is hidden as the continuation of a
+// span; if not, a fragment of ordinary text was hidden, the cheaper
+// mistake.
 func openSecretTail(s string) int {
 	lo := max(0, len(s)-openTailWindow)
-	for lo > 0 && !utf8.RuneStart(s[lo]) {
+	for lo > 0 && lo < len(s) && !utf8.RuneStart(s[lo]) {
 		lo++
 	}
-	m := openTailRe().FindStringIndex(s[lo:])
+	m := openTailRe().FindStringSubmatchIndex(s[lo:])
 	if m == nil {
 		return -1
 	}
-	start := lo + m[0]
-	if start < len(s) && !isIdentByte(s[start]) && s[start] != '-' && s[start] != '"' && s[start] != '\'' {
-		start++ // The boundary byte before a vendor prefix stays.
+	for g := 2; g+1 < len(m); g += 2 {
+		if m[g] >= 0 && m[g+1] > m[g] {
+			return lo + m[g]
+		}
 	}
-	return start
+	return -1
 }
 
 // lastControlCut returns where s can be cut so that no secret the default
