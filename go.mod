@@ -32,3 +32,5 @@ require (
 	golang.org/x/crypto v0.51.0 // indirect
 	golang.org/x/sync v0.19.0 // indirect
 )
+
+replace github.com/Shopify/go-lua => ./third_party/go-lua
