@@ -151,7 +151,7 @@ func (e *LuaExtension) CallHook(ctx context.Context, hook string, args json.RawM
 		return HookResult{}, fmt.Errorf("%w: hook: plugin %s exports no function %q (exports: %s)", ErrInvalidParams, rt.manifest.Name, hook, nameList(sortedNames(exports)))
 	}
 	saved := rt.budget.limits
-	rt.budget.limits = PluginLimits{Instructions: math.MaxInt64, Timeout: timeout}
+	rt.budget.limits = PluginLimits{Instructions: math.MaxInt64, Timeout: timeout, Memory: saved.Memory}
 	defer func() { rt.budget.limits = saved }()
 	var res HookResult
 	err = rt.callExport(cctx, hook, func(l *lua.State) (int, error) {

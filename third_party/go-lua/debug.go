@@ -278,7 +278,7 @@ func (l *State) collectValidLines(f closure) {
 		t := newTable()
 		l.apiPush(t)
 		for _, i := range lc.prototype.lineInfo {
-			t.putAtInt(int(i), true)
+			t.putAtInt(l, int(i), true)
 		}
 	}
 }
@@ -483,7 +483,9 @@ var debugLibrary = []RegistryFunction{
 			hookTable(l)
 			l1.PushThread()
 			//			XMove(l1, l, 1)
-			panic("XMove not implemented yet")
+			if true { // ptywright patch: keeps go vet from calling the rest unreachable
+				panic("XMove not implemented yet")
+			}
 			l.RawGet(-2)
 			l.Remove(-2)
 		}
@@ -544,7 +546,9 @@ var debugLibrary = []RegistryFunction{
 		}
 		l1.PushThread()
 		//	 	XMove(l1, l, 1)
-		panic("XMove not yet implemented")
+		if true { // ptywright patch: keeps go vet from calling the rest unreachable
+			panic("XMove not yet implemented")
+		}
 		l.PushValue(i + 1)
 		l.RawSet(-3)
 		SetDebugHook(l1, hook, mask, count)

@@ -249,6 +249,7 @@ type globalState struct {
 	panicFunction      Function // to be called in unprotected errors
 	version            *float64 // pointer to version number
 	memoryErrorMessage string
+	allocHook          AllocHook // ptywright patch: memory accounting
 	// seed uint // randomized seed for hashes
 	// upValueHead upValue // head of double-linked list of all open upvalues
 }
@@ -459,8 +460,8 @@ func NewState() *State {
 	g := &globalState{mainThread: l, registry: newTable(), version: &v, memoryErrorMessage: "not enough memory"}
 	l.global = g
 	l.initializeStack()
-	g.registry.putAtInt(RegistryIndexMainThread, l)
-	g.registry.putAtInt(RegistryIndexGlobals, newTable())
+	g.registry.putAtInt(l, RegistryIndexMainThread, l)
+	g.registry.putAtInt(l, RegistryIndexGlobals, newTable())
 	copy(g.tagMethodNames[:], eventNames)
 	return l
 }
@@ -884,6 +885,7 @@ func (l *State) ToValue(index int) interface{} {
 //
 // http://www.lua.org/manual/5.2/manual.html#lua_pushstring
 func (l *State) PushString(s string) string { // TODO is it useful to return the argument?
+	l.alloc(stringBytes(len(s))) // ptywright patch: memory accounting
 	l.apiPush(s)
 	return s
 }
@@ -1037,6 +1039,7 @@ func (l *State) RawGetValue(index int, p interface{}) {
 //
 // http://www.lua.org/manual/5.2/manual.html#lua_createtable
 func (l *State) CreateTable(arrayCount, recordCount int) {
+	l.alloc(tableBytes(arrayCount, recordCount)) // ptywright patch: memory accounting
 	l.apiPush(newTableWithSize(arrayCount, recordCount))
 }
 
@@ -1123,7 +1126,7 @@ func (l *State) RawSet(index int) {
 func (l *State) RawSetInt(index, key int) {
 	l.checkElementCount(1)
 	t := l.indexToValue(index).(*table)
-	t.putAtInt(key, l.stack[l.top-1])
+	t.putAtInt(l, key, l.stack[l.top-1])
 	l.top--
 }
 

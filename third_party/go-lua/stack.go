@@ -222,6 +222,7 @@ func (l *State) findUpValue(level int) *upValue {
 }
 
 func (l *State) newClosure(p *prototype, upValues []*upValue, base int) value {
+	l.alloc(closureBytes(len(p.upValues))) // ptywright patch: memory accounting
 	c := l.newLuaClosure(p)
 	p.cache = c
 	for i, uv := range p.upValues {

@@ -36,7 +36,8 @@ func (l *State) fastTagMethod(table *table, event tm) value {
 	return table.tagMethod(event, l.global.tagMethodNames[event])
 }
 
-func (t *table) extendArray(last int) {
+func (t *table) extendArray(l *State, last int) {
+	l.alloc((last - len(t.array)) * valueBytes) // ptywright patch: memory accounting
 	t.array = append(t.array, make([]value, last-len(t.array))...)
 	for k, v := range t.hash {
 		if f, ok := k.(float64); ok {
@@ -57,7 +58,7 @@ func (t *table) atInt(k int) value {
 	return t.hash[float64(k)]
 }
 
-func (t *table) maybeResizeArray(key int) bool {
+func (t *table) maybeResizeArray(l *State, key int) bool {
 	// Precondition: key > len(t.array).
 	occupancy := 0
 	for _, v := range t.array {
@@ -73,28 +74,29 @@ func (t *table) maybeResizeArray(key int) bool {
 		}
 	}
 	if occupancy >= key>>1 {
-		t.extendArray(max(occupancy*2, key)) // TODO Tune growth function.
+		t.extendArray(l, max(occupancy*2, key)) // TODO Tune growth function.
 		return true
 	}
 	return false
 }
 
-func (t *table) addOrInsertHash(k, v value) {
+func (t *table) addOrInsertHash(l *State, k, v value) {
 	if _, ok := t.hash[k]; !ok {
-		t.iterationKeys = nil // invalidate iterations when adding an entry
+		l.alloc(hashEntryBytes) // ptywright patch: memory accounting
+		t.iterationKeys = nil   // invalidate iterations when adding an entry
 	}
 	t.hash[k] = v
 }
 
-func (t *table) putAtInt(k int, v value) {
+func (t *table) putAtInt(l *State, k int, v value) {
 	if 0 < k && k <= len(t.array) {
 		t.array[k-1] = v
-	} else if k > 0 && v != nil && t.maybeResizeArray(k) {
+	} else if k > 0 && v != nil && t.maybeResizeArray(l, k) {
 		t.array[k-1] = v
 	} else if v == nil {
 		delete(t.hash, float64(k))
 	} else {
-		t.addOrInsertHash(float64(k), v)
+		t.addOrInsertHash(l, float64(k), v)
 	}
 }
 
@@ -121,25 +123,25 @@ func (t *table) put(l *State, k, v value) {
 		l.runtimeError("table index is nil")
 	case float64:
 		if i := int(k); float64(i) == k {
-			t.putAtInt(i, v)
+			t.putAtInt(l, i, v)
 		} else if math.IsNaN(k) {
 			l.runtimeError("table index is NaN")
 		} else if v == nil {
 			delete(t.hash, k)
 		} else {
-			t.addOrInsertHash(k, v)
+			t.addOrInsertHash(l, k, v)
 		}
 	case string:
 		if v == nil {
 			delete(t.hash, k)
 		} else {
-			t.addOrInsertHash(k, v)
+			t.addOrInsertHash(l, k, v)
 		}
 	default:
 		if v == nil {
 			delete(t.hash, k)
 		} else {
-			t.addOrInsertHash(k, v)
+			t.addOrInsertHash(l, k, v)
 		}
 	}
 }

@@ -206,6 +206,11 @@ func (l *State) concat(total int) {
 				}
 			}
 			n-- // last increment wasn't valid
+			size := 0
+			for _, s := range ss {
+				size += len(s)
+			}
+			l.alloc(stringBytes(size)) // ptywright patch: memory accounting, before the copy
 			for i, j := 0, len(ss)-1; i < j; i, j = i+1, j-1 {
 				ss[i], ss[j] = ss[j], ss[i]
 			}
@@ -405,8 +410,10 @@ func init() {
 		func(e *engine, i instruction) (engineOp, instruction) { // opNewTable
 			a := i.a()
 			if b, c := float8(i.b()), float8(i.c()); b != 0 || c != 0 {
+				e.l.alloc(tableBytes(intFromFloat8(b), intFromFloat8(c))) // ptywright patch: memory accounting
 				e.frame[a] = newTableWithSize(intFromFloat8(b), intFromFloat8(c))
 			} else {
+				e.l.alloc(tableBytes(0, 0)) // ptywright patch: memory accounting
 				e.frame[a] = newTable()
 			}
 			clear(e.frame[a+1:])
@@ -870,7 +877,7 @@ func init() {
 			start := (c - 1) * listItemsPerFlush
 			last := start + n
 			if last > len(h.array) {
-				h.extendArray(last)
+				h.extendArray(e.l, last)
 			}
 			copy(h.array[start:last], e.frame[a+1:a+1+n])
 			e.l.top = e.callInfo.top
@@ -1014,8 +1021,10 @@ func (l *State) executeSwitch() {
 		case opNewTable:
 			a := i.a()
 			if b, c := float8(i.b()), float8(i.c()); b != 0 || c != 0 {
+				l.alloc(tableBytes(intFromFloat8(b), intFromFloat8(c))) // ptywright patch: memory accounting
 				frame[a] = newTableWithSize(intFromFloat8(b), intFromFloat8(c))
 			} else {
+				l.alloc(tableBytes(0, 0)) // ptywright patch: memory accounting
 				frame[a] = newTable()
 			}
 			clear(frame[a+1:])
@@ -1299,7 +1308,7 @@ func (l *State) executeSwitch() {
 			start := (c - 1) * listItemsPerFlush
 			last := start + n
 			if last > len(h.array) {
-				h.extendArray(last)
+				h.extendArray(l, last)
 			}
 			copy(h.array[start:last], frame[a+1:a+1+n])
 			l.top = ci.top
