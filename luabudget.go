@@ -113,8 +113,9 @@ type luaBudget struct {
 	tripped   *budgetTrip
 	// mem bounds the bytes the state holds from above: the last measure
 	// (lua.MemoryInUse) plus every growth reported since. It outlives
-	// calls: the state keeps what a call left in it.
-	mem int64
+	// calls: the state keeps what a call left in it. measured is what mem
+	// was right after the last measure.
+	mem, measured int64
 }
 
 // budgetTrip says why a call was stopped.

@@ -40,6 +40,7 @@ package ptywright
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	lua "github.com/Shopify/go-lua"
@@ -63,22 +64,39 @@ func (b *luaBudget) alloc(l *lua.State, n int) {
 // Alloc implements luapattern.MemoryBudget.
 func (b *luaBudget) Alloc(l *lua.State, n int) { b.alloc(l, n) }
 
+// measureEvery is the fraction of the budget that must have been reported
+// since the last measure for the next one to be worth taking.
+const measureEvery = 16
+
 // measure replaces the bound with what the state really holds plus the
-// pending growth n, and raises if that is over the budget. Outside a
-// call (the host setting a state up) nothing can be raised; the next
-// call's first growth measures again.
+// pending growth n, and raises if that is over the budget.
+//
+// A measure visits every live value, so it is paced like a collector's
+// cycle: at most one per 1/measureEvery of the budget reported. A state
+// whose bound passes the budget sooner after a measure (it holds within
+// that much of its budget and keeps allocating) is stopped without
+// measuring again: its budget is spent to within 1/measureEvery. Without
+// the pacing, a state living near its budget would be walked over and
+// over, each walk finding a little less room.
+//
+// Outside a call (the host setting a state up) nothing can be raised; the
+// next call's first growth measures again.
 func (b *luaBudget) measure(l *lua.State, n int) {
 	if b.ctx == nil || b.tripped != nil {
 		// After a trip the call is unwinding; the error handler's own
 		// few bytes must not raise again.
 		return
 	}
-	live, visits := lua.MemoryInUse(l)
-	b.mem = int64(live) + int64(n)
-	if b.mem > b.limits.Memory {
-		b.trip(l, &budgetTrip{msg: fmt.Sprintf("memory budget exceeded (%s)", formatBytes(b.limits.Memory)), err: ErrPluginMemory})
+	if b.mem-b.measured >= b.limits.Memory/measureEvery {
+		live, visits := lua.MemoryInUse(l)
+		b.mem = int64(live) + int64(n)
+		b.measured = b.mem
+		b.charge(l, int64(visits))
+		if b.mem <= b.limits.Memory {
+			return
+		}
 	}
-	b.charge(l, int64(visits))
+	b.trip(l, &budgetTrip{msg: fmt.Sprintf("memory budget exceeded (%s)", formatBytes(b.limits.Memory)), err: ErrPluginMemory})
 }
 
 // grow is called before writing n more bytes to sb: when sb must grow it
@@ -106,25 +124,33 @@ func formatBytes(n int64) string {
 // formatBudgeted wraps go-lua's string.format: before it formats, the
 // result's size is bounded from the format and the arguments and reported
 // to the budget, so string.format("%s%s...", big, big, ...) is refused
-// before it is built. go-lua caps widths and precisions at two digits.
+// before it is built. go-lua caps widths and precisions at two digits, so
+// each conversion pads at most 99 bytes; a number takes at most some 330
+// digits with %f, 24 bytes otherwise.
 func (rt *luaRuntime) formatBudgeted(format lua.Function) lua.Function {
 	return func(l *lua.State) int {
 		fs, ok := l.ToString(1)
 		if ok {
 			quoted := strings.Contains(fs, "%q")
-			size := len(fs)
+			size := len(fs) + 99*strings.Count(fs, "%")
 			for i := 2; i <= l.Top(); i++ {
-				// Every conversion writes at most 99 bytes of padding
-				// around its argument; a number at most some 330 digits.
-				n := 512
-				if l.TypeOf(i) == lua.TypeString {
+				switch l.TypeOf(i) {
+				case lua.TypeString:
 					s, _ := l.ToString(i)
-					n = 99 + len(s)
 					if quoted {
-						n = 99 + 4*len(s) // %q writes a control byte as \ddd
+						size += 4 * len(s) // %q writes a control byte as \ddd
+					} else {
+						size += len(s)
 					}
+				case lua.TypeNumber:
+					if f, _ := l.ToNumber(i); math.Abs(f) < 1e20 {
+						size += 24
+					} else {
+						size += 330
+					}
+				default:
+					size += 64 // a bool, or a value for %s (tostring: "table: 0x...")
 				}
-				size += n
 			}
 			rt.budget.alloc(l, size)
 		}

@@ -250,6 +250,7 @@ type globalState struct {
 	version            *float64 // pointer to version number
 	memoryErrorMessage string
 	allocHook          AllocHook // ptywright patch: memory accounting
+	lastWalkObjects    int       // ptywright patch: sizes MemoryInUse's bookkeeping
 	// seed uint // randomized seed for hashes
 	// upValueHead upValue // head of double-linked list of all open upvalues
 }

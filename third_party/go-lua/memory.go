@@ -69,8 +69,8 @@ func (l *State) alloc(n int) {
 // call cost. It allocates bookkeeping proportional to the number of
 // objects reached, not to their size.
 func MemoryInUse(l *State) (bytes, visits int) {
-	w := memoryWalk{seen: map[any]struct{}{}, strings: map[*byte]struct{}{}}
 	g := l.global
+	w := memoryWalk{seen: make(map[unsafe.Pointer]struct{}, g.lastWalkObjects)}
 	w.value(g.registry)
 	for _, mt := range g.metaTables {
 		if mt != nil {
@@ -84,38 +84,59 @@ func MemoryInUse(l *State) (bytes, visits int) {
 		w.work = w.work[:len(w.work)-1]
 		w.object(v)
 	}
+	g.lastWalkObjects = len(w.seen)
 	return w.bytes, w.visits
 }
 
 type memoryWalk struct {
-	seen    map[any]struct{}
-	strings map[*byte]struct{}
-	work    []value
-	bytes   int
-	visits  int
+	// seen holds the address of every object counted, and of the bytes
+	// of every long string: distinct live allocations have distinct
+	// addresses.
+	seen   map[unsafe.Pointer]struct{}
+	work   []value
+	bytes  int
+	visits int
+}
+
+// first reports whether p is met for the first time, and remembers it.
+func (w *memoryWalk) first(p unsafe.Pointer) bool {
+	if _, ok := w.seen[p]; ok {
+		return false
+	}
+	w.seen[p] = struct{}{}
+	return true
 }
 
 // value counts v's own size when it is a string, and queues an object the
 // walk has not met yet.
 func (w *memoryWalk) value(v value) {
 	w.visits++
-	switch v := v.(type) {
+	switch o := v.(type) {
 	case nil, bool, float64:
 	case string:
-		if len(v) >= dedupeStringBytes {
-			p := unsafe.StringData(v)
-			if _, ok := w.strings[p]; ok {
-				return
-			}
-			w.strings[p] = struct{}{}
+		if len(o) < dedupeStringBytes || w.first(unsafe.Pointer(unsafe.StringData(o))) {
+			w.bytes += stringBytes(len(o))
 		}
-		w.bytes += stringBytes(len(v))
-	case *table, *luaClosure, *goClosure, *userData, *State:
-		if _, ok := w.seen[v]; ok {
-			return
+	case *table:
+		if w.first(unsafe.Pointer(o)) {
+			w.work = append(w.work, v)
 		}
-		w.seen[v] = struct{}{}
-		w.work = append(w.work, v)
+	case *luaClosure:
+		if w.first(unsafe.Pointer(o)) {
+			w.work = append(w.work, v)
+		}
+	case *goClosure:
+		if w.first(unsafe.Pointer(o)) {
+			w.work = append(w.work, v)
+		}
+	case *userData:
+		if w.first(unsafe.Pointer(o)) {
+			w.work = append(w.work, v)
+		}
+	case *State:
+		if w.first(unsafe.Pointer(o)) {
+			w.work = append(w.work, v)
+		}
 	default:
 		w.bytes += valueBytes // a Go function, light user data
 	}
@@ -142,11 +163,8 @@ func (w *memoryWalk) object(v value) {
 			if uv == nil {
 				continue
 			}
-			if _, ok := uv.home.(stackLocation); !ok { // closed: it holds the value
-				if _, ok := w.seen[uv]; !ok {
-					w.seen[uv] = struct{}{}
-					w.value(uv.home)
-				}
+			if _, ok := uv.home.(stackLocation); !ok && w.first(unsafe.Pointer(uv)) { // closed: it holds the value
+				w.value(uv.home)
 			}
 		}
 	case *goClosure:
@@ -180,13 +198,9 @@ func (w *memoryWalk) object(v value) {
 
 // prototype counts a function's code, constants and nested functions once.
 func (w *memoryWalk) prototype(p *prototype) {
-	if p == nil {
+	if p == nil || !w.first(unsafe.Pointer(p)) {
 		return
 	}
-	if _, ok := w.seen[p]; ok {
-		return
-	}
-	w.seen[p] = struct{}{}
 	w.bytes += 160 + cap(p.code)*4 + cap(p.constants)*valueBytes + cap(p.lineInfo)*4 +
 		cap(p.localVariables)*40 + cap(p.upValues)*40
 	w.value(p.source)
