@@ -99,6 +99,48 @@ func BenchmarkClassify(b *testing.B) {
 	b.ReportMetric(float64(time.Since(start).Microseconds())/float64(b.N), "µs/call")
 }
 
+// BenchmarkClassifyMemoryBudget measures what the memory budget costs a
+// classify call (BenchmarkClassify's): calls alternate, in blocks, between
+// the state reporting its growth to the budget, as it always does, and the
+// report removed, so both halves run under the same load of a shared
+// machine. overhead_% is the difference in mean time per call.
+func BenchmarkClassifyMemoryBudget(b *testing.B) {
+	ext := classifierExtension(b)
+	cc := benchScreen()
+	ctx := context.Background()
+	const block = 20
+	var with, without time.Duration
+	var nWith, nWithout int
+	i := 0
+	for b.Loop() {
+		on := (i/block)%2 == 0
+		if i%block == 0 {
+			ptywright.MemoryHookForBench(ext, on)
+		}
+		start := time.Now()
+		if _, err := ext.Classify(ctx, cc); err != nil {
+			b.Fatal(err)
+		}
+		if d := time.Since(start); on {
+			with += d
+			nWith++
+		} else {
+			without += d
+			nWithout++
+		}
+		i++
+	}
+	ptywright.MemoryHookForBench(ext, true)
+	if nWith == 0 || nWithout == 0 {
+		return // too few calls to compare (-benchtime=1x)
+	}
+	perWith := float64(with.Nanoseconds()) / float64(nWith)
+	perWithout := float64(without.Nanoseconds()) / float64(nWithout)
+	b.ReportMetric(perWith/1e3, "µs/call")
+	b.ReportMetric(perWithout/1e3, "µs/call-unbudgeted")
+	b.ReportMetric(100*(perWith-perWithout)/perWithout, "overhead_%")
+}
+
 // BenchmarkLuaEmit measures ptywright.emit from Lua to a Go subscriber:
 // conversion of a small payload, the namespace check and delivery.
 func BenchmarkLuaEmit(b *testing.B) {

@@ -56,7 +56,18 @@ install_fish() {
 	apt_install fish
 }
 
+# patch: scripts/check-go-lua-patch.sh re-applies third_party/go-lua's
+# patch to upstream go-lua to check it is the whole change.
+install_patch() {
+	if command -v patch >/dev/null 2>&1; then
+		echo "patch: already installed"
+		return
+	fi
+	apt_install patch
+}
+
 install_lua52
+install_patch
 install_vim
 install_zsh
 install_fish
