@@ -192,7 +192,7 @@ func hookArgs(args json.RawMessage) ([]any, error) {
 
 // decodeHookResult reads a hook's return value.
 func (rt *luaRuntime) decodeHookResult(l *lua.State) (HookResult, error) {
-	conv := newLuaToGo(l, rt.emptyArray)
+	conv := rt.newLuaToGo(l)
 	if rt.isResult(l, -1) {
 		res := l.AbsIndex(-1)
 		l.Field(res, "err")

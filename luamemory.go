@@ -96,6 +96,14 @@ func (b *luaBudget) measure(l *lua.State, n int) {
 			return
 		}
 	}
+	b.tripMemory(l)
+}
+
+// tripMemory stops the call for going over the memory budget, when it can.
+func (b *luaBudget) tripMemory(l *lua.State) {
+	if b.ctx == nil || b.tripped != nil {
+		return
+	}
 	b.trip(l, &budgetTrip{msg: fmt.Sprintf("memory budget exceeded (%s)", formatBytes(b.limits.Memory)), err: ErrPluginMemory})
 }
 

@@ -159,3 +159,26 @@ function ping() return 'pong' end`
 	require.NoError(t, err)
 	require.Equal(t, json.RawMessage(`"pong"`), res.Ok)
 }
+
+// TestLuaMemoryBudgetHostHelpers: what the host builds in Go for a plugin
+// (a conversion to JSON, a list of regular expression matches) is bounded
+// by the budget too.
+func TestLuaMemoryBudgetHostHelpers(t *testing.T) {
+	for _, tt := range []struct{ name, body string }{
+		{"json of a shared table", `local t = {('x'):rep(1000)} for i = 1, 40 do t = {t, t} end result = ptywright.json_encode(t)`},
+		{"re.gmatch of the empty expression", `local n = 0 for m in ptywright.re.gmatch(('x'):rep(4e6), '') do n = n + 1 end result = n`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ext := luaPlugin(t, probeSource(tt.body), nil, memoryLimits)
+			_, err := run(t, ext)
+			require.ErrorIs(t, err, ptywright.ErrPluginMemory)
+			require.ErrorContains(t, err, "memory budget exceeded (8 MiB)")
+		})
+	}
+	// A hook's result is converted under the budget as well.
+	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true, Limits: memoryLimits})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, plugins.Close()) })
+	_, err = plugins.CallInline(context.Background(), `function dag() local t = {'x'} for i = 1, 40 do t = {t, t} end return t end`, "dag", nil, ptywright.HookOptions{Timeout: time.Minute})
+	require.ErrorIs(t, err, ptywright.ErrPluginMemory)
+}
