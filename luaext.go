@@ -497,7 +497,7 @@ func (rt *luaRuntime) decodePlan(l *lua.State) (ActionPlan, error) {
 	}
 	l.Field(res, "expect")
 	if !l.IsNil(-1) {
-		raw, err := newLuaToGo(l, rt.emptyArray).json(-1, "expect")
+		raw, err := rt.newLuaToGo(l).json(-1, "expect")
 		if err != nil {
 			return ActionPlan{}, err
 		}
