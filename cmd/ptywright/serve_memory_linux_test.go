@@ -208,6 +208,12 @@ var serveBombs = []struct {
 func TestServeMemoryBombsInline(t *testing.T) {
 	s := startCappedServe(t)
 	adapter, session := echoSession(t, s)
+	t.Run("the issue's script, at load", func(t *testing.T) {
+		src := "local s = 'xxxxxxxx'\nfor i = 1, 40 do s = s .. s end\nreturn #s\n"
+		err := s.callErr("plugin.call", map[string]any{"source": src, "hook": "main", "timeout_ms": 60_000})
+		require.ErrorContains(t, err, "memory budget exceeded (64 MiB)")
+		requireAlive(t, s, adapter, session, "load")
+	})
 	for i, tt := range serveBombs {
 		t.Run(tt.name, func(t *testing.T) {
 			src := "function bomb()\n" + tt.body + "\nreturn 'survived'\nend\n"
