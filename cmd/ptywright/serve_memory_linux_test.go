@@ -249,7 +249,12 @@ func TestServeMemoryBombInPlugin(t *testing.T) {
 			Session string `json:"session"`
 		}
 		s.call(t, "session.create", map[string]any{"program": "/bin/sh", "args": []string{"-c", "cat"}}, &created)
+		// The server compares the size with what it saw at the session's
+		// last change: let it see one first, and change the screen after
+		// the resize.
+		catEchoes(t, s, created.Session, "first")
 		s.call(t, "session.resize", map[string]any{"session": created.Session, "rows": 30, "cols": 100}, nil)
+		catEchoes(t, s, created.Session, "second")
 		deadline := time.Now().Add(patience)
 		for !strings.Contains(s.log.String(), "memory budget exceeded") {
 			require.True(t, time.Now().Before(deadline), "no handler failure logged; stderr:\n%s", s.log)
@@ -261,9 +266,7 @@ func TestServeMemoryBombInPlugin(t *testing.T) {
 		}
 		require.Contains(t, s.log.String(), "event handler failed")
 		requireAlive(t, s, adapter, session, "handler")
-		s.call(t, "session.input", map[string]any{"session": created.Session, "action": map[string]any{"type": "text", "value": "other\r"}}, nil)
-		s.call(t, "session.wait", map[string]any{"session": created.Session, "timeout_ms": patience.Milliseconds(),
-			"matcher": map[string]any{"type": "screen_regex", "value": "(?s)other.*\\n.*other"}}, nil)
+		catEchoes(t, s, created.Session, "third")
 	})
 
 	t.Run("classify", func(t *testing.T) {
@@ -283,6 +286,15 @@ func TestServeMemoryBombInPlugin(t *testing.T) {
 	})
 
 	require.NoError(t, s.stop(t, syscall.SIGTERM), "the server exits cleanly; stderr:\n%s", s.log)
+}
+
+// catEchoes types word into a raw session running cat and waits for it
+// to come back.
+func catEchoes(t *testing.T, s *cappedServer, session, word string) {
+	t.Helper()
+	s.call(t, "session.input", map[string]any{"session": session, "action": map[string]any{"type": "text", "value": word + "\r"}}, nil)
+	s.call(t, "session.wait", map[string]any{"session": session, "timeout_ms": patience.Milliseconds(),
+		"matcher": map[string]any{"type": "screen_regex", "value": "(?s)" + word + ".*\\n.*" + word}}, nil)
 }
 
 func requireOneOf(t *testing.T, msg string, want []string) {
