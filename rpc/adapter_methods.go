@@ -131,7 +131,7 @@ func (s *Server) adapterState(ctx context.Context, _ *conn, raw []byte) (any, er
 	if err != nil {
 		return nil, err
 	}
-	return stateResult{State: redactState(st, ptywright.DefaultRedactor())}, nil
+	return stateResult{State: ptywright.RedactState(st, ptywright.DefaultRedactor())}, nil
 }
 
 type sendParams struct {
@@ -156,7 +156,7 @@ func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return stateResult{State: redactState(st, ptywright.DefaultRedactor())}, nil
+	return stateResult{State: ptywright.RedactState(st, ptywright.DefaultRedactor())}, nil
 }
 
 // checkIntent validates an intent name (required unless field is "") and
@@ -274,7 +274,7 @@ func (s *Server) boundWait(ctx context.Context, a *adapter, waitID string, timeo
 	if err != nil {
 		return nil, err
 	}
-	out := adapterWaitResult{State: redactState(st, ptywright.DefaultRedactor()), WaitID: waitID}
+	out := adapterWaitResult{State: ptywright.RedactState(st, ptywright.DefaultRedactor()), WaitID: waitID}
 	if res != nil {
 		out.Matched = res.Outcome
 	}
@@ -391,7 +391,7 @@ func (s *Server) adapterInspect(ctx context.Context, _ *conn, raw []byte) (any, 
 	return inspectResult{
 		Adapter:        a.id,
 		Plugin:         a.plugin,
-		State:          redactState(in.State, r),
+		State:          ptywright.RedactState(in.State, r),
 		PlainText:      in.PlainText,
 		BodyText:       in.BodyText,
 		StatusText:     in.StatusText,
@@ -468,44 +468,4 @@ func (s *Server) adapterClose(_ context.Context, _ *conn, raw []byte) (any, erro
 		return nil, err
 	}
 	return map[string]bool{"closed": true}, nil
-}
-
-// redactState redacts what a plugin may have quoted from the screen in a
-// state: its evidence, the strings in its metadata and the operator
-// excerpt of its assessment. A nil r leaves it raw.
-func redactState(st ptywright.StateSnapshot, r *ptywright.Redactor) ptywright.StateSnapshot {
-	if r == nil {
-		return st
-	}
-	st.Evidence = r.Redact(st.Evidence)
-	if st.Metadata != nil {
-		st.Metadata, _ = redactValue(st.Metadata, r).(map[string]any)
-	}
-	if st.Assessment != nil && st.Assessment.OperatorBlockedExcerpt != "" {
-		as := *st.Assessment
-		as.OperatorBlockedExcerpt = r.Redact(as.OperatorBlockedExcerpt)
-		st.Assessment = &as
-	}
-	return st
-}
-
-// redactValue returns a copy of a JSON-like value with its strings redacted.
-func redactValue(v any, r *ptywright.Redactor) any {
-	switch x := v.(type) {
-	case string:
-		return r.Redact(x)
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = redactValue(e, r)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = redactValue(e, r)
-		}
-		return out
-	}
-	return v
 }

@@ -202,7 +202,7 @@ func (s *Server) launch(ctx context.Context, m ptywright.PluginManifest, opts pt
 	if err != nil {
 		return nil, err
 	}
-	return startResult{Adapter: id, Plugin: m.Name, Session: e.id, State: redactState(st, ptywright.DefaultRedactor())}, nil
+	return startResult{Adapter: id, Plugin: m.Name, Session: e.id, State: ptywright.RedactState(st, ptywright.DefaultRedactor())}, nil
 }
 
 // closeAdapter closes an adapter taken out of the set: its session first
