@@ -3,29 +3,13 @@ package rpc
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
 	"ptywright"
+	"ptywright/internal/host"
 )
-
-// adapterPermissions is the reference's permission gating table: what an
-// adapter's manifest must declare for each method on it. adapter.list,
-// adapter.live and adapter.cancel_wait need none.
-var adapterPermissions = map[string][]ptywright.Permission{
-	"adapter.start":      {ptywright.PermissionSessionSpawn},
-	"adapter.resume":     {ptywright.PermissionSessionSpawn},
-	"adapter.send":       {ptywright.PermissionInputWrite},
-	"adapter.wait":       {ptywright.PermissionMatcherWait},
-	"adapter.turn":       {ptywright.PermissionInputWrite, ptywright.PermissionMatcherWait},
-	"adapter.snapshot":   {ptywright.PermissionScreenRead},
-	"adapter.state":      {ptywright.PermissionScreenRead},
-	"adapter.inspect":    {ptywright.PermissionScreenRead},
-	"adapter.extract":    {ptywright.PermissionScreenRead},
-	"adapter.lifecycle":  {ptywright.PermissionScreenRead},
-	"adapter.transcript": {ptywright.PermissionTranscriptRead},
-	"adapter.close":      {ptywright.PermissionSessionKill},
-}
 
 func (s *Server) adapterMethods() map[string]handlerFunc {
 	return map[string]handlerFunc{
@@ -48,13 +32,13 @@ func (s *Server) adapterMethods() map[string]handlerFunc {
 }
 
 // checkPermissions fails with -32004 {method, required_permission} for the
-// first permission of method that m does not declare. An adapter's
-// permissions are its manifest's at start and cannot be widened after.
+// first permission of method that m does not declare.
 func checkPermissions(method string, m *ptywright.PluginManifest) error {
-	for _, p := range adapterPermissions[method] {
-		if !m.HasPermission(p) {
-			return PermissionDenied(method, string(p))
-		}
+	var pe *host.PermissionError
+	if err := host.CheckPermissions(method, m); errors.As(err, &pe) {
+		return PermissionDenied(pe.Method, string(pe.Permission))
+	} else if err != nil {
+		return err
 	}
 	return nil
 }
