@@ -41,3 +41,32 @@ func redactValue(v any, r *Redactor) any {
 	}
 	return v
 }
+
+// RedactOutcome returns a copy of a match outcome with what it quotes from
+// the screen redacted, in every branch: captures, searched text, pattern
+// and lua evidence. A nil r (or outcome) is returned as is.
+//
+// A secret inside a pattern in escaped form (`sk\-abc`) is not recognised:
+// a face that shows outcomes to a reader who did not write the matcher
+// should leave patterns out.
+func RedactOutcome(o *MatchOutcome, r *Redactor) *MatchOutcome {
+	if o == nil || r == nil {
+		return o
+	}
+	out := *o
+	if o.Capture != nil {
+		out.Capture = strPtr(r.Redact(*o.Capture))
+	}
+	out.Text = r.Redact(o.Text)
+	out.Pattern = r.Redact(o.Pattern)
+	if o.Evidence != nil {
+		out.Evidence = redactValue(o.Evidence, r)
+	}
+	if o.Matched != nil {
+		out.Matched = make([]MatchOutcome, len(o.Matched))
+		for i := range o.Matched {
+			out.Matched[i] = *RedactOutcome(&o.Matched[i], r)
+		}
+	}
+	return &out
+}
