@@ -329,7 +329,7 @@ func (c *client) adapterTurn(ctx context.Context, req *mcp.CallToolRequest, in a
 	out := adapterTurnOut{State: ptywright.RedactState(st, ptywright.DefaultRedactor())}
 	if res != nil {
 		if res.Outcome != nil {
-			out.Matched = res.Outcome
+			out.Matched = withoutPatterns(ptywright.RedactOutcome(res.Outcome, ptywright.DefaultRedactor()))
 		}
 		out.Screen = res.Snapshot.PlainText
 	} else {
@@ -367,4 +367,15 @@ func stateText(st ptywright.StateSnapshot) string {
 		fmt.Fprintf(&b, "; metadata: %s", md)
 	}
 	return b.String()
+}
+
+// withoutPatterns clears the patterns of an outcome (a copy), in every
+// branch: the plugin wrote them, not the model, and a secret it escaped
+// into one (sk\-...) slips past redaction.
+func withoutPatterns(o *ptywright.MatchOutcome) *ptywright.MatchOutcome {
+	o.Pattern = ""
+	for i := range o.Matched {
+		withoutPatterns(&o.Matched[i])
+	}
+	return o
 }
