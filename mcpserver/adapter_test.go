@@ -15,6 +15,7 @@ type adapterStarted struct {
 	Adapter string                  `json:"adapter"`
 	Plugin  string                  `json:"plugin"`
 	Session string                  `json:"session"`
+	Pid     int                     `json:"pid"`
 	State   ptywright.StateSnapshot `json:"state"`
 }
 

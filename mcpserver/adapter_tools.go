@@ -27,6 +27,7 @@ type adapterStartOut struct {
 	Adapter string                  `json:"adapter" jsonschema:"the adapter id the other adapter_* tools take"`
 	Plugin  string                  `json:"plugin"`
 	Session string                  `json:"session" jsonschema:"its session, readable with session_snapshot and session_wait"`
+	Pid     int                     `json:"pid"`
 	State   ptywright.StateSnapshot `json:"state" jsonschema:"what the plugin reads on the first screen"`
 }
 
@@ -248,7 +249,7 @@ func (c *client) adapterStart(ctx context.Context, _ *mcp.CallToolRequest, in ad
 	if err != nil {
 		return nil, adapterStartOut{}, toolError(fmt.Errorf("adapter %s started but its first state failed: %w", a.id, err))
 	}
-	out := adapterStartOut{Adapter: a.id, Plugin: m.Name, Session: e.id, State: ptywright.RedactState(st, ptywright.DefaultRedactor())}
+	out := adapterStartOut{Adapter: a.id, Plugin: m.Name, Session: e.id, Pid: sess.Pid(), State: ptywright.RedactState(st, ptywright.DefaultRedactor())}
 	return textResult(fmt.Sprintf("Started adapter %s (plugin %s, %s, session %s).\n%s", a.id, m.Name, opts.Program, e.id, stateText(out.State))), out, nil
 }
 

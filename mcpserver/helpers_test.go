@@ -85,7 +85,22 @@ func newPlugins(t testing.TB, manifests ...string) *ptywright.Plugins {
 // served is a server serving one in-memory client.
 type served struct {
 	cs   *mcp.ClientSession
+	raw  *keptTransport
 	done chan error // Serve's return
+}
+
+// keptTransport keeps the client's connection, so a test can drop it the
+// way a client process that dies does, without the goodbye of
+// ClientSession.Close (which waits for the calls in flight).
+type keptTransport struct {
+	mcp.Transport
+	conn mcp.Connection
+}
+
+func (k *keptTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := k.Transport.Connect(ctx)
+	k.conn = c
+	return c, err
 }
 
 // serve connects a client of the SDK's own to a new server over the SDK's
@@ -99,9 +114,10 @@ func serve(t *testing.T, opts Options, copts *mcp.ClientOptions) *served {
 	st, ct := mcp.NewInMemoryTransports()
 	done := make(chan error, 1)
 	go func() { done <- New(opts).Serve(context.Background(), st) }()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, copts).Connect(context.Background(), ct, nil)
+	raw := &keptTransport{Transport: ct}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, copts).Connect(context.Background(), raw, nil)
 	require.NoError(t, err)
-	s := &served{cs: cs, done: done}
+	s := &served{cs: cs, raw: raw, done: done}
 	t.Cleanup(func() { s.disconnect(t) })
 	return s
 }
@@ -111,6 +127,19 @@ func serve(t *testing.T, opts Options, copts *mcp.ClientOptions) *served {
 func (s *served) disconnect(t *testing.T) {
 	t.Helper()
 	_ = s.cs.Close() // Closing twice is fine; the first error is the one that matters.
+	s.waitServe(t)
+}
+
+// drop cuts the client's connection as a dying client process does, and
+// waits for Serve to return.
+func (s *served) drop(t *testing.T) {
+	t.Helper()
+	require.NoError(t, s.raw.conn.Close())
+	s.waitServe(t)
+}
+
+func (s *served) waitServe(t *testing.T) {
+	t.Helper()
 	select {
 	case err, ok := <-s.done:
 		if ok {

@@ -77,7 +77,8 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	c := newClient(s)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "ptywright", Title: "ptywright", Version: s.opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       s.log,
+		// No Logger: the SDK's own lines (an ERROR for every cancelled
+		// Run) are noise; ours say what matters.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	c.addSessionTools(srv)
