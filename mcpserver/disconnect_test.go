@@ -6,6 +6,7 @@ import (
 	"context"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -48,7 +49,7 @@ func TestDisconnectReapsEverything(t *testing.T) {
 		_, err := s.cs.CallTool(context.Background(), params)
 		waitErr <- err
 	}()
-	require.Eventually(t, func() bool { return waitsRunning() == 1 }, patience, 5_000_000)
+	require.Eventually(t, func() bool { return waitsRunning() == 1 }, patience, 5*time.Millisecond)
 
 	s.drop(t)
 	require.Error(t, <-waitErr, "the client's own call ends with its connection")

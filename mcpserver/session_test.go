@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -216,7 +217,7 @@ func TestSessionOutputIsRedacted(t *testing.T) {
 // running, and the session is usable.
 func TestSessionWaitCancelled(t *testing.T) {
 	progressed := make(chan struct{}, 1)
-	s := serve(t, Options{ProgressInterval: 5_000_000}, &mcp.ClientOptions{
+	s := serve(t, Options{ProgressInterval: 5 * time.Millisecond}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
 			select {
 			case progressed <- struct{}{}:
@@ -237,7 +238,7 @@ func TestSessionWaitCancelled(t *testing.T) {
 	require.NotZero(t, waitsRunning())
 	cancel()
 	require.ErrorIs(t, <-errc, context.Canceled)
-	require.Eventually(t, func() bool { return waitsRunning() == 0 }, patience, 5_000_000, "the server's wait outlived the cancellation")
+	require.Eventually(t, func() bool { return waitsRunning() == 0 }, patience, 5*time.Millisecond, "the server's wait outlived the cancellation")
 	var w waitOut
 	s.ok(t, "session_wait", map[string]any{"session": st.Session, "text": "ptw$"}, &w)
 	require.True(t, w.Matched)
@@ -261,7 +262,7 @@ func TestSessionWaitReportsProgress(t *testing.T) {
 	var got []*mcp.ProgressNotificationParams
 	first := make(chan struct{})
 	var once sync.Once
-	s := serve(t, Options{ProgressInterval: 5_000_000}, &mcp.ClientOptions{
+	s := serve(t, Options{ProgressInterval: 5 * time.Millisecond}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			mu.Lock()
 			got = append(got, req.Params)
