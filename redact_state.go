@@ -70,3 +70,10 @@ func RedactOutcome(o *MatchOutcome, r *Redactor) *MatchOutcome {
 	}
 	return &out
 }
+
+// RedactReceipt returns a receipt with the outcome in its evidence
+// redacted (see RedactOutcome).
+func RedactReceipt(rc Receipt, r *Redactor) Receipt {
+	rc.Evidence = RedactOutcome(rc.Evidence, r)
+	return rc
+}

@@ -23,7 +23,13 @@ type stateOut struct {
 	State ptywright.StateSnapshot `json:"state"`
 }
 
+type sendOut struct {
+	State   ptywright.StateSnapshot `json:"state"`
+	Receipt ptywright.Receipt       `json:"receipt"`
+}
+
 type turnOut struct {
+	Receipt ptywright.Receipt       `json:"receipt"`
 	State   ptywright.StateSnapshot `json:"state"`
 	Matched *ptywright.MatchOutcome `json:"matched"`
 	Screen  string                  `json:"screen"`
@@ -73,8 +79,13 @@ func TestAdapterStartSendTurnClose(t *testing.T) {
 	s.ok(t, "adapter_state", map[string]any{"adapter": a.Adapter}, &st)
 	require.Equal(t, "nothing sent yet", st.State.Evidence)
 
-	s.ok(t, "adapter_send", map[string]any{"adapter": a.Adapter, "intent": "send_text", "params": map[string]any{"text": "hello"}}, &st)
-	require.NotEqual(t, "nothing sent yet", st.State.Evidence, "the state after the intent")
+	var sent sendOut
+	txt = s.ok(t, "adapter_send", map[string]any{"adapter": a.Adapter, "intent": "send_text", "params": map[string]any{"text": "hello"}}, &sent)
+	require.NotEqual(t, "nothing sent yet", sent.State.Evidence, "the state after the intent")
+	require.Equal(t, "send_text", sent.Receipt.Intent)
+	require.Equal(t, len("hello")+1, sent.Receipt.Bytes, "the text and Enter")
+	require.Equal(t, 1, sent.Receipt.Attempts)
+	require.Contains(t, txt, "Sent send_text to adapter "+a.Adapter+": "+string(sent.Receipt.Effect)+" (6 bytes, 1 attempt(s))")
 
 	// Its session is readable with the session tools.
 	var w waitOut
@@ -84,6 +95,7 @@ func TestAdapterStartSendTurnClose(t *testing.T) {
 	var turn turnOut
 	txt = s.ok(t, "adapter_turn", map[string]any{"adapter": a.Adapter, "intent": "send_text", "params": map[string]any{"text": "again"}}, &turn)
 	require.Equal(t, "echoed", turn.State.State)
+	require.Equal(t, "send_text", turn.Receipt.Intent)
 	require.NotNil(t, turn.Matched)
 	require.Equal(t, ptywright.MatchAll, turn.Matched.Kind)
 	require.Contains(t, turn.Screen, "again\nagain")

@@ -39,6 +39,13 @@ type adapterStateOut struct {
 	State ptywright.StateSnapshot `json:"state"`
 }
 
+type adapterSendOut struct {
+	State ptywright.StateSnapshot `json:"state" jsonschema:"the state after the intent"`
+	// Receipt is a ptywright.Receipt; typed any because its evidence is a
+	// match outcome, a tree a JSON schema inferred from Go cannot say.
+	Receipt any `json:"receipt" jsonschema:"what became of the intent: effect confirmed (the program took it), ignored (it dropped the keys: try again) or unverified; bytes written, attempts, reason"`
+}
+
 type adapterSendIn struct {
 	Adapter string         `json:"adapter" jsonschema:"the adapter id adapter_start returned"`
 	Intent  string         `json:"intent" jsonschema:"the intent, as plugin_describe lists it (send_prompt, approve, interrupt, ...)"`
@@ -60,6 +67,8 @@ type adapterTurnOut struct {
 	// outcome is a tree, which a JSON schema inferred from Go cannot say.
 	Matched any    `json:"matched,omitempty" jsonschema:"which branch of the wait matcher fired"`
 	Screen  string `json:"screen" jsonschema:"the screen as text when the turn ended"`
+	// Receipt is a ptywright.Receipt, typed any like Matched.
+	Receipt any `json:"receipt" jsonschema:"what became of the intent (see adapter_send); when it was ignored the turn did not wait"`
 }
 
 type adapterCloseOut struct {
@@ -274,24 +283,47 @@ func rawParams(p map[string]any) (json.RawMessage, error) {
 	return json.Marshal(p)
 }
 
-func (c *client) adapterSend(ctx context.Context, _ *mcp.CallToolRequest, in adapterSendIn) (*mcp.CallToolResult, adapterStateOut, error) {
+func (c *client) adapterSend(ctx context.Context, _ *mcp.CallToolRequest, in adapterSendIn) (*mcp.CallToolResult, adapterSendOut, error) {
 	if in.Intent == "" {
-		return nil, adapterStateOut{}, errors.New("intent: must not be empty (see plugin_describe)")
+		return nil, adapterSendOut{}, errors.New("intent: must not be empty (see plugin_describe)")
 	}
 	params, err := rawParams(in.Params)
 	if err != nil {
-		return nil, adapterStateOut{}, fmt.Errorf("params: %w", err)
+		return nil, adapterSendOut{}, fmt.Errorf("params: %w", err)
 	}
 	a, err := c.checked("adapter.send", in.Adapter)
 	if err != nil {
-		return nil, adapterStateOut{}, err
+		return nil, adapterSendOut{}, err
 	}
-	st, err := a.h.Send(ctx, in.Intent, params)
+	res, err := a.h.Send(ctx, in.Intent, params)
 	if err != nil {
-		return nil, adapterStateOut{}, toolError(fmt.Errorf("intent %s: %w", in.Intent, err))
+		return nil, adapterSendOut{}, toolError(fmt.Errorf("intent %s: %w", in.Intent, err))
 	}
-	out := adapterStateOut{State: ptywright.RedactState(st, ptywright.DefaultRedactor())}
-	return textResult(fmt.Sprintf("Sent %s to adapter %s.\n%s", in.Intent, a.id, stateText(out.State))), out, nil
+	r := ptywright.DefaultRedactor()
+	rc := receiptOut(res.Receipt)
+	out := adapterSendOut{State: ptywright.RedactState(res.State, r), Receipt: rc}
+	return textResult(fmt.Sprintf("Sent %s to adapter %s: %s.\n%s", in.Intent, a.id, receiptText(rc), stateText(out.State))), out, nil
+}
+
+// receiptOut is a receipt as the model gets it: redacted, its evidence
+// without patterns.
+func receiptOut(rc ptywright.Receipt) ptywright.Receipt {
+	rc = ptywright.RedactReceipt(rc, ptywright.DefaultRedactor())
+	if rc.Evidence != nil {
+		rc.Evidence = withoutPatterns(rc.Evidence)
+	}
+	return rc
+}
+
+func receiptText(rc ptywright.Receipt) string {
+	s := fmt.Sprintf("%s (%d bytes, %d attempt(s))", rc.Effect, rc.Bytes, rc.Attempts)
+	if rc.Effect == ptywright.EffectIgnored {
+		s = "IGNORED by the program (" + fmt.Sprintf("%d bytes, %d attempt(s)", rc.Bytes, rc.Attempts) + ")"
+	}
+	if rc.Reason != "" {
+		s += ": " + rc.Reason
+	}
+	return s
 }
 
 func (c *client) adapterTurn(ctx context.Context, req *mcp.CallToolRequest, in adapterTurnIn) (*mcp.CallToolResult, adapterTurnOut, error) {
@@ -318,7 +350,7 @@ func (c *client) adapterTurn(ctx context.Context, req *mcp.CallToolRequest, in a
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	st, res, err := a.h.Turn(ctx, in.Intent, params, in.WaitIntent, waitParams)
+	tr, err := a.h.Turn(ctx, in.Intent, params, in.WaitIntent, waitParams)
 	if err != nil {
 		// The screen says what went wrong better than the error alone.
 		var we *ptywright.WaitError
@@ -327,16 +359,20 @@ func (c *client) adapterTurn(ctx context.Context, req *mcp.CallToolRequest, in a
 		}
 		return nil, adapterTurnOut{}, toolError(fmt.Errorf("turn %s on adapter %s: %w", in.Intent, a.id, err))
 	}
-	out := adapterTurnOut{State: ptywright.RedactState(st, ptywright.DefaultRedactor())}
-	if res != nil {
-		if res.Outcome != nil {
-			out.Matched = withoutPatterns(ptywright.RedactOutcome(res.Outcome, ptywright.DefaultRedactor()))
+	rc := receiptOut(tr.Receipt)
+	out := adapterTurnOut{State: ptywright.RedactState(tr.State, ptywright.DefaultRedactor()), Receipt: rc}
+	head := fmt.Sprintf("Turn %s on adapter %s done (%s).", in.Intent, a.id, receiptText(rc))
+	if tr.Wait != nil {
+		if tr.Wait.Outcome != nil {
+			out.Matched = withoutPatterns(ptywright.RedactOutcome(tr.Wait.Outcome, ptywright.DefaultRedactor()))
 		}
-		out.Screen = res.Snapshot.PlainText
+		out.Screen = tr.Wait.Snapshot.PlainText
 	} else {
+		// The send was ignored: no wait ran.
+		head = fmt.Sprintf("Turn %s on adapter %s did not wait: %s.", in.Intent, a.id, receiptText(rc))
 		out.Screen = a.h.Session().Snapshot(ptywright.SnapshotOptions{}).PlainText
 	}
-	return textResult(fmt.Sprintf("Turn %s on adapter %s done.\n%s\n%s", in.Intent, a.id, stateText(out.State), screenBlock(out.Screen))), out, nil
+	return textResult(fmt.Sprintf("%s\n%s\n%s", head, stateText(out.State), screenBlock(out.Screen))), out, nil
 }
 
 func (c *client) adapterClose(_ context.Context, _ *mcp.CallToolRequest, in adapterIn) (*mcp.CallToolResult, adapterCloseOut, error) {
