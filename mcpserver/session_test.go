@@ -294,3 +294,33 @@ func TestSessionWaitReportsProgress(t *testing.T) {
 	require.EqualValues(t, 42, got[0].ProgressToken)
 	require.Contains(t, got[0].Message, `waiting for text "go-on-now"`)
 }
+
+// after_sequence holds a wait until the screen changes after the input:
+// text already on screen does not answer it.
+func TestSessionWaitAfterSequence(t *testing.T) {
+	s := serve(t, Options{}, nil)
+	var st startOut
+	s.ok(t, "session_start", map[string]any{"program": "/bin/sh", "args": []string{"-c", "stty -echo; echo old-marker; exec cat"}}, &st)
+	var w waitOut
+	s.ok(t, "session_wait", map[string]any{"session": st.Session, "text": "old-marker"}, &w)
+	require.True(t, w.Matched)
+
+	// Without echo, typing changes nothing on screen.
+	var sent struct {
+		Bytes    int    `json:"bytes"`
+		Sequence uint64 `json:"sequence"`
+	}
+	s.ok(t, "session_send", map[string]any{"session": st.Session, "text": "typed"}, &sent)
+	require.Equal(t, 5, sent.Bytes)
+	s.ok(t, "session_wait", map[string]any{"session": st.Session, "text": "old-marker", "after_sequence": sent.Sequence, "timeout_ms": 100}, &w)
+	require.False(t, w.Matched, "the screen from before the input answered the wait")
+	require.True(t, w.TimedOut)
+	s.ok(t, "session_wait", map[string]any{"session": st.Session, "text": "old-marker", "timeout_ms": 100}, &w)
+	require.True(t, w.Matched, "without after_sequence the old screen answers")
+
+	// Enter makes cat print the line: the screen changes after the input.
+	s.ok(t, "session_send", map[string]any{"session": st.Session, "keys": []string{"enter"}}, &sent)
+	s.ok(t, "session_wait", map[string]any{"session": st.Session, "text": "old-marker", "after_sequence": sent.Sequence}, &w)
+	require.True(t, w.Matched)
+	require.Contains(t, w.Screen, "old-marker\ntyped")
+}

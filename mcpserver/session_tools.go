@@ -41,7 +41,10 @@ type sessionSendIn struct {
 type sessionSendOut struct {
 	Sent bool `json:"sent"`
 	// Keys is how many keys were pressed.
-	Keys int `json:"keys"`
+	Keys  int `json:"keys"`
+	Bytes int `json:"bytes" jsonschema:"bytes written to the program"`
+	// Sequence is the screen's sequence as the first write began.
+	Sequence uint64 `json:"sequence" jsonschema:"pass it to session_wait as after_sequence to see only what this input caused"`
 }
 
 type sessionWaitIn struct {
@@ -51,6 +54,8 @@ type sessionWaitIn struct {
 	StableMs  int64  `json:"stable_ms,omitempty" jsonschema:"wait until the screen has not changed for this many milliseconds (the program has settled)"`
 	Exited    bool   `json:"exited,omitempty" jsonschema:"wait until the program exits"`
 	TimeoutMs int64  `json:"timeout_ms,omitempty" jsonschema:"give up after this many milliseconds; default 30000"`
+	// AfterSequence holds the wait until the screen changes after it.
+	AfterSequence *uint64 `json:"after_sequence,omitempty" jsonschema:"the sequence session_send returned: only a screen drawn after that input can match, so text already on screen before it (an old prompt) does not"`
 }
 
 type sessionWaitOut struct {
@@ -115,7 +120,7 @@ func (c *client) addSessionTools(srv *mcp.Server) {
 		Title: "Type into a terminal program",
 		Description: "Type text and/or press keys in a session: the text first, then the keys in order. " +
 			"To run a shell command send {\"text\": \"ls -l\", \"keys\": [\"enter\"]}; to interrupt press ctrl_c. " +
-			"It returns once the input is written, not when the program has reacted: follow it with session_wait.",
+			"It returns once the input is written, not when the program has reacted: follow it with session_wait, passing the sequence it returns as after_sequence so that only what the input caused can match.",
 	}, c.sessionSend)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "session_wait",
@@ -123,7 +128,7 @@ func (c *client) addSessionTools(srv *mcp.Server) {
 		Description: "Wait until the session's screen shows something: exactly one of text (a substring on screen), regex (matched against the screen text), stable_ms (the screen has not changed for that long) or exited (the program ended). " +
 			"It returns matched, the elapsed time and the screen as text. A timeout is not an error: matched is false and you get the last screen. " +
 			"If the program exits before the condition holds, the wait ends with matched false and the exit code. " +
-			"Prefer waiting for the text you expect over stable_ms.",
+			"Prefer waiting for the text you expect over stable_ms; after session_send pass its sequence as after_sequence, or text still on screen from before (an old prompt) answers at once.",
 	}, c.sessionWait)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "session_snapshot",
@@ -184,17 +189,27 @@ func (c *client) sessionSend(ctx context.Context, _ *mcp.CallToolRequest, in ses
 	if err != nil {
 		return nil, sessionSendOut{}, err
 	}
+	out := sessionSendOut{Sent: true, Keys: len(keys)}
+	first := true
+	perform := func(a ptywright.Action) error {
+		w, err := e.sess.Perform(ctx, a)
+		if first {
+			out.Sequence, first = w.Sequence, false
+		}
+		out.Bytes += w.Bytes
+		return err
+	}
 	if in.Text != "" {
-		if err := e.sess.Send(ctx, ptywright.Text(in.Text)); err != nil {
+		if err := perform(ptywright.Text(in.Text)); err != nil {
 			return nil, sessionSendOut{}, toolError(err)
 		}
 	}
 	for i, k := range keys {
-		if err := e.sess.Send(ctx, ptywright.Press(k)); err != nil {
+		if err := perform(ptywright.Press(k)); err != nil {
 			return nil, sessionSendOut{}, toolError(fmt.Errorf("keys[%d] %s: %w", i, k, err))
 		}
 	}
-	return textResult(fmt.Sprintf("Sent to %s%s.", e.id, describeInput(in))), sessionSendOut{Sent: true, Keys: len(keys)}, nil
+	return textResult(fmt.Sprintf("Sent to %s%s (sequence %d: pass it to session_wait as after_sequence to see only what follows).", e.id, describeInput(in), out.Sequence)), out, nil
 }
 
 func describeInput(in sessionSendIn) string {
@@ -270,9 +285,13 @@ func (c *client) sessionWait(ctx context.Context, req *mcp.CallToolRequest, in s
 	}
 	stop := c.progress(ctx, req, "waiting for "+what)
 	defer stop()
+	var opts []ptywright.WaitOption
+	if in.AfterSequence != nil {
+		opts = append(opts, ptywright.After(*in.AfterSequence))
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	res, err := e.sess.Wait(ctx, m)
+	res, err := e.sess.Wait(ctx, m, opts...)
 	var out sessionWaitOut
 	var we *ptywright.WaitError
 	switch {
