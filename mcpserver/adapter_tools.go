@@ -228,7 +228,7 @@ func (c *client) adapterStart(ctx context.Context, _ *mcp.CallToolRequest, in ad
 		return nil, adapterStartOut{}, err
 	}
 	if err := host.CheckDir(in.Cwd); err != nil {
-		return nil, adapterStartOut{}, err
+		return nil, adapterStartOut{}, toolError(err)
 	}
 	ext, err := c.plugins().NewExtension(m.Name)
 	if err != nil {

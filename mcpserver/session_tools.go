@@ -149,7 +149,7 @@ func (c *client) sessionStart(_ context.Context, _ *mcp.CallToolRequest, in sess
 		return nil, sessionStartOut{}, errors.New("program: must not be empty")
 	}
 	if err := host.CheckDir(in.Cwd); err != nil {
-		return nil, sessionStartOut{}, err
+		return nil, sessionStartOut{}, toolError(err)
 	}
 	sess, err := ptywright.Start(ptywright.Options{
 		Program: in.Program,
