@@ -173,3 +173,34 @@ func TestAdapterStateIsRedacted(t *testing.T) {
 	require.NotContains(t, text(res), secret)
 	require.NotContains(t, mustJSON(t, res.StructuredContent), secret)
 }
+
+// Receipts reach the model: an intent whose keys change nothing is
+// reported ignored (and a turn does not wait on it), one the program takes
+// is confirmed.
+func TestAdapterReceipts(t *testing.T) {
+	s := serve(t, Options{Plugins: newPlugins(t, "testdata/plugins/picky/manifest.toml")}, nil)
+	var a adapterStarted
+	s.ok(t, "adapter_start", map[string]any{"plugin": "picky"}, &a)
+	var w waitOut
+	s.ok(t, "session_wait", map[string]any{"session": a.Session, "text": "menu"}, &w)
+
+	var sent sendOut
+	txt := s.ok(t, "adapter_send", map[string]any{"adapter": a.Adapter, "intent": "pick"}, &sent)
+	require.Equal(t, ptywright.EffectIgnored, sent.Receipt.Effect)
+	require.Equal(t, "menu", sent.State.State)
+	require.Contains(t, txt, "IGNORED by the program (1 bytes, 1 attempt(s))")
+
+	var turn turnOut
+	txt = s.ok(t, "adapter_turn", map[string]any{"adapter": a.Adapter, "intent": "pick"}, &turn)
+	require.Equal(t, ptywright.EffectIgnored, turn.Receipt.Effect)
+	require.Nil(t, turn.Matched, "no wait ran")
+	require.Contains(t, txt, "did not wait: IGNORED")
+	require.Contains(t, txt, "--- screen ---\nmenu")
+
+	txt = s.ok(t, "adapter_turn", map[string]any{"adapter": a.Adapter, "intent": "choose"}, &turn)
+	require.Equal(t, ptywright.EffectConfirmed, turn.Receipt.Effect)
+	require.Equal(t, "chosen", turn.State.State)
+	require.NotNil(t, turn.Matched)
+	require.Contains(t, turn.Screen, "chosen")
+	require.Contains(t, txt, "done (confirmed")
+}
