@@ -2,7 +2,6 @@ package ptywright
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -44,15 +43,21 @@ type Expectation struct {
 	// States: the classification after the write is one of these.
 	States []string `json:"states,omitempty"`
 	// Leave: the classification after the write differs from the one
-	// before it.
+	// before it, in its state or its evidence (a second page of the same
+	// state is left when the plugin's evidence names the page), and is not
+	// the host's plugin_error.
 	Leave bool `json:"leave,omitempty"`
+	// Changed: the visible screen (text, cursor, modes) differs from the
+	// one the keys were sent to. The weakest expectation: for keys whose
+	// only sure effect is some redraw (a toggle, a cursor move).
+	Changed bool `json:"changed,omitempty"`
 	// WithinMs is the window; 0 means the handle's ReceiptWindow.
 	WithinMs int64 `json:"within_ms,omitempty"`
 }
 
 func (e *Expectation) validate() error {
-	if e.Matcher == nil && len(e.States) == 0 && !e.Leave {
-		return fmt.Errorf("%w: expect: needs a matcher, states or leave", ErrInvalidParams)
+	if e.Matcher == nil && len(e.States) == 0 && !e.Leave && !e.Changed {
+		return fmt.Errorf("%w: expect: needs a matcher, states, leave or changed", ErrInvalidParams)
 	}
 	if e.WithinMs < 0 {
 		return fmt.Errorf("%w: expect.within_ms: must not be negative", ErrInvalidParams)
@@ -145,6 +150,10 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 		h.submitTurn()
 	}
 	start := time.Now()
+	var screenBefore uint64
+	if plan.Expect != nil && plan.Expect.Changed {
+		screenBefore = h.s.screen.visibleKey()
+	}
 	if err := h.applyLocked(ctx, intent, plan, &rc); err != nil {
 		return rc, err
 	}
@@ -154,18 +163,22 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 		rc.ElapsedMs = time.Since(start).Milliseconds()
 		return rc, nil
 	}
-	seen, reason, err := h.expectLocked(ctx, plan.Expect, before, &rc)
+	seen, reason, err := h.expectLocked(ctx, plan.Expect, before, screenBefore, &rc)
 	if err != nil {
 		return rc, err
 	}
-	if !seen && plan.Resend && reason == "" {
+	if !seen && (plan.Resend || len(plan.Retry) > 0) && reason == "" {
 		if _, err := h.holdForReadiness(ctx, &rc); err != nil {
 			return rc, err
 		}
-		if err := h.applyLocked(ctx, intent, plan, &rc); err != nil {
+		again := plan
+		if len(plan.Retry) > 0 {
+			again.Actions = plan.Retry
+		}
+		if err := h.applyLocked(ctx, intent, again, &rc); err != nil {
 			return rc, err
 		}
-		seen, reason, err = h.expectLocked(ctx, plan.Expect, before, &rc)
+		seen, reason, err = h.expectLocked(ctx, plan.Expect, before, screenBefore, &rc)
 		if err != nil {
 			return rc, err
 		}
@@ -217,40 +230,60 @@ func (h *ExtensionHandle) rememberIntent(li *string) {
 	h.lastIntent = &v
 }
 
+// surface is what the handle's last classification showed (its state and
+// evidence) and when that was first drawn, as near as the handle can tell:
+// the visible change the first classification of it followed. Guarded by
+// extMu.
+type surface struct {
+	state, evidence string
+	since           time.Time
+}
+
+// note records a classification made of a screen last changed at shown.
+func (f *surface) note(st StateSnapshot, shown time.Time) {
+	if st.State == f.state && st.Evidence == f.evidence {
+		return
+	}
+	f.state, f.evidence, f.since = st.State, st.Evidence, shown
+}
+
 // holdForReadiness classifies the screen and, when its state asks for it
-// (StateSnapshot.InputSettleMs), holds the keys until the screen has been
-// visibly unchanged that long: a freshly drawn dialog may not take keys
-// yet. It gives up holding after MaxInputHold and sends anyway (the
-// receipt then tells whether the keys were taken). It returns the state
-// the keys go to; an error only when ctx ends first, with nothing written.
+// (StateSnapshot.InputSettleMs), holds the keys until that long after the
+// state was first drawn: programs refuse keys for a while after they draw a
+// dialog (Claude Code 2.1.330: 150 ms from the dialog's first paint, with
+// every refused key restarting the window). The clock runs from the first
+// frame, not the last change, since some dialogs never go quiet (a
+// blinking bullet). A state first seen by this call counts from the last
+// visible change, which is never earlier than its first frame. It gives up
+// holding after MaxInputHold and sends anyway (the receipt then tells
+// whether the keys were taken). It returns the state the keys go to; an
+// error only when ctx ends first, with nothing written.
 func (h *ExtensionHandle) holdForReadiness(ctx context.Context, rc *Receipt) (StateSnapshot, error) {
 	start := time.Now()
 	defer func() { rc.HeldMs += time.Since(start).Milliseconds() }()
-	st, _ := h.classifyNow(ctx)
 	limit := h.opts.MaxInputHold
 	if limit <= 0 {
 		limit = DefaultMaxInputHold
 	}
+	st, _ := h.classifyNow(ctx)
 	for range 4 { // A state may give way to another that also asks to settle.
 		settle := time.Duration(st.InputSettleMs) * time.Millisecond
-		if settle <= 0 || h.s.StableFor() >= settle {
+		h.extMu.Lock()
+		since := h.surface.since
+		h.extMu.Unlock()
+		hold := min(time.Until(since.Add(settle)), limit-time.Since(start))
+		if settle <= 0 || hold <= 0 {
 			return st, nil
 		}
-		left := limit - time.Since(start)
-		if left <= 0 {
-			return st, nil
-		}
-		wctx, cancel := context.WithTimeout(ctx, left)
-		_, err := h.s.Wait(wctx, ScreenStable(settle))
-		cancel()
-		if ctx.Err() != nil {
-			return st, fmt.Errorf("holding intent %q for the screen to settle: %w", rc.Intent, cancelErr(ctx.Err()))
-		}
-		if err != nil && !errors.Is(err, ErrTimeout) {
-			return st, err
+		t := time.NewTimer(hold)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return st, fmt.Errorf("holding intent %q for %s to take keys: %w", rc.Intent, st.State, cancelErr(ctx.Err()))
 		}
 		next, _ := h.classifyNow(ctx)
-		if next.State == st.State {
+		if next.State == st.State && next.Evidence == st.Evidence {
 			return next, nil
 		}
 		st = next
@@ -272,7 +305,7 @@ func (h *ExtensionHandle) window(e *Expectation) time.Duration {
 // expectLocked looks for e on every screen after rc.Sequence (the first
 // write) until the window ends. reason is set when the answer cannot be
 // known: the program exited, the session closed or the caller gave up.
-func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, before StateSnapshot, rc *Receipt) (seen bool, reason string, err error) {
+func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, before StateSnapshot, screenBefore uint64, rc *Receipt) (seen bool, reason string, err error) {
 	var cm *compiled
 	if e.Matcher != nil {
 		if cm, err = compileMatcher(*e.Matcher, "expect.matcher"); err != nil {
@@ -296,9 +329,10 @@ func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, befo
 			return false, "the session closed before the effect was seen", nil
 		}
 		var wake time.Time
-		if seq > rc.Sequence {
+		exited := isDone(h.s.exited)
+		if seq > rc.Sequence || exited {
 			if cm != nil {
-				st := &evalState{ctx: ctx, s: h.s, reg: h.opts.Predicates, now: time.Now(), lastChange: last, exited: isDone(h.s.exited)}
+				st := &evalState{ctx: ctx, s: h.s, reg: h.opts.Predicates, now: time.Now(), lastChange: last, exited: exited}
 				out, w, err := cm.eval(st)
 				if err != nil {
 					return false, "", err
@@ -309,15 +343,19 @@ func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, befo
 				}
 				wake = w
 			}
+			if e.Changed && h.s.screen.visibleKey() != screenBefore {
+				return true, "", nil
+			}
 			if len(e.States) > 0 || e.Leave {
 				now, _ := h.classifyNow(context.WithoutCancel(ctx))
-				if slices.Contains(e.States, now.State) || (e.Leave && now.State != before.State && now.State != PluginErrorState) {
+				left := now.State != before.State || now.Evidence != before.Evidence
+				if slices.Contains(e.States, now.State) || (e.Leave && left && now.State != PluginErrorState) {
 					rc.ConfirmedState = now.State
 					return true, "", nil
 				}
 			}
 		}
-		if isDone(h.s.exited) {
+		if exited {
 			return false, "the program exited before the effect was seen", nil
 		}
 		var wakeC <-chan time.Time

@@ -228,6 +228,6 @@ func TestLuaPluginDeclaresReadinessAndExpectations(t *testing.T) {
 
 		_, err = h.Send(context.Background(), "bad_expect", nil)
 		require.ErrorIs(t, err, ptywright.ErrInvalidParams)
-		require.ErrorContains(t, err, "expect: needs a matcher, states or leave")
+		require.ErrorContains(t, err, "expect: needs a matcher, states, leave or changed")
 	}
 }
