@@ -23,6 +23,9 @@ type startParams struct {
 	PixelHeight int               `json:"pixel_height"`
 	RecordPath  string            `json:"record_path"`
 	RecordRaw   bool              `json:"record_raw"`
+	// KeepDetached leaves the daemons the program starts running after
+	// adapter.close, as session.create's keep_detached.
+	KeepDetached bool `json:"keep_detached"`
 }
 
 type resumeParams struct {
@@ -38,13 +41,14 @@ type resumeParams struct {
 	PixelHeight  int               `json:"pixel_height"`
 	RecordPath   string            `json:"record_path"`
 	RecordRaw    bool              `json:"record_raw"`
+	KeepDetached bool              `json:"keep_detached"`
 }
 
 func (p resumeParams) start() startParams {
 	return startParams{
 		Plugin: p.Plugin, Program: p.Program, Args: p.Args, Cwd: p.Cwd, Env: p.Env,
 		Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight,
-		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw,
+		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw, KeepDetached: p.KeepDetached,
 	}
 }
 
@@ -118,13 +122,14 @@ func (s *Server) prepareStart(method string, p startParams) (ptywright.PluginMan
 // env or the server's environment.
 func targetOptions(p startParams, m ptywright.PluginManifest) (ptywright.Options, error) {
 	opts := ptywright.Options{
-		Program:    p.Program,
-		Args:       p.Args,
-		Dir:        p.Cwd,
-		Env:        p.Env,
-		Size:       ptywright.Size{Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight},
-		RecordPath: p.RecordPath,
-		RecordRaw:  p.RecordRaw,
+		Program:      p.Program,
+		Args:         p.Args,
+		Dir:          p.Cwd,
+		Env:          p.Env,
+		Size:         ptywright.Size{Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight},
+		RecordPath:   p.RecordPath,
+		RecordRaw:    p.RecordRaw,
+		KeepDetached: p.KeepDetached,
 	}
 	if p.Program != "" {
 		return opts, nil
