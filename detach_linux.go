@@ -51,6 +51,7 @@ import (
 // detached is the set of processes a session's Close ends after the group.
 type detached struct {
 	marker string
+	since  uint64 // the child's start time: nothing older descends from it
 	procs  map[int]*procRef
 }
 
@@ -68,11 +69,19 @@ const detachedKillWait = 2 * time.Second
 
 // trackDetached snapshots the processes descending from root (root itself
 // excluded) and those carrying marker, before Close signals anything: once
-// the child dies, its orphans lose their parent link.
-func trackDetached(root int, marker string) *detached {
-	d := &detached{marker: marker, procs: map[int]*procRef{}}
+// the child dies, its orphans lose their parent link. since is root's start
+// time (processStart): older processes are skipped without reading their
+// environment, which is most of the cost of a scan.
+func trackDetached(root int, since uint64, marker string) *detached {
+	d := &detached{marker: marker, since: since, procs: map[int]*procRef{}}
 	d.scan(root)
 	return d
+}
+
+// processStart returns pid's start time, 0 if it cannot be read.
+func processStart(pid int) uint64 {
+	st, _ := readProcStat(pid)
+	return st.start
 }
 
 // scan adds the processes that carry the marker and, when root > 0, those
@@ -89,7 +98,7 @@ func (d *detached) scan(root int) {
 			continue
 		}
 		st, ok := readProcStat(pid)
-		if !ok || st.dead() {
+		if !ok || st.dead() || st.start < d.since {
 			continue
 		}
 		if children != nil {

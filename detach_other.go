@@ -10,7 +10,9 @@ import "time"
 // macOS as before this was added; on Windows Start is unsupported).
 type detached struct{}
 
-func trackDetached(root int, marker string) *detached { return nil }
+func trackDetached(root int, since uint64, marker string) *detached { return nil }
+
+func processStart(pid int) uint64 { return 0 }
 
 func (d *detached) end(grace time.Duration) {}
 

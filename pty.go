@@ -83,6 +83,7 @@ type Session struct {
 	opts   Options
 	proc   *process
 	marker string // this session's entry in SessionMarkerEnv
+	since  uint64 // the child's start time, where the platform tells it
 	screen *Screen
 	start  time.Time
 
@@ -162,6 +163,7 @@ func Start(opts Options) (*Session, error) {
 		return nil, fmt.Errorf("ptywright: %w", err)
 	}
 	s.proc = proc
+	s.since = processStart(proc.pid())
 	s.wg.Add(3)
 	go s.readLoop()
 	go s.writeReplies()
@@ -514,7 +516,7 @@ func (s *Session) close() error {
 	if !s.opts.KeepDetached {
 		// Before any signal: once the child dies its orphans lose their
 		// parent link.
-		det = trackDetached(s.proc.pid(), s.marker)
+		det = trackDetached(s.proc.pid(), s.since, s.marker)
 	}
 	select {
 	case <-s.exited:
