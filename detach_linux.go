@@ -129,11 +129,11 @@ func (d *detached) scan(root int) {
 // pid now names another process.
 func (d *detached) add(pid int, start uint64) {
 	fd, err := unix.PidfdOpen(pid, 0)
+	if errors.Is(err, unix.ESRCH) {
+		return // Already gone.
+	}
 	if err != nil {
-		if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EPERM) {
-			return // ESRCH: already gone.
-		}
-		fd = -1
+		fd = -1 // No pidfds (ENOSYS before Linux 5.3, a seccomp filter, EMFILE): check the start time instead.
 	}
 	if st, ok := readProcStat(pid); !ok || st.start != start {
 		if fd >= 0 {
