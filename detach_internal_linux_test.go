@@ -3,7 +3,10 @@
 package ptywright
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
+	"syscall"
 	"testing"
 )
 
@@ -23,5 +26,50 @@ func BenchmarkDetachedScan(b *testing.B) {
 				d.release()
 			}
 		})
+	}
+}
+
+// TestTrackDetachedTreeNeedsTheRoot: the process tree counts only while the
+// root pid still names the session's child (same start time); a pid reused
+// by another process does not lend its children to the session.
+func TestTrackDetachedTreeNeedsTheRoot(t *testing.T) {
+	cmd := exec.Command("/bin/sh", "-c", `sleep 30 & echo $!; wait`)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	var sleepPid int
+	if _, err := fmt.Fscan(out, &sleepPid); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = syscall.Kill(sleepPid, syscall.SIGKILL) }()
+	root := cmd.Process.Pid
+	start := processStart(root)
+
+	d := trackDetached(root, start, newMarker())
+	_, found := d.procs[sleepPid]
+	d.release()
+	if !found {
+		t.Fatalf("the root's child %d was not found", sleepPid)
+	}
+
+	// Without the child's start time the tree is not walked.
+	d = trackDetached(root, 0, newMarker())
+	n := len(d.procs)
+	d.release()
+	if n != 0 {
+		t.Fatalf("without the root's start time %d processes were taken from the tree", n)
+	}
+	// A pid that names a process started at another time is not the root.
+	if !(&detached{since: start}).isRoot(root) || (&detached{since: start + 1}).isRoot(root) {
+		t.Fatal("isRoot must compare the start time")
 	}
 }

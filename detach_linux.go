@@ -89,9 +89,9 @@ func processStart(pid int) uint64 {
 func (d *detached) scan(root int) {
 	pids := procPids()
 	self := os.Getpid()
-	var children map[int][]int
-	if root > 0 {
-		children = make(map[int][]int)
+	var children map[int][]procRef // by parent pid; fd unset
+	if root > 0 && d.isRoot(root) {
+		children = make(map[int][]procRef)
 	}
 	for _, pid := range pids {
 		if pid == self || pid == root {
@@ -102,27 +102,34 @@ func (d *detached) scan(root int) {
 			continue
 		}
 		if children != nil {
-			children[st.ppid] = append(children[st.ppid], pid)
+			children[st.ppid] = append(children[st.ppid], procRef{pid: pid, start: st.start})
 		}
 		if d.procs[pid] == nil && procHasMarker(pid, d.marker) {
 			d.add(pid, st.start)
 		}
 	}
-	if root <= 0 {
+	// The child may have been reaped meanwhile and its pid reused by a
+	// process that is none of ours: the tree counts only if root was the
+	// child before and after the parent ids were read.
+	if children == nil || !d.isRoot(root) {
 		return
 	}
-	queue := append([]int(nil), children[root]...)
+	queue := append([]procRef(nil), children[root]...)
 	for len(queue) > 0 {
-		pid := queue[0]
+		p := queue[0]
 		queue = queue[1:]
-		queue = append(queue, children[pid]...)
-		if d.procs[pid] != nil {
-			continue
-		}
-		if st, ok := readProcStat(pid); ok && !st.dead() {
-			d.add(pid, st.start)
+		queue = append(queue, children[p.pid]...)
+		if d.procs[p.pid] == nil {
+			d.add(p.pid, p.start) // As read in the scan: add checks it still holds.
 		}
 	}
+}
+
+// isRoot reports whether root still names the session's child, reaped or
+// not: a zombie keeps its pid and start time.
+func (d *detached) isRoot(root int) bool {
+	st, ok := readProcStat(root)
+	return ok && d.since != 0 && st.start == d.since
 }
 
 // add pins pid, known to have started at start, unless it is gone or the
