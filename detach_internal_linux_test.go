@@ -55,7 +55,10 @@ func TestTrackDetachedTreeNeedsTheRoot(t *testing.T) {
 	start := processStart(root)
 
 	d := trackDetached(root, start, newMarker())
-	_, found := d.procs[sleepPid]
+	found := false
+	for id := range d.procs {
+		found = found || id.pid == sleepPid
+	}
 	d.release()
 	if !found {
 		t.Fatalf("the root's child %d was not found", sleepPid)

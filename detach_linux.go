@@ -52,7 +52,13 @@ import (
 type detached struct {
 	marker string
 	since  uint64 // the child's start time: nothing older descends from it
-	procs  map[int]*procRef
+	procs  map[procID]*procRef
+}
+
+// procID names a process across pid reuse.
+type procID struct {
+	pid   int
+	start uint64
 }
 
 // procRef is one process found, pinned so that pid reuse cannot redirect a
@@ -73,7 +79,7 @@ const detachedKillWait = 2 * time.Second
 // time (processStart): older processes are skipped without reading their
 // environment, which is most of the cost of a scan.
 func trackDetached(root int, since uint64, marker string) *detached {
-	d := &detached{marker: marker, since: since, procs: map[int]*procRef{}}
+	d := &detached{marker: marker, since: since, procs: map[procID]*procRef{}}
 	d.scan(root)
 	return d
 }
@@ -104,7 +110,7 @@ func (d *detached) scan(root int) {
 		if children != nil {
 			children[st.ppid] = append(children[st.ppid], procRef{pid: pid, start: st.start})
 		}
-		if d.procs[pid] == nil && procHasMarker(pid, d.marker) {
+		if d.procs[procID{pid, st.start}] == nil && procHasMarker(pid, d.marker) {
 			d.add(pid, st.start)
 		}
 	}
@@ -119,7 +125,7 @@ func (d *detached) scan(root int) {
 		p := queue[0]
 		queue = queue[1:]
 		queue = append(queue, children[p.pid]...)
-		if d.procs[p.pid] == nil {
+		if d.procs[procID{p.pid, p.start}] == nil {
 			d.add(p.pid, p.start) // As read in the scan: add checks it still holds.
 		}
 	}
@@ -148,7 +154,7 @@ func (d *detached) add(pid int, start uint64) {
 		}
 		return
 	}
-	d.procs[pid] = &procRef{pid: pid, start: start, fd: fd}
+	d.procs[procID{pid, start}] = &procRef{pid: pid, start: start, fd: fd}
 }
 
 // end ends every process found: SIGTERM, up to grace for them to exit,
@@ -190,11 +196,11 @@ func (d *detached) release() {
 	if d == nil {
 		return
 	}
-	for pid, p := range d.procs {
+	for id, p := range d.procs {
 		if p.fd >= 0 {
 			_ = unix.Close(p.fd) // Best effort: nothing to do about a failed close.
 		}
-		delete(d.procs, pid)
+		delete(d.procs, id)
 	}
 }
 
