@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -63,18 +64,40 @@ func codexHome(t *testing.T) (home, work string) {
 // (one that names the run's HOME) is still running.
 func startCodexAdapter(t *testing.T, srv *fakeopenai.Server) (*ptywright.ExtensionHandle, string) {
 	t.Helper()
-	return startCodexAdapterArgs(t, srv, nil)
+	return startCodexAdapterWith(t, srv, true, nil)
+}
+
+// startCodexAdapterTrust is startCodexAdapter with the work directory
+// trusted in config.toml or not (then Codex opens at its trust prompt).
+func startCodexAdapterTrust(t *testing.T, srv *fakeopenai.Server, trusted bool) (*ptywright.ExtensionHandle, string) {
+	t.Helper()
+	return startCodexAdapterWith(t, srv, trusted, nil)
 }
 
 // startCodexAdapterArgs is startCodexAdapter with args in place of the
-// default target's, as an adapter.start that passes args: nil keeps the
-// target's.
+// default target's, as an adapter.start that passes args.
 func startCodexAdapterArgs(t *testing.T, srv *fakeopenai.Server, args []string) (*ptywright.ExtensionHandle, string) {
+	t.Helper()
+	return startCodexAdapterWith(t, srv, true, args)
+}
+
+// startCodexAdapterWith is startCodexAdapter with the work directory
+// trusted or not and args in place of the default target's (nil keeps
+// them).
+func startCodexAdapterWith(t *testing.T, srv *fakeopenai.Server, trusted bool, args []string) (*ptywright.ExtensionHandle, string) {
 	t.Helper()
 	bin := codexBinary(t)
 	home, work := codexHome(t)
 	codexHomeDir := filepath.Join(home, ".codex")
-	require.NoError(t, fakeopenai.CodexConfig{BaseURL: srv.BaseURL(), Workdir: work}.Write(codexHomeDir))
+	cfg := fakeopenai.CodexConfig{BaseURL: srv.BaseURL()}
+	if trusted {
+		cfg.Workdir = work
+	} else {
+		// Codex 0.169 asks about trust only inside a git repository.
+		out, err := exec.Command("git", "init", "-q", work).CombinedOutput()
+		require.NoError(t, err, "git init: %s", out)
+	}
+	require.NoError(t, cfg.Write(codexHomeDir))
 
 	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
 	require.NoError(t, err)
@@ -146,6 +169,9 @@ func codexSend(t *testing.T, h *ptywright.ExtensionHandle, intent, params string
 	t.Helper()
 	res, err := h.Send(context.Background(), intent, json.RawMessage(params))
 	require.NoError(t, err, "%s: screen:\n%s", intent, h.Session().Screen().PlainText())
+	rc := res.Receipt
+	require.Equal(t, ptywright.EffectConfirmed, rc.Effect, "%s: the program did not take it: %+v\nscreen:\n%s", intent, rc, h.Session().Screen().PlainText())
+	t.Logf("%s to %s: %s, %d attempt(s), keys held %d ms, confirmed after %d ms", intent, rc.StateBefore, rc.Effect, rc.Attempts, rc.HeldMs, rc.ElapsedMs)
 	return res.State
 }
 
