@@ -248,16 +248,20 @@ func (f *surface) note(st StateSnapshot, shown time.Time) {
 }
 
 // holdForReadiness classifies the screen and, when its state asks for it
-// (StateSnapshot.InputSettleMs), holds the keys until that long after the
-// state was first drawn: programs refuse keys for a while after they draw a
-// dialog (Claude Code 2.1.330: 150 ms from the dialog's first paint, with
-// every refused key restarting the window). The clock runs from the first
-// frame, not the last change, since some dialogs never go quiet (a
-// blinking bullet). A state first seen by this call counts from the last
-// visible change, which is never earlier than its first frame. It gives up
-// holding after MaxInputHold and sends anyway (the receipt then tells
-// whether the keys were taken). It returns the state the keys go to; an
-// error only when ctx ends first, with nothing written.
+// (StateSnapshot.InputSettleMs, N below), holds the keys until the program
+// takes them. Programs refuse keys for a while after they draw a dialog
+// (Claude Code 2.1.330: 150 ms after the dialog's paint, restarted when it
+// draws the dialog anew, and by every refused key), and nothing in their
+// output says when that ends. So the keys wait for two clocks: N after the
+// state's first frame, and N after the last visible change. The first
+// alone misses a dialog drawn anew under the same state; the second alone
+// never ends on a dialog that keeps blinking, unless N is shorter than the
+// blink (Claude's permission dialog blinks every ~600 ms). A state first
+// seen by this call counts from the last visible change, never earlier than
+// its first frame. The hold ends after MaxInputHold whatever happens, and
+// the keys go (the receipt then tells whether they were taken). It returns
+// the state the keys go to; an error only when ctx ends first, with
+// nothing written.
 func (h *ExtensionHandle) holdForReadiness(ctx context.Context, rc *Receipt) (StateSnapshot, error) {
 	start := time.Now()
 	defer func() { rc.HeldMs += time.Since(start).Milliseconds() }()
@@ -266,13 +270,20 @@ func (h *ExtensionHandle) holdForReadiness(ctx context.Context, rc *Receipt) (St
 		limit = DefaultMaxInputHold
 	}
 	st, _ := h.classifyNow(ctx)
-	for range 4 { // A state may give way to another that also asks to settle.
+	for {
 		settle := time.Duration(st.InputSettleMs) * time.Millisecond
+		if settle <= 0 {
+			return st, nil
+		}
 		h.extMu.Lock()
 		since := h.surface.since
 		h.extMu.Unlock()
-		hold := min(time.Until(since.Add(settle)), limit-time.Since(start))
-		if settle <= 0 || hold <= 0 {
+		readyAt := since.Add(settle)
+		if quiet := h.s.lastVisibleChange().Add(settle); quiet.After(readyAt) {
+			readyAt = quiet
+		}
+		hold := min(time.Until(readyAt), limit-time.Since(start))
+		if hold <= 0 {
 			return st, nil
 		}
 		t := time.NewTimer(hold)
@@ -282,13 +293,8 @@ func (h *ExtensionHandle) holdForReadiness(ctx context.Context, rc *Receipt) (St
 			t.Stop()
 			return st, fmt.Errorf("holding intent %q for %s to take keys: %w", rc.Intent, st.State, cancelErr(ctx.Err()))
 		}
-		next, _ := h.classifyNow(ctx)
-		if next.State == st.State && next.Evidence == st.Evidence {
-			return next, nil
-		}
-		st = next
+		st, _ = h.classifyNow(ctx) // Then check both clocks again, for this state or the next.
 	}
-	return st, nil
 }
 
 // window is how long an expectation is looked for.
