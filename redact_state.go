@@ -1,9 +1,11 @@
 package ptywright
 
 // RedactState returns st with what a plugin may have quoted from the screen
-// redacted with r (nil: DefaultRedactor; NoRedaction: unchanged): its
-// evidence, every string in its metadata and the operator excerpt of its
-// assessment. ExtensionHandle applies it to every state it returns.
+// redacted: its evidence, the strings in its metadata and the operator
+// excerpt of its assessment. nil r means DefaultRedactor, NoRedaction
+// leaves it raw, as everywhere. ExtensionHandle returns its states through
+// it, and every face that hands a state out (rpc, the MCP server) calls it,
+// so a state leaves redacted the same way whichever door it takes.
 func RedactState(st StateSnapshot, r *Redactor) StateSnapshot {
 	if !r.Enabled() {
 		return st
@@ -18,23 +20,6 @@ func RedactState(st StateSnapshot, r *Redactor) StateSnapshot {
 		st.Assessment = &as
 	}
 	return st
-}
-
-// RedactOutcome returns o with its captured text, and that of the branches
-// under it, redacted with r (nil: DefaultRedactor).
-func RedactOutcome(o MatchOutcome, r *Redactor) MatchOutcome {
-	if o.Capture != nil {
-		c := r.Redact(*o.Capture)
-		o.Capture = &c
-	}
-	if len(o.Matched) > 0 {
-		subs := make([]MatchOutcome, len(o.Matched))
-		for i, sub := range o.Matched {
-			subs[i] = RedactOutcome(sub, r)
-		}
-		o.Matched = subs
-	}
-	return o
 }
 
 // redactValue returns a copy of a JSON-like value (what Lua plugins return,
@@ -70,4 +55,41 @@ func redactValue(v any, r *Redactor) any {
 		return out
 	}
 	return v
+}
+
+// RedactOutcome returns a copy of a match outcome with what it quotes from
+// the screen redacted, in every branch: captures, searched text, pattern
+// and lua evidence. A nil outcome is returned as is; nil r means
+// DefaultRedactor, NoRedaction returns o unchanged.
+//
+// A secret inside a pattern in escaped form (`sk\-abc`) is not recognised:
+// a face that shows outcomes to a reader who did not write the matcher
+// should leave patterns out.
+func RedactOutcome(o *MatchOutcome, r *Redactor) *MatchOutcome {
+	if o == nil || !r.Enabled() {
+		return o
+	}
+	out := *o
+	if o.Capture != nil {
+		out.Capture = strPtr(r.Redact(*o.Capture))
+	}
+	out.Text = r.Redact(o.Text)
+	out.Pattern = r.Redact(o.Pattern)
+	if o.Evidence != nil {
+		out.Evidence = redactValue(o.Evidence, r)
+	}
+	if o.Matched != nil {
+		out.Matched = make([]MatchOutcome, len(o.Matched))
+		for i := range o.Matched {
+			out.Matched[i] = *RedactOutcome(&o.Matched[i], r)
+		}
+	}
+	return &out
+}
+
+// RedactReceipt returns a receipt with the outcome in its evidence
+// redacted (see RedactOutcome).
+func RedactReceipt(rc Receipt, r *Redactor) Receipt {
+	rc.Evidence = RedactOutcome(rc.Evidence, r)
+	return rc
 }
