@@ -152,6 +152,7 @@ func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
+	holdNotifications(ctx, a.e)
 	st, err := a.h.Send(ctx, p.Intent, p.Params)
 	if err != nil {
 		return nil, err
@@ -451,7 +452,7 @@ func (s *Server) adapterLifecycle(_ context.Context, _ *conn, raw []byte) (any, 
 	return a.h.Lifecycle(), nil
 }
 
-func (s *Server) adapterClose(_ context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) adapterClose(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p adapterParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -464,6 +465,7 @@ func (s *Server) adapterClose(_ context.Context, _ *conn, raw []byte) (any, erro
 		// Closed by another call in between.
 		return nil, invalidParams("adapter", "unknown adapter %q", p.Adapter)
 	}
+	holdNotifications(ctx, a.e)
 	if err := s.closeAdapter(a); err != nil {
 		return nil, err
 	}

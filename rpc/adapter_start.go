@@ -80,6 +80,7 @@ func (s *Server) adapterResume(ctx context.Context, _ *conn, raw []byte) (any, e
 	// one running. A prior adapter that is gone already is not an error.
 	if p.PriorAdapter != "" {
 		if prior := s.adapters.take(p.PriorAdapter); prior != nil {
+			holdNotifications(ctx, prior.e)
 			if err := s.closeAdapter(prior); err != nil {
 				s.log.Warn("closing the prior adapter", "adapter", prior.id, "err", redact(err.Error()))
 			}
@@ -174,7 +175,7 @@ func (s *Server) launch(ctx context.Context, m ptywright.PluginManifest, opts pt
 		return nil, startError(err)
 	}
 	id, num := s.adapters.nextID()
-	e, err := s.reg.add(sess, id)
+	e, err := s.reg.add(ctx, sess, id)
 	if err != nil {
 		_ = sess.Close() // Best effort: the server is closing.
 		_ = ext.Close()  // Best effort: never used.

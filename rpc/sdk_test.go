@@ -159,8 +159,9 @@ func TestEventsOverRPC(t *testing.T) {
 	require.Equal(t, "s1", classified.Session)
 	require.Contains(t, string(classified.Payload), `"state":"idle"`)
 
-	// A resize is a core event too.
-	c.do("session.resize", map[string]any{"session": "s1", "rows": 30, "cols": 100}, nil)
+	// A resize is a core event too. The adapter's session is resized
+	// through the adapter: session.resize refuses it.
+	c.do("adapter.send", map[string]any{"adapter": "e1", "intent": "resize", "params": map[string]any{"rows": 30, "cols": 100}}, nil)
 	resized := c.nextEvent(named(ptywright.EventSessionResized, "e1"))
 	require.NoError(t, json.Unmarshal(resized.Payload, &ce))
 	require.Equal(t, &ptywright.Size{Rows: 30, Cols: 100}, ce.Size)
