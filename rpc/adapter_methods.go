@@ -76,11 +76,21 @@ type adapterListResult struct {
 	Plugins []ptywright.PluginManifest `json:"plugins"`
 }
 
+// adapterList lists what adapter.start can instantiate: the plugins of
+// kind adapter. Matcher and macro plugins are still loaded, described
+// (plugin.describe) and called (plugin.call, lua matchers).
 func (s *Server) adapterList(_ context.Context, _ *conn, raw []byte) (any, error) {
 	if err := decodeParams(raw, &struct{}{}); err != nil {
 		return nil, err
 	}
-	return adapterListResult{Plugins: s.opts.Plugins.Manifests()}, nil
+	all := s.opts.Plugins.Manifests()
+	out := make([]ptywright.PluginManifest, 0, len(all))
+	for _, m := range all {
+		if m.Kind == ptywright.PluginKindAdapter {
+			out = append(out, m)
+		}
+	}
+	return adapterListResult{Plugins: out}, nil
 }
 
 type liveAdapter struct {

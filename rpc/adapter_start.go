@@ -90,7 +90,8 @@ func (s *Server) adapterResume(ctx context.Context, _ *conn, raw []byte) (any, e
 }
 
 // prepareStart checks everything about a start that can be checked before
-// spawning: the plugin, its session.spawn permission, the target and cwd.
+// spawning: the plugin and its kind, its session.spawn permission, the
+// target and cwd.
 func (s *Server) prepareStart(method string, p startParams) (ptywright.PluginManifest, ptywright.Options, error) {
 	if p.Plugin == "" {
 		return ptywright.PluginManifest{}, ptywright.Options{}, invalidParams("plugin", "must not be empty")
@@ -98,6 +99,9 @@ func (s *Server) prepareStart(method string, p startParams) (ptywright.PluginMan
 	m, err := s.opts.Plugins.Manifest(p.Plugin)
 	if err != nil {
 		return m, ptywright.Options{}, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
+	}
+	if m.Kind != ptywright.PluginKindAdapter {
+		return m, ptywright.Options{}, invalidParams("plugin", "plugin %q is a %s plugin: only adapter plugins can be started (adapter.list lists them)", m.Name, m.Kind)
 	}
 	if err := checkPermissions(method, &m); err != nil {
 		return m, ptywright.Options{}, err

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"syscall"
 	"time"
 
 	"ptywright"
@@ -95,11 +96,15 @@ func checkCwd(cwd string) error {
 	return nil
 }
 
-// startError classifies a failure to start: a program that is not there or
-// not executable, a missing cwd or an existing raw transcript file is the
-// caller's mistake (invalid params); anything else is the server's.
+// startError classifies a failure to start: a program that is not there,
+// is a directory, is not executable or not a format the system can run, a
+// missing cwd or an existing raw transcript file is the caller's mistake
+// (invalid params); anything else (no PTY, no memory) is the server's.
 func startError(err error) error {
-	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+	var ee *exec.Error
+	if errors.As(err, &ee) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) ||
+		errors.Is(err, syscall.EISDIR) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ENOEXEC) ||
+		errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENAMETOOLONG) {
 		return fmt.Errorf("%w: %w", ErrInvalidParams, err)
 	}
 	return err
