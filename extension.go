@@ -130,8 +130,8 @@ type ExtensionHandle struct {
 	ext  Extension
 	opts HandleOptions
 
-	mu     sync.Mutex // the turn lock: held across send, wait and turn
-	closed bool
+	turn   turnLock // held across send, wait and turn; queued callers keep their ctx
+	closed bool // guarded by turn
 
 	// extMu serialises calls into ext (the lifecycle goroutine classifies
 	// without the turn lock) and guards the fields below.
@@ -147,7 +147,7 @@ func NewExtensionHandle(s *Session, ext Extension, opts HandleOptions) *Extensio
 	if opts.CompletedTurnStableMs <= 0 {
 		opts.CompletedTurnStableMs = DefaultCompletedTurnStableMs
 	}
-	h := &ExtensionHandle{s: s, ext: ext, opts: opts}
+	h := &ExtensionHandle{s: s, ext: ext, opts: opts, turn: newTurnLock()}
 	h.startSDK()
 	if opts.Lifecycle != nil {
 		h.startLifecycle(*opts.Lifecycle)
@@ -161,10 +161,14 @@ func (h *ExtensionHandle) Session() *Session { return h.s }
 // Manifest returns the extension's manifest.
 func (h *ExtensionHandle) Manifest() PluginManifest { return h.ext.Manifest() }
 
-// State classifies the current screen.
+// State classifies the current screen. Like every handle method it queues
+// behind a running Send, Wait or Turn, and gives up when ctx ends while
+// queued (ErrTimeout or ErrCancelled).
 func (h *ExtensionHandle) State(ctx context.Context) (StateSnapshot, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	if err := h.turn.lock(ctx); err != nil {
+		return StateSnapshot{}, err
+	}
+	defer h.turn.unlock()
 	if h.closed {
 		return StateSnapshot{}, ErrSessionClosed
 	}
@@ -173,8 +177,10 @@ func (h *ExtensionHandle) State(ctx context.Context) (StateSnapshot, error) {
 
 // Send plans intent and applies its actions, then classifies.
 func (h *ExtensionHandle) Send(ctx context.Context, intent string, params json.RawMessage) (StateSnapshot, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	if err := h.turn.lock(ctx); err != nil {
+		return StateSnapshot{}, err
+	}
+	defer h.turn.unlock()
 	if err := h.sendLocked(ctx, intent, params); err != nil {
 		return StateSnapshot{}, err
 	}
@@ -183,18 +189,28 @@ func (h *ExtensionHandle) Send(ctx context.Context, intent string, params json.R
 
 // Wait runs the matcher of a wait intent ("" means DefaultWaitIntent), then
 // classifies. Without a deadline on ctx it gives up after
-// DefaultAdapterWaitTimeout.
+// DefaultAdapterWaitTimeout. The deadline covers the time spent queued
+// behind another caller: a queued wait ends at its own deadline with a
+// *WaitError, not when the holder lets go.
 func (h *ExtensionHandle) Wait(ctx context.Context, intent string, params json.RawMessage) (StateSnapshot, *WaitResult, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	ctx, cancel := withDefaultWaitTimeout(ctx)
+	defer cancel()
+	if err := h.lockForWait(ctx); err != nil {
+		return StateSnapshot{}, nil, err
+	}
+	defer h.turn.unlock()
 	return h.waitLocked(ctx, intent, params)
 }
 
 // Turn is Send then Wait under one lock, so no other caller can slip an
 // intent in between.
 func (h *ExtensionHandle) Turn(ctx context.Context, intent string, params json.RawMessage, waitIntent string, waitParams json.RawMessage) (StateSnapshot, *WaitResult, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	ctx, cancel := withDefaultWaitTimeout(ctx)
+	defer cancel()
+	if err := h.lockForWait(ctx); err != nil {
+		return StateSnapshot{}, nil, err
+	}
+	defer h.turn.unlock()
 	if err := h.sendLocked(ctx, intent, params); err != nil {
 		return StateSnapshot{}, nil, err
 	}
@@ -216,8 +232,10 @@ type Inspection struct {
 // Inspect classifies and returns the texts the classifier saw, redacted with
 // r (nil: raw).
 func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	if err := h.turn.lock(ctx); err != nil {
+		return Inspection{}, err
+	}
+	defer h.turn.unlock()
 	if h.closed {
 		return Inspection{}, ErrSessionClosed
 	}
@@ -242,10 +260,15 @@ func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection,
 	}, nil
 }
 
-// Close closes the extension and the session.
+// Close closes the extension and the session. A Send, Wait or Turn in
+// progress is not waited for: the session closes first, which ends it with
+// ErrSessionClosed, then the extension closes.
 func (h *ExtensionHandle) Close() error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	if !h.turn.tryLock() {
+		_ = h.s.Close() // Ends the holder's wait; Close below reports the error, if any.
+		_ = h.turn.lock(context.Background())
+	}
+	defer h.turn.unlock()
 	if h.closed {
 		return nil
 	}
@@ -304,11 +327,8 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 	if intent == "" {
 		intent = DefaultWaitIntent
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, DefaultAdapterWaitTimeout)
-		defer cancel()
-	}
+	ctx, cancel := withDefaultWaitTimeout(ctx)
+	defer cancel()
 	if intent == LifecycleWaitIntent {
 		res, err := h.waitLifecycle(ctx, objectParams(params))
 		if err != nil {
@@ -333,6 +353,25 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 	// The wait's context may be at its end; classification gets its own
 	// budget from the plugin host.
 	return h.classifyLocked(context.WithoutCancel(ctx)), res, nil
+}
+
+// withDefaultWaitTimeout bounds ctx by DefaultAdapterWaitTimeout unless it
+// has a deadline already.
+func withDefaultWaitTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, DefaultAdapterWaitTimeout)
+}
+
+// lockForWait takes the turn lock for a wait; a wait that ends while queued
+// reports the screen as it is, like a wait that ends while waiting.
+func (h *ExtensionHandle) lockForWait(ctx context.Context) error {
+	start := time.Now()
+	if err := h.turn.lock(ctx); err != nil {
+		return h.queuedWaitError(err, start)
+	}
+	return nil
 }
 
 // classifyLocked classifies the current screen (the caller holds the turn
@@ -364,7 +403,7 @@ func (h *ExtensionHandle) classifyNow(ctx context.Context) (StateSnapshot, Scree
 func (h *ExtensionHandle) contextLocked(snap ScreenSnapshot) ClassifyContext {
 	h.s.mu.Lock()
 	tail := h.s.tr.Tail(ClassifyTranscriptChars)
-	last := h.s.lastChange
+	last := h.s.visibleChangedLocked()
 	h.s.mu.Unlock()
 	return newClassifyContext(snap, tail, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
 }
