@@ -330,7 +330,8 @@ func TestPluginCallInline(t *testing.T) {
 end`, "hook": "probe"})
 	require.Nil(t, rpcErr)
 	require.JSONEq(t, `{"ok":[true,true,true,true,true,true]}`, string(res))
-	requireError(t, c.callErr("plugin.call", map[string]any{"source": "function x( end", "hook": "x"}), CodeInternalError, "plugin inline: (load)")
+	// A script that does not compile is a bad param.
+	requireError(t, c.callErr("plugin.call", map[string]any{"source": "function x( end", "hook": "x"}), CodeInvalidParams, "source: plugin inline: (load)")
 	e := c.callErr("plugin.call", map[string]any{"source": "function spin() while true do end end", "hook": "spin", "timeout_ms": 100})
 	requireError(t, e, CodeTimeout, "timed out after 100ms")
 	require.Equal(t, "inline", errData(t, e)["plugin"])
