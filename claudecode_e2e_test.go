@@ -84,11 +84,11 @@ func errString(err error) string {
 
 func (c *claudeE2E) send(intent string, params any) ptywright.StateSnapshot {
 	c.t.Helper()
-	st, err := c.h.Send(context.Background(), intent, c.params(params))
+	res, err := c.h.Send(context.Background(), intent, c.params(params))
 	if err != nil {
 		c.fail("send %s: %v", intent, err)
 	}
-	return st
+	return res.State
 }
 
 func (c *claudeE2E) wait(intent string) ptywright.StateSnapshot {

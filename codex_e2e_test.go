@@ -110,9 +110,9 @@ func codexWait(t *testing.T, h *ptywright.ExtensionHandle, intent string, params
 
 func codexSend(t *testing.T, h *ptywright.ExtensionHandle, intent, params string) ptywright.StateSnapshot {
 	t.Helper()
-	st, err := h.Send(context.Background(), intent, json.RawMessage(params))
+	res, err := h.Send(context.Background(), intent, json.RawMessage(params))
 	require.NoError(t, err, "%s: screen:\n%s", intent, h.Session().Screen().PlainText())
-	return st
+	return res.State
 }
 
 // codexLifecycle returns the handle's lifecycle state.

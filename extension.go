@@ -85,6 +85,10 @@ type StateSnapshot struct {
 	Assessment *SurfaceAssessment `json:"assessment,omitempty"`
 	// Lifecycle is the host's turn lifecycle, when the handle tracks one.
 	Lifecycle *LifecycleStatus `json:"lifecycle,omitempty"`
+	// InputSettleMs is how long this state's screen must stay visibly
+	// unchanged before it takes keys: a freshly drawn dialog may drop the
+	// first keys sent to it. Send holds an intent's keys until then.
+	InputSettleMs int64 `json:"input_settle_ms,omitempty"`
 }
 
 // ActionPlan is what an intent asks the host to do.
@@ -93,6 +97,13 @@ type ActionPlan struct {
 	// LastIntent, when present, replaces the remembered intent; an empty
 	// string clears it. Absent keeps it.
 	LastIntent *string `json:"last_intent,omitempty"`
+	// Expect is the change the actions should cause; with it the intent's
+	// Receipt says confirmed or ignored instead of unverified.
+	Expect *Expectation `json:"expect,omitempty"`
+	// Resend says the actions are safe to send a second time when the
+	// expected change is not seen (e.g. typing into an empty prompt, not
+	// moving a selection).
+	Resend bool `json:"resend,omitempty"`
 }
 
 // HandleOptions tune an ExtensionHandle.
@@ -119,6 +130,13 @@ type HandleOptions struct {
 	// Scope names the session and adapter in those events and in the
 	// extension's own.
 	Scope EventScope
+
+	// ReceiptWindow is how long Send looks for a plan's expected effect;
+	// 0 means DefaultReceiptWindow. A plan's expect.within_ms overrides it.
+	ReceiptWindow time.Duration
+	// MaxInputHold bounds how long Send holds keys for a state's
+	// InputSettleMs; 0 means DefaultMaxInputHold.
+	MaxInputHold time.Duration
 }
 
 // ExtensionHandle drives one Session through one Extension: it splits the
@@ -175,46 +193,64 @@ func (h *ExtensionHandle) State(ctx context.Context) (StateSnapshot, error) {
 	return h.classifyLocked(ctx), nil
 }
 
-// Send plans intent and applies its actions, then classifies.
-func (h *ExtensionHandle) Send(ctx context.Context, intent string, params json.RawMessage) (StateSnapshot, error) {
+// Send plans intent, applies its actions and classifies, and reports what
+// became of the intent in a Receipt: the keys are held until a freshly drawn
+// state is ready for them (StateSnapshot.InputSettleMs), and when the plan
+// declares an Expectation, Send looks for it (resending once if the plan
+// allows) and says confirmed or ignored. An ignored intent is not an error:
+// check Receipt.Effect, or Receipt.Delivered.
+func (h *ExtensionHandle) Send(ctx context.Context, intent string, params json.RawMessage) (SendResult, error) {
 	if err := h.turn.lock(ctx); err != nil {
-		return StateSnapshot{}, err
+		return SendResult{}, err
 	}
 	defer h.turn.unlock()
-	if err := h.sendLocked(ctx, intent, params); err != nil {
-		return StateSnapshot{}, err
+	rc, err := h.deliverLocked(ctx, intent, params)
+	if err != nil {
+		return SendResult{Receipt: rc}, err
 	}
-	return h.classifyLocked(ctx), nil
+	return SendResult{State: h.classifyLocked(context.WithoutCancel(ctx)), Receipt: rc}, nil
 }
 
 // Wait runs the matcher of a wait intent ("" means DefaultWaitIntent), then
-// classifies. Without a deadline on ctx it gives up after
+// classifies. opts apply to the session wait: After(receipt.Sequence) sees
+// only what followed a Send. Without a deadline on ctx it gives up after
 // DefaultAdapterWaitTimeout. The deadline covers the time spent queued
 // behind another caller: a queued wait ends at its own deadline with a
 // *WaitError, not when the holder lets go.
-func (h *ExtensionHandle) Wait(ctx context.Context, intent string, params json.RawMessage) (StateSnapshot, *WaitResult, error) {
+func (h *ExtensionHandle) Wait(ctx context.Context, intent string, params json.RawMessage, opts ...WaitOption) (StateSnapshot, *WaitResult, error) {
 	ctx, cancel := withDefaultWaitTimeout(ctx)
 	defer cancel()
 	if err := h.lockForWait(ctx); err != nil {
 		return StateSnapshot{}, nil, err
 	}
 	defer h.turn.unlock()
-	return h.waitLocked(ctx, intent, params)
+	return h.waitLocked(ctx, intent, params, opts...)
 }
 
 // Turn is Send then Wait under one lock, so no other caller can slip an
-// intent in between.
-func (h *ExtensionHandle) Turn(ctx context.Context, intent string, params json.RawMessage, waitIntent string, waitParams json.RawMessage) (StateSnapshot, *WaitResult, error) {
+// intent in between. The wait sees only what came after the send's first
+// write. When the send was ignored, Turn does not wait: the result has the
+// receipt and no Wait.
+func (h *ExtensionHandle) Turn(ctx context.Context, intent string, params json.RawMessage, waitIntent string, waitParams json.RawMessage) (TurnResult, error) {
 	ctx, cancel := withDefaultWaitTimeout(ctx)
 	defer cancel()
 	if err := h.lockForWait(ctx); err != nil {
-		return StateSnapshot{}, nil, err
+		return TurnResult{}, err
 	}
 	defer h.turn.unlock()
-	if err := h.sendLocked(ctx, intent, params); err != nil {
-		return StateSnapshot{}, nil, err
+	rc, err := h.deliverLocked(ctx, intent, params)
+	if err != nil {
+		return TurnResult{Receipt: rc}, err
 	}
-	return h.waitLocked(ctx, waitIntent, waitParams)
+	if rc.Effect == EffectIgnored {
+		return TurnResult{State: h.classifyLocked(context.WithoutCancel(ctx)), Receipt: rc}, nil
+	}
+	opts := []WaitOption{}
+	if rc.Attempts > 0 {
+		opts = append(opts, After(rc.Sequence))
+	}
+	st, res, err := h.waitLocked(ctx, waitIntent, waitParams, opts...)
+	return TurnResult{State: st, Receipt: rc, Wait: res}, err
 }
 
 // Inspection is the view a misclassification report needs.
@@ -285,42 +321,7 @@ func (h *ExtensionHandle) Close() error {
 	return extErr
 }
 
-func (h *ExtensionHandle) sendLocked(ctx context.Context, intent string, params json.RawMessage) error {
-	if h.closed {
-		return ErrSessionClosed
-	}
-	if intent == "" {
-		return fmt.Errorf("%w: intent: required", ErrInvalidParams)
-	}
-	h.extMu.Lock()
-	plan, err := h.ext.Plan(ctx, intent, objectParams(params))
-	h.extMu.Unlock()
-	if err != nil {
-		return fmt.Errorf("plugin %s: intent %q: %w", h.ext.Manifest().Name, intent, err)
-	}
-	if plan.LastIntent != nil && *plan.LastIntent == PromptSubmittedIntent {
-		// Anchor the turn at the screen as it is before the keystrokes.
-		h.submitTurn()
-	}
-	for i, a := range plan.Actions {
-		if err := h.s.Send(ctx, a); err != nil {
-			return fmt.Errorf("plugin %s: intent %q: action %d (%s): %w", h.ext.Manifest().Name, intent, i, a.Type, err)
-		}
-	}
-	if plan.LastIntent != nil {
-		h.extMu.Lock()
-		if *plan.LastIntent == "" {
-			h.lastIntent = nil
-		} else {
-			v := *plan.LastIntent
-			h.lastIntent = &v
-		}
-		h.extMu.Unlock()
-	}
-	return nil
-}
-
-func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params json.RawMessage) (StateSnapshot, *WaitResult, error) {
+func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params json.RawMessage, extra ...WaitOption) (StateSnapshot, *WaitResult, error) {
 	if h.closed {
 		return StateSnapshot{}, nil, ErrSessionClosed
 	}
@@ -346,7 +347,7 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 	if h.opts.Predicates != nil {
 		opts = append(opts, WithPredicates(h.opts.Predicates))
 	}
-	res, err := h.s.Wait(ctx, m, opts...)
+	res, err := h.s.Wait(ctx, m, append(opts, extra...)...)
 	if err != nil {
 		return StateSnapshot{}, nil, err
 	}

@@ -420,6 +420,18 @@ func (rt *luaRuntime) decodeSnapshot(l *lua.State) (StateSnapshot, error) {
 	default:
 		return StateSnapshot{}, fmt.Errorf("classify: field \"last_intent\": want a string, got %s", lua.TypeNameOf(l, -1))
 	}
+	l.Field(res, "input_settle_ms")
+	switch l.TypeOf(-1) {
+	case lua.TypeNil:
+	case lua.TypeNumber:
+		v, _ := l.ToNumber(-1)
+		if v < 0 || v > 60000 || math.IsNaN(v) {
+			return StateSnapshot{}, fmt.Errorf("classify: field \"input_settle_ms\": want 0..60000, got %v", v)
+		}
+		st.InputSettleMs = int64(v)
+	default:
+		return StateSnapshot{}, fmt.Errorf("classify: field \"input_settle_ms\": want a number, got %s", lua.TypeNameOf(l, -1))
+	}
 	l.Field(res, "assessment")
 	if !l.IsNil(-1) {
 		raw, err := conv.json(-1, "classify: assessment")
@@ -483,7 +495,53 @@ func (rt *luaRuntime) decodePlan(l *lua.State) (ActionPlan, error) {
 	default:
 		return ActionPlan{}, fmt.Errorf("field \"last_intent\": want a string, got %s", lua.TypeNameOf(l, -1))
 	}
+	l.Field(res, "expect")
+	if !l.IsNil(-1) {
+		raw, err := newLuaToGo(l, rt.emptyArray).json(-1, "expect")
+		if err != nil {
+			return ActionPlan{}, err
+		}
+		e, err := decodeExpectation(raw)
+		if err != nil {
+			return ActionPlan{}, fmt.Errorf("field \"expect\": %w", err)
+		}
+		plan.Expect = e
+	}
+	l.Field(res, "resend")
+	switch l.TypeOf(-1) {
+	case lua.TypeNil:
+	case lua.TypeBoolean:
+		plan.Resend = l.ToBoolean(-1)
+	default:
+		return ActionPlan{}, fmt.Errorf("field \"resend\": want a boolean, got %s", lua.TypeNameOf(l, -1))
+	}
 	return plan, nil
+}
+
+// decodeExpectation reads a plan's expect: an expectation table
+// {matcher?, states?, leave?, within_ms?}, or a bare matcher as shorthand
+// for {matcher = m}.
+func decodeExpectation(raw []byte) (*Expectation, error) {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &probe); err != nil {
+		return nil, fmt.Errorf("want a table: %w", err)
+	}
+	if _, bare := probe["type"]; bare {
+		var m Matcher
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, err
+		}
+		return &Expectation{Matcher: &m}, nil
+	}
+	if states, ok := probe["states"]; ok && string(states) == "{}" {
+		probe["states"] = json.RawMessage("[]") // An empty Lua table.
+		raw, _ = json.Marshal(probe)
+	}
+	var e Expectation
+	if err := strictDecode(raw, &e); err != nil {
+		return nil, err
+	}
+	return &e, e.validate()
 }
 
 // actionPermission is the permission an action in a plan needs.

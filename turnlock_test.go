@@ -51,7 +51,7 @@ func TestQueuedHandleCallsKeepTheirOwnClock(t *testing.T) {
 	cctx, cancelQueued := context.WithCancel(ctx)
 	turnDone := make(chan error, 1)
 	go func() {
-		_, _, err := h.Turn(cctx, "send_prompt", json.RawMessage(`{"prompt":"x"}`), "", nil)
+		_, err := h.Turn(cctx, "send_prompt", json.RawMessage(`{"prompt":"x"}`), "", nil)
 		turnDone <- err
 	}()
 	time.Sleep(20 * time.Millisecond) // Let it queue; the holder runs until cancelled.
