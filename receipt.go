@@ -306,9 +306,10 @@ func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, befo
 			return false, "the session closed before the effect was seen", nil
 		}
 		var wake time.Time
-		if seq > rc.Sequence {
+		exited := isDone(h.s.exited)
+		if seq > rc.Sequence || exited {
 			if cm != nil {
-				st := &evalState{ctx: ctx, s: h.s, reg: h.opts.Predicates, now: time.Now(), lastChange: last, exited: isDone(h.s.exited)}
+				st := &evalState{ctx: ctx, s: h.s, reg: h.opts.Predicates, now: time.Now(), lastChange: last, exited: exited}
 				out, w, err := cm.eval(st)
 				if err != nil {
 					return false, "", err
@@ -331,7 +332,7 @@ func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, befo
 				}
 			}
 		}
-		if isDone(h.s.exited) {
+		if exited {
 			return false, "the program exited before the effect was seen", nil
 		}
 		var wakeC <-chan time.Time
