@@ -180,19 +180,24 @@ func TestOrderingAdapterSend(t *testing.T) {
 	srv := newServer(t, Options{Plugins: newPlugins(t, echoManifest)})
 	o := dialOrdered(t, serveUnix(t, srv))
 	o.do("server.set_notifications", map[string]any{"enabled": true}, nil)
+	// The program clears the screen and writes each line back twice at
+	// the top, so the echo plugin's receipt (state echoed: the line on two
+	// lines of the screen's body) confirms every send however many came
+	// before.
 	var a adapterStarted
-	o.do("adapter.start", map[string]any{"plugin": "echo"}, &a)
+	o.do("adapter.start", map[string]any{"plugin": "echo", "program": "/bin/sh", "args": []string{"-c", `while read l; do printf '\033[H\033[2J%s\n%s\n' "$l" "$l"; done`}}, &a)
 	violations := 0
 	for i := range orderingIterations {
 		mark := fmt.Sprintf("<%d>", i)
 		m := o.call("adapter.send", map[string]any{"adapter": a.Adapter, "intent": "send_text", "params": map[string]any{"text": mark}})
 		require.Nil(t, m.Error)
+		require.Contains(t, string(m.Result), `"effect":"confirmed"`, "the receipt: %s", m.Result)
 		if strings.Contains(o.text(a.Session), mark) {
 			violations++
 		}
 	}
 	last := fmt.Sprintf("<%d>", orderingIterations-1)
-	o.until(func() bool { return strings.Count(o.text(a.Session), last) == 2 })
+	o.until(func() bool { return strings.Count(o.text(a.Session), last) == 3 })
 	require.Zero(t, violations, "output came before the response of the adapter.send that caused it")
 }
 
