@@ -28,10 +28,11 @@ const holderDelay = 4 * time.Second
 // before its own deadline) with bounds generous enough for a loaded
 // machine.
 func TestQueuedWaitsKeepTheirOwnClock(t *testing.T) {
-	// The program prints "release" twice holderDelay after the first line
-	// it reads (the holder's go), which the echo plugin's
-	// wait_echo_matcher waits for.
-	program := []string{"-c", `stty -echo; read go; sleep ` + seconds(holderDelay) + `; echo release; echo release; cat`}
+	// The program writes the first line it reads (the holder's go) back
+	// twice, which confirms the send's receipt (the echo plugin expects
+	// the line twice), then prints "release" twice holderDelay later,
+	// which the echo plugin's wait_echo_matcher waits for.
+	program := []string{"-c", `stty -echo; read go; echo "$go"; echo "$go"; sleep ` + seconds(holderDelay) + `; echo release; echo release; cat`}
 	srv := newServer(t, Options{Plugins: newPlugins(t, echoManifest)})
 	path := serveUnix(t, srv)
 	for _, holderKind := range []string{"adapter.turn", "adapter.wait"} {
