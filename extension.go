@@ -104,6 +104,10 @@ type ActionPlan struct {
 	// expected change is not seen (e.g. typing into an empty prompt, not
 	// moving a selection).
 	Resend bool `json:"resend,omitempty"`
+	// Retry, when set, is what to send instead on that second attempt,
+	// e.g. only the Enter of a paste-then-Enter whose Enter a program
+	// dropped. It implies Resend.
+	Retry []Action `json:"retry,omitempty"`
 }
 
 // HandleOptions tune an ExtensionHandle.
@@ -155,6 +159,7 @@ type ExtensionHandle struct {
 	// without the turn lock) and guards the fields below.
 	extMu      sync.Mutex
 	lastIntent *string
+	surface    surface    // what the last classification showed, and since when
 	lc         *lifecycle // nil unless opts.Lifecycle
 
 	sdk handleSDK // runtime SDK: state events, cleanup on exit (handle_events.go)
@@ -392,9 +397,11 @@ func (h *ExtensionHandle) classifyLocked(ctx context.Context) StateSnapshot {
 // snapshot it classified.
 func (h *ExtensionHandle) classifyNow(ctx context.Context) (StateSnapshot, ScreenSnapshot) {
 	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
+	shown := h.s.lastVisibleChange()
 	h.extMu.Lock()
 	st := classify(ctx, h.ext, h.contextLocked(snap))
 	h.noteStateLocked(st)
+	h.surface.note(st, shown)
 	h.extMu.Unlock()
 	return st, snap
 }

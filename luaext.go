@@ -456,35 +456,11 @@ func (rt *luaRuntime) decodePlan(l *lua.State) (ActionPlan, error) {
 	var plan ActionPlan
 	l.Field(res, "actions")
 	if !l.IsNil(-1) {
-		v, err := newLuaToGo(l, rt.emptyArray).value(-1, "actions")
+		acts, err := rt.decodeActions(l, "actions")
 		if err != nil {
 			return ActionPlan{}, err
 		}
-		var list []any
-		switch v := v.(type) {
-		case []any:
-			list = v
-		case map[string]any:
-			if len(v) > 0 {
-				return ActionPlan{}, errors.New("field \"actions\": want a list of actions, got a table with string keys")
-			}
-		default:
-			return ActionPlan{}, fmt.Errorf("field \"actions\": want a list of actions, got %s", lua.TypeNameOf(l, -1))
-		}
-		for i, item := range list {
-			raw, err := marshalJSON(item)
-			if err != nil {
-				return ActionPlan{}, fmt.Errorf("actions[%d]: %w", i+1, err)
-			}
-			var a Action
-			if err := json.Unmarshal(raw, &a); err != nil {
-				return ActionPlan{}, fmt.Errorf("actions[%d]: %w", i+1, err)
-			}
-			if p := actionPermission(a.Type); p != "" && !rt.manifest.HasPermission(p) {
-				return ActionPlan{}, fmt.Errorf("actions[%d] (%s): %w: needs permission %s", i+1, a.Type, ErrPermissionDenied, p)
-			}
-			plan.Actions = append(plan.Actions, a)
-		}
+		plan.Actions = acts
 	}
 	l.Field(res, "last_intent")
 	switch l.TypeOf(-1) {
@@ -506,6 +482,14 @@ func (rt *luaRuntime) decodePlan(l *lua.State) (ActionPlan, error) {
 			return ActionPlan{}, fmt.Errorf("field \"expect\": %w", err)
 		}
 		plan.Expect = e
+	}
+	l.Field(res, "retry")
+	if !l.IsNil(-1) {
+		acts, err := rt.decodeActions(l, "retry")
+		if err != nil {
+			return ActionPlan{}, err
+		}
+		plan.Retry = acts
 	}
 	l.Field(res, "resend")
 	switch l.TypeOf(-1) {
@@ -542,6 +526,42 @@ func decodeExpectation(raw []byte) (*Expectation, error) {
 		return nil, err
 	}
 	return &e, e.validate()
+}
+
+// decodeActions reads the list of actions at the top of the stack (a plan's
+// actions or retry), checking each against the manifest's permissions.
+func (rt *luaRuntime) decodeActions(l *lua.State, field string) ([]Action, error) {
+	v, err := newLuaToGo(l, rt.emptyArray).value(-1, field)
+	if err != nil {
+		return nil, err
+	}
+	var list []any
+	switch v := v.(type) {
+	case []any:
+		list = v
+	case map[string]any:
+		if len(v) > 0 {
+			return nil, fmt.Errorf("field %q: want a list of actions, got a table with string keys", field)
+		}
+	default:
+		return nil, fmt.Errorf("field %q: want a list of actions, got %s", field, lua.TypeNameOf(l, -1))
+	}
+	var acts []Action
+	for i, item := range list {
+		raw, err := marshalJSON(item)
+		if err != nil {
+			return nil, fmt.Errorf("%s[%d]: %w", field, i+1, err)
+		}
+		var a Action
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return nil, fmt.Errorf("%s[%d]: %w", field, i+1, err)
+		}
+		if p := actionPermission(a.Type); p != "" && !rt.manifest.HasPermission(p) {
+			return nil, fmt.Errorf("%s[%d] (%s): %w: needs permission %s", field, i+1, a.Type, ErrPermissionDenied, p)
+		}
+		acts = append(acts, a)
+	}
+	return acts, nil
 }
 
 // actionPermission is the permission an action in a plan needs.

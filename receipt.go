@@ -2,7 +2,6 @@ package ptywright
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -168,11 +167,15 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 	if err != nil {
 		return rc, err
 	}
-	if !seen && plan.Resend && reason == "" {
+	if !seen && (plan.Resend || len(plan.Retry) > 0) && reason == "" {
 		if _, err := h.holdForReadiness(ctx, &rc); err != nil {
 			return rc, err
 		}
-		if err := h.applyLocked(ctx, intent, plan, &rc); err != nil {
+		again := plan
+		if len(plan.Retry) > 0 {
+			again.Actions = plan.Retry
+		}
+		if err := h.applyLocked(ctx, intent, again, &rc); err != nil {
 			return rc, err
 		}
 		seen, reason, err = h.expectLocked(ctx, plan.Expect, before, screenBefore, &rc)
@@ -227,45 +230,71 @@ func (h *ExtensionHandle) rememberIntent(li *string) {
 	h.lastIntent = &v
 }
 
+// surface is what the handle's last classification showed (its state and
+// evidence) and when that was first drawn, as near as the handle can tell:
+// the visible change the first classification of it followed. Guarded by
+// extMu.
+type surface struct {
+	state, evidence string
+	since           time.Time
+}
+
+// note records a classification made of a screen last changed at shown.
+func (f *surface) note(st StateSnapshot, shown time.Time) {
+	if st.State == f.state && st.Evidence == f.evidence {
+		return
+	}
+	f.state, f.evidence, f.since = st.State, st.Evidence, shown
+}
+
 // holdForReadiness classifies the screen and, when its state asks for it
-// (StateSnapshot.InputSettleMs), holds the keys until the screen has been
-// visibly unchanged that long: a freshly drawn dialog may not take keys
-// yet. It gives up holding after MaxInputHold and sends anyway (the
-// receipt then tells whether the keys were taken). It returns the state
-// the keys go to; an error only when ctx ends first, with nothing written.
+// (StateSnapshot.InputSettleMs, N below), holds the keys until the program
+// takes them. Programs refuse keys for a while after they draw a dialog
+// (Claude Code 2.1.330: 150 ms after the dialog's paint, restarted when it
+// draws the dialog anew, and by every refused key), and nothing in their
+// output says when that ends. So the keys wait for two clocks: N after the
+// state's first frame, and N after the last visible change. The first
+// alone misses a dialog drawn anew under the same state; the second alone
+// never ends on a dialog that keeps blinking, unless N is shorter than the
+// blink (Claude's permission dialog blinks every ~600 ms). A state first
+// seen by this call counts from the last visible change, never earlier than
+// its first frame. The hold ends after MaxInputHold whatever happens, and
+// the keys go (the receipt then tells whether they were taken). It returns
+// the state the keys go to; an error only when ctx ends first, with
+// nothing written.
 func (h *ExtensionHandle) holdForReadiness(ctx context.Context, rc *Receipt) (StateSnapshot, error) {
 	start := time.Now()
 	defer func() { rc.HeldMs += time.Since(start).Milliseconds() }()
-	st, _ := h.classifyNow(ctx)
 	limit := h.opts.MaxInputHold
 	if limit <= 0 {
 		limit = DefaultMaxInputHold
 	}
-	for range 4 { // A state may give way to another that also asks to settle.
+	st, _ := h.classifyNow(ctx)
+	for {
 		settle := time.Duration(st.InputSettleMs) * time.Millisecond
-		if settle <= 0 || h.s.StableFor() >= settle {
+		if settle <= 0 {
 			return st, nil
 		}
-		left := limit - time.Since(start)
-		if left <= 0 {
+		h.extMu.Lock()
+		since := h.surface.since
+		h.extMu.Unlock()
+		readyAt := since.Add(settle)
+		if quiet := h.s.lastVisibleChange().Add(settle); quiet.After(readyAt) {
+			readyAt = quiet
+		}
+		hold := min(time.Until(readyAt), limit-time.Since(start))
+		if hold <= 0 {
 			return st, nil
 		}
-		wctx, cancel := context.WithTimeout(ctx, left)
-		_, err := h.s.Wait(wctx, ScreenStable(settle))
-		cancel()
-		if ctx.Err() != nil {
-			return st, fmt.Errorf("holding intent %q for the screen to settle: %w", rc.Intent, cancelErr(ctx.Err()))
+		t := time.NewTimer(hold)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return st, fmt.Errorf("holding intent %q for %s to take keys: %w", rc.Intent, st.State, cancelErr(ctx.Err()))
 		}
-		if err != nil && !errors.Is(err, ErrTimeout) {
-			return st, err
-		}
-		next, _ := h.classifyNow(ctx)
-		if next.State == st.State {
-			return next, nil
-		}
-		st = next
+		st, _ = h.classifyNow(ctx) // Then check both clocks again, for this state or the next.
 	}
-	return st, nil
 }
 
 // window is how long an expectation is looked for.

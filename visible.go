@@ -54,6 +54,13 @@ func (s *Session) watchStability() (done func()) {
 	}
 }
 
+// lastVisibleChange returns when the visible screen last changed.
+func (s *Session) lastVisibleChange() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.visibleChangedLocked()
+}
+
 // StableFor reports how long the visible screen (text, cursor, modes) has
 // been unchanged. Output that redraws the same frame does not reset it.
 func (s *Session) StableFor() time.Duration {

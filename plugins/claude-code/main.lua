@@ -1310,18 +1310,21 @@ local function assessment(res)
   return out
 end
 
--- INPUT_SETTLE_MS is how long a freshly drawn screen of each state must
--- stay unchanged before Claude Code takes keys (the host holds an intent's
--- keys until then). Measured on 2.1.330: see README.md, "Input readiness".
+-- INPUT_SETTLE_MS is how long after a state's first frame Claude Code
+-- takes keys (the host holds an intent's keys until then). 2.1.330 refuses
+-- keys for 150 ms after a dialog's first paint, and each refused key
+-- restarts the window: sent 0-100 ms after the trust or permission dialog
+-- appeared, 0-5 keys in 8 were lost; from 175-200 ms on, none (README.md,
+-- "Input readiness"). 300 ms is twice the window. The other dialogs share
+-- that code; the onboarding pages and the prompt took keys at once.
 local INPUT_SETTLE_MS = {
-  starting = 400,
-  waiting_for_trust = 400,
-  waiting_for_login = 400,
+  waiting_for_trust = 300,
   waiting_for_permission = 300,
   waiting_for_plan_approval = 300,
   waiting_for_enter_plan_mode = 300,
   waiting_for_model_select = 300,
   waiting_for_user_input = 300,
+  waiting_for_login = 300,
 }
 
 -- classify names the state the screen shows. See the file comment.
@@ -1454,10 +1457,15 @@ function M.send_prompt(input)
   local prompt = want_string(input, "prompt", "send_prompt")
   last_menu = nil
   submitted_line = history_line(prompt)
-  return plan({
+  local p = plan({
     action.bracketed_paste(prompt),
     action.key("enter"),
   }, "prompt_submitted", expect_submitted(submitted_line))
+  -- Claude Code can take the paste and drop the Enter that follows it (seen
+  -- on the first prompt after start-up): Enter again submits what is in the
+  -- box, and on an empty box does nothing, so it is safe to retry.
+  p.retry = { action.key("enter") }
+  return p
 end
 
 function M.approve(_input)

@@ -469,15 +469,14 @@ local function version_anomalies(detected)
   return {}
 end
 
--- INPUT_SETTLE_MS is how long a freshly drawn screen of each state must
--- stay unchanged before Codex takes keys (the host holds an intent's keys
--- until then). Measured on 0.169.0: see the notes at the top of this file.
+-- INPUT_SETTLE_MS is how long after a state's first frame Codex takes keys
+-- (the host holds an intent's keys until then). On 0.169.0 an Enter sent
+-- 0-10 ms after the trust prompt appeared was lost in 11 of 20 runs, and
+-- when taken at once Codex often died ("timed out discarding buffered
+-- terminal input"); from 20 ms on, 40 of 40 were taken. The composer and
+-- the approval dialog took keys at once.
 local INPUT_SETTLE_MS = {
-  waiting_for_trust = 300,
-  waiting_for_permission = 300,
-  waiting_for_model_select = 300,
-  waiting_for_user_input = 300,
-  waiting_for_login = 300,
+  waiting_for_trust = 150,
 }
 
 -- result assembles classify's table; a = {availability, business_state,
@@ -1102,8 +1101,10 @@ local EXPECT_CANCELLED = { matcher = matcher.none({ matcher.contains_text(BUSY_R
 -- newline, while a bracketed paste + Enter always submits.
 function M.send_prompt(params)
   local prompt = prompt_of(params, "send_prompt")
+  -- retry: Enter again submits a prompt still in the composer and does
+  -- nothing on an empty one, so it is safe when the first Enter was lost.
   return { actions = { action.bracketed_paste(prompt), action.key("enter") }, last_intent = "prompt_submitted",
-    expect = expect_submitted(prompt) }
+    expect = expect_submitted(prompt), retry = { action.key("enter") } }
 end
 
 -- steer sends text into a running turn: Codex aborts the request in flight
