@@ -85,8 +85,8 @@ type Session struct {
 	mu         sync.Mutex
 	tr         *transcript
 	changed    chan struct{} // closed and replaced on every change
-	lastChange time.Time    // the last output, resize or exit
-	vis        visibleState // the last visible change (visible.go)
+	lastChange time.Time     // the last output, resize or exit
+	vis        visibleState  // the last visible change (visible.go)
 	exit       *ExitStatus   // set once the child is reaped
 	exited     chan struct{} // closed once the child is reaped and drained
 	readerDone chan struct{} // closed when the reader stops

@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"os/exec"
-	"syscall"
 	"time"
 
 	"ptywright"
+	"ptywright/internal/host"
 )
 
 // DefaultWaitTimeout is session.wait's timeout when timeout_ms is omitted.
@@ -79,32 +76,25 @@ func (s *Server) sessionCreate(ctx context.Context, _ *conn, raw []byte) (any, e
 	return sessionResult{Session: e.id}, nil
 }
 
-// checkCwd checks a working directory before spawning: exec reports a
-// missing directory as a missing program ("fork/exec /bin/sh: no such file
-// or directory").
+// checkCwd checks a working directory before spawning.
 func checkCwd(cwd string) error {
-	if cwd == "" {
-		return nil
-	}
-	fi, err := os.Stat(cwd)
-	if err != nil {
-		return invalidParams("cwd", "%v", err)
-	}
-	if !fi.IsDir() {
-		return invalidParams("cwd", "%s is not a directory", cwd)
-	}
-	return nil
+	return hostError(host.CheckDir(cwd))
 }
 
-// startError classifies a failure to start: a program that is not there,
-// is a directory, is not executable or not a format the system can run, a
-// missing cwd or an existing raw transcript file is the caller's mistake
-// (invalid params); anything else (no PTY, no memory) is the server's.
+// hostError maps a *ptywright.FieldError from the host rules to invalid
+// params naming its field.
+func hostError(err error) error {
+	var fe *ptywright.FieldError
+	if errors.As(err, &fe) && errors.Is(err, host.ErrInvalidStart) {
+		return invalidParams(fe.Field, "%s", fe.Reason)
+	}
+	return err
+}
+
+// startError classifies a failure to start: the caller's mistakes (see
+// host.CallerStartError) are invalid params; anything else is the server's.
 func startError(err error) error {
-	var ee *exec.Error
-	if errors.As(err, &ee) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) ||
-		errors.Is(err, syscall.EISDIR) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ENOEXEC) ||
-		errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENAMETOOLONG) {
+	if host.CallerStartError(err) {
 		return fmt.Errorf("%w: %w", ErrInvalidParams, err)
 	}
 	return err
