@@ -21,6 +21,9 @@ type startParams struct {
 	PixelHeight int               `json:"pixel_height"`
 	RecordPath  string            `json:"record_path"`
 	RecordRaw   bool              `json:"record_raw"`
+	// KeepDetached leaves the daemons the program starts running after
+	// adapter.close, as session.create's keep_detached.
+	KeepDetached bool `json:"keep_detached"`
 }
 
 type resumeParams struct {
@@ -36,13 +39,14 @@ type resumeParams struct {
 	PixelHeight  int               `json:"pixel_height"`
 	RecordPath   string            `json:"record_path"`
 	RecordRaw    bool              `json:"record_raw"`
+	KeepDetached bool              `json:"keep_detached"`
 }
 
 func (p resumeParams) start() startParams {
 	return startParams{
 		Plugin: p.Plugin, Program: p.Program, Args: p.Args, Cwd: p.Cwd, Env: p.Env,
 		Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight,
-		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw,
+		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw, KeepDetached: p.KeepDetached,
 	}
 }
 
@@ -120,7 +124,7 @@ func targetOptions(p startParams, m ptywright.PluginManifest) (ptywright.Options
 	opts, err := host.TargetOptions(host.Target{
 		Program: p.Program, Args: p.Args, Dir: p.Cwd, Env: p.Env,
 		Size:       ptywright.Size{Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight},
-		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw,
+		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw, KeepDetached: p.KeepDetached,
 	}, m)
 	return opts, hostError(err)
 }

@@ -32,6 +32,11 @@ type createParams struct {
 	// never overwritten), redacted unless RecordRaw.
 	RecordPath string `json:"record_path"`
 	RecordRaw  bool   `json:"record_raw"`
+	// KeepDetached leaves the daemons the program starts (processes that
+	// left its process group and terminal session) running after
+	// session.close and the server's exit; by default they are ended with
+	// the session (ptywright.Options.KeepDetached).
+	KeepDetached bool `json:"keep_detached"`
 }
 
 type sessionResult struct {
@@ -63,6 +68,7 @@ func (s *Server) sessionCreate(ctx context.Context, _ *conn, raw []byte) (any, e
 		RawTranscriptAppend: p.RawTranscriptAppend,
 		RecordPath:          p.RecordPath,
 		RecordRaw:           p.RecordRaw,
+		KeepDetached:        p.KeepDetached,
 	})
 	if err != nil {
 		return nil, startError(err)

@@ -59,6 +59,8 @@ type Target struct {
 	Size       ptywright.Size
 	RecordPath string
 	RecordRaw  bool
+	// KeepDetached leaves daemons the program detached running at close.
+	KeepDetached bool
 }
 
 // TargetOptions builds the session options of an adapter start. Without a
@@ -69,13 +71,14 @@ type Target struct {
 // naming "program" or "env".
 func TargetOptions(t Target, m ptywright.PluginManifest) (ptywright.Options, error) {
 	opts := ptywright.Options{
-		Program:    t.Program,
-		Args:       t.Args,
-		Dir:        t.Dir,
-		Env:        t.Env,
-		Size:       t.Size,
-		RecordPath: t.RecordPath,
-		RecordRaw:  t.RecordRaw,
+		Program:      t.Program,
+		Args:         t.Args,
+		Dir:          t.Dir,
+		Env:          t.Env,
+		Size:         t.Size,
+		RecordPath:   t.RecordPath,
+		RecordRaw:    t.RecordRaw,
+		KeepDetached: t.KeepDetached,
 	}
 	if t.Program != "" {
 		return opts, nil
