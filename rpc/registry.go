@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -71,15 +72,22 @@ func newRegistry(log *slog.Logger, events *ptywright.EventBus) *registry {
 }
 
 // add registers a started session under the next id ("s1", "s2", ...) and
-// starts its watcher. adapter is the owning adapter's id or "".
-func (r *registry) add(sess *ptywright.Session, adapter string) (*entry, error) {
+// starts its watcher. adapter is the owning adapter's id or "". The
+// request that creates the session holds its notifications (under ctx)
+// before the watcher can post any, so the session's first output follows
+// the response that names it.
+func (r *registry) add(ctx context.Context, sess *ptywright.Session, adapter string) (*entry, error) {
 	e, err := r.addLocked(sess, adapter)
-	if err == nil {
-		r.emitCore(e, ptywright.EventSessionCreated, nil)
+	if err != nil {
+		return nil, err
 	}
-	return e, err
+	holdNotifications(ctx, e)
+	go r.watch(e)
+	r.emitCore(e, ptywright.EventSessionCreated, nil)
+	return e, nil
 }
 
+// addLocked registers the entry; its watcher is counted but not started.
 func (r *registry) addLocked(sess *ptywright.Session, adapter string) (*entry, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -97,7 +105,6 @@ func (r *registry) addLocked(sess *ptywright.Session, adapter string) (*entry, e
 	}
 	r.sessions[e.id] = e
 	r.watchers.Add(1)
-	go r.watch(e)
 	return e, nil
 }
 
