@@ -57,7 +57,9 @@ type vtcoreEngine struct {
 }
 
 func newVTCoreEngine(rows, cols int, onReply func([]byte)) *vtcoreEngine {
-	return &vtcoreEngine{term: vtcore.New(rows, cols, onReply)}
+	e := &vtcoreEngine{term: vtcore.New(rows, cols, onReply)}
+	e.term.SetScrollback(DefaultScrollback)
+	return e
 }
 
 func (e *vtcoreEngine) write(p []byte) { e.term.Write(p) }
@@ -97,15 +99,21 @@ func (e *vtcoreEngine) close() { e.term.SetReplyHandler(nil) }
 
 func cellStyle(s vtcore.Style) CellStyle {
 	return CellStyle{
-		Foreground: colorName(s.Fg),
-		Background: colorName(s.Bg),
-		Bold:       s.Attrs&vtcore.AttrBold != 0,
-		Dim:        s.Attrs&vtcore.AttrFaint != 0,
-		Italic:     s.Attrs&vtcore.AttrItalic != 0,
-		Underline:  s.Underline != vtcore.UnderlineNone,
-		Inverse:    s.Attrs&vtcore.AttrReverse != 0,
+		Foreground:     colorName(s.Fg),
+		Background:     colorName(s.Bg),
+		Bold:           s.Attrs&vtcore.AttrBold != 0,
+		Dim:            s.Attrs&vtcore.AttrFaint != 0,
+		Italic:         s.Attrs&vtcore.AttrItalic != 0,
+		Underline:      s.Underline != vtcore.UnderlineNone,
+		UnderlineStyle: underlineStyles[min(int(s.Underline), len(underlineStyles)-1)],
+		Inverse:        s.Attrs&vtcore.AttrReverse != 0,
+		Strikethrough:  s.Attrs&vtcore.AttrStrikethrough != 0,
+		Blink:          s.Attrs&(vtcore.AttrBlink|vtcore.AttrRapidBlink) != 0,
 	}
 }
+
+// underlineStyles names the underline styles in SGR 4:n order.
+var underlineStyles = [...]string{"", "single", "double", "curly", "dotted", "dashed"}
 
 // indexedNames holds "idx:N" for the palette so cells do not format them.
 var indexedNames = func() (n [256]string) {

@@ -131,13 +131,16 @@ func (e *vtEngine) close() {
 
 func convertStyle(s *uv.Style) CellStyle {
 	return CellStyle{
-		Foreground: xvtColorName(s.Fg),
-		Background: xvtColorName(s.Bg),
-		Bold:       s.Attrs&uv.AttrBold != 0,
-		Dim:        s.Attrs&uv.AttrFaint != 0,
-		Italic:     s.Attrs&uv.AttrItalic != 0,
-		Underline:  s.Underline != uv.UnderlineNone,
-		Inverse:    s.Attrs&uv.AttrReverse != 0,
+		Foreground:     xvtColorName(s.Fg),
+		Background:     xvtColorName(s.Bg),
+		Bold:           s.Attrs&uv.AttrBold != 0,
+		Dim:            s.Attrs&uv.AttrFaint != 0,
+		Italic:         s.Attrs&uv.AttrItalic != 0,
+		Underline:      s.Underline != uv.UnderlineNone,
+		UnderlineStyle: underlineStyles[min(int(s.Underline), len(underlineStyles)-1)],
+		Inverse:        s.Attrs&uv.AttrReverse != 0,
+		Strikethrough:  s.Attrs&uv.AttrStrikethrough != 0,
+		Blink:          s.Attrs&(uv.AttrBlink|uv.AttrRapidBlink) != 0,
 	}
 }
 

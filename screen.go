@@ -13,6 +13,10 @@ const (
 	DefaultCols = 80
 )
 
+// DefaultScrollback is how many rows that scrolled off the top of the main
+// screen a Screen keeps when not told otherwise.
+const DefaultScrollback = 3000
+
 // Screen is a parsed terminal grid fed with raw program output. A Session owns
 // one; replay and tests can use one directly, without a process.
 //
@@ -69,7 +73,9 @@ func (s *Screen) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Resize changes the grid size and advances the sequence.
+// Resize changes the grid size and advances the sequence. Shrinking keeps
+// the cursor's row: rows leave at the top into the scrollback, and growing
+// takes them back, as xterm and tmux do.
 func (s *Screen) Resize(size Size) error {
 	if err := size.Validate(); err != nil {
 		return err
@@ -173,6 +179,11 @@ func (s *Screen) cellsLocked() []Cell {
 	for r := range s.size.Rows {
 		for c := range s.size.Cols {
 			ec := s.eng.cell(r, c)
+			if ec.width == 0 && c > 0 && cells[len(cells)-1].Wide {
+				// The second cell of a wide character shows the
+				// character's rendition (its background, its underline).
+				ec.style = cells[len(cells)-1].Style
+			}
 			cells = append(cells, Cell{
 				Row:              r,
 				Col:              c,
@@ -287,7 +298,13 @@ type CellStyle struct {
 	Dim        bool   `json:"dim"`
 	Italic     bool   `json:"italic"`
 	Underline  bool   `json:"underline"`
-	Inverse    bool   `json:"inverse"`
+	// UnderlineStyle names the underline when Underline is set: "single",
+	// "double" (SGR 21 or 4:2), "curly", "dotted" or "dashed"; "" otherwise.
+	UnderlineStyle string `json:"underline_style"`
+	Inverse        bool   `json:"inverse"`
+	Strikethrough  bool   `json:"strikethrough"`
+	// Blink is set for slow and rapid blink (SGR 5 and 6).
+	Blink bool `json:"blink"`
 }
 
 func defaultCellStyle() CellStyle {

@@ -32,8 +32,9 @@ func TestScreenSnapshotCells(t *testing.T) {
 	require.True(t, snap.ApplicationCursor)
 	require.True(t, snap.BracketedPaste)
 	require.False(t, snap.AlternateScreen)
-	require.Equal(t, Cell{Row: 0, Col: 0, Text: "中", Wide: true,
-		Style: CellStyle{Foreground: "rgb:1:2:3", Background: "idx:200", Bold: true, Underline: true}}, snap.Cells[0])
-	require.Equal(t, Cell{Row: 0, Col: 1, Text: "", WideContinuation: true, Style: defaultCellStyle()}, snap.Cells[1])
+	wide := CellStyle{Foreground: "rgb:1:2:3", Background: "idx:200", Bold: true, Underline: true, UnderlineStyle: "single"}
+	require.Equal(t, Cell{Row: 0, Col: 0, Text: "中", Wide: true, Style: wide}, snap.Cells[0])
+	// The second cell shows the wide character's rendition.
+	require.Equal(t, Cell{Row: 0, Col: 1, Text: "", WideContinuation: true, Style: wide}, snap.Cells[1])
 	require.Equal(t, Cell{Row: 0, Col: 2, Text: " ", Style: defaultCellStyle()}, snap.Cells[2])
 }

@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -36,6 +37,26 @@ type createParams struct {
 	RecordRaw  bool   `json:"record_raw"`
 }
 
+// checkExplicitSize rejects rows or cols given as 0, as session.resize does:
+// only an omitted size falls back to the default 24x80.
+func checkExplicitSize(raw []byte) error {
+	var p struct {
+		Rows *int `json:"rows"`
+		Cols *int `json:"cols"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return paramsError(err)
+	}
+	size := ptywright.Size{Rows: 1, Cols: 1}
+	if p.Rows != nil {
+		size.Rows = *p.Rows
+	}
+	if p.Cols != nil {
+		size.Cols = *p.Cols
+	}
+	return size.Validate()
+}
+
 type sessionResult struct {
 	Session string `json:"session"`
 }
@@ -53,6 +74,9 @@ func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, err
 	}
 	if p.TranscriptMaxChars < 0 {
 		return nil, invalidParams("transcript_max_chars", "must not be negative, got %d", p.TranscriptMaxChars)
+	}
+	if err := checkExplicitSize(raw); err != nil {
+		return nil, err
 	}
 	sess, err := ptywright.Start(ptywright.Options{
 		Program:             p.Program,

@@ -67,11 +67,18 @@ func TestSessionCreateParams(t *testing.T) {
 		{map[string]any{"program": "/bin/sh", "transcript_max_chars": -1}, "transcript_max_chars: must not be negative"},
 		{map[string]any{"program": "/bin/sh", "cols": 100000}, "cols: must be between 1 and 10000"},
 		{map[string]any{"program": "/bin/sh", "pixel_width": -1}, "pixel_width: must be >= 0"},
+		// An explicit 0 is refused as session.resize refuses it; only an
+		// omitted size means 24x80.
+		{map[string]any{"program": "/bin/sh", "rows": 0}, "rows: must be between 1 and 10000, got 0"},
+		{map[string]any{"program": "/bin/sh", "rows": 24, "cols": 0}, "cols: must be between 1 and 10000, got 0"},
 	} {
 		e := c.callErr("session.create", tt.params)
 		require.Equal(t, int64(CodeInvalidParams), e.Code, e.Message)
 		require.Contains(t, e.Message, tt.msg)
 	}
+	e = c.callErr("session.resize", map[string]any{"session": id, "rows": 0, "cols": 80})
+	require.Equal(t, int64(CodeInvalidParams), e.Code, e.Message)
+	require.Contains(t, e.Message, "rows: must be between 1 and 10000, got 0")
 }
 
 func TestReadsRedact(t *testing.T) {
