@@ -1,6 +1,7 @@
 package ptywright
 
 import (
+	"bytes"
 	"strconv"
 
 	"ptywright/internal/vtcore"
@@ -22,6 +23,12 @@ type engine interface {
 	line(row int) string
 	cursor() (row, col int)
 	modes() termModes
+	// setScrollback sets how many rows that leave the top of the main
+	// screen are kept (0: none).
+	setScrollback(rows int)
+	// scrollback returns the kept rows' text, oldest first, trailing
+	// spaces trimmed.
+	scrollback() []string
 	// close stops the engine's reply delivery; write stays usable.
 	close()
 }
@@ -60,6 +67,18 @@ func newVTCoreEngine(rows, cols int, onReply func([]byte)) *vtcoreEngine {
 	e := &vtcoreEngine{term: vtcore.New(rows, cols, onReply)}
 	e.term.SetScrollback(DefaultScrollback)
 	return e
+}
+
+func (e *vtcoreEngine) setScrollback(rows int) { e.term.SetScrollback(rows) }
+
+func (e *vtcoreEngine) scrollback() []string {
+	out := make([]string, e.term.ScrollbackLen())
+	for i := range out {
+		b := e.term.AppendScrollbackText(e.buf[:0], i)
+		e.buf = b
+		out[i] = string(bytes.TrimRight(b, " "))
+	}
+	return out
 }
 
 func (e *vtcoreEngine) write(p []byte) { e.term.Write(p) }

@@ -46,8 +46,30 @@ func newVTEngine(rows, cols int, onReply func([]byte)) *vtEngine {
 		EnableMode:     func(m ansi.Mode) { e.setMode(m, true) },
 		DisableMode:    func(m ansi.Mode) { e.setMode(m, false) },
 	})
+	e.emu.SetScrollbackSize(DefaultScrollback)
 	go e.pumpReplies(onReply)
 	return e
+}
+
+func (e *vtEngine) setScrollback(rows int) { e.emu.SetScrollbackSize(rows) }
+
+func (e *vtEngine) scrollback() []string {
+	lines := e.emu.Scrollback().Lines()
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		var b strings.Builder
+		for _, c := range l {
+			switch {
+			case c.Width == 0:
+			case c.Content == "":
+				b.WriteByte(' ')
+			default:
+				b.WriteString(c.Content)
+			}
+		}
+		out[i] = strings.TrimRight(b.String(), " ")
+	}
+	return out
 }
 
 func (e *vtEngine) moved() {

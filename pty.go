@@ -25,6 +25,10 @@ type Options struct {
 	Env map[string]string
 	// Size is the terminal size; zero rows or cols mean 24x80.
 	Size Size
+	// Scrollback is how many rows that scroll off the top of the screen are
+	// kept for SnapshotOptions.Scrollback and Screen.Scrollback: 0 means
+	// DefaultScrollback, a negative number none.
+	Scrollback int
 	// TranscriptMaxChars bounds the in-memory transcript; 0 means
 	// DefaultTranscriptMaxChars.
 	TranscriptMaxChars int
@@ -135,7 +139,7 @@ func Start(opts Options) (*Session, error) {
 		return nil, fmt.Errorf("ptywright: start: %w", err)
 	}
 	s.rec = rec
-	screen, err := newScreen(size, s.queueReply)
+	screen, err := newScreen(ScreenOptions{Size: size, Scrollback: opts.Scrollback}, s.queueReply)
 	if err != nil {
 		s.closeRaw()
 		s.abortRecording()

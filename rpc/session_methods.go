@@ -20,17 +20,21 @@ const DefaultWaitTimeout = 30 * time.Second
 const MaxWaitTimeout = 24 * time.Hour
 
 type createParams struct {
-	Program             string            `json:"program" rpc:"required"`
-	Args                []string          `json:"args"`
-	Cwd                 string            `json:"cwd"`
-	Env                 map[string]string `json:"env"`
-	Rows                int               `json:"rows"`
-	Cols                int               `json:"cols"`
-	PixelWidth          int               `json:"pixel_width"`
-	PixelHeight         int               `json:"pixel_height"`
-	TranscriptMaxChars  int               `json:"transcript_max_chars"`
-	RawTranscriptPath   string            `json:"raw_transcript_path"`
-	RawTranscriptAppend bool              `json:"raw_transcript_append"`
+	Program     string            `json:"program" rpc:"required"`
+	Args        []string          `json:"args"`
+	Cwd         string            `json:"cwd"`
+	Env         map[string]string `json:"env"`
+	Rows        int               `json:"rows"`
+	Cols        int               `json:"cols"`
+	PixelWidth  int               `json:"pixel_width"`
+	PixelHeight int               `json:"pixel_height"`
+	// Scrollback is how many rows that scroll off the top are kept for
+	// session.snapshot's scrollback: 0 or omitted means the default, a
+	// negative number none.
+	Scrollback          int    `json:"scrollback"`
+	TranscriptMaxChars  int    `json:"transcript_max_chars"`
+	RawTranscriptPath   string `json:"raw_transcript_path"`
+	RawTranscriptAppend bool   `json:"raw_transcript_append"`
 	// RecordPath records the session as an asciicast v2 file (mode 0600,
 	// never overwritten), redacted unless RecordRaw.
 	RecordPath string `json:"record_path"`
@@ -84,6 +88,7 @@ func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, err
 		Dir:                 p.Cwd,
 		Env:                 p.Env,
 		Size:                ptywright.Size{Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight},
+		Scrollback:          p.Scrollback,
 		TranscriptMaxChars:  p.TranscriptMaxChars,
 		RawTranscriptPath:   p.RawTranscriptPath,
 		RawTranscriptAppend: p.RawTranscriptAppend,
@@ -269,11 +274,21 @@ func (p readParams) redactor() (*ptywright.Redactor, error) {
 	return r, nil
 }
 
+// snapshotParams are session.snapshot's: a read, and whether to add the
+// rows that scrolled off the top.
+type snapshotParams struct {
+	Session    string           `json:"session" rpc:"required"`
+	Redact     *bool            `json:"redact"`
+	Redaction  *redactionParams `json:"redaction"`
+	Scrollback bool             `json:"scrollback"`
+}
+
 func (s *Server) sessionSnapshot(_ context.Context, _ *conn, raw []byte) (any, error) {
-	var p readParams
-	if err := decodeParams(raw, &p); err != nil {
+	var sp snapshotParams
+	if err := decodeParams(raw, &sp); err != nil {
 		return nil, err
 	}
+	p := readParams{Session: sp.Session, Redact: sp.Redact, Redaction: sp.Redaction}
 	r, err := p.redactor()
 	if err != nil {
 		return nil, err
@@ -284,7 +299,7 @@ func (s *Server) sessionSnapshot(_ context.Context, _ *conn, raw []byte) (any, e
 	}
 	// Encoded here: through encoding/json, a Marshaler's output is
 	// compacted once more, which costs more than encoding the cells.
-	b, err := e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Raw: r == nil, Redactor: r}).MarshalJSON()
+	b, err := e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Scrollback: sp.Scrollback, Raw: r == nil, Redactor: r}).MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("%w: encoding the snapshot: %w", ErrInternal, err)
 	}

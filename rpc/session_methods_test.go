@@ -81,6 +81,40 @@ func TestSessionCreateParams(t *testing.T) {
 	require.Contains(t, e.Message, "rows: must be between 1 and 10000, got 0")
 }
 
+// TestSnapshotScrollback: session.snapshot adds the rows that scrolled off
+// the top when asked (redacted like the screen), and session.create bounds
+// them.
+func TestSnapshotScrollback(t *testing.T) {
+	srv := newServer(t, Options{})
+	c := newClient(t, serveStdio(t, srv, NDJSON), NDJSON)
+	id := c.create(map[string]any{
+		"program": "/bin/sh", "args": []string{"-c", `for i in 1 2 3 4 5 6 7 8; do echo "row $i"; done; echo "API_KEY=sk-abcdefghijklmnopqrstuvwxyz"; seq 9 12; echo done; sleep 30`},
+		"rows": 3, "cols": 40, "scrollback": 5,
+	})
+	c.wait(id, containsText("done"))
+
+	var plain map[string]any
+	c.do("session.snapshot", map[string]any{"session": id}, &plain)
+	require.NotContains(t, plain, "scrollback", "only when asked")
+
+	var snap struct {
+		PlainText  string   `json:"plain_text"`
+		Scrollback []string `json:"scrollback"`
+	}
+	c.do("session.snapshot", map[string]any{"session": id, "scrollback": true}, &snap)
+	require.Equal(t, "12\ndone", snap.PlainText)
+	require.Len(t, snap.Scrollback, 5, "bounded by session.create's scrollback")
+	require.Equal(t, []string{"row 8", snap.Scrollback[1], "9", "10", "11"}, snap.Scrollback)
+	require.NotContains(t, snap.Scrollback[1], "sk-abcdefghijklmnopqrstuvwxyz", "redacted")
+	require.Contains(t, snap.Scrollback[1], "API_KEY=")
+
+	c.do("session.snapshot", map[string]any{"session": id, "scrollback": true, "redact": false}, &snap)
+	require.Equal(t, "API_KEY=sk-abcdefghijklmnopqrstuvwxyz", snap.Scrollback[1])
+
+	e := c.callErr("session.snapshot", map[string]any{"session": id, "scrollback": "yes"})
+	require.Equal(t, int64(CodeInvalidParams), e.Code, e.Message)
+}
+
 func TestReadsRedact(t *testing.T) {
 	srv := newServer(t, Options{})
 	c := newClient(t, serveStdio(t, srv, NDJSON), NDJSON)
