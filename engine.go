@@ -2,6 +2,8 @@ package ptywright
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"strconv"
 
 	"ptywright/internal/vtcore"
@@ -50,9 +52,49 @@ type termModes struct {
 	bracketedPaste    bool
 }
 
+// Engine names the terminal emulator that parses a Screen's bytes.
+type Engine string
+
+const (
+	// EngineVTCore is ptywright's own emulator (internal/vtcore), the
+	// default: held to tmux and xterm by the fidelity tests, and 60-150x
+	// faster than x/vt.
+	EngineVTCore Engine = "vtcore"
+	// EngineXVT is charmbracelet/x/vt, the emulator of the design card and
+	// the oracle of vtcore's differential tests. It departs from tmux and
+	// xterm where vtcore does not (see engine_xvt.go and README.md): a
+	// resize cuts rows at the bottom, the alternate screen homes the cursor,
+	// widths are grapheme widths whatever mode 2027 says, no title stack,
+	// no SGR 21; and it parses 0.5-10 MB/s. A panic inside x/vt is
+	// recovered and the bytes that caused it are dropped.
+	EngineXVT Engine = "xvt"
+)
+
+// ErrInvalidEngine is wrapped by the error an unknown Engine name gives.
+var ErrInvalidEngine = errors.New("invalid engine")
+
+// Validate reports an unknown engine name; "" is the default engine.
+func (e Engine) Validate() error {
+	switch e {
+	case "", EngineVTCore, EngineXVT:
+		return nil
+	}
+	return &FieldError{Field: "engine", Reason: fmt.Sprintf("must be %q or %q, got %q", EngineVTCore, EngineXVT, string(e)), Err: ErrInvalidEngine}
+}
+
 // newEngine returns the default engine. onReply must not block (nil drops
 // replies); it is called from write.
 func newEngine(rows, cols int, onReply func([]byte)) engine {
+	return newVTCoreEngine(rows, cols, onReply)
+}
+
+// newEngineOf returns the named engine (validated by the caller).
+func newEngineOf(kind Engine, rows, cols int, onReply func([]byte)) engine {
+	if kind == EngineXVT {
+		e := newVTEngine(rows, cols, onReply)
+		e.recoverPanics = true
+		return e
+	}
 	return newVTCoreEngine(rows, cols, onReply)
 }
 

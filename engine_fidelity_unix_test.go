@@ -209,3 +209,55 @@ func TestFidelityStyles(t *testing.T) {
 		require.Contains(t, line, want, "tmux renders %q", want)
 	}
 }
+
+// xvtDepartures are the fidelity cases x/vt gets wrong: the documented
+// departures of EngineXVT (see Engine and internal/vtcore/doc.go).
+var xvtDepartures = map[string]string{
+	"shrink keeps the cursor's row":                 "a resize cuts rows at the bottom",
+	"grow takes rows back from history":             "a resize adds blank rows at the bottom",
+	"grow after scrolling takes scrolled rows back": "a resize adds blank rows at the bottom",
+	"shrink on the alternate screen":                "a resize cuts rows at the bottom",
+	"1049h keeps the cursor":                        "entering the alternate screen homes the cursor",
+	"1047h keeps the cursor":                        "entering the alternate screen homes the cursor",
+	"47 switches screens":                           "mode 47 is ignored",
+	"47l shows the main screen":                     "mode 47 is ignored",
+	"1047l does not restore the cursor":             "each screen keeps its own cursor",
+	"1049l on the main screen restores the cursor":  "1049l restores nothing",
+	"cursor visibility is the terminal's":           "each screen keeps its own cursor visibility",
+	"VS16 and skin tone widths":                     "grapheme widths whatever mode 2027 says",
+	"readline edit after emoji":                     "grapheme widths whatever mode 2027 says",
+	"flag is two regional indicators":               "grapheme widths whatever mode 2027 says",
+	"title stack":                                   "no title stack",
+	"title stack nested":                            "no title stack",
+}
+
+// TestFidelityXVT runs the fidelity cases on the x/vt engine: it matches
+// tmux except on its documented departures, and the list is exact (a case
+// x/vt starts getting right must leave it).
+func TestFidelityXVT(t *testing.T) {
+	for _, c := range fidelityCases {
+		t.Run(c.name, func(t *testing.T) {
+			want := c.wantState()
+			eng := newEngineOf(EngineXVT, c.rows, c.cols, nil)
+			defer eng.close()
+			states := replayEngine(t, eng, c.rows, c.cols, c.steps)
+			got := states[len(states)-1]
+			if c.title == "" {
+				got.title = ""
+			}
+			why, departs := xvtDepartures[c.name]
+			if departs {
+				require.NotEqual(t, want, got, "x/vt now gets this right (%s): drop it from xvtDepartures", why)
+				return
+			}
+			require.Equal(t, want, got, "x/vt:\nwant\n%s\ngot\n%s", want, got)
+		})
+	}
+	for name := range xvtDepartures {
+		found := false
+		for _, c := range fidelityCases {
+			found = found || c.name == name
+		}
+		require.True(t, found, "xvtDepartures names no case %q", name)
+	}
+}

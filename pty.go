@@ -29,6 +29,10 @@ type Options struct {
 	// kept for SnapshotOptions.Scrollback and Screen.Scrollback: 0 means
 	// DefaultScrollback, a negative number none.
 	Scrollback int
+	// Engine is the terminal emulator that parses the output; "" means
+	// EngineVTCore. EngineXVT selects charmbracelet/x/vt (slower, and it
+	// departs from tmux and xterm: see Engine).
+	Engine Engine
 	// TranscriptMaxChars bounds the in-memory transcript; 0 means
 	// DefaultTranscriptMaxChars.
 	TranscriptMaxChars int
@@ -113,6 +117,9 @@ func Start(opts Options) (*Session, error) {
 	if opts.TranscriptMaxChars < 0 {
 		return nil, fmt.Errorf("ptywright: start: transcript_max_chars must not be negative")
 	}
+	if err := opts.Engine.Validate(); err != nil {
+		return nil, fmt.Errorf("ptywright: start: %w", err)
+	}
 	s := &Session{
 		opts:       opts,
 		start:      time.Now(),
@@ -139,7 +146,7 @@ func Start(opts Options) (*Session, error) {
 		return nil, fmt.Errorf("ptywright: start: %w", err)
 	}
 	s.rec = rec
-	screen, err := newScreen(ScreenOptions{Size: size, Scrollback: opts.Scrollback}, s.queueReply)
+	screen, err := newScreen(ScreenOptions{Size: size, Scrollback: opts.Scrollback, Engine: opts.Engine}, s.queueReply)
 	if err != nil {
 		s.closeRaw()
 		s.abortRecording()

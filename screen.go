@@ -54,6 +54,8 @@ type ScreenOptions struct {
 	// screen are kept (see Screen.Scrollback): 0 means DefaultScrollback, a
 	// negative number none.
 	Scrollback int
+	// Engine is the terminal emulator; "" means EngineVTCore.
+	Engine Engine
 }
 
 // NewScreenWith returns an empty screen configured by opts. Terminal replies
@@ -67,7 +69,10 @@ func newScreen(opts ScreenOptions, onReply func([]byte)) (*Screen, error) {
 	if err := size.Validate(); err != nil {
 		return nil, err
 	}
-	eng := newEngine(size.Rows, size.Cols, onReply)
+	if err := opts.Engine.Validate(); err != nil {
+		return nil, err
+	}
+	eng := newEngineOf(opts.Engine, size.Rows, size.Cols, onReply)
 	eng.setScrollback(scrollbackRows(opts.Scrollback))
 	return &Screen{eng: eng, size: size}, nil
 }

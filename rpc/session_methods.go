@@ -31,7 +31,10 @@ type createParams struct {
 	// Scrollback is how many rows that scroll off the top are kept for
 	// session.snapshot's scrollback: 0 or omitted means the default, a
 	// negative number none.
-	Scrollback          int    `json:"scrollback"`
+	Scrollback int `json:"scrollback"`
+	// Engine is the terminal emulator ("vtcore" or "xvt"); "" means the
+	// server's (Options.Engine).
+	Engine              string `json:"engine"`
 	TranscriptMaxChars  int    `json:"transcript_max_chars"`
 	RawTranscriptPath   string `json:"raw_transcript_path"`
 	RawTranscriptAppend bool   `json:"raw_transcript_append"`
@@ -82,6 +85,13 @@ func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, err
 	if err := checkExplicitSize(raw); err != nil {
 		return nil, err
 	}
+	engine := ptywright.Engine(p.Engine)
+	if engine == "" {
+		engine = s.opts.Engine
+	}
+	if err := engine.Validate(); err != nil {
+		return nil, err
+	}
 	sess, err := ptywright.Start(ptywright.Options{
 		Program:             p.Program,
 		Args:                p.Args,
@@ -89,6 +99,7 @@ func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, err
 		Env:                 p.Env,
 		Size:                ptywright.Size{Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight},
 		Scrollback:          p.Scrollback,
+		Engine:              engine,
 		TranscriptMaxChars:  p.TranscriptMaxChars,
 		RawTranscriptPath:   p.RawTranscriptPath,
 		RawTranscriptAppend: p.RawTranscriptAppend,

@@ -115,6 +115,32 @@ func TestSnapshotScrollback(t *testing.T) {
 	require.Equal(t, int64(CodeInvalidParams), e.Code, e.Message)
 }
 
+// TestSessionCreateEngine: session.create picks the terminal emulator, the
+// server's default (serve --engine) otherwise; an unknown one is invalid
+// params.
+func TestSessionCreateEngine(t *testing.T) {
+	srv := newServer(t, Options{Engine: ptywright.EngineXVT})
+	c := newClient(t, serveStdio(t, srv, NDJSON), NDJSON)
+	// Without mode 2027, vtcore counts "❤️" as 1 column, x/vt as 2: the
+	// cursor column tells the engines apart.
+	script := `printf 'a\342\235\244\357\270\217b'; sleep 30`
+	for _, tt := range []struct {
+		engine string
+		col    int
+	}{{"", 4}, {"xvt", 4}, {"vtcore", 3}} {
+		params := map[string]any{"program": "/bin/sh", "args": []string{"-c", script}}
+		if tt.engine != "" {
+			params["engine"] = tt.engine
+		}
+		id := c.create(params)
+		res := c.wait(id, containsText("b"))
+		require.Equal(t, tt.col, res.Snapshot.Cursor.Col, "engine %q", tt.engine)
+	}
+	e := c.callErr("session.create", map[string]any{"program": "/bin/sh", "engine": "xterm"})
+	require.Equal(t, int64(CodeInvalidParams), e.Code, e.Message)
+	require.Contains(t, e.Message, `engine: must be "vtcore" or "xvt", got "xterm"`)
+}
+
 func TestReadsRedact(t *testing.T) {
 	srv := newServer(t, Options{})
 	c := newClient(t, serveStdio(t, srv, NDJSON), NDJSON)
