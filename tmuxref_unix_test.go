@@ -162,8 +162,13 @@ func (p *tmuxPane) resize(rows, cols int) {
 // state reads the pane's rows, cursor and modes.
 func (p *tmuxPane) state() termState {
 	p.t.Helper()
-	out := p.tmux("capture-pane", "-p")
+	// With -e tmux marks line-drawing cells (DEC Special Graphics) with SO
+	// and SI, which plain -p loses; the escapes are stripped again.
+	out := p.tmux("capture-pane", "-p", "-e")
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = plainCapture(l)
+	}
 	for len(lines) < p.rows {
 		lines = append(lines, "")
 	}
@@ -171,6 +176,9 @@ func (p *tmuxPane) state() termState {
 	require.Len(p.t, f, 4)
 	col, _ := strconv.Atoi(f[0])
 	row, _ := strconv.Atoi(f[1])
+	// tmux keeps a pending wrap as the cursor one past the last column;
+	// xterm (and we) keep it on the last column with a flag.
+	col = min(col, p.cols-1)
 	title := strings.TrimSuffix(p.tmux("display", "-p", "#{pane_title}"), "\n")
 	return termState{lines: lines[:p.rows], row: row, col: col, alt: f[2] == "1", visible: f[3] == "1", title: title}
 }
@@ -214,4 +222,46 @@ func replayEngine(t testing.TB, eng engine, rows, cols int, steps []replayStep) 
 		out = append(out, s)
 	}
 	return out
+}
+
+// decGraphics is the DEC Special Graphics set as xterm shows it.
+var decGraphics = map[rune]rune{
+	'`': '◆', 'a': '▒', 'b': '␉', 'c': '␌', 'd': '␍', 'e': '␊', 'f': '°', 'g': '±',
+	'h': '␤', 'i': '␋', 'j': '┘', 'k': '┐', 'l': '┌', 'm': '└', 'n': '┼', 'o': '⎺',
+	'p': '⎻', 'q': '─', 'r': '⎼', 's': '⎽', 't': '├', 'u': '┤', 'v': '┴', 'w': '┬',
+	'x': '│', 'y': '⩽', 'z': '⩾', '{': 'π', '|': '≠', '}': '£', '~': '·',
+}
+
+// plainCapture turns a line of capture-pane -e into its text: escape
+// sequences dropped, line-drawing cells (between SO and SI) mapped to
+// their characters, trailing spaces trimmed.
+func plainCapture(l string) string {
+	var b strings.Builder
+	acs := false
+	rs := []rune(l)
+	for i := 0; i < len(rs); i++ {
+		switch r := rs[i]; {
+		case r == 0x1b && i+1 < len(rs) && rs[i+1] == '[':
+			i += 2
+			for i < len(rs) && (rs[i] < 0x40 || rs[i] > 0x7e) {
+				i++
+			}
+		case r == 0x1b && i+1 < len(rs) && rs[i+1] == ']':
+			// OSC (hyperlinks): up to BEL or ESC \.
+			for i += 2; i < len(rs) && rs[i] != 0x07 && rs[i] != 0x1b; i++ {
+			}
+			if i < len(rs) && rs[i] == 0x1b {
+				i++
+			}
+		case r == 0x0e:
+			acs = true
+		case r == 0x0f:
+			acs = false
+		case acs && decGraphics[r] != 0:
+			b.WriteRune(decGraphics[r])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return strings.TrimRight(b.String(), " ")
 }

@@ -66,8 +66,26 @@ install_tmux() {
 	apt_install tmux
 }
 
+# The programs of the differential corpus (testdata/corpus, re-recorded with
+# go test -run TestRecordCorpus -record-corpus all): the recordings are
+# committed, so only re-recording needs them.
+install_corpus_programs() {
+	local missing=() cmd pkg
+	for pair in htop:htop nano:nano dialog:dialog whiptail:whiptail mc:mc ncdu:ncdu man:man-db less:less watch:procps git:git python3:python3; do
+		cmd=${pair%%:*}
+		pkg=${pair#*:}
+		command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+	done
+	if [[ ${#missing[@]} -eq 0 ]]; then
+		echo "corpus programs: already installed"
+		return
+	fi
+	apt_install "${missing[@]}"
+}
+
 install_lua52
 install_tmux
+install_corpus_programs
 install_vim
 install_zsh
 install_fish
