@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -60,10 +61,25 @@ func codexHome(t *testing.T) (home, work string) {
 // CODEX_HOME whose config.toml points at the fake, and an API key.
 func startCodexAdapter(t *testing.T, srv *fakeopenai.Server) (*ptywright.ExtensionHandle, string) {
 	t.Helper()
+	return startCodexAdapterTrust(t, srv, true)
+}
+
+// startCodexAdapterTrust is startCodexAdapter with the work directory
+// trusted in config.toml or not (then Codex opens at its trust prompt).
+func startCodexAdapterTrust(t *testing.T, srv *fakeopenai.Server, trusted bool) (*ptywright.ExtensionHandle, string) {
+	t.Helper()
 	bin := codexBinary(t)
 	home, work := codexHome(t)
 	codexHomeDir := filepath.Join(home, ".codex")
-	require.NoError(t, fakeopenai.CodexConfig{BaseURL: srv.BaseURL(), Workdir: work}.Write(codexHomeDir))
+	cfg := fakeopenai.CodexConfig{BaseURL: srv.BaseURL()}
+	if trusted {
+		cfg.Workdir = work
+	} else {
+		// Codex 0.169 asks about trust only inside a git repository.
+		out, err := exec.Command("git", "init", "-q", work).CombinedOutput()
+		require.NoError(t, err, "git init: %s", out)
+	}
+	require.NoError(t, cfg.Write(codexHomeDir))
 
 	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
 	require.NoError(t, err)
@@ -110,9 +126,12 @@ func codexWait(t *testing.T, h *ptywright.ExtensionHandle, intent string, params
 
 func codexSend(t *testing.T, h *ptywright.ExtensionHandle, intent, params string) ptywright.StateSnapshot {
 	t.Helper()
-	st, err := h.Send(context.Background(), intent, json.RawMessage(params))
+	res, err := h.Send(context.Background(), intent, json.RawMessage(params))
 	require.NoError(t, err, "%s: screen:\n%s", intent, h.Session().Screen().PlainText())
-	return st
+	rc := res.Receipt
+	require.Equal(t, ptywright.EffectConfirmed, rc.Effect, "%s: the program did not take it: %+v\nscreen:\n%s", intent, rc, h.Session().Screen().PlainText())
+	t.Logf("%s to %s: %s, %d attempt(s), keys held %d ms, confirmed after %d ms", intent, rc.StateBefore, rc.Effect, rc.Attempts, rc.HeldMs, rc.ElapsedMs)
+	return res.State
 }
 
 // codexLifecycle returns the handle's lifecycle state.

@@ -85,6 +85,10 @@ type StateSnapshot struct {
 	Assessment *SurfaceAssessment `json:"assessment,omitempty"`
 	// Lifecycle is the host's turn lifecycle, when the handle tracks one.
 	Lifecycle *LifecycleStatus `json:"lifecycle,omitempty"`
+	// InputSettleMs is how long this state's screen must stay visibly
+	// unchanged before it takes keys: a freshly drawn dialog may drop the
+	// first keys sent to it. Send holds an intent's keys until then.
+	InputSettleMs int64 `json:"input_settle_ms,omitempty"`
 }
 
 // ActionPlan is what an intent asks the host to do.
@@ -93,6 +97,17 @@ type ActionPlan struct {
 	// LastIntent, when present, replaces the remembered intent; an empty
 	// string clears it. Absent keeps it.
 	LastIntent *string `json:"last_intent,omitempty"`
+	// Expect is the change the actions should cause; with it the intent's
+	// Receipt says confirmed or ignored instead of unverified.
+	Expect *Expectation `json:"expect,omitempty"`
+	// Resend says the actions are safe to send a second time when the
+	// expected change is not seen (e.g. typing into an empty prompt, not
+	// moving a selection).
+	Resend bool `json:"resend,omitempty"`
+	// Retry, when set, is what to send instead on that second attempt,
+	// e.g. only the Enter of a paste-then-Enter whose Enter a program
+	// dropped. It implies Resend.
+	Retry []Action `json:"retry,omitempty"`
 }
 
 // HandleOptions tune an ExtensionHandle.
@@ -119,6 +134,13 @@ type HandleOptions struct {
 	// Scope names the session and adapter in those events and in the
 	// extension's own.
 	Scope EventScope
+
+	// ReceiptWindow is how long Send looks for a plan's expected effect;
+	// 0 means DefaultReceiptWindow. A plan's expect.within_ms overrides it.
+	ReceiptWindow time.Duration
+	// MaxInputHold bounds how long Send holds keys for a state's
+	// InputSettleMs; 0 means DefaultMaxInputHold.
+	MaxInputHold time.Duration
 }
 
 // ExtensionHandle drives one Session through one Extension: it splits the
@@ -130,13 +152,14 @@ type ExtensionHandle struct {
 	ext  Extension
 	opts HandleOptions
 
-	mu     sync.Mutex // the turn lock: held across send, wait and turn
-	closed bool
+	turn   turnLock // held across send, wait and turn; queued callers keep their ctx
+	closed bool // guarded by turn
 
 	// extMu serialises calls into ext (the lifecycle goroutine classifies
 	// without the turn lock) and guards the fields below.
 	extMu      sync.Mutex
 	lastIntent *string
+	surface    surface    // what the last classification showed, and since when
 	lc         *lifecycle // nil unless opts.Lifecycle
 
 	sdk handleSDK // runtime SDK: state events, cleanup on exit (handle_events.go)
@@ -147,7 +170,7 @@ func NewExtensionHandle(s *Session, ext Extension, opts HandleOptions) *Extensio
 	if opts.CompletedTurnStableMs <= 0 {
 		opts.CompletedTurnStableMs = DefaultCompletedTurnStableMs
 	}
-	h := &ExtensionHandle{s: s, ext: ext, opts: opts}
+	h := &ExtensionHandle{s: s, ext: ext, opts: opts, turn: newTurnLock()}
 	h.startSDK()
 	if opts.Lifecycle != nil {
 		h.startLifecycle(*opts.Lifecycle)
@@ -161,44 +184,78 @@ func (h *ExtensionHandle) Session() *Session { return h.s }
 // Manifest returns the extension's manifest.
 func (h *ExtensionHandle) Manifest() PluginManifest { return h.ext.Manifest() }
 
-// State classifies the current screen.
+// State classifies the current screen. Like every handle method it queues
+// behind a running Send, Wait or Turn, and gives up when ctx ends while
+// queued (ErrTimeout or ErrCancelled).
 func (h *ExtensionHandle) State(ctx context.Context) (StateSnapshot, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	if err := h.turn.lock(ctx); err != nil {
+		return StateSnapshot{}, err
+	}
+	defer h.turn.unlock()
 	if h.closed {
 		return StateSnapshot{}, ErrSessionClosed
 	}
 	return h.classifyLocked(ctx), nil
 }
 
-// Send plans intent and applies its actions, then classifies.
-func (h *ExtensionHandle) Send(ctx context.Context, intent string, params json.RawMessage) (StateSnapshot, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if err := h.sendLocked(ctx, intent, params); err != nil {
-		return StateSnapshot{}, err
+// Send plans intent, applies its actions and classifies, and reports what
+// became of the intent in a Receipt: the keys are held until a freshly drawn
+// state is ready for them (StateSnapshot.InputSettleMs), and when the plan
+// declares an Expectation, Send looks for it (resending once if the plan
+// allows) and says confirmed or ignored. An ignored intent is not an error:
+// check Receipt.Effect, or Receipt.Delivered.
+func (h *ExtensionHandle) Send(ctx context.Context, intent string, params json.RawMessage) (SendResult, error) {
+	if err := h.turn.lock(ctx); err != nil {
+		return SendResult{}, err
 	}
-	return h.classifyLocked(ctx), nil
+	defer h.turn.unlock()
+	rc, err := h.deliverLocked(ctx, intent, params)
+	if err != nil {
+		return SendResult{Receipt: rc}, err
+	}
+	return SendResult{State: h.classifyLocked(context.WithoutCancel(ctx)), Receipt: rc}, nil
 }
 
 // Wait runs the matcher of a wait intent ("" means DefaultWaitIntent), then
-// classifies. Without a deadline on ctx it gives up after
-// DefaultAdapterWaitTimeout.
-func (h *ExtensionHandle) Wait(ctx context.Context, intent string, params json.RawMessage) (StateSnapshot, *WaitResult, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.waitLocked(ctx, intent, params)
+// classifies. opts apply to the session wait: After(receipt.Sequence) sees
+// only what followed a Send. Without a deadline on ctx it gives up after
+// DefaultAdapterWaitTimeout. The deadline covers the time spent queued
+// behind another caller: a queued wait ends at its own deadline with a
+// *WaitError, not when the holder lets go.
+func (h *ExtensionHandle) Wait(ctx context.Context, intent string, params json.RawMessage, opts ...WaitOption) (StateSnapshot, *WaitResult, error) {
+	ctx, cancel := withDefaultWaitTimeout(ctx)
+	defer cancel()
+	if err := h.lockForWait(ctx); err != nil {
+		return StateSnapshot{}, nil, err
+	}
+	defer h.turn.unlock()
+	return h.waitLocked(ctx, intent, params, opts...)
 }
 
 // Turn is Send then Wait under one lock, so no other caller can slip an
-// intent in between.
-func (h *ExtensionHandle) Turn(ctx context.Context, intent string, params json.RawMessage, waitIntent string, waitParams json.RawMessage) (StateSnapshot, *WaitResult, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if err := h.sendLocked(ctx, intent, params); err != nil {
-		return StateSnapshot{}, nil, err
+// intent in between. The wait sees only what came after the send's first
+// write. When the send was ignored, Turn does not wait: the result has the
+// receipt and no Wait.
+func (h *ExtensionHandle) Turn(ctx context.Context, intent string, params json.RawMessage, waitIntent string, waitParams json.RawMessage) (TurnResult, error) {
+	ctx, cancel := withDefaultWaitTimeout(ctx)
+	defer cancel()
+	if err := h.lockForWait(ctx); err != nil {
+		return TurnResult{}, err
 	}
-	return h.waitLocked(ctx, waitIntent, waitParams)
+	defer h.turn.unlock()
+	rc, err := h.deliverLocked(ctx, intent, params)
+	if err != nil {
+		return TurnResult{Receipt: rc}, err
+	}
+	if rc.Effect == EffectIgnored {
+		return TurnResult{State: h.classifyLocked(context.WithoutCancel(ctx)), Receipt: rc}, nil
+	}
+	opts := []WaitOption{}
+	if rc.Attempts > 0 {
+		opts = append(opts, After(rc.Sequence))
+	}
+	st, res, err := h.waitLocked(ctx, waitIntent, waitParams, opts...)
+	return TurnResult{State: st, Receipt: rc, Wait: res}, err
 }
 
 // Inspection is the view a misclassification report needs.
@@ -216,8 +273,10 @@ type Inspection struct {
 // Inspect classifies and returns the texts the classifier saw, redacted with
 // r (nil: raw).
 func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	if err := h.turn.lock(ctx); err != nil {
+		return Inspection{}, err
+	}
+	defer h.turn.unlock()
 	if h.closed {
 		return Inspection{}, ErrSessionClosed
 	}
@@ -242,10 +301,15 @@ func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection,
 	}, nil
 }
 
-// Close closes the extension and the session.
+// Close closes the extension and the session. A Send, Wait or Turn in
+// progress is not waited for: the session closes first, which ends it with
+// ErrSessionClosed, then the extension closes.
 func (h *ExtensionHandle) Close() error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	if !h.turn.tryLock() {
+		_ = h.s.Close() // Ends the holder's wait; Close below reports the error, if any.
+		_ = h.turn.lock(context.Background())
+	}
+	defer h.turn.unlock()
 	if h.closed {
 		return nil
 	}
@@ -262,53 +326,15 @@ func (h *ExtensionHandle) Close() error {
 	return extErr
 }
 
-func (h *ExtensionHandle) sendLocked(ctx context.Context, intent string, params json.RawMessage) error {
-	if h.closed {
-		return ErrSessionClosed
-	}
-	if intent == "" {
-		return fmt.Errorf("%w: intent: required", ErrInvalidParams)
-	}
-	h.extMu.Lock()
-	plan, err := h.ext.Plan(ctx, intent, objectParams(params))
-	h.extMu.Unlock()
-	if err != nil {
-		return fmt.Errorf("plugin %s: intent %q: %w", h.ext.Manifest().Name, intent, err)
-	}
-	if plan.LastIntent != nil && *plan.LastIntent == PromptSubmittedIntent {
-		// Anchor the turn at the screen as it is before the keystrokes.
-		h.submitTurn()
-	}
-	for i, a := range plan.Actions {
-		if err := h.s.Send(ctx, a); err != nil {
-			return fmt.Errorf("plugin %s: intent %q: action %d (%s): %w", h.ext.Manifest().Name, intent, i, a.Type, err)
-		}
-	}
-	if plan.LastIntent != nil {
-		h.extMu.Lock()
-		if *plan.LastIntent == "" {
-			h.lastIntent = nil
-		} else {
-			v := *plan.LastIntent
-			h.lastIntent = &v
-		}
-		h.extMu.Unlock()
-	}
-	return nil
-}
-
-func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params json.RawMessage) (StateSnapshot, *WaitResult, error) {
+func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params json.RawMessage, extra ...WaitOption) (StateSnapshot, *WaitResult, error) {
 	if h.closed {
 		return StateSnapshot{}, nil, ErrSessionClosed
 	}
 	if intent == "" {
 		intent = DefaultWaitIntent
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, DefaultAdapterWaitTimeout)
-		defer cancel()
-	}
+	ctx, cancel := withDefaultWaitTimeout(ctx)
+	defer cancel()
 	if intent == LifecycleWaitIntent {
 		res, err := h.waitLifecycle(ctx, objectParams(params))
 		if err != nil {
@@ -326,13 +352,32 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 	if h.opts.Predicates != nil {
 		opts = append(opts, WithPredicates(h.opts.Predicates))
 	}
-	res, err := h.s.Wait(ctx, m, opts...)
+	res, err := h.s.Wait(ctx, m, append(opts, extra...)...)
 	if err != nil {
 		return StateSnapshot{}, nil, err
 	}
 	// The wait's context may be at its end; classification gets its own
 	// budget from the plugin host.
 	return h.classifyLocked(context.WithoutCancel(ctx)), res, nil
+}
+
+// withDefaultWaitTimeout bounds ctx by DefaultAdapterWaitTimeout unless it
+// has a deadline already.
+func withDefaultWaitTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, DefaultAdapterWaitTimeout)
+}
+
+// lockForWait takes the turn lock for a wait; a wait that ends while queued
+// reports the screen as it is, like a wait that ends while waiting.
+func (h *ExtensionHandle) lockForWait(ctx context.Context) error {
+	start := time.Now()
+	if err := h.turn.lock(ctx); err != nil {
+		return h.queuedWaitError(err, start)
+	}
+	return nil
 }
 
 // classifyLocked classifies the current screen (the caller holds the turn
@@ -352,9 +397,11 @@ func (h *ExtensionHandle) classifyLocked(ctx context.Context) StateSnapshot {
 // snapshot it classified.
 func (h *ExtensionHandle) classifyNow(ctx context.Context) (StateSnapshot, ScreenSnapshot) {
 	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
+	shown := h.s.lastVisibleChange()
 	h.extMu.Lock()
 	st := classify(ctx, h.ext, h.contextLocked(snap))
 	h.noteStateLocked(st)
+	h.surface.note(st, shown)
 	h.extMu.Unlock()
 	return st, snap
 }
@@ -364,7 +411,7 @@ func (h *ExtensionHandle) classifyNow(ctx context.Context) (StateSnapshot, Scree
 func (h *ExtensionHandle) contextLocked(snap ScreenSnapshot) ClassifyContext {
 	h.s.mu.Lock()
 	tail := h.s.tr.Tail(ClassifyTranscriptChars)
-	last := h.s.lastChange
+	last := h.s.visibleChangedLocked()
 	h.s.mu.Unlock()
 	return newClassifyContext(snap, tail, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
 }

@@ -122,9 +122,13 @@ func TestExtensionHandleTurnLoop(t *testing.T) {
 	require.Equal(t, "ready", st.State)
 	require.Nil(t, st.LastIntent)
 
-	st, err = h.Send(ctx, "send_prompt", json.RawMessage(`{"prompt":"hello"}`))
+	sent, err := h.Send(ctx, "send_prompt", json.RawMessage(`{"prompt":"hello"}`))
 	require.NoError(t, err)
-	require.Equal(t, "prompt_submitted", *st.LastIntent)
+	require.Equal(t, "prompt_submitted", *sent.State.LastIntent)
+	require.Equal(t, ptywright.EffectUnverified, sent.Receipt.Effect, "the plan declares no expectation")
+	require.Equal(t, len("hello")+1, sent.Receipt.Bytes)
+	require.Equal(t, 1, sent.Receipt.Attempts)
+	require.Equal(t, "ready", sent.Receipt.StateBefore)
 
 	st, res, err := h.Wait(ctx, "", nil)
 	require.NoError(t, err)
@@ -144,12 +148,13 @@ func TestExtensionHandleTurnLoop(t *testing.T) {
 	require.Contains(t, *last.Transcript, "answer: hello")
 
 	// An empty last_intent clears it; absent keeps it.
-	st, err = h.Send(ctx, "noop", nil)
+	sent, err = h.Send(ctx, "noop", nil)
 	require.NoError(t, err)
-	require.Equal(t, "prompt_submitted", *st.LastIntent)
-	st, err = h.Send(ctx, "forget", nil)
+	require.Equal(t, "prompt_submitted", *sent.State.LastIntent)
+	require.Equal(t, 0, sent.Receipt.Attempts)
+	sent, err = h.Send(ctx, "forget", nil)
 	require.NoError(t, err)
-	require.Nil(t, st.LastIntent)
+	require.Nil(t, sent.State.LastIntent)
 }
 
 func TestExtensionHandleErrors(t *testing.T) {
@@ -195,7 +200,7 @@ func TestExtensionHandleTurnIsAtomic(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		_, _, err := h.Turn(ctx, "send_prompt", json.RawMessage(`{"prompt":"first"}`), "", nil)
+		_, err := h.Turn(ctx, "send_prompt", json.RawMessage(`{"prompt":"first"}`), "", nil)
 		done <- result{time.Now(), err}
 	}()
 	// The turn holds the lock from its send to the end of its wait, which

@@ -193,8 +193,10 @@ type Projector interface {
 // projector when it has one, the normalized screen otherwise. head and tail
 // are line counts (0: defaults).
 func (h *ExtensionHandle) Project(ctx context.Context, head, tail int) (DialogProjection, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	if err := h.turn.lock(ctx); err != nil {
+		return DialogProjection{}, err
+	}
+	defer h.turn.unlock()
 	if h.closed {
 		return DialogProjection{}, ErrSessionClosed
 	}

@@ -91,8 +91,9 @@ func TestLifecycleThroughAHandle(t *testing.T) {
 	require.Equal(t, ptywright.LifecycleWaiting, st.Lifecycle.State)
 	require.True(t, st.Lifecycle.SubmitReady)
 
-	st, res, err := h.Turn(ctx, "send_prompt", json.RawMessage(`{"prompt":"forty-two"}`), ptywright.LifecycleWaitIntent, nil)
+	turn, err := h.Turn(ctx, "send_prompt", json.RawMessage(`{"prompt":"forty-two"}`), ptywright.LifecycleWaitIntent, nil)
 	require.NoError(t, err)
+	st, res := turn.State, turn.Wait
 	require.Equal(t, ptywright.MatchLifecycle, res.Outcome.Kind)
 	require.Equal(t, "completed", res.Outcome.Text)
 	require.Equal(t, ptywright.LifecycleCompleted, st.Lifecycle.State)

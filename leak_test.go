@@ -17,6 +17,7 @@ func TestMain(m *testing.M) {
 		os.Exit(runChild(mode))
 	}
 	code := m.Run()
+	removeMenu()
 	if code == 0 {
 		if leaked := ourGoroutines(2 * time.Second); leaked != "" {
 			fmt.Fprintf(os.Stderr, "goroutines leaked by ptywright:\n%s\n", leaked)

@@ -73,6 +73,7 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 			}},
 			{Name: "any", Function: listMatcher("any", MatchAny)},
 			{Name: "all", Function: listMatcher("all", MatchAll)},
+			{Name: "none", Function: listMatcher("none", MatchNone)},
 			{Name: "lua", Function: luaMatcher},
 		})
 		l.SetField(-2, "matcher")

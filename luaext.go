@@ -420,6 +420,18 @@ func (rt *luaRuntime) decodeSnapshot(l *lua.State) (StateSnapshot, error) {
 	default:
 		return StateSnapshot{}, fmt.Errorf("classify: field \"last_intent\": want a string, got %s", lua.TypeNameOf(l, -1))
 	}
+	l.Field(res, "input_settle_ms")
+	switch l.TypeOf(-1) {
+	case lua.TypeNil:
+	case lua.TypeNumber:
+		v, _ := l.ToNumber(-1)
+		if v < 0 || v > 60000 || math.IsNaN(v) {
+			return StateSnapshot{}, fmt.Errorf("classify: field \"input_settle_ms\": want 0..60000, got %v", v)
+		}
+		st.InputSettleMs = int64(v)
+	default:
+		return StateSnapshot{}, fmt.Errorf("classify: field \"input_settle_ms\": want a number, got %s", lua.TypeNameOf(l, -1))
+	}
 	l.Field(res, "assessment")
 	if !l.IsNil(-1) {
 		raw, err := conv.json(-1, "classify: assessment")
@@ -444,35 +456,11 @@ func (rt *luaRuntime) decodePlan(l *lua.State) (ActionPlan, error) {
 	var plan ActionPlan
 	l.Field(res, "actions")
 	if !l.IsNil(-1) {
-		v, err := newLuaToGo(l, rt.emptyArray).value(-1, "actions")
+		acts, err := rt.decodeActions(l, "actions")
 		if err != nil {
 			return ActionPlan{}, err
 		}
-		var list []any
-		switch v := v.(type) {
-		case []any:
-			list = v
-		case map[string]any:
-			if len(v) > 0 {
-				return ActionPlan{}, errors.New("field \"actions\": want a list of actions, got a table with string keys")
-			}
-		default:
-			return ActionPlan{}, fmt.Errorf("field \"actions\": want a list of actions, got %s", lua.TypeNameOf(l, -1))
-		}
-		for i, item := range list {
-			raw, err := marshalJSON(item)
-			if err != nil {
-				return ActionPlan{}, fmt.Errorf("actions[%d]: %w", i+1, err)
-			}
-			var a Action
-			if err := json.Unmarshal(raw, &a); err != nil {
-				return ActionPlan{}, fmt.Errorf("actions[%d]: %w", i+1, err)
-			}
-			if p := actionPermission(a.Type); p != "" && !rt.manifest.HasPermission(p) {
-				return ActionPlan{}, fmt.Errorf("actions[%d] (%s): %w: needs permission %s", i+1, a.Type, ErrPermissionDenied, p)
-			}
-			plan.Actions = append(plan.Actions, a)
-		}
+		plan.Actions = acts
 	}
 	l.Field(res, "last_intent")
 	switch l.TypeOf(-1) {
@@ -483,7 +471,97 @@ func (rt *luaRuntime) decodePlan(l *lua.State) (ActionPlan, error) {
 	default:
 		return ActionPlan{}, fmt.Errorf("field \"last_intent\": want a string, got %s", lua.TypeNameOf(l, -1))
 	}
+	l.Field(res, "expect")
+	if !l.IsNil(-1) {
+		raw, err := newLuaToGo(l, rt.emptyArray).json(-1, "expect")
+		if err != nil {
+			return ActionPlan{}, err
+		}
+		e, err := decodeExpectation(raw)
+		if err != nil {
+			return ActionPlan{}, fmt.Errorf("field \"expect\": %w", err)
+		}
+		plan.Expect = e
+	}
+	l.Field(res, "retry")
+	if !l.IsNil(-1) {
+		acts, err := rt.decodeActions(l, "retry")
+		if err != nil {
+			return ActionPlan{}, err
+		}
+		plan.Retry = acts
+	}
+	l.Field(res, "resend")
+	switch l.TypeOf(-1) {
+	case lua.TypeNil:
+	case lua.TypeBoolean:
+		plan.Resend = l.ToBoolean(-1)
+	default:
+		return ActionPlan{}, fmt.Errorf("field \"resend\": want a boolean, got %s", lua.TypeNameOf(l, -1))
+	}
 	return plan, nil
+}
+
+// decodeExpectation reads a plan's expect: an expectation table
+// {matcher?, states?, leave?, within_ms?}, or a bare matcher as shorthand
+// for {matcher = m}.
+func decodeExpectation(raw []byte) (*Expectation, error) {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &probe); err != nil {
+		return nil, fmt.Errorf("want a table: %w", err)
+	}
+	if _, bare := probe["type"]; bare {
+		var m Matcher
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, err
+		}
+		return &Expectation{Matcher: &m}, nil
+	}
+	if states, ok := probe["states"]; ok && string(states) == "{}" {
+		probe["states"] = json.RawMessage("[]") // An empty Lua table.
+		raw, _ = json.Marshal(probe)
+	}
+	var e Expectation
+	if err := strictDecode(raw, &e); err != nil {
+		return nil, err
+	}
+	return &e, e.validate()
+}
+
+// decodeActions reads the list of actions at the top of the stack (a plan's
+// actions or retry), checking each against the manifest's permissions.
+func (rt *luaRuntime) decodeActions(l *lua.State, field string) ([]Action, error) {
+	v, err := newLuaToGo(l, rt.emptyArray).value(-1, field)
+	if err != nil {
+		return nil, err
+	}
+	var list []any
+	switch v := v.(type) {
+	case []any:
+		list = v
+	case map[string]any:
+		if len(v) > 0 {
+			return nil, fmt.Errorf("field %q: want a list of actions, got a table with string keys", field)
+		}
+	default:
+		return nil, fmt.Errorf("field %q: want a list of actions, got %s", field, lua.TypeNameOf(l, -1))
+	}
+	var acts []Action
+	for i, item := range list {
+		raw, err := marshalJSON(item)
+		if err != nil {
+			return nil, fmt.Errorf("%s[%d]: %w", field, i+1, err)
+		}
+		var a Action
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return nil, fmt.Errorf("%s[%d]: %w", field, i+1, err)
+		}
+		if p := actionPermission(a.Type); p != "" && !rt.manifest.HasPermission(p) {
+			return nil, fmt.Errorf("%s[%d] (%s): %w: needs permission %s", field, i+1, a.Type, ErrPermissionDenied, p)
+		}
+		acts = append(acts, a)
+	}
+	return acts, nil
 }
 
 // actionPermission is the permission an action in a plan needs.

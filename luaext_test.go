@@ -54,9 +54,9 @@ func TestEchoPluginEndToEnd(t *testing.T) {
 	require.Equal(t, "nothing sent yet", st.Evidence)
 	require.Nil(t, st.LastIntent)
 
-	st, err = h.Send(ctx, "send_text", json.RawMessage(`{"text":"hello plugin"}`))
+	sent, err := h.Send(ctx, "send_text", json.RawMessage(`{"text":"hello plugin"}`))
 	require.NoError(t, err)
-	require.Equal(t, "sent", *st.LastIntent)
+	require.Equal(t, "sent", *sent.State.LastIntent)
 
 	st, res, err := h.Wait(ctx, "", nil) // wait_turn_matcher
 	require.NoError(t, err)
@@ -89,9 +89,9 @@ func TestEchoPluginEndToEnd(t *testing.T) {
 	require.ErrorIs(t, err, ptywright.ErrInvalidParams)
 	require.ErrorContains(t, err, "(intents: has_text, interrupt, send_text)")
 
-	st, err = h.Send(ctx, "interrupt", nil)
+	sent, err = h.Send(ctx, "interrupt", nil)
 	require.NoError(t, err)
-	require.Equal(t, "interrupted", *st.LastIntent)
+	require.Equal(t, "interrupted", *sent.State.LastIntent)
 	select {
 	case <-h.Session().Exited():
 	case <-ctx.Done():

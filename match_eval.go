@@ -69,7 +69,7 @@ func compileMatcher(m Matcher, path string) (*compiled, error) {
 			return nil, matcherErr(vpath+".min_ms", "must not be negative")
 		}
 	case MatchProcessExited:
-	case MatchAny, MatchAll:
+	case MatchAny, MatchAll, MatchNone:
 		if len(m.Matchers) == 0 {
 			return nil, matcherErr(vpath, "%s needs at least one matcher", m.Type)
 		}
@@ -101,6 +101,20 @@ func compileMatcher(m Matcher, path string) (*compiled, error) {
 	return c, nil
 }
 
+// needsStability reports whether the tree reads how long the screen has been
+// stable (screen_stable, or a lua predicate, which is told).
+func (c *compiled) needsStability() bool {
+	if c.m.Type == MatchScreenStable || c.m.Type == MatchLua {
+		return true
+	}
+	for _, s := range c.subs {
+		if s.needsStability() {
+			return true
+		}
+	}
+	return false
+}
+
 // hasLua reports whether the tree needs a predicate registry.
 func (c *compiled) hasLua() bool {
 	if c.m.Type == MatchLua {
@@ -121,8 +135,11 @@ type evalState struct {
 	s          *Session
 	reg        PredicateRegistry
 	now        time.Time
-	lastChange time.Time
+	lastChange time.Time // the last visible change
 	exited     bool
+	// held: the screen has not changed since the wait's After sequence, so
+	// only time (screen_stable) and exit can match.
+	held bool
 
 	plain      *string
 	transcript *string
@@ -130,7 +147,7 @@ type evalState struct {
 
 func (st *evalState) screenText() string {
 	if st.plain == nil {
-		t := st.s.screen.PlainText()
+		t := st.s.screen.MatchText()
 		st.plain = &t
 	}
 	return *st.plain
@@ -152,6 +169,12 @@ func (st *evalState) stableFor() time.Duration { return st.now.Sub(st.lastChange
 // passes without change (screen_stable), wake says when to look again.
 func (c *compiled) eval(st *evalState) (out *MatchOutcome, wake time.Time, err error) {
 	m := c.m
+	if st.held {
+		switch m.Type {
+		case MatchContainsText, MatchScreenRegex, MatchTranscriptContains, MatchTranscriptRegex, MatchCursorAt, MatchLua, MatchNone:
+			return nil, wake, nil
+		}
+	}
 	switch m.Type {
 	case MatchContainsText:
 		text := st.screenText()
@@ -188,7 +211,11 @@ func (c *compiled) eval(st *evalState) (out *MatchOutcome, wake time.Time, err e
 		wake = st.lastChange.Add(min)
 	case MatchProcessExited:
 		if st.exited {
-			return &MatchOutcome{Kind: m.Type}, wake, nil
+			out := &MatchOutcome{Kind: m.Type}
+			if es, ok := st.s.ExitStatus(); ok {
+				out.Exit = &es
+			}
+			return out, wake, nil
 		}
 	case MatchAny:
 		for _, sub := range c.subs {
@@ -222,6 +249,17 @@ func (c *compiled) eval(st *evalState) (out *MatchOutcome, wake time.Time, err e
 		if len(outs) == len(c.subs) {
 			return &MatchOutcome{Kind: m.Type, Matched: outs}, time.Time{}, nil
 		}
+	case MatchNone:
+		for _, sub := range c.subs {
+			o, _, err := sub.eval(st)
+			if err != nil {
+				return nil, time.Time{}, err
+			}
+			if o != nil {
+				return nil, time.Time{}, nil
+			}
+		}
+		return &MatchOutcome{Kind: m.Type}, time.Time{}, nil
 	case MatchLua:
 		return c.evalLua(st)
 	}

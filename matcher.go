@@ -25,6 +25,9 @@ const (
 	MatchProcessExited      MatcherType = "process_exited"
 	MatchAny                MatcherType = "any"
 	MatchAll                MatcherType = "all"
+	// MatchNone matches when none of its matchers matches: what must have
+	// gone from the screen (a dialog's text after it was answered).
+	MatchNone MatcherType = "none"
 	MatchLua                MatcherType = "lua"
 )
 
@@ -83,6 +86,11 @@ func Any(ms ...Matcher) Matcher { return Matcher{Type: MatchAny, Matchers: ms} }
 // All matches when every one of ms matches at the same time.
 func All(ms ...Matcher) Matcher { return Matcher{Type: MatchAll, Matchers: ms} }
 
+// None matches when none of ms matches at the moment, e.g.
+// None(ContainsText("Do you trust")) once a dialog has gone. Time-based
+// branches (screen_stable) are read as they are now.
+func None(ms ...Matcher) Matcher { return Matcher{Type: MatchNone, Matchers: ms} }
+
 // Lua defers to a predicate function exported by a loaded plugin.
 func Lua(plugin, predicate string, params json.RawMessage) Matcher {
 	return Matcher{Type: MatchLua, Lua: &LuaPredicate{Plugin: plugin, Predicate: predicate, Params: params}}
@@ -112,7 +120,7 @@ func (m Matcher) MarshalJSON() ([]byte, error) {
 		v = cursorWire{m.Row, m.Col}
 	case MatchScreenStable:
 		v = stableWire{m.MinMs}
-	case MatchAny, MatchAll:
+	case MatchAny, MatchAll, MatchNone:
 		ms := m.Matchers
 		if ms == nil {
 			ms = []Matcher{}
@@ -208,7 +216,7 @@ func parseMatcher(data []byte, path string) (Matcher, error) {
 		if hasValue {
 			return Matcher{}, matcherErr(vpath, "process_exited takes no value")
 		}
-	case MatchAny, MatchAll:
+	case MatchAny, MatchAll, MatchNone:
 		var items []json.RawMessage
 		if !hasValue {
 			return Matcher{}, matcherErr(vpath, "required for %s", w.Type)
@@ -271,6 +279,8 @@ type MatchOutcome struct {
 	MinMs *int64 `json:"min_ms,omitempty"`
 	// Matched holds the branches that fired, for any and all.
 	Matched []MatchOutcome `json:"matched,omitempty"`
+	// Exit says how the child ended, for process_exited.
+	Exit *ExitStatus `json:"exit,omitempty"`
 	// Plugin, Predicate and Evidence describe a lua predicate's verdict.
 	Plugin    string `json:"plugin,omitempty"`
 	Predicate string `json:"predicate,omitempty"`

@@ -93,7 +93,8 @@ type Session struct {
 	mu         sync.Mutex
 	tr         *transcript
 	changed    chan struct{} // closed and replaced on every change
-	lastChange time.Time
+	lastChange time.Time    // the last output, resize or exit
+	vis        visibleState // the last visible change (visible.go)
 	exit       *ExitStatus   // set once the child is reaped
 	exited     chan struct{} // closed once the child is reaped and drained
 	readerDone chan struct{} // closed when the reader stops
@@ -132,6 +133,7 @@ func Start(opts Options) (*Session, error) {
 	}
 	s.opts.Size = size
 	s.lastChange = s.start
+	s.vis.at = s.start
 	if opts.RawTranscriptPath != "" {
 		f, err := openRawSink(opts.RawTranscriptPath, opts.RawTranscriptAppend)
 		if err != nil {
@@ -242,6 +244,9 @@ func (s *Session) feed(p []byte) {
 	_, _ = s.screen.Write(p)
 	s.tr.Write(p)
 	s.notifyLocked()
+	if s.vis.watchers > 0 {
+		s.visibleChangedLocked()
+	}
 	s.mu.Unlock()
 }
 
@@ -331,34 +336,55 @@ func cancelErr(err error) error {
 }
 
 // Send performs an action: input is written to the program, resize, kill,
-// signal and mark_transcript act on the session.
+// signal and mark_transcript act on the session. Perform does the same and
+// says what was written.
 func (s *Session) Send(ctx context.Context, a Action) error {
+	_, err := s.Perform(ctx, a)
+	return err
+}
+
+// Written is what Perform did: the bytes it wrote to the program (0 for
+// actions that write none) and the screen's sequence as the write began.
+// Every change after Sequence, the echo included, came after the write:
+// pass it to After so a wait sees only what the input caused.
+type Written struct {
+	Bytes    int    `json:"bytes"`
+	Sequence uint64 `json:"sequence"`
+}
+
+// Perform performs an action like Send and reports what it wrote.
+func (s *Session) Perform(ctx context.Context, a Action) (Written, error) {
 	if err := a.Validate(); err != nil {
-		return err
+		return Written{}, err
 	}
 	if s.isClosed() {
-		return ErrSessionClosed
+		return Written{}, ErrSessionClosed
 	}
+	w := Written{Sequence: s.Sequence()}
 	switch a.Type {
 	case ActionResize:
-		return s.Resize(a.Size)
+		return w, s.Resize(a.Size)
 	case ActionKill:
-		return s.Kill()
+		return w, s.Kill()
 	case ActionSignal:
-		return s.Signal(a.Signal)
+		return w, s.Signal(a.Signal)
 	case ActionMarkTranscript:
-		return s.Mark(a.Label)
+		return w, s.Mark(a.Label)
 	}
 	if isDone(s.exited) {
 		// The kernel would swallow the bytes without complaint.
-		return fmt.Errorf("ptywright: %s: %w", a.Type, ErrProcessExited)
+		return w, fmt.Errorf("ptywright: %s: %w", a.Type, ErrProcessExited)
 	}
 	b, ok := a.Input(s.screen.applicationCursor())
 	if !ok {
-		return fmt.Errorf("ptywright: action %q has no input bytes", a.Type)
+		return w, fmt.Errorf("ptywright: action %q has no input bytes", a.Type)
 	}
 	s.rec.input(b) // Recorded as sent, before the echo can come back.
-	return s.write(ctx, b)
+	if err := s.write(ctx, b); err != nil {
+		return w, err
+	}
+	w.Bytes = len(b)
+	return w, nil
 }
 
 // Resize changes the terminal size; the program receives SIGWINCH.
@@ -379,6 +405,7 @@ func (s *Session) Resize(size Size) error {
 	}
 	s.rec.resize(size)
 	s.notifyLocked()
+	s.visibleChangedLocked()
 	return nil
 }
 
@@ -476,12 +503,12 @@ func (s *Session) Changed() (seq uint64, changed <-chan struct{}) {
 }
 
 // watch returns the current sequence, a channel closed on the next change,
-// the time of the last change and whether the session is closed, read
-// together under the lock.
+// the time of the last visible change and whether the session is closed,
+// read together under the lock.
 func (s *Session) watch() (seq uint64, changed <-chan struct{}, last time.Time, closed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.screen.Sequence(), s.changed, s.lastChange, s.closed
+	return s.screen.Sequence(), s.changed, s.visibleChangedLocked(), s.closed
 }
 
 func (s *Session) isClosed() bool {

@@ -114,7 +114,7 @@ func recordShell(t *testing.T, path string) (marks map[string]ptywright.ScreenSn
 	marks = map[string]ptywright.ScreenSnapshot{}
 	waitFor(t, s, ptywright.ContainsText("$"))
 	send(t, s, ptywright.Text(`printf 'plain \033[1;31mbold red\033[0m \033[38;5;208morange\033[0m wide:中文\n'`+"\r"))
-	waitFor(t, s, ptywright.ScreenRegex(`wide:中文\n\$$`))
+	waitFor(t, s, ptywright.ScreenRegex(`wide:中文\n\$ $`))
 	marks["colours"] = markAt(t, s, "colours")
 	require.NoError(t, s.Resize(ptywright.Size{Rows: 30, Cols: 100}))
 	send(t, s, ptywright.Text("stty size\r"))

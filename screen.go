@@ -37,6 +37,11 @@ type Screen struct {
 	plainSeq   uint64
 	plainValid bool
 	plainLines []string
+
+	// The text matchers read at the current sequence (matchTextLocked).
+	matchSeq   uint64
+	matchValid bool
+	match      string
 }
 
 // NewScreen returns an empty screen of the given size (zero rows or cols mean
@@ -222,6 +227,54 @@ func (s *Screen) linesLocked() []string {
 	}
 	s.plainLines, s.plainSeq, s.plainValid = lines, s.seq, true
 	return lines
+}
+
+// MatchText is the text screen matchers search: PlainText, except that the
+// cursor row keeps its blanks up to the cursor, as a person sees them. So a
+// prompt's trailing space (">>> ", "$ ") matches when the cursor sits after
+// it; rows below the cursor row are still trimmed.
+func (s *Screen) MatchText() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.matchTextLocked()
+}
+
+func (s *Screen) matchTextLocked() string {
+	if s.matchValid && s.matchSeq == s.seq {
+		return s.match
+	}
+	lines := s.linesLocked()
+	row, col := s.eng.cursor()
+	text := joinPlain(lines)
+	if row >= 0 && row < len(lines) && col > 0 {
+		if pad := col - s.usedColsLocked(row); pad > 0 {
+			out := make([]string, max(len(lines), row+1))
+			copy(out, lines)
+			out[row] += strings.Repeat(" ", pad)
+			end := len(out)
+			for end > row+1 && out[end-1] == "" {
+				end--
+			}
+			text = strings.Join(out[:end], "\n")
+		}
+	}
+	s.match, s.matchSeq, s.matchValid = text, s.seq, true
+	return text
+}
+
+// usedColsLocked is how many columns of row hold text: one past the last
+// non-blank cell.
+func (s *Screen) usedColsLocked(row int) int {
+	for c := s.size.Cols - 1; c >= 0; c-- {
+		ec := s.eng.cell(row, c)
+		if ec.width == 0 {
+			continue // The right half of a wide character: its left half decides.
+		}
+		if ec.text != "" && ec.text != " " {
+			return c + ec.width
+		}
+	}
+	return 0
 }
 
 func (s *Screen) cellsLocked() []Cell {

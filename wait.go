@@ -46,6 +46,17 @@ type WaitOption func(*waitConfig)
 type waitConfig struct {
 	reg      PredicateRegistry
 	redactor *Redactor
+	after    *uint64
+}
+
+// After makes the wait see only what came after sequence seq, typically the
+// Sequence of a Written returned by Session.Perform: the screen, transcript,
+// cursor and lua branches match only once the screen has changed since seq,
+// and screen_stable counts from the wait's start at the earliest. So a wait
+// issued right after input never answers with the screen from before it.
+// process_exited is not held back: an exit is news whenever it comes.
+func After(seq uint64) WaitOption {
+	return func(c *waitConfig) { c.after = &seq }
 }
 
 // WithPredicates binds the registry that decides lua matchers.
@@ -79,6 +90,9 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 		return nil, fmt.Errorf("%w: matcher has a lua branch but no plugin registry is bound", ErrInvalidMatcher)
 	}
 	start := time.Now()
+	if cm.needsStability() {
+		defer s.watchStability()()
+	}
 	var timer *time.Timer
 	defer func() {
 		if timer != nil {
@@ -91,6 +105,12 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 			return nil, s.waitError(ErrSessionClosed, start, cfg.redactor)
 		}
 		st := &evalState{ctx: ctx, s: s, reg: cfg.reg, now: time.Now(), lastChange: last, exited: isDone(s.exited)}
+		if cfg.after != nil {
+			st.held = seq <= *cfg.after
+			if last.Before(start) {
+				st.lastChange = start
+			}
+		}
 		out, wake, err := cm.eval(st)
 		if err != nil {
 			return nil, err

@@ -98,7 +98,8 @@ func adapterConformance(t *testing.T, c, other *client, f Framing) {
 
 	m = c.ref(f, "8", `{"jsonrpc":"2.0","id":8,"method":"adapter.send","params":{"adapter":"e1","intent":"send_text","params":{"text":"hello"}}}`)
 	require.Nil(t, m.Error)
-	require.Equal(t, []string{"state"}, keys(t, m.Result))
+	// The reference's state, and the receipt (additive).
+	require.Equal(t, []string{"receipt", "state"}, keys(t, m.Result))
 	require.NoError(t, json.Unmarshal(m.Result, &st))
 	require.Equal(t, "sent", *st.State.LastIntent)
 
@@ -133,7 +134,7 @@ func adapterConformance(t *testing.T, c, other *client, f Framing) {
 	// The wait block may be omitted.
 	m = c.ref(f, "12", `{"jsonrpc":"2.0","id":12,"method":"adapter.turn","params":{"adapter":"e1","send":{"intent":"send_text","params":{"text":"third"}}}}`)
 	require.Nil(t, m.Error)
-	require.Equal(t, []string{"matched", "state"}, keys(t, m.Result))
+	require.Equal(t, []string{"matched", "receipt", "state"}, keys(t, m.Result))
 
 	cancelFromAnotherConnection(t, c, other)
 

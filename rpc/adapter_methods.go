@@ -152,11 +152,44 @@ func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
-	st, err := a.h.Send(ctx, p.Intent, p.Params)
+	res, err := a.h.Send(ctx, p.Intent, p.Params)
 	if err != nil {
 		return nil, err
 	}
-	return stateResult{State: redactState(st, ptywright.DefaultRedactor())}, nil
+	r := ptywright.DefaultRedactor()
+	return sendResult{State: redactState(res.State, r), Receipt: redactReceipt(res.Receipt, r)}, nil
+}
+
+// sendResult is adapter.send's result: the reference's state plus the
+// receipt (additive).
+type sendResult struct {
+	State   ptywright.StateSnapshot `json:"state"`
+	Receipt ptywright.Receipt       `json:"receipt"`
+}
+
+// redactReceipt redacts the text a receipt's evidence may carry.
+func redactReceipt(rc ptywright.Receipt, r *ptywright.Redactor) ptywright.Receipt {
+	if rc.Evidence != nil {
+		ev := redactOutcome(*rc.Evidence, r)
+		rc.Evidence = &ev
+	}
+	return rc
+}
+
+// redactOutcome redacts a match outcome's captured text, recursively.
+func redactOutcome(o ptywright.MatchOutcome, r *ptywright.Redactor) ptywright.MatchOutcome {
+	if o.Capture != nil {
+		c := r.Redact(*o.Capture)
+		o.Capture = &c
+	}
+	if len(o.Matched) > 0 {
+		subs := make([]ptywright.MatchOutcome, len(o.Matched))
+		for i, sub := range o.Matched {
+			subs[i] = redactOutcome(sub, r)
+		}
+		o.Matched = subs
+	}
+	return o
 }
 
 // checkIntent validates an intent name (required unless field is "") and
@@ -177,14 +210,20 @@ type adapterWaitParams struct {
 	Params    json.RawMessage `json:"params"`
 	TimeoutMs *int64          `json:"timeout_ms"`
 	WaitID    string          `json:"wait_id"`
+	// AfterSequence makes the wait see only screens after it (a receipt's
+	// or session.input's sequence).
+	AfterSequence *uint64 `json:"after_sequence"`
 }
 
 // adapterWaitResult is adapter.wait's and adapter.turn's result.
 type adapterWaitResult struct {
 	State ptywright.StateSnapshot `json:"state"`
-	// Matched says which matcher branch fired.
+	// Matched says which matcher branch fired; null when a turn's send was
+	// ignored and the turn did not wait.
 	Matched *ptywright.MatchOutcome `json:"matched"`
 	WaitID  string                  `json:"wait_id,omitempty"`
+	// Receipt is adapter.turn's send receipt (additive).
+	Receipt *ptywright.Receipt `json:"receipt,omitempty"`
 }
 
 func (s *Server) adapterWait(ctx context.Context, _ *conn, raw []byte) (any, error) {
@@ -203,8 +242,13 @@ func (s *Server) adapterWait(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return s.boundWait(ctx, a, p.WaitID, timeout, func(ctx context.Context) (ptywright.StateSnapshot, *ptywright.WaitResult, error) {
-		return a.h.Wait(ctx, p.Intent, p.Params)
+	var opts []ptywright.WaitOption
+	if p.AfterSequence != nil {
+		opts = append(opts, ptywright.After(*p.AfterSequence))
+	}
+	return s.boundWait(ctx, a, p.WaitID, timeout, func(ctx context.Context) (ptywright.TurnResult, error) {
+		st, res, err := a.h.Wait(ctx, p.Intent, p.Params, opts...)
+		return ptywright.TurnResult{State: st, Wait: res}, err
 	})
 }
 
@@ -249,7 +293,7 @@ func (s *Server) adapterTurn(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return s.boundWait(ctx, a, w.WaitID, timeout, func(ctx context.Context) (ptywright.StateSnapshot, *ptywright.WaitResult, error) {
+	return s.boundWait(ctx, a, w.WaitID, timeout, func(ctx context.Context) (ptywright.TurnResult, error) {
 		return a.h.Turn(ctx, p.Send.Intent, p.Send.Params, w.Intent, w.Params)
 	})
 }
@@ -257,7 +301,7 @@ func (s *Server) adapterTurn(ctx context.Context, _ *conn, raw []byte) (any, err
 // boundWait runs a wait (or a turn) under timeout. With a wait_id the
 // cancel is bound to it before run takes the adapter's lock, so
 // adapter.cancel_wait interrupts it from any connection.
-func (s *Server) boundWait(ctx context.Context, a *adapter, waitID string, timeout time.Duration, run func(context.Context) (ptywright.StateSnapshot, *ptywright.WaitResult, error)) (any, error) {
+func (s *Server) boundWait(ctx context.Context, a *adapter, waitID string, timeout time.Duration, run func(context.Context) (ptywright.TurnResult, error)) (any, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var w *boundWait
@@ -267,16 +311,22 @@ func (s *Server) boundWait(ctx context.Context, a *adapter, waitID string, timeo
 			return nil, err
 		}
 	}
-	st, res, err := run(ctx)
+	tr, err := run(ctx)
 	if w != nil && s.adapters.finishWait(w) {
 		return nil, cancelledWait(waitID, err)
 	}
 	if err != nil {
 		return nil, err
 	}
-	out := adapterWaitResult{State: redactState(st, ptywright.DefaultRedactor()), WaitID: waitID}
-	if res != nil {
-		out.Matched = res.Outcome
+	r := ptywright.DefaultRedactor()
+	out := adapterWaitResult{State: redactState(tr.State, r), WaitID: waitID}
+	if tr.Wait != nil && tr.Wait.Outcome != nil {
+		m := redactOutcome(*tr.Wait.Outcome, r)
+		out.Matched = &m
+	}
+	if tr.Receipt.Intent != "" {
+		rc := redactReceipt(tr.Receipt, r)
+		out.Receipt = &rc
 	}
 	return out, nil
 }

@@ -177,7 +177,16 @@ func conformance(t *testing.T, c *client, f Framing) {
 "params": { "session": "s1", "action": { "type": "text", "value": "help\n" } }
 }`)
 	require.Nil(t, m.Error)
-	require.JSONEq(t, `{"sent":true}`, string(m.Result))
+	// The reference's sent, and the bytes and sequence (additive).
+	var in struct {
+		Sent     bool   `json:"sent"`
+		Bytes    int    `json:"bytes"`
+		Sequence uint64 `json:"sequence"`
+	}
+	require.NoError(t, json.Unmarshal(m.Result, &in))
+	require.Equal(t, []string{"bytes", "sent", "sequence"}, keys(t, m.Result))
+	require.True(t, in.Sent)
+	require.Equal(t, len("help\n"), in.Bytes)
 
 	m = c.ref(f, "2", `{
 "jsonrpc": "2.0",

@@ -37,6 +37,36 @@
 // the adapter's lock; one given a wait_id can be cancelled from any
 // connection with adapter.cancel_wait, and then answers -32005.
 //
+// Fields added to the reference's wire (all additive):
+//
+//   - adapter.send answers {state, receipt}; adapter.turn adds receipt to
+//     its result. A receipt (ptywright.Receipt) says what became of the
+//     intent: intent, effect ("confirmed": the change the plugin expects
+//     was seen; "ignored": not seen within its window, after the one retry
+//     a plan may allow; "unverified": the plugin declared no expectation,
+//     or the program exited first), bytes, attempts, sequence (the
+//     screen's sequence as the first write began), held_ms (how long input
+//     readiness held the keys), elapsed_ms, state_before, and
+//     confirmed_state, evidence or reason. An ignored send is a success
+//     reply with effect "ignored"; adapter.turn then does not wait, and its
+//     matched is null.
+//   - session.input answers {sent, bytes, sequence}.
+//   - session.wait and adapter.wait take after_sequence: screen,
+//     transcript, cursor and lua branches match only once the screen has
+//     changed after it, and screen_stable counts from the wait's start at
+//     the earliest, so a wait sent right after input never answers with
+//     the screen from before it. adapter.turn's wait does this by itself.
+//   - screen_stable measures the visible screen (text, cursor, modes): a
+//     program that redraws the same frame is stable.
+//   - Text matchers see the cursor row's blanks up to the cursor, so a
+//     prompt's trailing space (">>> ") matches; plain_text stays trimmed.
+//   - A none matcher ({"type":"none","value":[...]}) matches when none of
+//     its matchers does.
+//   - process_exited outcomes and session.exited carry exit: {code,
+//     signal?} (code -1 when a signal ended the child).
+//   - A state's input_settle_ms says how long after its first frame the
+//     program takes keys; adapter.send holds the keys until then.
+//
 // A server on stdio, with the built-in plugins and one loaded from disk:
 //
 //	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})

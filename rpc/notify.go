@@ -219,7 +219,11 @@ func (n *notifier) collect() [][]byte {
 			add(notifyOutput, outputParams{Session: j.e.id, Sequence: seq, Output: ptywright.DefaultRedactor().Redact(text), Dropped: dropped})
 		}
 		if j.state.exit {
-			add(notifyExited, changedParams{Session: j.e.id, Sequence: seq})
+			ep := exitedParams{Session: j.e.id, Sequence: seq}
+			if st, ok := j.e.sess.ExitStatus(); ok {
+				ep.Exit = &st
+			}
+			add(notifyExited, ep)
 			res.exitNow = true
 		}
 		if j.state.lifecycle {
@@ -262,6 +266,14 @@ func (n *notifier) collect() [][]byte {
 type changedParams struct {
 	Session  string `json:"session"`
 	Sequence uint64 `json:"sequence"`
+}
+
+// exitedParams is session.exited: the reference's fields plus how the child
+// ended (additive).
+type exitedParams struct {
+	Session  string                `json:"session"`
+	Sequence uint64                `json:"sequence"`
+	Exit     *ptywright.ExitStatus `json:"exit,omitempty"`
 }
 
 type outputParams struct {

@@ -170,8 +170,13 @@ type inputParams struct {
 	Action  ptywright.Action `json:"action" rpc:"required"`
 }
 
+// inputResult is session.input's result: the reference's sent, plus the
+// bytes written and the screen's sequence as the write began (additive):
+// session.wait with after_sequence set to it sees only what followed.
 type inputResult struct {
-	Sent bool `json:"sent"`
+	Sent     bool   `json:"sent"`
+	Bytes    int    `json:"bytes"`
+	Sequence uint64 `json:"sequence"`
 }
 
 func (s *Server) sessionInput(ctx context.Context, _ *conn, raw []byte) (any, error) {
@@ -183,16 +188,19 @@ func (s *Server) sessionInput(ctx context.Context, _ *conn, raw []byte) (any, er
 	if err != nil {
 		return nil, err
 	}
-	if err := e.sess.Send(ctx, p.Action); err != nil {
+	w, err := e.sess.Perform(ctx, p.Action)
+	if err != nil {
 		return nil, err
 	}
-	return inputResult{Sent: true}, nil
+	return inputResult{Sent: true, Bytes: w.Bytes, Sequence: w.Sequence}, nil
 }
 
 type waitParams struct {
 	Session   string            `json:"session" rpc:"required"`
 	Matcher   ptywright.Matcher `json:"matcher" rpc:"required"`
 	TimeoutMs *int64            `json:"timeout_ms"`
+	// AfterSequence makes the wait see only screens after it (additive).
+	AfterSequence *uint64 `json:"after_sequence"`
 }
 
 // waitResult is session.wait's result: the reference's evidence plus the
@@ -223,6 +231,9 @@ func (s *Server) sessionWait(ctx context.Context, _ *conn, raw []byte) (any, err
 	var opts []ptywright.WaitOption
 	if s.opts.Predicates != nil {
 		opts = append(opts, ptywright.WithPredicates(s.opts.Predicates))
+	}
+	if p.AfterSequence != nil {
+		opts = append(opts, ptywright.After(*p.AfterSequence))
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -83,7 +83,18 @@ install_corpus_programs() {
 	apt_install "${missing[@]}"
 }
 
+# git: the Codex end-to-end test makes its work directory a repository
+# (Codex asks about trust only there).
+install_git() {
+	if command -v git >/dev/null 2>&1; then
+		echo "git: already installed"
+		return
+	fi
+	apt_install git
+}
+
 install_lua52
+install_git
 install_tmux
 install_corpus_programs
 install_vim

@@ -1310,6 +1310,23 @@ local function assessment(res)
   return out
 end
 
+-- INPUT_SETTLE_MS is how long after a state's first frame Claude Code
+-- takes keys (the host holds an intent's keys until then). 2.1.330 refuses
+-- keys for 150 ms after a dialog's first paint, and each refused key
+-- restarts the window: sent 0-100 ms after the trust or permission dialog
+-- appeared, 0-5 keys in 8 were lost; from 175-200 ms on, none (README.md,
+-- "Input readiness"). 300 ms is twice the window. The other dialogs share
+-- that code; the onboarding pages and the prompt took keys at once.
+local INPUT_SETTLE_MS = {
+  waiting_for_trust = 300,
+  waiting_for_permission = 300,
+  waiting_for_plan_approval = 300,
+  waiting_for_enter_plan_mode = 300,
+  waiting_for_model_select = 300,
+  waiting_for_user_input = 300,
+  waiting_for_login = 300,
+}
+
 -- classify names the state the screen shows. See the file comment.
 function M.classify(ctx)
   local screen = ctx.screen
@@ -1339,6 +1356,7 @@ function M.classify(ctx)
   end
   doc.version = string.match(screen, "Claude Code v(%d+%.%d+%.%d+)")
   res.assessment = assessment(res)
+  res.input_settle_ms = INPUT_SETTLE_MS[res.state]
   doc = nil
   res.sequence = ctx.sequence
   return res
@@ -1347,12 +1365,31 @@ end
 -- Intents ---------------------------------------------------------------------
 
 -- plan returns an action plan; unless it is empty, it starts by marking
--- the transcript (INPUT_MARKER).
-local function plan(actions, last_intent)
-  if #actions > 0 then
-    table.insert(actions, 1, action.mark_transcript(INPUT_MARKER))
+-- the transcript (INPUT_MARKER) and carries expect, the change the keys
+-- must cause for the host's receipt to say "confirmed" (default: the state
+-- or its evidence changes, i.e. the dialog or page the keys answered is
+-- gone). No plan here is marked safe to resend: a second Enter or digit
+-- could answer the next dialog.
+local function plan(actions, last_intent, expect)
+  if #actions == 0 then
+    return { actions = actions, last_intent = last_intent }
   end
-  return { actions = actions, last_intent = last_intent }
+  table.insert(actions, 1, action.mark_transcript(INPUT_MARKER))
+  return { actions = actions, last_intent = last_intent, expect = expect or { leave = true } }
+end
+
+-- Expectations other than leaving the current state.
+local CHANGED = { changed = true }
+-- The busy status row ("esc to interrupt"), as BUSY_STATUS below.
+local BUSY_STATUS_RE = "─{10,}\\n  [^\\n]*· esc to interrupt"
+
+-- expect_submitted: the prompt shows in the history, or a turn is running.
+local function expect_submitted(line)
+  local branches = { matcher.screen_regex(BUSY_STATUS_RE) }
+  if line then
+    branches[#branches + 1] = matcher.contains_text(line)
+  end
+  return { matcher = matcher.any(branches) }
 end
 
 local function want_string(input, field, intent)
@@ -1420,10 +1457,15 @@ function M.send_prompt(input)
   local prompt = want_string(input, "prompt", "send_prompt")
   last_menu = nil
   submitted_line = history_line(prompt)
-  return plan({
+  local p = plan({
     action.bracketed_paste(prompt),
     action.key("enter"),
-  }, "prompt_submitted")
+  }, "prompt_submitted", expect_submitted(submitted_line))
+  -- Claude Code can take the paste and drop the Enter that follows it (seen
+  -- on the first prompt after start-up): Enter again submits what is in the
+  -- box, and on an empty box does nothing, so it is safe to retry.
+  p.retry = { action.key("enter") }
+  return p
 end
 
 function M.approve(_input)
@@ -1517,19 +1559,24 @@ function M.choose_option(input)
   return plan(acts)
 end
 
+-- cancel's keys are taken once "esc to interrupt" leaves the status row
+-- (the state alone would not tell: last_intent makes it "cancelling" at
+-- once).
+local EXPECT_CANCELLED = { matcher = matcher.none({ matcher.screen_regex(BUSY_STATUS_RE) }), within_ms = 3000 }
+
 function M.cancel(_input)
   last_menu = nil
-  return plan({ action.key("escape") }, "cancelling")
+  return plan({ action.key("escape") }, "cancelling", EXPECT_CANCELLED)
 end
 
 function M.force_cancel(_input)
   last_menu = nil
-  return plan({ action.key("escape"), action.key("escape") }, "cancelling")
+  return plan({ action.key("escape"), action.key("escape") }, "cancelling", EXPECT_CANCELLED)
 end
 
 function M.steer(input)
   local prompt = want_string(input, "prompt", "steer")
-  return plan({ action.bracketed_paste(prompt), action.key("enter") })
+  return plan({ action.bracketed_paste(prompt), action.key("enter") }, nil, expect_submitted(history_line(prompt)))
 end
 
 -- normalize_key turns a caller's key name into the host's: "Shift-Tab" ->
@@ -1561,9 +1608,9 @@ function M.key(input)
   end
   last_menu = nil
   if k == "ctrl_g" then
-    return plan(acts, "external_editor")
+    return plan(acts, "external_editor", CHANGED)
   end
-  return plan(acts)
+  return plan(acts, nil, CHANGED)
 end
 
 -- approve_trust picks "Yes, I trust this folder" wherever the dialog puts
@@ -1608,15 +1655,15 @@ end
 
 function M.expand(_input)
   last_menu = nil
-  return plan({ action.key("ctrl_o") })
+  return plan({ action.key("ctrl_o") }, nil, CHANGED)
 end
 
 function M.model_effort_left(_input)
-  return plan({ action.key("left") })
+  return plan({ action.key("left") }, nil, CHANGED)
 end
 
 function M.model_effort_right(_input)
-  return plan({ action.key("right") })
+  return plan({ action.key("right") }, nil, CHANGED)
 end
 
 function M.slash_command(input)
@@ -1633,12 +1680,12 @@ function M.slash_command(input)
     cmd = "/" .. cmd
   end
   last_menu = nil
-  return plan({ action.bracketed_paste(cmd), action.key("enter") })
+  return plan({ action.bracketed_paste(cmd), action.key("enter") }, nil, CHANGED)
 end
 
 function M.attach_file(input)
   local path = want_string(input, "path", "attach_file")
-  return plan({ action.bracketed_paste(path) })
+  return plan({ action.bracketed_paste(path) }, nil, CHANGED)
 end
 
 -- Wait matchers -------------------------------------------------------------------
@@ -1657,7 +1704,18 @@ local IDLE_BOX = "\\n─{10,}\\n❯[\\x{a0} ]?(?:Resend your message to try agai
 local IDLE_BOX_ANY_INPUT = "\\n─{10,}\\n❯[\\x{a0} ]?[^\\n]*\\n(?:[^\\n]*\\n){0,10}?─{10,}\\n"
   .. IDLE_STATUS .. "\\s*\\z"
 -- A busy status row right under the box.
-local BUSY_STATUS = "─{10,}\\n  [^\\n]*· esc to interrupt"
+local BUSY_STATUS = BUSY_STATUS_RE
+-- A running spinner row ("· Brewing… (0s · ↓ 27 tokens)"); a finished
+-- turn's row has no ellipsis ("✻ Cooked for 3s · done"). The status row
+-- does not always say "esc to interrupt" while one runs.
+local BUSY_SPINNER = "(?m)^[·✢✳✶✻✽*] \\S+…"
+
+-- idle_box matches the prompt box regex re while no spinner runs above it:
+-- a spinner that pauses longer than the settle window must not pass for
+-- an idle prompt (the screen, not the byte stream, decides stability).
+local function idle_box(re)
+  return matcher.all({ matcher.screen_regex(re), matcher.none({ matcher.screen_regex(BUSY_SPINNER) }) })
+end
 -- Dialogs a turn can stop at, each anchored on its footer or last option
 -- at the end of the screen.
 local DIALOG_ENDS = {
@@ -1724,7 +1782,7 @@ end
 -- (output_since_input) needs the plugin registry bound to the wait
 -- (HandleOptions.Predicates).
 function M.wait_turn_matcher(input)
-  local m = settled(regexes(DIALOG_ENDS, { matcher.screen_regex(IDLE_BOX) }), stable_ms(input))
+  local m = settled(regexes(DIALOG_ENDS, { idle_box(IDLE_BOX) }), stable_ms(input))
   if submitted_line then
     -- Between Enter and the next frame Claude Code shows the old turn under
     -- an empty input box; on a loaded machine that frame can outlast the
@@ -1741,7 +1799,7 @@ end
 -- may hold text: cancelling before the first answer line arrives puts the
 -- prompt back there.
 function M.wait_cancel_settled_matcher(input)
-  return settled(regexes(DIALOG_ENDS, { matcher.screen_regex(IDLE_BOX_ANY_INPUT) }), stable_ms(input))
+  return settled(regexes(DIALOG_ENDS, { idle_box(IDLE_BOX_ANY_INPUT) }), stable_ms(input))
 end
 
 -- wait_text_matcher waits until the screen shows params.text (for example
@@ -1758,7 +1816,7 @@ end
 -- start-up page (theme, API key, security notes, trust, login), the idle
 -- prompt, a dialog or a panel; or claude exited.
 function M.wait_input_matcher(input)
-  local branches = regexes(DIALOG_ENDS, { matcher.screen_regex(IDLE_BOX) })
+  local branches = regexes(DIALOG_ENDS, { idle_box(IDLE_BOX) })
   return settled(regexes(INPUT_PAGES, branches), stable_ms(input))
 end
 

@@ -469,6 +469,16 @@ local function version_anomalies(detected)
   return {}
 end
 
+-- INPUT_SETTLE_MS is how long after a state's first frame Codex takes keys
+-- (the host holds an intent's keys until then). On 0.169.0 an Enter sent
+-- 0-10 ms after the trust prompt appeared was lost in 11 of 20 runs, and
+-- when taken at once Codex often died ("timed out discarding buffered
+-- terminal input"); from 20 ms on, 40 of 40 were taken. The composer and
+-- the approval dialog took keys at once.
+local INPUT_SETTLE_MS = {
+  waiting_for_trust = 150,
+}
+
 -- result assembles classify's table; a = {availability, business_state,
 -- input_mode, ui_context, excerpt?, anomalies?}.
 local function result(view, state, confidence, evidence, a, metadata)
@@ -493,7 +503,8 @@ local function result(view, state, confidence, evidence, a, metadata)
   memo.selected = metadata.selected
   memo.menu = metadata.menu
   memo.composer_empty = metadata.composer and metadata.composer.empty
-  return { state = state, confidence = confidence, evidence = evidence, metadata = metadata, assessment = assessment }
+  return { state = state, confidence = confidence, evidence = evidence, metadata = metadata, assessment = assessment,
+    input_settle_ms = INPUT_SETTLE_MS[state] }
 end
 
 local AWAITING = "awaiting_operator"
@@ -1059,25 +1070,54 @@ local function require_state(intent, allowed)
   error(intent .. ": not possible in state " .. tostring(memo.state) .. " (needs " .. table.concat(allowed, " or ") .. ")", 0)
 end
 
+-- Expectations: the change an intent's keys must cause for the host's
+-- receipt to say "confirmed". No plan is marked safe to resend: a second
+-- "y", Enter or digit could answer the next dialog.
+local LEAVE = { leave = true }
+local CHANGED = { changed = true }
+local BUSY_ROW = "esc to interrupt"
+
+-- expect_submitted: a turn is running, or the prompt's first line is in
+-- the history while the composer shows its placeholder again.
+local function expect_submitted(prompt)
+  local first = (prompt:match("^%s*([^\n]*)") or ""):gsub("%s+$", "")
+  if #first > 40 then
+    first = first:sub(1, 40):gsub("[\192-\255][\128-\191]*$", "")
+  end
+  local branches = { matcher.contains_text(BUSY_ROW) }
+  if first ~= "" then
+    branches[#branches + 1] = matcher.all({
+      matcher.contains_text(PROMPT .. " " .. first),
+      matcher.screen_regex("(?m)^" .. PROMPT .. " Ask Codex to do anything"),
+    })
+  end
+  return { matcher = matcher.any(branches) }
+end
+
+local EXPECT_CANCELLED = { matcher = matcher.none({ matcher.contains_text(BUSY_ROW) }), within_ms = 3000 }
+
 -- send_prompt pastes the prompt, then presses Enter: typed text followed
 -- at once by Enter is taken as a paste burst and the Enter becomes a
 -- newline, while a bracketed paste + Enter always submits.
 function M.send_prompt(params)
   local prompt = prompt_of(params, "send_prompt")
-  return { actions = { action.bracketed_paste(prompt), action.key("enter") }, last_intent = "prompt_submitted" }
+  -- retry: Enter again submits a prompt still in the composer and does
+  -- nothing on an empty one, so it is safe when the first Enter was lost.
+  return { actions = { action.bracketed_paste(prompt), action.key("enter") }, last_intent = "prompt_submitted",
+    expect = expect_submitted(prompt), retry = { action.key("enter") } }
 end
 
 -- steer sends text into a running turn: Codex aborts the request in flight
 -- and sends a new one with the text appended.
 function M.steer(params)
   local prompt = prompt_of(params, "steer")
-  return { actions = { action.bracketed_paste(prompt), action.key("enter") } }
+  return { actions = { action.bracketed_paste(prompt), action.key("enter") }, expect = CHANGED }
 end
 
 -- queue adds a follow-up that Codex sends once the running turn completes.
 function M.queue(params)
   local prompt = prompt_of(params, "queue")
-  return { actions = { action.bracketed_paste(prompt), action.key("tab") } }
+  return { actions = { action.bracketed_paste(prompt), action.key("tab") }, expect = CHANGED }
 end
 
 function M.approve(_params)
@@ -1085,12 +1125,12 @@ function M.approve(_params)
   if memo.state == "waiting_for_trust" then
     return M.approve_trust({})
   end
-  return { actions = { action.text("y") } }
+  return { actions = { action.text("y") }, expect = LEAVE }
 end
 
 function M.approve_always(_params)
   require_state("approve_always", { "waiting_for_permission" })
-  return { actions = { action.text("p") } }
+  return { actions = { action.text("p") }, expect = LEAVE }
 end
 
 -- deny: Esc. On an approval dialog this ends the whole turn (Codex has no
@@ -1098,7 +1138,7 @@ end
 -- picker it goes back.
 function M.deny(_params)
   require_state("deny", { "waiting_for_permission", "waiting_for_trust", "waiting_for_model_select", "waiting_for_user_input" })
-  return { actions = { action.key("escape") } }
+  return { actions = { action.key("escape") }, expect = LEAVE }
 end
 
 -- moves_then_enter walks the highlight from the selected row to index.
@@ -1156,9 +1196,9 @@ function M.choose_option(params)
     end
   end
   if DIGIT_STATES[memo.state] and memo.menu ~= "model_migration" and index >= 1 and index <= 9 then
-    return { actions = { action.text(tostring(index)) } }
+    return { actions = { action.text(tostring(index)) }, expect = LEAVE }
   end
-  return { actions = moves_then_enter(index) }
+  return { actions = moves_then_enter(index), expect = LEAVE }
 end
 
 -- cancel interrupts a running turn with Esc. It refuses when no turn runs:
@@ -1166,11 +1206,11 @@ end
 -- second one enters backtrack mode (send key escape to do that on purpose).
 function M.cancel(_params)
   require_state("cancel", { "thinking", "cancelling" })
-  return { actions = { action.key("escape") }, last_intent = "cancelling" }
+  return { actions = { action.key("escape") }, last_intent = "cancelling", expect = EXPECT_CANCELLED }
 end
 
 function M.key(params)
-  return { actions = key_actions(need_string(params, "key", "key")) }
+  return { actions = key_actions(need_string(params, "key", "key")), expect = CHANGED }
 end
 
 -- slash_command runs /command without marking a conversation turn.
@@ -1182,20 +1222,20 @@ function M.slash_command(params)
   if not starts(command, "/") then
     command = "/" .. command
   end
-  return { actions = { action.bracketed_paste(command), action.key("enter") }, last_intent = "slash_command" }
+  return { actions = { action.bracketed_paste(command), action.key("enter") }, last_intent = "slash_command", expect = CHANGED }
 end
 
 function M.approve_trust(_params)
   require_state("approve_trust", { "waiting_for_trust" })
   if memo.selected and memo.selected ~= 1 then
-    return { actions = moves_then_enter(1) }
+    return { actions = moves_then_enter(1), expect = LEAVE }
   end
-  return { actions = { action.key("enter") } }
+  return { actions = { action.key("enter") }, expect = LEAVE }
 end
 
 function M.deny_trust(_params)
   require_state("deny_trust", { "waiting_for_trust" })
-  return { actions = { action.key("escape") } }
+  return { actions = { action.key("escape") }, expect = LEAVE }
 end
 
 -- dismiss_model_migration keeps the configured model (option 2); Enter on
@@ -1204,7 +1244,7 @@ function M.dismiss_model_migration(_params)
   if memo.menu ~= "model_migration" then
     error("dismiss_model_migration: no model migration prompt on screen (state " .. tostring(memo.state) .. ")", 0)
   end
-  return { actions = moves_then_enter(2) }
+  return { actions = moves_then_enter(2), expect = LEAVE }
 end
 
 -- quit exits Codex: Ctrl+C on an empty composer ends it at once.
@@ -1213,7 +1253,7 @@ function M.quit(_params)
   if not memo.composer_empty then
     error("quit: the composer holds text (Ctrl+C would only clear it)", 0)
   end
-  return { actions = { action.key("ctrl_c") }, last_intent = "" }
+  return { actions = { action.key("ctrl_c") }, last_intent = "", expect = { matcher = matcher.process_exited() } }
 end
 
 -- Wait matchers. Regexes are Go RE2 over the screen's plain text.

@@ -61,6 +61,8 @@ function M.send_text(params)
   return {
     actions = { action.text(text), action.key("enter") },
     last_intent = "sent",
+    -- The receipt confirms the line once cat has written it back.
+    expect = { states = { "echoed" } },
   }
 end
 
