@@ -76,16 +76,26 @@ func (h *history) push(row []Cell) {
 // needed (no allocation once the history is full of similar rows), into new
 // storage otherwise, so a slot does not keep a long row's memory alive.
 func reuse(dst, src []Cell) []Cell {
-	if cap(dst) > 2*len(src)+64 {
+	if cap(dst) > max(2*len(src), keepCap) {
 		dst = nil
 	}
 	return append(dst[:0], src...)
 }
 
-// dropOldest forgets the oldest row and its storage.
+// keepCap is the largest row storage a dropped slot keeps: an 80-column
+// row (allocated with its size class's spare room), so that scrolling on an
+// ordinary terminal allocates nothing once the history is full, while the
+// free slots of a history of very wide rows hold at most keepCap cells each.
+const keepCap = 96
+
+// dropOldest forgets the oldest row. Its storage stays for the next push
+// unless it is large: the slots of dropped rows must not keep a wide
+// screen's rows alive beyond the cell budget.
 func (h *history) dropOldest() {
 	h.cells -= len(h.rows[h.start])
-	h.rows[h.start] = nil
+	if cap(h.rows[h.start]) > keepCap {
+		h.rows[h.start] = nil
+	}
 	h.start = (h.start + 1) % len(h.rows)
 	h.n--
 }

@@ -1,6 +1,7 @@
 package vtcore_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -48,4 +49,20 @@ func TestScrollback(t *testing.T) {
 	term = vtcore.New(2, 10, nil)
 	term.WriteString("1\r\n2\r\n3")
 	require.Equal(t, 0, term.ScrollbackLen())
+}
+
+// TestScrollbackSteadyStateAllocatesNothing: once the scrollback is full,
+// a scrolled row reuses the storage of the row it evicts (rows of up to 80
+// cells, and short rows on a wide screen).
+func TestScrollbackSteadyStateAllocatesNothing(t *testing.T) {
+	for _, cols := range []int{80, 200} {
+		term := vtcore.New(24, cols, nil)
+		term.SetScrollback(100)
+		line := []byte(strings.Repeat("x", min(cols, 80)-1) + "\r\n")
+		for range 300 {
+			term.Write(line)
+		}
+		allocs := testing.AllocsPerRun(200, func() { term.Write(line) })
+		require.Zero(t, allocs, "%d columns", cols)
+	}
 }
