@@ -153,7 +153,7 @@ type ExtensionHandle struct {
 	opts HandleOptions
 
 	turn   turnLock // held across send, wait and turn; queued callers keep their ctx
-	closed bool // guarded by turn
+	closed bool     // guarded by turn
 
 	// extMu serialises calls into ext (the lifecycle goroutine classifies
 	// without the turn lock) and guards the fields below.

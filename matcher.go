@@ -28,7 +28,7 @@ const (
 	// MatchNone matches when none of its matchers matches: what must have
 	// gone from the screen (a dialog's text after it was answered).
 	MatchNone MatcherType = "none"
-	MatchLua                MatcherType = "lua"
+	MatchLua  MatcherType = "lua"
 )
 
 // Matcher is a condition on a session, a tree whose JSON form is

@@ -3,29 +3,13 @@ package rpc
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
 	"ptywright"
+	"ptywright/internal/host"
 )
-
-// adapterPermissions is the reference's permission gating table: what an
-// adapter's manifest must declare for each method on it. adapter.list,
-// adapter.live and adapter.cancel_wait need none.
-var adapterPermissions = map[string][]ptywright.Permission{
-	"adapter.start":      {ptywright.PermissionSessionSpawn},
-	"adapter.resume":     {ptywright.PermissionSessionSpawn},
-	"adapter.send":       {ptywright.PermissionInputWrite},
-	"adapter.wait":       {ptywright.PermissionMatcherWait},
-	"adapter.turn":       {ptywright.PermissionInputWrite, ptywright.PermissionMatcherWait},
-	"adapter.snapshot":   {ptywright.PermissionScreenRead},
-	"adapter.state":      {ptywright.PermissionScreenRead},
-	"adapter.inspect":    {ptywright.PermissionScreenRead},
-	"adapter.extract":    {ptywright.PermissionScreenRead},
-	"adapter.lifecycle":  {ptywright.PermissionScreenRead},
-	"adapter.transcript": {ptywright.PermissionTranscriptRead},
-	"adapter.close":      {ptywright.PermissionSessionKill},
-}
 
 func (s *Server) adapterMethods() map[string]handlerFunc {
 	return map[string]handlerFunc{
@@ -48,13 +32,13 @@ func (s *Server) adapterMethods() map[string]handlerFunc {
 }
 
 // checkPermissions fails with -32004 {method, required_permission} for the
-// first permission of method that m does not declare. An adapter's
-// permissions are its manifest's at start and cannot be widened after.
+// first permission of method that m does not declare.
 func checkPermissions(method string, m *ptywright.PluginManifest) error {
-	for _, p := range adapterPermissions[method] {
-		if !m.HasPermission(p) {
-			return PermissionDenied(method, string(p))
-		}
+	var pe *host.PermissionError
+	if err := host.CheckPermissions(method, m); errors.As(err, &pe) {
+		return PermissionDenied(pe.Method, string(pe.Permission))
+	} else if err != nil {
+		return err
 	}
 	return nil
 }
@@ -131,7 +115,7 @@ func (s *Server) adapterState(ctx context.Context, _ *conn, raw []byte) (any, er
 	if err != nil {
 		return nil, err
 	}
-	return stateResult{State: redactState(st, ptywright.DefaultRedactor())}, nil
+	return stateResult{State: ptywright.RedactState(st, ptywright.DefaultRedactor())}, nil
 }
 
 type sendParams struct {
@@ -157,7 +141,7 @@ func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, err
 		return nil, err
 	}
 	r := ptywright.DefaultRedactor()
-	return sendResult{State: redactState(res.State, r), Receipt: redactReceipt(res.Receipt, r)}, nil
+	return sendResult{State: ptywright.RedactState(res.State, r), Receipt: ptywright.RedactReceipt(res.Receipt, r)}, nil
 }
 
 // sendResult is adapter.send's result: the reference's state plus the
@@ -165,31 +149,6 @@ func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, err
 type sendResult struct {
 	State   ptywright.StateSnapshot `json:"state"`
 	Receipt ptywright.Receipt       `json:"receipt"`
-}
-
-// redactReceipt redacts the text a receipt's evidence may carry.
-func redactReceipt(rc ptywright.Receipt, r *ptywright.Redactor) ptywright.Receipt {
-	if rc.Evidence != nil {
-		ev := redactOutcome(*rc.Evidence, r)
-		rc.Evidence = &ev
-	}
-	return rc
-}
-
-// redactOutcome redacts a match outcome's captured text, recursively.
-func redactOutcome(o ptywright.MatchOutcome, r *ptywright.Redactor) ptywright.MatchOutcome {
-	if o.Capture != nil {
-		c := r.Redact(*o.Capture)
-		o.Capture = &c
-	}
-	if len(o.Matched) > 0 {
-		subs := make([]ptywright.MatchOutcome, len(o.Matched))
-		for i, sub := range o.Matched {
-			subs[i] = redactOutcome(sub, r)
-		}
-		o.Matched = subs
-	}
-	return o
 }
 
 // checkIntent validates an intent name (required unless field is "") and
@@ -319,13 +278,12 @@ func (s *Server) boundWait(ctx context.Context, a *adapter, waitID string, timeo
 		return nil, err
 	}
 	r := ptywright.DefaultRedactor()
-	out := adapterWaitResult{State: redactState(tr.State, r), WaitID: waitID}
+	out := adapterWaitResult{State: ptywright.RedactState(tr.State, r), WaitID: waitID}
 	if tr.Wait != nil && tr.Wait.Outcome != nil {
-		m := redactOutcome(*tr.Wait.Outcome, r)
-		out.Matched = &m
+		out.Matched = ptywright.RedactOutcome(tr.Wait.Outcome, r)
 	}
 	if tr.Receipt.Intent != "" {
-		rc := redactReceipt(tr.Receipt, r)
+		rc := ptywright.RedactReceipt(tr.Receipt, r)
 		out.Receipt = &rc
 	}
 	return out, nil
@@ -441,7 +399,7 @@ func (s *Server) adapterInspect(ctx context.Context, _ *conn, raw []byte) (any, 
 	return inspectResult{
 		Adapter:        a.id,
 		Plugin:         a.plugin,
-		State:          redactState(in.State, r),
+		State:          ptywright.RedactState(in.State, r),
 		PlainText:      in.PlainText,
 		BodyText:       in.BodyText,
 		StatusText:     in.StatusText,
@@ -518,44 +476,4 @@ func (s *Server) adapterClose(_ context.Context, _ *conn, raw []byte) (any, erro
 		return nil, err
 	}
 	return map[string]bool{"closed": true}, nil
-}
-
-// redactState redacts what a plugin may have quoted from the screen in a
-// state: its evidence, the strings in its metadata and the operator
-// excerpt of its assessment. A nil r leaves it raw.
-func redactState(st ptywright.StateSnapshot, r *ptywright.Redactor) ptywright.StateSnapshot {
-	if r == nil {
-		return st
-	}
-	st.Evidence = r.Redact(st.Evidence)
-	if st.Metadata != nil {
-		st.Metadata, _ = redactValue(st.Metadata, r).(map[string]any)
-	}
-	if st.Assessment != nil && st.Assessment.OperatorBlockedExcerpt != "" {
-		as := *st.Assessment
-		as.OperatorBlockedExcerpt = r.Redact(as.OperatorBlockedExcerpt)
-		st.Assessment = &as
-	}
-	return st
-}
-
-// redactValue returns a copy of a JSON-like value with its strings redacted.
-func redactValue(v any, r *ptywright.Redactor) any {
-	switch x := v.(type) {
-	case string:
-		return r.Redact(x)
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = redactValue(e, r)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = redactValue(e, r)
-		}
-		return out
-	}
-	return v
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/host"
 )
 
 func TestTargetOptions(t *testing.T) {
@@ -88,8 +89,8 @@ func TestAdapterPermissionTable(t *testing.T) {
 	defer srv.Close()
 	exempt := map[string]bool{"adapter.list": true, "adapter.live": true, "adapter.cancel_wait": true}
 	for name := range srv.adapterMethods() {
-		_, gated := adapterPermissions[name]
+		gated := host.Permissions(name) != nil
 		require.Equal(t, !exempt[name], gated, name)
 	}
-	require.Len(t, adapterPermissions, len(srv.adapterMethods())-len(exempt))
+	require.Len(t, host.GatedMethods(), len(srv.adapterMethods())-len(exempt))
 }

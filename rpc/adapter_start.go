@@ -3,11 +3,9 @@ package rpc
 import (
 	"context"
 	"fmt"
-	"maps"
-	"os"
-	"strings"
 
 	"ptywright"
+	"ptywright/internal/host"
 )
 
 // startParams are adapter.start's; resumeParams adds prior_adapter.
@@ -23,6 +21,9 @@ type startParams struct {
 	PixelHeight int               `json:"pixel_height"`
 	RecordPath  string            `json:"record_path"`
 	RecordRaw   bool              `json:"record_raw"`
+	// KeepDetached leaves the daemons the program starts running after
+	// adapter.close, as session.create's keep_detached.
+	KeepDetached bool `json:"keep_detached"`
 }
 
 type resumeParams struct {
@@ -38,13 +39,14 @@ type resumeParams struct {
 	PixelHeight  int               `json:"pixel_height"`
 	RecordPath   string            `json:"record_path"`
 	RecordRaw    bool              `json:"record_raw"`
+	KeepDetached bool              `json:"keep_detached"`
 }
 
 func (p resumeParams) start() startParams {
 	return startParams{
 		Plugin: p.Plugin, Program: p.Program, Args: p.Args, Cwd: p.Cwd, Env: p.Env,
 		Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight,
-		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw,
+		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw, KeepDetached: p.KeepDetached,
 	}
 }
 
@@ -111,54 +113,15 @@ func (s *Server) prepareStart(method string, p startParams) (ptywright.PluginMan
 	return m, opts, nil
 }
 
-// targetOptions builds the session options of a start. Without program the
-// manifest's default_target supplies program, args, rows and cols (the
-// caller's args, rows and cols win when given) and its env, under the
-// caller's env; the variables it requires must then be set, in the merged
-// env or the server's environment.
+// targetOptions builds the session options of a start (see
+// host.TargetOptions).
 func targetOptions(p startParams, m ptywright.PluginManifest) (ptywright.Options, error) {
-	opts := ptywright.Options{
-		Program:    p.Program,
-		Args:       p.Args,
-		Dir:        p.Cwd,
-		Env:        p.Env,
+	opts, err := host.TargetOptions(host.Target{
+		Program: p.Program, Args: p.Args, Dir: p.Cwd, Env: p.Env,
 		Size:       ptywright.Size{Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight},
-		RecordPath: p.RecordPath,
-		RecordRaw:  p.RecordRaw,
-	}
-	if p.Program != "" {
-		return opts, nil
-	}
-	dt := m.DefaultTarget
-	if dt == nil || dt.Program == "" {
-		return opts, invalidParams("program", "required: plugin %q declares no default_target", m.Name)
-	}
-	opts.Program = dt.Program
-	if opts.Args == nil {
-		opts.Args = dt.Args
-	}
-	if opts.Size.Rows == 0 {
-		opts.Size.Rows = dt.Rows
-	}
-	if opts.Size.Cols == 0 {
-		opts.Size.Cols = dt.Cols
-	}
-	env := maps.Clone(dt.Env)
-	if env == nil {
-		env = map[string]string{}
-	}
-	maps.Copy(env, p.Env)
-	opts.Env = env
-	missing := dt.MissingEnv(func(key string) (string, bool) {
-		if v, ok := env[key]; ok {
-			return v, true
-		}
-		return os.LookupEnv(key)
-	})
-	if len(missing) > 0 {
-		return opts, invalidParams("env", "plugin %q's default_target requires %s to be set (pass it in env or in the server's environment)", m.Name, strings.Join(missing, ", "))
-	}
-	return opts, nil
+		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw, KeepDetached: p.KeepDetached,
+	}, m)
+	return opts, hostError(err)
 }
 
 // launch spawns the session, registers it under a new adapter id with its
@@ -202,7 +165,7 @@ func (s *Server) launch(ctx context.Context, m ptywright.PluginManifest, opts pt
 	if err != nil {
 		return nil, err
 	}
-	return startResult{Adapter: id, Plugin: m.Name, Session: e.id, State: redactState(st, ptywright.DefaultRedactor())}, nil
+	return startResult{Adapter: id, Plugin: m.Name, Session: e.id, State: ptywright.RedactState(st, ptywright.DefaultRedactor())}, nil
 }
 
 // closeAdapter closes an adapter taken out of the set: its session first

@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"os/exec"
 	"time"
 
 	"ptywright"
+	"ptywright/internal/host"
 )
 
 // DefaultWaitTimeout is session.wait's timeout when timeout_ms is omitted.
@@ -42,6 +40,11 @@ type createParams struct {
 	// never overwritten), redacted unless RecordRaw.
 	RecordPath string `json:"record_path"`
 	RecordRaw  bool   `json:"record_raw"`
+	// KeepDetached leaves the daemons the program starts (processes that
+	// left its process group and terminal session) running after
+	// session.close and the server's exit; by default they are ended with
+	// the session (ptywright.Options.KeepDetached).
+	KeepDetached bool `json:"keep_detached"`
 }
 
 // checkExplicitSize rejects rows or cols given as 0, as session.resize does:
@@ -105,6 +108,7 @@ func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, err
 		RawTranscriptAppend: p.RawTranscriptAppend,
 		RecordPath:          p.RecordPath,
 		RecordRaw:           p.RecordRaw,
+		KeepDetached:        p.KeepDetached,
 	})
 	if err != nil {
 		return nil, startError(err)
@@ -118,28 +122,25 @@ func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, err
 	return sessionResult{Session: e.id}, nil
 }
 
-// checkCwd checks a working directory before spawning: exec reports a
-// missing directory as a missing program ("fork/exec /bin/sh: no such file
-// or directory").
+// checkCwd checks a working directory before spawning.
 func checkCwd(cwd string) error {
-	if cwd == "" {
-		return nil
-	}
-	fi, err := os.Stat(cwd)
-	if err != nil {
-		return invalidParams("cwd", "%v", err)
-	}
-	if !fi.IsDir() {
-		return invalidParams("cwd", "%s is not a directory", cwd)
-	}
-	return nil
+	return hostError(host.CheckDir(cwd))
 }
 
-// startError classifies a failure to start: a program that is not there or
-// not executable, a missing cwd or an existing raw transcript file is the
-// caller's mistake (invalid params); anything else is the server's.
+// hostError maps a *ptywright.FieldError from the host rules to invalid
+// params naming its field.
+func hostError(err error) error {
+	var fe *ptywright.FieldError
+	if errors.As(err, &fe) && errors.Is(err, host.ErrInvalidStart) {
+		return invalidParams(fe.Field, "%s", fe.Reason)
+	}
+	return err
+}
+
+// startError classifies a failure to start: the caller's mistakes (see
+// host.CallerStartError) are invalid params; anything else is the server's.
 func startError(err error) error {
-	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+	if host.CallerStartError(err) {
 		return fmt.Errorf("%w: %w", ErrInvalidParams, err)
 	}
 	return err

@@ -83,6 +83,16 @@ install_corpus_programs() {
 	apt_install "${missing[@]}"
 }
 
+# patch: scripts/check-go-lua-patch.sh re-applies third_party/go-lua's
+# patch to upstream go-lua to check it is the whole change.
+install_patch() {
+	if command -v patch >/dev/null 2>&1; then
+		echo "patch: already installed"
+		return
+	fi
+	apt_install patch
+}
+
 # git: the Codex end-to-end test makes its work directory a repository
 # (Codex asks about trust only there).
 install_git() {
@@ -94,6 +104,7 @@ install_git() {
 }
 
 install_lua52
+install_patch
 install_git
 install_tmux
 install_corpus_programs

@@ -73,7 +73,7 @@ _ptywright() {
 
 	case $cmd in
 	"")
-		COMPREPLY=($(compgen -W "run serve snapshot completions version help --help --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run serve mcp snapshot completions version help --help --version" -- "$cur"))
 		;;
 	run)
 		local j
@@ -124,6 +124,16 @@ _ptywright() {
 		esac
 		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --engine --help" -- "$cur"))
 		;;
+	mcp)
+		case $prev in
+		--plugin | -plugin)
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -X '!*.toml' -- "$cur") $(compgen -d -- "$cur"))
+			return
+			;;
+		esac
+		COMPREPLY=($(compgen -W "--plugin --help" -- "$cur"))
+		;;
 	snapshot)
 		case $prev in
 		--socket | -socket)
@@ -142,7 +152,7 @@ _ptywright() {
 		COMPREPLY=($(compgen -W "--help" -- "$cur"))
 		;;
 	help)
-		COMPREPLY=($(compgen -W "run serve snapshot completions version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run serve mcp snapshot completions version" -- "$cur"))
 		;;
 	esac
 }
@@ -161,6 +171,7 @@ _ptywright() {
 	commands=(
 		'run:run a command on a PTY, passing its terminal through live'
 		'serve:serve the JSON-RPC automation API'
+		'mcp:serve the Model Context Protocol over stdio'
 		'snapshot:print the screen of a served session as JSON or SVG'
 		'completions:print a shell completion script'
 		'version:print the version'
@@ -203,6 +214,11 @@ _ptywright() {
 				'*--plugin=[load a plugin manifest]:manifest:_files -g "*.toml"' \
 				'--allow-plugin-load[let clients load and unload plugins]' \
 				'--engine=[terminal emulator of new sessions]:engine:(vtcore xvt)' \
+				'(- *)'{-h,--help}'[show help]' && ret=0
+			;;
+		mcp)
+			_arguments \
+				'*--plugin=[load a plugin manifest]:manifest:_files -g "*.toml"' \
 				'(- *)'{-h,--help}'[show help]' && ret=0
 			;;
 		snapshot)
@@ -253,6 +269,7 @@ complete -c ptywright -f
 
 complete -c ptywright -n __fish_use_subcommand -a run -d 'run a command on a PTY, passing its terminal through live'
 complete -c ptywright -n __fish_use_subcommand -a serve -d 'serve the JSON-RPC automation API'
+complete -c ptywright -n __fish_use_subcommand -a mcp -d 'serve the Model Context Protocol over stdio'
 complete -c ptywright -n __fish_use_subcommand -a snapshot -d 'print the screen of a served session as JSON or SVG'
 complete -c ptywright -n __fish_use_subcommand -a completions -d 'print a shell completion script'
 complete -c ptywright -n __fish_use_subcommand -a version -d 'print the version'
@@ -272,6 +289,8 @@ complete -c ptywright -n '__fish_seen_subcommand_from serve' -l plugin -r -F -d 
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l allow-plugin-load -d 'let clients load and unload plugins'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l engine -x -a 'vtcore xvt' -d 'terminal emulator of new sessions'
 
+complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l plugin -r -F -d 'load a plugin manifest (repeatable)'
+
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l socket -r -F -d 'connect to the server socket'
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l session -x -d 'read a session'
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l adapter -x -d 'read the screen of an adapter'
@@ -279,5 +298,5 @@ complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l svg -d 'print
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l cells -d 'keep the cell grid in the JSON'
 
 complete -c ptywright -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'
-complete -c ptywright -n '__fish_seen_subcommand_from help' -x -a 'run serve snapshot completions version'
+complete -c ptywright -n '__fish_seen_subcommand_from help' -x -a 'run serve mcp snapshot completions version'
 `

@@ -78,7 +78,9 @@ var completionCases = []struct {
 	not  []string // candidates that must not
 }{
 	{"ptywright s", []string{"serve"}, []string{"run"}},
-	{"ptywright ", []string{"run", "serve", "snapshot", "completions", "version"}, nil},
+	{"ptywright ", []string{"run", "serve", "mcp", "snapshot", "completions", "version"}, nil},
+	{"ptywright m", []string{"mcp"}, []string{"snapshot"}},
+	{"ptywright mcp --", []string{"--plugin", "--help"}, []string{"--stdio", "--socket"}},
 	{"ptywright run --", []string{"--rows", "--cols", "--record", "--help"}, []string{"--stdio"}},
 	{"ptywright snapshot --", []string{"--socket", "--session", "--adapter", "--svg", "--cells"}, []string{"--rows", "--stdio"}},
 	{"ptywright serve --", []string{"--stdio", "--socket", "--framing", "--plugin", "--allow-plugin-load"}, []string{"--rows"}},

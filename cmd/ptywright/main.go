@@ -2,6 +2,7 @@
 //
 //	ptywright run [--rows N] [--cols N] [--record FILE] -- CMD ARGS...
 //	ptywright serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load] [--engine vtcore|xvt]
+//	ptywright mcp [--plugin MANIFEST]...
 //	ptywright snapshot [--socket PATH] (--session ID | --adapter ID) [--svg | --cells]
 //	ptywright completions bash|zsh|fish
 //	ptywright version
@@ -33,6 +34,7 @@ Drives interactive terminal programs through a real pseudo-terminal.
 Commands:
   run          run a command on a PTY, passing its terminal through live
   serve        serve the JSON-RPC automation API
+  mcp          serve the Model Context Protocol over stdio, for agent clients
   snapshot     print a served session's screen as JSON or SVG
   completions  print a shell completion script (bash, zsh, fish)
   version      print the version
@@ -73,6 +75,8 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = runCommand(ctx, rest, stdin, stdout, stderr)
 	case "serve":
 		err = serveCommand(ctx, rest, stdin, stdout, stderr)
+	case "mcp":
+		err = mcpCommand(ctx, rest, stdin, stdout, stderr)
 	case "snapshot":
 		err = snapshotCommand(ctx, rest, stdout)
 	case "completions":
@@ -136,6 +140,7 @@ func commands() []command {
 	return []command{
 		{"run", "run a command on a PTY, passing its terminal through live", runSynopsis, runDetails, func() *flag.FlagSet { return runFlags(new(runConfig)) }},
 		{"serve", "serve the JSON-RPC automation API", serveSynopsis, serveDetails, func() *flag.FlagSet { return serveFlags(new(serveConfig)) }},
+		{"mcp", "serve the Model Context Protocol over stdio, for agent clients", mcpSynopsis, mcpDetails, func() *flag.FlagSet { return mcpFlags(new(mcpConfig)) }},
 		{"snapshot", "print a served session's screen as JSON or SVG", snapshotSynopsis, snapshotDetails, func() *flag.FlagSet { return snapshotFlags(new(snapshotConfig)) }},
 		{"completions", "print a shell completion script", completionsSynopsis, completionsDetails, func() *flag.FlagSet { return newFlagSet("completions") }},
 		{"version", "print the version", "version", "", func() *flag.FlagSet { return newFlagSet("version") }},

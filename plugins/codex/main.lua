@@ -475,8 +475,13 @@ end
 -- when taken at once Codex often died ("timed out discarding buffered
 -- terminal input"); from 20 ms on, 40 of 40 were taken. The composer and
 -- the approval dialog took keys at once.
+-- A running turn: an Esc sent 2 ms after the first "Working" frame was
+-- taken as an idle-composer Esc ("esc again to edit previous message") and
+-- the turn went on, in 1 of 3 eager runs; held 300 ms after the frame it
+-- interrupts.
 local INPUT_SETTLE_MS = {
   waiting_for_trust = 150,
+  thinking = 300,
 }
 
 -- result assembles classify's table; a = {availability, business_state,

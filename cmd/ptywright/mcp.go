@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"ptywright"
+	"ptywright/mcpserver"
+)
+
+const mcpSynopsis = "mcp [--plugin MANIFEST]..."
+
+const mcpDetails = `Serves the Model Context Protocol over stdin/stdout, for agent clients
+(Claude Code, Codex, editors) to drive terminal programs through tools:
+session_start, session_send, session_wait, session_snapshot, session_close,
+adapter_start, adapter_state, adapter_send, adapter_turn, adapter_close and
+plugin_describe. Everything a client starts is closed when it disconnects.
+
+  Claude Code: claude mcp add ptywright -- ptywright mcp
+  Codex:       [mcp_servers.ptywright] command = "ptywright", args = ["mcp"]
+`
+
+// mcpConfig is a validated `mcp` command line.
+type mcpConfig struct {
+	// Plugins are the --plugin manifest paths in the order given.
+	Plugins []string
+}
+
+func mcpFlags(cfg *mcpConfig) *flag.FlagSet {
+	fs := newFlagSet("mcp")
+	fs.Var((*pluginList)(&cfg.Plugins), "plugin", "load the plugin whose manifest is at `MANIFEST` (repeatable)")
+	return fs
+}
+
+func parseMCP(args []string, stdout io.Writer) (cfg mcpConfig, help bool, err error) {
+	fs := mcpFlags(&cfg)
+	if help, err := parseFlags(fs, args, stdout); help || err != nil {
+		return mcpConfig{}, help, err
+	}
+	if fs.NArg() > 0 {
+		return mcpConfig{}, false, usagef("mcp", "unexpected argument %q", fs.Arg(0))
+	}
+	return cfg, false, nil
+}
+
+func mcpCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	cfg, help, err := parseMCP(args, stdout)
+	if help || err != nil {
+		return err
+	}
+	// SIGINT, SIGTERM and SIGHUP cancel the context, so the server closes
+	// every session and reaps its child before exiting.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	return runMCP(ctx, cfg, stdin, stdout, stderr)
+}
+
+// runMCP serves one MCP client on stdin and stdout until it disconnects or
+// ctx ends; stderr takes diagnostics, redacted.
+func runMCP(ctx context.Context, cfg mcpConfig, stdin io.Reader, stdout, stderr io.Writer) error {
+	log := newLogger(stderr)
+	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{Logger: log})
+	if err != nil {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	defer plugins.Close() // After the server, which closes the adapters.
+	for _, path := range cfg.Plugins {
+		m, err := plugins.Load(path)
+		if err != nil {
+			return fmt.Errorf("mcp: --plugin %s: %w", path, err)
+		}
+		log.Info("plugin loaded", "plugin", m.Name, "manifest", path)
+	}
+	srv := mcpserver.New(mcpserver.Options{Plugins: plugins, Logger: log, Version: version})
+	t := &mcp.IOTransport{Reader: interruptible(stdin), Writer: nopWriteCloser{stdout}}
+	return srv.Serve(ctx, t)
+}
+
+// nopWriteCloser keeps the transport from closing stdout, which belongs
+// to main, not to one connection.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

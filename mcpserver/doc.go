@@ -1,0 +1,20 @@
+// Package mcpserver serves ptywright over the Model Context Protocol, so an
+// agent client (Claude Code, Codex, an editor) can drive terminal programs
+// through tools: start a program on a pseudo-terminal, type into it, wait
+// for what it prints and read its screen; or drive an agent CLI through a
+// plugin's intents.
+//
+// It is another face of the root package, like rpc: the tools are named
+// after the JSON-RPC methods they mirror (session_start for
+// session.create, adapter_send for adapter.send, ...) and apply the same
+// rules (internal/host): redaction of every screen and state handed out,
+// the plugin's declared permissions, its budgets.
+//
+// Each client connection owns what it starts. When the client disconnects
+// (or the server's context ends) every session and adapter it started is
+// closed and its child reaped.
+//
+// A tool that fails answers a tool result with isError set and a message
+// for the model, never a protocol error; a wait that times out is not a
+// failure: it answers matched: false with the last screen.
+package mcpserver
