@@ -2,6 +2,7 @@ package ptywright_test
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -16,15 +17,21 @@ func TestEngineSelectable(t *testing.T) {
 	for _, engine := range []ptywright.Engine{"", ptywright.EngineVTCore, ptywright.EngineXVT} {
 		t.Run(string(engine), func(t *testing.T) {
 			s := start(t, ptywright.Options{
-				Program: "bash", Args: []string{"--norc", "--noprofile", "-c", `stty -echo; seq 1 30; printf '\033[31mred\033[0m \033[6n'; read -r -d R _; echo; echo done; sleep 30`},
+				Program: "bash", Args: []string{"--norc", "--noprofile", "-c", `stty -echo; seq 1 30; printf '\033[31mred\033[0m \033[6n'; read -r -d R _; printf '\\ndone'; sleep 30`},
 				Size: ptywright.Size{Rows: 5, Cols: 20}, Scrollback: 10, Engine: engine,
 			})
 			// "done" needs the cursor report: the engine answered it.
 			res := waitFor(t, s, ptywright.ContainsText("done"))
 			require.Contains(t, res.Snapshot.PlainText, "red")
 			snap := s.Snapshot(ptywright.SnapshotOptions{Cells: true, Scrollback: true})
+			// The newest 10 rows that scrolled off, in order, end right above
+			// the screen's first row.
 			require.Len(t, snap.Scrollback, 10)
-			require.Equal(t, "19", snap.Scrollback[0])
+			first, err := strconv.Atoi(snap.Lines()[0])
+			require.NoError(t, err, "screen:\n%s", snap.PlainText)
+			for i, row := range snap.Scrollback {
+				require.Equal(t, strconv.Itoa(first-10+i), row)
+			}
 			var red ptywright.Cell
 			for _, c := range snap.Cells {
 				if c.Text == "r" {
