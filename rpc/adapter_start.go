@@ -82,6 +82,7 @@ func (s *Server) adapterResume(ctx context.Context, _ *conn, raw []byte) (any, e
 	// one running. A prior adapter that is gone already is not an error.
 	if p.PriorAdapter != "" {
 		if prior := s.adapters.take(p.PriorAdapter); prior != nil {
+			holdNotifications(ctx, prior.e)
 			if err := s.closeAdapter(prior); err != nil {
 				s.log.Warn("closing the prior adapter", "adapter", prior.id, "err", redact(err.Error()))
 			}
@@ -91,7 +92,8 @@ func (s *Server) adapterResume(ctx context.Context, _ *conn, raw []byte) (any, e
 }
 
 // prepareStart checks everything about a start that can be checked before
-// spawning: the plugin, its session.spawn permission, the target and cwd.
+// spawning: the plugin and its kind, its session.spawn permission, the
+// target and cwd.
 func (s *Server) prepareStart(method string, p startParams) (ptywright.PluginManifest, ptywright.Options, error) {
 	if p.Plugin == "" {
 		return ptywright.PluginManifest{}, ptywright.Options{}, invalidParams("plugin", "must not be empty")
@@ -99,6 +101,9 @@ func (s *Server) prepareStart(method string, p startParams) (ptywright.PluginMan
 	m, err := s.opts.Plugins.Manifest(p.Plugin)
 	if err != nil {
 		return m, ptywright.Options{}, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
+	}
+	if m.Kind != ptywright.PluginKindAdapter {
+		return m, ptywright.Options{}, invalidParams("plugin", "plugin %q is a %s plugin: only adapter plugins can be started (adapter.list lists them)", m.Name, m.Kind)
 	}
 	if err := checkPermissions(method, &m); err != nil {
 		return m, ptywright.Options{}, err
@@ -137,7 +142,7 @@ func (s *Server) launch(ctx context.Context, m ptywright.PluginManifest, opts pt
 		return nil, startError(err)
 	}
 	id, num := s.adapters.nextID()
-	e, err := s.reg.add(sess, id)
+	e, err := s.reg.add(ctx, sess, id)
 	if err != nil {
 		_ = sess.Close() // Best effort: the server is closing.
 		_ = ext.Close()  // Best effort: never used.

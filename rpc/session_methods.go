@@ -71,7 +71,7 @@ type sessionResult struct {
 	Session string `json:"session"`
 }
 
-func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) sessionCreate(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p createParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -113,7 +113,7 @@ func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, startError(err)
 	}
-	e, err := s.reg.add(sess, "")
+	e, err := s.reg.add(ctx, sess, "")
 	if err != nil {
 		_ = sess.Close() // Best effort: the server is closing.
 		return nil, err
@@ -144,6 +144,24 @@ func startError(err error) error {
 		return fmt.Errorf("%w: %w", ErrInvalidParams, err)
 	}
 	return err
+}
+
+// mutable returns session id for method, a mutation, and holds this
+// connection's notifications about it until the response is out (hold.go).
+// An adapter's session is refused, naming the adapter method to use
+// instead: a mutation through session.* would bypass the adapter's
+// permissions and its turn lock (another client could type into the
+// middle of a turn). Reads of it (snapshot, transcript, wait) stay open.
+func (s *Server) mutable(ctx context.Context, id, method, use string) (*entry, error) {
+	e, err := s.reg.get(id)
+	if err != nil {
+		return nil, err
+	}
+	if e.adapter != "" {
+		return nil, invalidParams("session", "session %s belongs to adapter %s: %s is refused on it (it would bypass the adapter's permissions and turn lock); use %s", e.id, e.adapter, method, use)
+	}
+	holdNotifications(ctx, e)
+	return e, nil
 }
 
 type sessionListResult struct {
@@ -185,7 +203,14 @@ func (s *Server) sessionInput(ctx context.Context, _ *conn, raw []byte) (any, er
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	e, err := s.reg.get(p.Session)
+	use := "adapter.send or adapter.turn"
+	switch p.Action.Type {
+	case ptywright.ActionKill:
+		use = "adapter.close"
+	case ptywright.ActionResize:
+		use = "adapter.send with an intent of its plugin"
+	}
+	e, err := s.mutable(ctx, p.Session, "session.input", use)
 	if err != nil {
 		return nil, err
 	}
@@ -270,8 +295,8 @@ type redactionParams struct {
 	ExtraRegexes  []string `json:"extra_regexes"`
 }
 
-// redactor returns the redactor a read uses, nil for raw output. The
-// redaction object is validated even when redact is false.
+// redactor returns the redactor a read uses, ptywright.NoRedaction() for
+// raw output. The redaction object is validated even when redact is false.
 func (p readParams) redactor() (*ptywright.Redactor, error) {
 	r := ptywright.DefaultRedactor()
 	if p.Redaction != nil {
@@ -292,7 +317,7 @@ func (p readParams) redactor() (*ptywright.Redactor, error) {
 		r = compiled
 	}
 	if p.Redact != nil && !*p.Redact {
-		return nil, nil
+		return ptywright.NoRedaction(), nil
 	}
 	return r, nil
 }
@@ -322,7 +347,7 @@ func (s *Server) sessionSnapshot(_ context.Context, _ *conn, raw []byte) (any, e
 	}
 	// Encoded here: through encoding/json, a Marshaler's output is
 	// compacted once more, which costs more than encoding the cells.
-	b, err := e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Scrollback: sp.Scrollback, Raw: r == nil, Redactor: r}).MarshalJSON()
+	b, err := e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Scrollback: sp.Scrollback, Redactor: r}).MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("%w: encoding the snapshot: %w", ErrInternal, err)
 	}
@@ -357,7 +382,7 @@ type resizeParams struct {
 	PixelHeight int    `json:"pixel_height"`
 }
 
-func (s *Server) sessionResize(_ context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) sessionResize(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p resizeParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -366,7 +391,7 @@ func (s *Server) sessionResize(_ context.Context, _ *conn, raw []byte) (any, err
 	if err := size.Validate(); err != nil {
 		return nil, err
 	}
-	e, err := s.reg.get(p.Session)
+	e, err := s.mutable(ctx, p.Session, "session.resize", "adapter.send with an intent of its plugin")
 	if err != nil {
 		return nil, err
 	}
@@ -376,12 +401,12 @@ func (s *Server) sessionResize(_ context.Context, _ *conn, raw []byte) (any, err
 	return map[string]bool{"resized": true}, nil
 }
 
-func (s *Server) sessionKill(_ context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) sessionKill(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p sessionParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	e, err := s.reg.get(p.Session)
+	e, err := s.mutable(ctx, p.Session, "session.kill", "adapter.close")
 	if err != nil {
 		return nil, err
 	}
@@ -394,7 +419,7 @@ func (s *Server) sessionKill(_ context.Context, _ *conn, raw []byte) (any, error
 // sessionClose refuses an adapter's session: the adapter owns it, and
 // closing it underneath would leave a live adapter over a dead session.
 // adapter.close closes both.
-func (s *Server) sessionClose(_ context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) sessionClose(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p sessionParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -406,6 +431,7 @@ func (s *Server) sessionClose(_ context.Context, _ *conn, raw []byte) (any, erro
 	if e.adapter != "" {
 		return nil, invalidParams("session", "session %s belongs to adapter %s: close it with adapter.close", e.id, e.adapter)
 	}
+	holdNotifications(ctx, e)
 	if err := s.reg.remove(p.Session); err != nil {
 		return nil, err
 	}

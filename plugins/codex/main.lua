@@ -1050,7 +1050,7 @@ end
 local function need_string(params, field, intent)
   local v = params[field]
   if type(v) ~= "string" or v == "" then
-    error(intent .. ": params." .. field .. ": want a non-empty string", 0)
+    ptywright.invalid_params(intent .. ": params." .. field .. ": want a non-empty string")
   end
   return v
 end
@@ -1061,7 +1061,7 @@ local function prompt_of(params, intent)
     v = params.text
   end
   if type(v) ~= "string" or v == "" then
-    error(intent .. ": params.prompt: want a non-empty string", 0)
+    ptywright.invalid_params(intent .. ": params.prompt: want a non-empty string")
   end
   return v
 end
@@ -1173,7 +1173,7 @@ function M.choose_option(params)
   if not index then
     local want = params.option
     if type(want) ~= "string" or want == "" then
-      error("choose_option: params.index (number) or params.option (number or label) is required", 0)
+      ptywright.invalid_params("choose_option: params.index (number) or params.option (number or label) is required")
     end
     want = want:lower()
     local found = {}
@@ -1222,7 +1222,7 @@ end
 function M.slash_command(params)
   local command = params.command or params.name
   if type(command) ~= "string" or command == "" then
-    error("slash_command: params.command: want a non-empty string", 0)
+    ptywright.invalid_params("slash_command: params.command: want a non-empty string")
   end
   if not starts(command, "/") then
     command = "/" .. command
