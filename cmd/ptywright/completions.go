@@ -117,8 +117,12 @@ _ptywright() {
 			COMPREPLY=($(compgen -W "ndjson lsp" -- "$cur"))
 			return
 			;;
+		--log-level | -log-level)
+			COMPREPLY=($(compgen -W "debug info warn error" -- "$cur"))
+			return
+			;;
 		esac
-		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --log-level --help" -- "$cur"))
 		;;
 	mcp)
 		case $prev in
@@ -127,8 +131,12 @@ _ptywright() {
 			COMPREPLY=($(compgen -f -X '!*.toml' -- "$cur") $(compgen -d -- "$cur"))
 			return
 			;;
+		--log-level | -log-level)
+			COMPREPLY=($(compgen -W "debug info warn error" -- "$cur"))
+			return
+			;;
 		esac
-		COMPREPLY=($(compgen -W "--plugin --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "--plugin --log-level --help" -- "$cur"))
 		;;
 	snapshot)
 		case $prev in
@@ -209,11 +217,13 @@ _ptywright() {
 				'--framing=[message framing]:framing:(ndjson lsp)' \
 				'*--plugin=[load a plugin manifest]:manifest:_files -g "*.toml"' \
 				'--allow-plugin-load[let clients load and unload plugins]' \
+				'--log-level=[least level logged on stderr]:level:(debug info warn error)' \
 				'(- *)'{-h,--help}'[show help]' && ret=0
 			;;
 		mcp)
 			_arguments \
 				'*--plugin=[load a plugin manifest]:manifest:_files -g "*.toml"' \
+				'--log-level=[least level logged on stderr]:level:(debug info warn error)' \
 				'(- *)'{-h,--help}'[show help]' && ret=0
 			;;
 		snapshot)
@@ -282,8 +292,10 @@ complete -c ptywright -n '__fish_seen_subcommand_from serve' -l socket -r -F -d 
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l framing -x -a 'ndjson lsp' -d 'message framing'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l plugin -r -F -d 'load a plugin manifest (repeatable)'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l allow-plugin-load -d 'let clients load and unload plugins'
+complete -c ptywright -n '__fish_seen_subcommand_from serve' -l log-level -x -a 'debug info warn error' -d 'least level logged on stderr'
 
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l plugin -r -F -d 'load a plugin manifest (repeatable)'
+complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l log-level -x -a 'debug info warn error' -d 'least level logged on stderr'
 
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l socket -r -F -d 'connect to the server socket'
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l session -x -d 'read a session'
