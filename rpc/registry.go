@@ -69,14 +69,25 @@ func newRegistry(log *slog.Logger, events *ptywright.EventBus) *registry {
 	}
 }
 
-// add registers a started session under the next id ("s1", "s2", ...) and
-// starts its watcher. adapter is the owning adapter's id or "".
-func (r *registry) add(sess *ptywright.Session, adapter string) (*entry, error) {
+// add registers a started session under the next id ("s1", "s2", ...),
+// emits session:created and only then starts its watcher, so that every
+// subscriber (the adapter's own plugin instance among them, bound to the
+// bus before its session exists) hears session:created before any other
+// event of the session (resized, exited). adapter is the owning adapter's
+// id or ""; bind, when set, is called with the new entry before any event,
+// to scope the adapter's instance to it (so what its session:created
+// handler emits and logs names its session).
+func (r *registry) add(sess *ptywright.Session, adapter string, bind func(*entry)) (*entry, error) {
 	e, err := r.addLocked(sess, adapter)
-	if err == nil {
-		r.emitCore(e, ptywright.EventSessionCreated, nil)
+	if err != nil {
+		return nil, err
 	}
-	return e, err
+	if bind != nil {
+		bind(e)
+	}
+	r.emitCore(e, ptywright.EventSessionCreated, nil)
+	go r.watch(e) // Counted in r.watchers by addLocked, so close waits for it.
+	return e, nil
 }
 
 func (r *registry) addLocked(sess *ptywright.Session, adapter string) (*entry, error) {
@@ -96,7 +107,6 @@ func (r *registry) addLocked(sess *ptywright.Session, adapter string) (*entry, e
 	}
 	r.sessions[e.id] = e
 	r.watchers.Add(1)
-	go r.watch(e)
 	return e, nil
 }
 

@@ -67,7 +67,7 @@ func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, startError(err)
 	}
-	e, err := s.reg.add(sess, "")
+	e, err := s.reg.add(sess, "", nil)
 	if err != nil {
 		_ = sess.Close() // Best effort: the server is closing.
 		return nil, err
