@@ -147,7 +147,7 @@ _ptywright() {
 			;;
 		--session | -session | --adapter | -adapter) return ;;
 		esac
-		COMPREPLY=($(compgen -W "--socket --session --adapter --svg --cells --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "--socket --session --adapter --svg --cells --explain --help" -- "$cur"))
 		;;
 	completions)
 		COMPREPLY=($(compgen -W "bash zsh fish --help" -- "$cur"))
@@ -231,8 +231,9 @@ _ptywright() {
 				'--socket=[connect to the server socket]:socket path:_files' \
 				'(--adapter)--session=[read a session]:session id: ' \
 				'(--session)--adapter=[read the screen of an adapter]:adapter id: ' \
-				'(--cells)--svg[print an SVG picture of the screen]' \
+				'(--cells --explain)--svg[print an SVG picture of the screen]' \
 				'(--svg)--cells[keep the cell grid in the JSON]' \
+				'(--svg)--explain[add the adapter explanation of its classification]' \
 				'(- *)'{-h,--help}'[show help]' && ret=0
 			;;
 		completions)
@@ -302,6 +303,7 @@ complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l session -x -d
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l adapter -x -d 'read the screen of an adapter'
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l svg -d 'print an SVG picture of the screen'
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l cells -d 'keep the cell grid in the JSON'
+complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l explain -d 'add the adapter explanation of its classification'
 
 complete -c ptywright -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'
 complete -c ptywright -n '__fish_seen_subcommand_from help' -x -a 'run serve mcp snapshot completions version'
