@@ -40,7 +40,10 @@
 // plugins' events; a failing handler is logged, never felt),
 // ptywright.on_cleanup (run once, newest first, when the program exits or
 // the instance closes, before the plugin's close() export),
-// ptywright.log (log/slog with plugin=<name>), and Ok/Err results for
+// ptywright.log (log/slog with plugin=<name>),
+// ptywright.invalid_params(message) (rejects the caller's params: the
+// *PluginError wraps ErrInvalidParams, -32602 over JSON-RPC, where any
+// other Lua error is the plugin's own failure), and Ok/Err results for
 // hooks, which Plugins.Call and Plugins.CallInline invoke by name with JSON
 // arguments. Events travel on an EventBus owned by the Plugins registry.
 //

@@ -61,11 +61,21 @@ type adapterListResult struct {
 	Plugins []ptywright.PluginManifest `json:"plugins"`
 }
 
+// adapterList lists what adapter.start can instantiate: the plugins of
+// kind adapter. Matcher and macro plugins are still loaded, described
+// (plugin.describe) and called (plugin.call, lua matchers).
 func (s *Server) adapterList(_ context.Context, _ *conn, raw []byte) (any, error) {
 	if err := decodeParams(raw, &struct{}{}); err != nil {
 		return nil, err
 	}
-	return adapterListResult{Plugins: s.opts.Plugins.Manifests()}, nil
+	all := s.opts.Plugins.Manifests()
+	out := make([]ptywright.PluginManifest, 0, len(all))
+	for _, m := range all {
+		if m.Kind == ptywright.PluginKindAdapter {
+			out = append(out, m)
+		}
+	}
+	return adapterListResult{Plugins: out}, nil
 }
 
 type liveAdapter struct {
@@ -137,6 +147,7 @@ func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
+	holdNotifications(ctx, a.e)
 	res, err := a.h.Send(ctx, p.Intent, p.Params)
 	if err != nil {
 		return nil, err
@@ -460,7 +471,7 @@ func (s *Server) adapterLifecycle(_ context.Context, _ *conn, raw []byte) (any, 
 	return a.h.Lifecycle(), nil
 }
 
-func (s *Server) adapterClose(_ context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) adapterClose(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p adapterParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -473,6 +484,7 @@ func (s *Server) adapterClose(_ context.Context, _ *conn, raw []byte) (any, erro
 		// Closed by another call in between.
 		return nil, invalidParams("adapter", "unknown adapter %q", p.Adapter)
 	}
+	holdNotifications(ctx, a.e)
 	if err := s.closeAdapter(a); err != nil {
 		return nil, err
 	}

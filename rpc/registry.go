@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -76,8 +77,10 @@ func newRegistry(log *slog.Logger, events *ptywright.EventBus) *registry {
 // event of the session (resized, exited). adapter is the owning adapter's
 // id or ""; bind, when set, is called with the new entry before any event,
 // to scope the adapter's instance to it (so what its session:created
-// handler emits and logs names its session).
-func (r *registry) add(sess *ptywright.Session, adapter string, bind func(*entry)) (*entry, error) {
+// handler emits and logs names its session). The request that creates the
+// session holds its notifications (under ctx) before the watcher can post
+// any, so the session's first output follows the response that names it.
+func (r *registry) add(ctx context.Context, sess *ptywright.Session, adapter string, bind func(*entry)) (*entry, error) {
 	e, err := r.addLocked(sess, adapter)
 	if err != nil {
 		return nil, err
@@ -85,11 +88,13 @@ func (r *registry) add(sess *ptywright.Session, adapter string, bind func(*entry
 	if bind != nil {
 		bind(e)
 	}
+	holdNotifications(ctx, e)
 	r.emitCore(e, ptywright.EventSessionCreated, nil)
 	go r.watch(e) // Counted in r.watchers by addLocked, so close waits for it.
 	return e, nil
 }
 
+// addLocked registers the entry; its watcher is counted but not started.
 func (r *registry) addLocked(sess *ptywright.Session, adapter string) (*entry, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
