@@ -20,9 +20,11 @@
 // describe what to wait for; Wait returns evidence of the branch that fired,
 // and on timeout a *WaitError with the last screen.
 //
-// Snapshots and transcripts are redacted by default (see RedactionPolicy):
-// bearer tokens, API keys and password-like values never leave the process
-// unless the caller asks for raw text.
+// Everything that leaves the library is redacted with the default policy
+// (see RedactionPolicy and redact.go): snapshots, transcripts, the output
+// stream, wait evidence, plugin states, extractions, recordings and errors.
+// A nil *Redactor always means the default policy; raw text is asked for
+// explicitly, with NoRedaction.
 //
 // An ExtensionHandle drives a session through an Extension, which owns one
 // TUI's vocabulary: states, intents and wait matchers. LuaExtension runs a

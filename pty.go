@@ -97,6 +97,7 @@ type Session struct {
 	tr         *transcript
 	changed    chan struct{} // closed and replaced on every change
 	lastChange time.Time     // the last output, resize or exit
+	lastOutput time.Time     // when the child last wrote (OutputSince holds back after it)
 	vis        visibleState  // the last visible change (visible.go)
 	exit       *ExitStatus   // set once the child is reaped
 	exited     chan struct{} // closed once the child is reaped and drained
@@ -247,6 +248,7 @@ func (s *Session) feed(p []byte) {
 	_, _ = s.screen.Write(p)
 	s.tr.Write(p)
 	s.notifyLocked()
+	s.lastOutput = s.lastChange
 	if s.vis.watchers > 0 {
 		s.visibleChangedLocked()
 	}
@@ -463,21 +465,24 @@ func (s *Session) Screen() *Screen { return s.screen }
 // Size returns the terminal size.
 func (s *Session) Size() Size { return s.screen.Size() }
 
-// Transcript returns the retained transcript, redacted unless raw is true.
+// Transcript returns the retained transcript (at most TranscriptMaxChars
+// characters), redacted with r: nil means DefaultRedactor, NoRedaction
+// returns it raw. It is redacted with the text the bound cut off before it,
+// so a secret cut in two does not show its tail.
 func (s *Session) Transcript(r *Redactor) string {
 	s.mu.Lock()
-	text := s.tr.String()
+	text, split := s.tr.withContext(s.tr.off)
 	s.mu.Unlock()
-	return r.Redact(text)
+	return redactAfter(r, text, split)
 }
 
-// TranscriptSince returns the output since cursor (see TranscriptCursor), the
-// next cursor, and whether the transcript bound cut part of it. The text is
-// unredacted.
-func (s *Session) TranscriptSince(cursor int64) (text string, next int64, dropped bool) {
+// transcriptTail returns the last n characters of the transcript, redacted
+// with r (nil: DefaultRedactor) together with the text before them.
+func (s *Session) transcriptTailN(r *Redactor, n int) string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.tr.Since(cursor)
+	text, split := s.tr.withContext(s.tr.tailStart(n))
+	s.mu.Unlock()
+	return redactAfter(r, text, split)
 }
 
 // TranscriptCursor returns the transcript's write position, counted in

@@ -348,7 +348,7 @@ func (p adapterReadParams) redactor() (*ptywright.Redactor, error) {
 }
 
 // adapterRead decodes a redacting read and returns its adapter and
-// redactor (nil: raw).
+// redactor (ptywright.NoRedaction(): raw).
 func (s *Server) adapterRead(method string, raw []byte) (*adapter, *ptywright.Redactor, error) {
 	var p adapterReadParams
 	if err := decodeParams(raw, &p); err != nil {
@@ -372,7 +372,7 @@ func (s *Server) adapterSnapshot(_ context.Context, _ *conn, raw []byte) (any, e
 	if err != nil {
 		return nil, err
 	}
-	b, err := a.h.Session().Snapshot(ptywright.SnapshotOptions{Cells: true, Raw: r == nil, Redactor: r}).MarshalJSON()
+	b, err := a.h.Session().Snapshot(ptywright.SnapshotOptions{Cells: true, Redactor: r}).MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("%w: encoding the snapshot: %w", ErrInternal, err)
 	}
@@ -422,18 +422,25 @@ func (s *Server) adapterInspect(ctx context.Context, _ *conn, raw []byte) (any, 
 }
 
 type extractParams struct {
-	Adapter   string   `json:"adapter" rpc:"required"`
-	Regex     *string  `json:"regex"`
-	Sentinels []string `json:"sentinels"`
-	TailChars int      `json:"tail_chars"`
+	Adapter   string           `json:"adapter" rpc:"required"`
+	Regex     *string          `json:"regex"`
+	Sentinels []string         `json:"sentinels"`
+	TailChars int              `json:"tail_chars"`
+	Redact    *bool            `json:"redact"`
+	Redaction *redactionParams `json:"redaction"`
 }
 
 // adapterExtract runs a caller-owned extraction over the adapter's
-// projected dialog. The answer is not redacted: the caller chose what to
-// extract.
+// projected dialog, redacted before it is searched like every other read:
+// "redact": false searches the raw dialog, with the same screen.read
+// permission a raw adapter.snapshot needs.
 func (s *Server) adapterExtract(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p extractParams
 	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	r, err := readParams{Redact: p.Redact, Redaction: p.Redaction}.redactor()
+	if err != nil {
 		return nil, err
 	}
 	switch {
@@ -452,7 +459,7 @@ func (s *Server) adapterExtract(ctx context.Context, _ *conn, raw []byte) (any, 
 	if err != nil {
 		return nil, err
 	}
-	e := ptywright.Extraction{Sentinels: p.Sentinels, TailChars: p.TailChars}
+	e := ptywright.Extraction{Sentinels: p.Sentinels, TailChars: p.TailChars, Redactor: r}
 	if p.Regex != nil {
 		e.Regex = *p.Regex
 	}

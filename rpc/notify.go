@@ -226,13 +226,15 @@ func (n *notifier) collect() [][]byte {
 			res.frames = append(res.frames, b)
 		}
 		seq := j.e.sess.Sequence()
-		text, next, dropped := j.e.sess.TranscriptSince(j.state.cursor)
-		res.cursor, res.seq, res.lastLife = next, max(seq, j.state.lastSeq), j.state.lastLife
+		// Redacted as one stream: a tail that may begin a secret is held
+		// until more output, the registry's settle wake-up or the exit.
+		out := j.e.sess.OutputSince(j.state.cursor, nil)
+		res.cursor, res.seq, res.lastLife = out.Next, max(seq, j.state.lastSeq), j.state.lastLife
 		if seq > j.state.lastSeq {
 			add(notifyChanged, changedParams{Session: j.e.id, Sequence: seq})
 		}
-		if text != "" || dropped {
-			add(notifyOutput, outputParams{Session: j.e.id, Sequence: seq, Output: ptywright.DefaultRedactor().Redact(text), Dropped: dropped})
+		if out.Text != "" || out.Dropped {
+			add(notifyOutput, outputParams{Session: j.e.id, Sequence: seq, Output: out.Text, Dropped: out.Dropped})
 		}
 		if j.state.exit {
 			ep := exitedParams{Session: j.e.id, Sequence: seq}

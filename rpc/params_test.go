@@ -78,7 +78,8 @@ func TestDecodeParamsAcceptsTheReferenceForms(t *testing.T) {
 	r.Redact = new(bool)
 	red, err = r.redactor()
 	require.NoError(t, err)
-	require.Nil(t, red, "redact:false means raw output")
+	require.Same(t, ptywright.NoRedaction(), red, "redact:false means raw output, explicitly")
+	require.Equal(t, "pw=hunter2", red.Redact("pw=hunter2"))
 
 	r.Redaction.ExtraRegexes = []string{"ok", "("}
 	_, err = r.redactor()

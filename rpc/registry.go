@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"ptywright"
 )
@@ -219,6 +220,12 @@ func (r *registry) watch(e *entry) {
 		size = r.emitChanges(e, size, ev&evExited != 0)
 		exitPublished = exitPublished || exited
 	}
+	// settle fires OutputHoldDelay after the last change while the child
+	// runs: session.output holds back a tail that may begin a secret until
+	// then (Session.OutputSince), so the tail is published once it settles.
+	settle := time.NewTimer(time.Hour)
+	settle.Stop()
+	defer settle.Stop()
 	for {
 		// Take the channel before publishing, so that a change made while
 		// publishing closes it and is not missed.
@@ -226,6 +233,10 @@ func (r *registry) watch(e *entry) {
 		publish()
 		select {
 		case <-changed:
+			if !isDone(e.sess.Exited()) {
+				settle.Reset(ptywright.OutputHoldDelay)
+			}
+		case <-settle.C:
 		case <-e.stop:
 			// The session is closed: its last output and its exit may have
 			// raced with stop.

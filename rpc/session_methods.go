@@ -255,8 +255,8 @@ type redactionParams struct {
 	ExtraRegexes  []string `json:"extra_regexes"`
 }
 
-// redactor returns the redactor a read uses, nil for raw output. The
-// redaction object is validated even when redact is false.
+// redactor returns the redactor a read uses, ptywright.NoRedaction() for
+// raw output. The redaction object is validated even when redact is false.
 func (p readParams) redactor() (*ptywright.Redactor, error) {
 	r := ptywright.DefaultRedactor()
 	if p.Redaction != nil {
@@ -277,7 +277,7 @@ func (p readParams) redactor() (*ptywright.Redactor, error) {
 		r = compiled
 	}
 	if p.Redact != nil && !*p.Redact {
-		return nil, nil
+		return ptywright.NoRedaction(), nil
 	}
 	return r, nil
 }
@@ -297,7 +297,7 @@ func (s *Server) sessionSnapshot(_ context.Context, _ *conn, raw []byte) (any, e
 	}
 	// Encoded here: through encoding/json, a Marshaler's output is
 	// compacted once more, which costs more than encoding the cells.
-	b, err := e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Raw: r == nil, Redactor: r}).MarshalJSON()
+	b, err := e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Redactor: r}).MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("%w: encoding the snapshot: %w", ErrInternal, err)
 	}
