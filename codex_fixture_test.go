@@ -23,6 +23,8 @@ const codexFixtureDir = "testdata/fixtures/codex"
 // codexExpected is NAME.expected.json: what the capture NAME.txt shows.
 type codexExpected struct {
 	State string `json:"state"`
+	// Rule is the id of the plugin's rule that fires (its explanation).
+	Rule string `json:"rule"`
 	// Evidence must be a substring of the classifier's evidence.
 	Evidence      string  `json:"evidence"`
 	MinConfidence float64 `json:"min_confidence"`
@@ -225,9 +227,15 @@ func TestCodexFixtures(t *testing.T) {
 			text, err := os.ReadFile(path)
 			require.NoError(t, err)
 			ext := codexExtension(t)
-			st, err := ext.Classify(context.Background(), codexFixtureContext(string(text), codexFixtureCols(t, name), exp))
+			st, x, err := ext.(ptywright.Explainer).ClassifyExplained(context.Background(), codexFixtureContext(string(text), codexFixtureCols(t, name), exp))
 			require.NoError(t, err)
 			codexCheck(t, name, st, exp)
+			require.NotEmpty(t, exp.Rule, "%s.expected.json names no rule", name)
+			require.Equal(t, exp.Rule, x.Rule, "the rule that fires")
+			for _, c := range x.Considered {
+				require.NotEqual(t, x.Rule, c.Rule, "the rule that fired is not among those rejected")
+				require.NotEmpty(t, c.Reason)
+			}
 		})
 	}
 	require.Positive(t, graded)

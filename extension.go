@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -68,6 +69,10 @@ type ClassifyContext struct {
 	StableMs *int64 `json:"stable_ms,omitempty"`
 	// CompletedTurnStableMs is the host's settle threshold for a turn.
 	CompletedTurnStableMs *int64 `json:"completed_turn_stable_ms,omitempty"`
+	// Explain is set when the host asks for an Explanation of this
+	// classification: the plugin may then also report what it considered
+	// (classify's "considered" and "region"), which costs nothing otherwise.
+	Explain bool `json:"explain,omitempty"`
 }
 
 // StateSnapshot is a classifier's verdict.
@@ -354,6 +359,13 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 	}
 	res, err := h.s.Wait(ctx, m, append(opts, extra...)...)
 	if err != nil {
+		var we *WaitError
+		if errors.As(err, &we) && we.Explanation == nil {
+			// Why the plugin saw what it saw when the wait gave up: the
+			// classification of the screen now, with its explanation.
+			x := h.explainLocked(context.WithoutCancel(ctx)).Redact(DefaultRedactor())
+			we.Explanation = &x
+		}
 		return StateSnapshot{}, nil, err
 	}
 	// The wait's context may be at its end; classification gets its own

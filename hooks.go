@@ -185,6 +185,11 @@ func hookArgs(args json.RawMessage) ([]any, error) {
 	case nil:
 		return nil, nil
 	case []any:
+		// Refused before the call, naming the argument, rather than
+		// rounded on the way into Lua.
+		if err := checkNumbers(v, "args"); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalidParams, err)
+		}
 		return v, nil
 	}
 	return nil, fmt.Errorf("%w: args: want a JSON array of positional arguments, got %s", ErrInvalidParams, jsonKind(args))

@@ -223,3 +223,38 @@ return M`))
 	require.NoError(t, p.Close())
 	require.Len(t, logs.matching(t, "svc cleanup"), 2)
 }
+
+// TestHookNumbersAreNeverAltered: an integer a Lua number cannot hold
+// exactly is refused, naming the argument, rather than rounded; one within
+// ±2^53 makes the round trip unchanged, in both directions.
+func TestHookNumbersAreNeverAltered(t *testing.T) {
+	p := newPlugins(t, ptywright.PluginsOptions{Limits: testLimits})
+	ctx := context.Background()
+	const echo = `function echo(...) return {...} end
+function big() return 2^53 + 2 end
+function nested() return {deep = {-2^60}} end`
+	for _, args := range []string{`[9007199254740992, -9007199254740992, 1.5, 0.1, 12345678901234]`, `[{"n": 9007199254740991}]`} {
+		got, err := p.CallInline(ctx, echo, "echo", json.RawMessage(args), ptywright.HookOptions{})
+		require.NoError(t, err)
+		require.JSONEq(t, args, string(got.Ok))
+	}
+	for _, tt := range []struct{ args, path string }{
+		{`[9007199254740993]`, "args[0]"},
+		{`[1, 9223372036854775807]`, "args[1]"},
+		{`[{"a": [1, -9007199254740993]}]`, "args[0].a[1]"},
+		{`[1e300]`, "args[0]"},
+		{`[1e999]`, "args[0]"},
+	} {
+		_, err := p.CallInline(ctx, echo, "echo", json.RawMessage(tt.args), ptywright.HookOptions{})
+		require.ErrorIs(t, err, ptywright.ErrInvalidParams, tt.args)
+		require.ErrorContains(t, err, tt.path+": number ")
+		require.ErrorContains(t, err, "beyond ±2^53")
+	}
+	_, err := p.CallInline(ctx, echo, "big", nil, ptywright.HookOptions{})
+	require.ErrorContains(t, err, "result: number 9.007199254740994e+15 is beyond ±2^53")
+	_, err = p.CallInline(ctx, echo, "nested", nil, ptywright.HookOptions{})
+	require.ErrorContains(t, err, "result.deep[1]: number")
+	// json_decode keeps the same promise inside Lua.
+	_, err = p.CallInline(ctx, `function d() return ptywright.json_decode("[9007199254740993]") end`, "d", nil, ptywright.HookOptions{})
+	require.ErrorContains(t, err, "beyond ±2^53")
+}

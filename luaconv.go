@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"sort"
 	"strconv"
@@ -18,8 +19,14 @@ import (
 // Values cross between Go and Lua as JSON-like data:
 //
 //   - nil, booleans, numbers and strings map to themselves. A Lua number
-//     that is integral and within ±2^53 becomes an int64 on the Go side,
-//     any other a float64; NaN and ±Inf have no JSON form and are errors.
+//     is an IEEE-754 double: one that is integral becomes an int64 on the
+//     Go side, any other a float64; NaN and ±Inf have no JSON form and
+//     are errors.
+//   - A number whose magnitude is beyond 2^53 (9007199254740992) is an
+//     error in both directions, naming its path: a double holds every
+//     integer up to 2^53 but not beyond (9007199254740993 would arrive as
+//     ...992), and the runtime never alters a number silently. Larger
+//     values travel as strings.
 //   - A table whose keys are all positive integers is an array, its holes
 //     null (as JSON null decodes to a hole); one whose keys are all
 //     strings is an object. A table with other keys (mixed, 0, fractions,
@@ -127,11 +134,75 @@ func luaNumber(f float64, path string) (any, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil, convertErr(path, "number %v has no JSON form", f)
 	}
-	const maxExact = 1 << 53
-	if f == math.Trunc(f) && f >= -maxExact && f <= maxExact {
+	if f < -maxExactInt || f > maxExactInt {
+		return nil, errBeyondExact(path, strconv.FormatFloat(f, 'g', -1, 64))
+	}
+	if f == math.Trunc(f) {
 		return int64(f), nil
 	}
 	return f, nil
+}
+
+// maxExactInt is 2^53, the largest magnitude up to which a float64 (a Lua
+// number) holds every integer exactly.
+const maxExactInt = 1 << 53
+
+// errBeyondExact is the error for a number outside ±2^53.
+func errBeyondExact(path, num string) error {
+	return convertErr(path, "number %s is beyond ±2^53 (9007199254740992), the range a Lua number holds exactly; pass it as a string", num)
+}
+
+// jsonNumber converts a JSON number for Lua, refusing one beyond ±2^53
+// (every double of that magnitude is an integer, most of them not the one
+// written).
+func jsonNumber(n json.Number, path string) (float64, error) {
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, convertErr(path, "number %s: %v", n, err)
+	}
+	if math.IsInf(f, 0) || f < -maxExactInt || f > maxExactInt {
+		return 0, errBeyondExact(path, string(n))
+	}
+	if f == maxExactInt || f == -maxExactInt {
+		// 2^53+1 parses to 2^53: compare what was written, exactly.
+		r, ok := new(big.Rat).SetString(string(n))
+		if !ok || r.Cmp(new(big.Rat).SetFloat64(f)) != 0 {
+			return 0, errBeyondExact(path, string(n))
+		}
+	}
+	return f, nil
+}
+
+// checkNumbers finds the first JSON number in v (decoded with UseNumber)
+// that Lua cannot hold exactly, naming its path below root.
+func checkNumbers(v any, path string) error {
+	switch v := v.(type) {
+	case json.Number:
+		_, err := jsonNumber(v, path)
+		return err
+	case []any:
+		for i, e := range v {
+			if err := checkNumbers(e, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for _, k := range sortedNames(v) {
+			if err := checkNumbers(v[k], joinPath(path, k)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// pushExactInt pushes an integer if Lua holds it exactly.
+func pushExactInt(l *lua.State, i int64) error {
+	if i < -maxExactInt || i > maxExactInt {
+		return errBeyondExact("", strconv.FormatInt(i, 10))
+	}
+	l.PushNumber(float64(i))
+	return nil
 }
 
 func (c *luaToGo) table(idx int, path string, depth int) (any, error) {
@@ -306,17 +377,20 @@ func pushDecoded(l *lua.State, v any, depth int) error {
 	case string:
 		l.PushString(v)
 	case json.Number:
-		f, err := strconv.ParseFloat(string(v), 64)
+		f, err := jsonNumber(v, "")
 		if err != nil {
-			return convertErr("", "number %s: %v", v, err)
+			return err
 		}
 		l.PushNumber(f)
 	case float64:
+		if v < -maxExactInt || v > maxExactInt {
+			return errBeyondExact("", strconv.FormatFloat(v, 'g', -1, 64))
+		}
 		l.PushNumber(v)
 	case int:
-		l.PushNumber(float64(v))
+		return pushExactInt(l, int64(v))
 	case int64:
-		l.PushNumber(float64(v))
+		return pushExactInt(l, v)
 	case []any:
 		l.CreateTable(len(v), 0)
 		for i, e := range v {
@@ -378,9 +452,11 @@ func pushGo(l *lua.State, v reflect.Value, depth int) error {
 		l.PushBoolean(v.Bool())
 		return nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		l.PushNumber(float64(v.Int()))
-		return nil
+		return pushExactInt(l, v.Int())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if v.Uint() > maxExactInt {
+			return errBeyondExact("", strconv.FormatUint(v.Uint(), 10))
+		}
 		l.PushNumber(float64(v.Uint()))
 		return nil
 	case reflect.Float32, reflect.Float64:

@@ -94,7 +94,11 @@ func TestLuaToGoRules(t *testing.T) {
 		{`return 3`, int64(3), ""},
 		{`return -0.5`, -0.5, ""},
 		{`return 2^53`, int64(1 << 53), ""},
-		{`return 2^60`, float64(1 << 60), ""},
+		{`return -2^53`, int64(-1 << 53), ""},
+		// Beyond ±2^53 a double skips integers: refused, never rounded.
+		{`return 2^60`, nil, "v: number 1.152921504606847e+18 is beyond ±2^53"},
+		{`return {n = -2^53 - 2}`, nil, "v.n: number -9.007199254740994e+15 is beyond ±2^53"},
+		{`return 1e300`, nil, "beyond ±2^53"},
 		{`return 1/0`, nil, "v: number +Inf has no JSON form"},
 		{`return {}`, map[string]any{}, ""},
 		{`return {"a", {}, {x = true}}`, []any{"a", map[string]any{}, map[string]any{"x": true}}, ""},

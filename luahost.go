@@ -95,6 +95,8 @@ type luaRuntime struct {
 	trace      string
 	broken     bool
 	closed     bool
+	// salvaging is set while a failed state's cleanups run in it.
+	salvaging bool
 
 	// sdk is the runtime SDK's state (luasdk.go): events, logger,
 	// cleanups, handlers.
@@ -324,6 +326,10 @@ func (rt *luaRuntime) end() {
 	if rt.broken {
 		// Not trusted any more: drop it (and the oversized stack a stack
 		// overflow leaves); ensure loads a fresh one for the next call.
+		// Its cleanups live in it, so they run first, as the state ends.
+		if !rt.salvaging && rt.pendingCleanups() > 0 {
+			rt.salvageCleanups()
+		}
 		rt.l = nil
 		return
 	}

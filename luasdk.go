@@ -19,9 +19,15 @@ import (
 //
 //	ptywright.emit(event, payload?)    fire-and-forget, as "<plugin>:<event>"
 //	ptywright.on(event, fn)            fn(payload, meta) for a core or plugin event
-//	ptywright.on_cleanup(fn)           run once when the instance shuts down
+//	ptywright.on_cleanup(fn)           run once when the instance shuts down,
+//	                                   its program exits, or its state fails
 //	ptywright.log.debug/info/warn/error(msg, fields?)
 //	Ok(value), Err(message)            hook results (globals)
+//
+// A state that fails (a stack overflow, its memory budget, an interpreter
+// failure) is replaced by a fresh one for the next call; the cleanups it
+// registered run in it first (see salvageCleanups), and the fresh state's
+// module chunk registers its own.
 //
 // An inline one-shot script (Plugins.CallInline) gets none of the
 // ptywright.* SDK functions, only Ok and Err.
@@ -385,6 +391,28 @@ func (rt *luaRuntime) runCleanups(ctx context.Context) []error {
 		rt.l.SetField(lua.RegistryIndex, cleanupsKey)
 	}
 	return errs
+}
+
+// salvageCleanups runs the cleanups of a state that failed (a stack
+// overflow, a memory trip, an error in error handling, an interpreter
+// failure) in that state, before it is dropped: they are closures over it,
+// so they cannot run anywhere else, and the runtime promises registered
+// cleanups run. A stack overflow has unwound by now and the state's stack
+// is emptied first; each cleanup runs in its own protected call under a
+// fresh call budget, so one that fails, or fails the state again, is
+// reported and the rest are lost with it (logged, as at any cleanup
+// failure). They run now rather than at shutdown because the state is not
+// kept: the fresh state loaded for the next call registers its own.
+func (rt *luaRuntime) salvageCleanups() {
+	rt.salvaging = true
+	rt.broken = false
+	defer func() { rt.salvaging, rt.broken = false, true }()
+	rt.budget.stop(rt.l)
+	rt.l.SetTop(0)
+	rt.logger().Warn("plugin state failed; running its cleanups before replacing it", "cleanups", rt.pendingCleanups())
+	for _, err := range rt.runCleanups(context.Background()) {
+		rt.logger().Warn("plugin cleanup failed", "err", DefaultRedactor().Redact(err.Error()))
+	}
 }
 
 // callClose calls the plugin's optional close() export.

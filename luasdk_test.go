@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -384,4 +385,34 @@ return {classify = function() return {state = "idle"} end}`))
 	require.NoError(t, h.Close())
 	nextEvent(t, ch, "watcher:cleaned")
 	require.Empty(t, drain(ch))
+}
+
+// TestLuaCleanupsSurviveStackOverflow: the cleanups a state registered run
+// (newest first, once) when a stack overflow fails the state, before a
+// fresh state replaces it; the fresh state's own run at Close.
+func TestLuaCleanupsSurviveStackOverflow(t *testing.T) {
+	logger, logs := jsonLogger()
+	bus := ptywright.NewEventBus(logger)
+	ch := collect(t, bus)
+	src := strings.Replace(cleanupPlugin, "function M.close()", `function M.overflow() local function f(n) return f(n + 1) + 1 end return f(1) end
+function M.ping() return "pong" end
+function M.close()`, 1)
+	ext, err := ptywright.NewLuaExtension(sdkManifest("tool"), []byte(src), ptywright.LuaOptions{Limits: testLimits, Events: bus, Logger: logger})
+	require.NoError(t, err)
+	ctx := context.Background()
+	_, err = ext.CallHook(ctx, "register", nil, ptywright.HookOptions{})
+	require.NoError(t, err)
+
+	// Overflowing takes seconds under -race: a generous timeout.
+	_, err = ext.CallHook(ctx, "overflow", nil, ptywright.HookOptions{Timeout: time.Minute})
+	require.ErrorIs(t, err, ptywright.ErrPluginRuntime)
+	require.ErrorContains(t, err, "stack overflow")
+	require.Equal(t, []string{"3", "2", "1"}, cleanupOrder(t, ch), "the failed state's cleanups ran, newest first")
+	require.Empty(t, logs.matching(t, "plugin state replaced after a failure; its cleanups are lost"))
+
+	got, err := ext.CallHook(ctx, "ping", nil, ptywright.HookOptions{})
+	require.NoError(t, err, "a fresh state answers")
+	require.JSONEq(t, `"pong"`, string(got.Ok))
+	require.NoError(t, ext.Close())
+	require.Equal(t, []string{"2", "1", "close"}, cleanupOrder(t, ch), "the fresh state registered its own, run once at Close")
 }

@@ -32,6 +32,10 @@ type WaitError struct {
 	Sequence       uint64
 	Snapshot       ScreenSnapshot
 	TranscriptTail string
+	// Explanation, on an adapter's wait (ExtensionHandle.Wait and Turn),
+	// accounts for the classification of the last screen, redacted like
+	// Snapshot with the default policy.
+	Explanation *Explanation
 }
 
 func (e *WaitError) Error() string {

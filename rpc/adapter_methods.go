@@ -25,6 +25,7 @@ func (s *Server) adapterMethods() map[string]handlerFunc {
 		"adapter.snapshot":    s.adapterSnapshot,
 		"adapter.transcript":  s.adapterTranscript,
 		"adapter.inspect":     s.adapterInspect,
+		"adapter.explain":     s.adapterExplain,
 		"adapter.extract":     s.adapterExtract,
 		"adapter.lifecycle":   s.adapterLifecycle,
 		"adapter.close":       s.adapterClose,

@@ -142,7 +142,13 @@ func (s *Server) launch(ctx context.Context, m ptywright.PluginManifest, opts pt
 		return nil, startError(err)
 	}
 	id, num := s.adapters.nextID()
-	e, err := s.reg.add(ctx, sess, id)
+	// The instance is on the bus since NewExtension; scoping it before
+	// the session is announced lets it hear session:created as its own.
+	e, err := s.reg.add(ctx, sess, id, func(e *entry) {
+		if b, ok := ext.(ptywright.EventBinder); ok {
+			b.BindEvents(nil, ptywright.EventScope{Session: e.id, Adapter: id})
+		}
+	})
 	if err != nil {
 		_ = sess.Close() // Best effort: the server is closing.
 		_ = ext.Close()  // Best effort: never used.

@@ -113,6 +113,8 @@ type waitEvidence struct {
 	TranscriptTail string                   `json:"transcript_tail"`
 	ElapsedMs      int64                    `json:"elapsed_ms"`
 	Sequence       uint64                   `json:"sequence"`
+	// Explanation accounts for the last classification, on adapter waits.
+	Explanation *ptywright.Explanation `json:"explanation,omitempty"`
 }
 
 // toWire converts a handler's error into the error object sent to the
@@ -133,7 +135,7 @@ func toWire(err error) *Error {
 		data = de.data
 	case errors.As(err, &we):
 		// Wait evidence is redacted by Session.Wait already.
-		data = waitEvidence{Snapshot: we.Snapshot, TranscriptTail: we.TranscriptTail, ElapsedMs: we.Elapsed.Milliseconds(), Sequence: we.Sequence}
+		data = waitEvidence{Snapshot: we.Snapshot, TranscriptTail: we.TranscriptTail, ElapsedMs: we.Elapsed.Milliseconds(), Sequence: we.Sequence, Explanation: we.Explanation}
 	}
 	if data != nil {
 		if raw, mErr := json.Marshal(data); mErr == nil {

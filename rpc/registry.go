@@ -71,19 +71,27 @@ func newRegistry(log *slog.Logger, events *ptywright.EventBus) *registry {
 	}
 }
 
-// add registers a started session under the next id ("s1", "s2", ...) and
-// starts its watcher. adapter is the owning adapter's id or "". The
-// request that creates the session holds its notifications (under ctx)
-// before the watcher can post any, so the session's first output follows
-// the response that names it.
-func (r *registry) add(ctx context.Context, sess *ptywright.Session, adapter string) (*entry, error) {
+// add registers a started session under the next id ("s1", "s2", ...),
+// emits session:created and only then starts its watcher, so that every
+// subscriber (the adapter's own plugin instance among them, bound to the
+// bus before its session exists) hears session:created before any other
+// event of the session (resized, exited). adapter is the owning adapter's
+// id or ""; bind, when set, is called with the new entry before any event,
+// to scope the adapter's instance to it (so what its session:created
+// handler emits and logs names its session). The request that creates the
+// session holds its notifications (under ctx) before the watcher can post
+// any, so the session's first output follows the response that names it.
+func (r *registry) add(ctx context.Context, sess *ptywright.Session, adapter string, bind func(*entry)) (*entry, error) {
 	e, err := r.addLocked(sess, adapter)
 	if err != nil {
 		return nil, err
 	}
+	if bind != nil {
+		bind(e)
+	}
 	holdNotifications(ctx, e)
-	go r.watch(e)
 	r.emitCore(e, ptywright.EventSessionCreated, nil)
+	go r.watch(e) // Counted in r.watchers by addLocked, so close waits for it.
 	return e, nil
 }
 

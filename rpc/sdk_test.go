@@ -295,6 +295,9 @@ func TestPluginCall(t *testing.T) {
 		{map[string]any{"plugin": "sdk", "source": "return {}", "hook": "add"}, CodeInvalidParams, "source: plugin and source are exclusive"},
 		{map[string]any{"plugin": "sdk"}, CodeInvalidParams, "hook"},
 		{map[string]any{"plugin": "sdk", "hook": "add", "timeout_ms": 0}, CodeInvalidParams, "timeout_ms: must be positive"},
+		// An integer a Lua number cannot hold exactly is refused, never rounded.
+		{map[string]any{"plugin": "sdk", "hook": "add", "args": json.RawMessage(`[1, 9007199254740993]`)}, CodeInvalidParams, "args[1]: number 9007199254740993 is beyond ±2^53"},
+		{map[string]any{"plugin": "sdk", "hook": "add", "args": json.RawMessage(`[9223372036854775807, 1]`)}, CodeInvalidParams, "args[0]: number 9223372036854775807 is beyond ±2^53"},
 		// A Lua error is the plugin's failure, not the caller's.
 		{map[string]any{"plugin": "sdk", "hook": "add", "args": []any{"x", 1}}, CodeInternalError, "attempt to perform arithmetic"},
 	}

@@ -113,7 +113,7 @@ func (s *Server) sessionCreate(ctx context.Context, _ *conn, raw []byte) (any, e
 	if err != nil {
 		return nil, startError(err)
 	}
-	e, err := s.reg.add(ctx, sess, "")
+	e, err := s.reg.add(ctx, sess, "", nil)
 	if err != nil {
 		_ = sess.Close() // Best effort: the server is closing.
 		return nil, err

@@ -121,8 +121,12 @@ _ptywright() {
 			COMPREPLY=($(compgen -W "vtcore xvt" -- "$cur"))
 			return
 			;;
+		--log-level | -log-level)
+			COMPREPLY=($(compgen -W "debug info warn error" -- "$cur"))
+			return
+			;;
 		esac
-		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --engine --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --engine --log-level --help" -- "$cur"))
 		;;
 	mcp)
 		case $prev in
@@ -131,8 +135,12 @@ _ptywright() {
 			COMPREPLY=($(compgen -f -X '!*.toml' -- "$cur") $(compgen -d -- "$cur"))
 			return
 			;;
+		--log-level | -log-level)
+			COMPREPLY=($(compgen -W "debug info warn error" -- "$cur"))
+			return
+			;;
 		esac
-		COMPREPLY=($(compgen -W "--plugin --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "--plugin --log-level --help" -- "$cur"))
 		;;
 	snapshot)
 		case $prev in
@@ -143,7 +151,7 @@ _ptywright() {
 			;;
 		--session | -session | --adapter | -adapter) return ;;
 		esac
-		COMPREPLY=($(compgen -W "--socket --session --adapter --svg --cells --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "--socket --session --adapter --svg --cells --explain --help" -- "$cur"))
 		;;
 	completions)
 		COMPREPLY=($(compgen -W "bash zsh fish --help" -- "$cur"))
@@ -214,11 +222,13 @@ _ptywright() {
 				'*--plugin=[load a plugin manifest]:manifest:_files -g "*.toml"' \
 				'--allow-plugin-load[let clients load and unload plugins]' \
 				'--engine=[terminal emulator of new sessions]:engine:(vtcore xvt)' \
+				'--log-level=[least level logged on stderr]:level:(debug info warn error)' \
 				'(- *)'{-h,--help}'[show help]' && ret=0
 			;;
 		mcp)
 			_arguments \
 				'*--plugin=[load a plugin manifest]:manifest:_files -g "*.toml"' \
+				'--log-level=[least level logged on stderr]:level:(debug info warn error)' \
 				'(- *)'{-h,--help}'[show help]' && ret=0
 			;;
 		snapshot)
@@ -226,8 +236,9 @@ _ptywright() {
 				'--socket=[connect to the server socket]:socket path:_files' \
 				'(--adapter)--session=[read a session]:session id: ' \
 				'(--session)--adapter=[read the screen of an adapter]:adapter id: ' \
-				'(--cells)--svg[print an SVG picture of the screen]' \
+				'(--cells --explain)--svg[print an SVG picture of the screen]' \
 				'(--svg)--cells[keep the cell grid in the JSON]' \
+				'(--svg)--explain[add the adapter explanation of its classification]' \
 				'(- *)'{-h,--help}'[show help]' && ret=0
 			;;
 		completions)
@@ -288,14 +299,17 @@ complete -c ptywright -n '__fish_seen_subcommand_from serve' -l framing -x -a 'n
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l plugin -r -F -d 'load a plugin manifest (repeatable)'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l allow-plugin-load -d 'let clients load and unload plugins'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l engine -x -a 'vtcore xvt' -d 'terminal emulator of new sessions'
+complete -c ptywright -n '__fish_seen_subcommand_from serve' -l log-level -x -a 'debug info warn error' -d 'least level logged on stderr'
 
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l plugin -r -F -d 'load a plugin manifest (repeatable)'
+complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l log-level -x -a 'debug info warn error' -d 'least level logged on stderr'
 
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l socket -r -F -d 'connect to the server socket'
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l session -x -d 'read a session'
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l adapter -x -d 'read the screen of an adapter'
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l svg -d 'print an SVG picture of the screen'
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l cells -d 'keep the cell grid in the JSON'
+complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l explain -d 'add the adapter explanation of its classification'
 
 complete -c ptywright -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'
 complete -c ptywright -n '__fish_seen_subcommand_from help' -x -a 'run serve mcp snapshot completions version'

@@ -15,7 +15,7 @@ import (
 	"ptywright/mcpserver"
 )
 
-const mcpSynopsis = "mcp [--plugin MANIFEST]..."
+const mcpSynopsis = "mcp [--plugin MANIFEST]... [--log-level LEVEL]"
 
 const mcpDetails = `Serves the Model Context Protocol over stdin/stdout, for agent clients
 (Claude Code, Codex, editors) to drive terminal programs through tools:
@@ -31,11 +31,15 @@ plugin_describe. Everything a client starts is closed when it disconnects.
 type mcpConfig struct {
 	// Plugins are the --plugin manifest paths in the order given.
 	Plugins []string
+	// LogLevel is the least level logged on stderr (--log-level, else
+	// $PTYWRIGHT_LOG, else info).
+	LogLevel logLevel
 }
 
 func mcpFlags(cfg *mcpConfig) *flag.FlagSet {
 	fs := newFlagSet("mcp")
 	fs.Var((*pluginList)(&cfg.Plugins), "plugin", "load the plugin whose manifest is at `MANIFEST` (repeatable)")
+	fs.Var(&cfg.LogLevel, "log-level", logLevelUsage)
 	return fs
 }
 
@@ -46,6 +50,11 @@ func parseMCP(args []string, stdout io.Writer) (cfg mcpConfig, help bool, err er
 	}
 	if fs.NArg() > 0 {
 		return mcpConfig{}, false, usagef("mcp", "unexpected argument %q", fs.Arg(0))
+	}
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "log-level" })
+	if err := resolveLogLevel("mcp", set, &cfg.LogLevel); err != nil {
+		return mcpConfig{}, false, err
 	}
 	return cfg, false, nil
 }
@@ -65,7 +74,7 @@ func mcpCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 // runMCP serves one MCP client on stdin and stdout until it disconnects or
 // ctx ends; stderr takes diagnostics, redacted.
 func runMCP(ctx context.Context, cfg mcpConfig, stdin io.Reader, stdout, stderr io.Writer) error {
-	log := newLogger(stderr)
+	log := newLogger(stderr, cfg.LogLevel)
 	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{Logger: log})
 	if err != nil {
 		return fmt.Errorf("mcp: %w", err)

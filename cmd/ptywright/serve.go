@@ -16,7 +16,7 @@ import (
 	"ptywright/rpc"
 )
 
-const serveSynopsis = "serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load] [--engine vtcore|xvt]"
+const serveSynopsis = "serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load] [--engine vtcore|xvt] [--log-level LEVEL]"
 
 const serveDetails = `Serves JSON-RPC 2.0 over stdin/stdout (--stdio) or a local socket
 (--socket: a Unix socket path, or a Windows named pipe \\.\pipe\NAME).
@@ -52,6 +52,9 @@ type serveConfig struct {
 	// Engine is the terminal emulator of the sessions clients create
 	// without naming one.
 	Engine string
+	// LogLevel is the least level logged on stderr (--log-level, else
+	// $PTYWRIGHT_LOG, else info).
+	LogLevel logLevel
 }
 
 // serveFlags binds the serve flags to cfg.
@@ -64,6 +67,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.Var((*pluginList)(&cfg.Plugins), "plugin", "load the plugin whose manifest is at `MANIFEST` (repeatable)")
 	fs.BoolVar(&cfg.AllowPluginLoad, "allow-plugin-load", false, "let clients load and unload plugins (plugin.load, plugin.unload)")
 	fs.StringVar(&cfg.Engine, "engine", "", "terminal emulator of the sessions created without one: `vtcore|xvt`, default vtcore")
+	fs.Var(&cfg.LogLevel, "log-level", logLevelUsage)
 	return fs
 }
 
@@ -92,6 +96,9 @@ func parseServe(args []string, stdout io.Writer) (cfg serveConfig, help bool, er
 		}
 		return serveConfig{}, false, usagef("serve", "--engine: %v", err)
 	}
+	if err := resolveLogLevel("serve", set["log-level"], &cfg.LogLevel); err != nil {
+		return serveConfig{}, false, err
+	}
 	return cfg, false, nil
 }
 
@@ -113,7 +120,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 // fails is a startup error naming its file. On the way out the server is
 // closed, which removes the socket and reaps every child.
 func runServe(ctx context.Context, cfg serveConfig, stdin io.Reader, stdout, stderr io.Writer) error {
-	log := newLogger(stderr)
+	log := newLogger(stderr, cfg.LogLevel)
 	// Plugins log (ptywright.log, handler and cleanup failures) through the
 	// same redacted handler, with plugin=<name>.
 	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{Logger: log})

@@ -311,6 +311,25 @@ func TestSnapshotCommand(t *testing.T) {
 		require.Equal(t, 0, res.code, res.stderr)
 		require.Contains(t, svgText(t, res.stdout), "from the adapter")
 	})
+	t.Run("adapter explain", func(t *testing.T) {
+		res := runBinary(t, nil, "snapshot", "--socket", s.socket, "--adapter", started.Adapter, "--explain")
+		require.Equal(t, 0, res.code, res.stderr)
+		var out struct {
+			PlainText   string                `json:"plain_text"`
+			Cells       []any                 `json:"cells"`
+			Explanation ptywright.Explanation `json:"explanation"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(res.stdout), &out), res.stdout)
+		require.Contains(t, out.PlainText, "from the adapter")
+		require.Empty(t, out.Cells)
+		require.Equal(t, "echoed", out.Explanation.State)
+		require.Contains(t, out.Explanation.Evidence, `"from the adapter" typed and echoed`)
+		for _, bad := range [][]string{{"--session", created.Session, "--explain"}, {"--adapter", started.Adapter, "--explain", "--svg"}} {
+			res := runBinary(t, nil, append([]string{"snapshot", "--socket", s.socket}, bad...)...)
+			require.Equal(t, exitUsage, res.code, res.stderr)
+			require.Contains(t, res.stderr, "--explain")
+		}
+	})
 	t.Run("json", func(t *testing.T) {
 		for _, tc := range []struct {
 			args  []string

@@ -15,12 +15,17 @@ import (
 	"ptywright/rpc"
 )
 
-const snapshotSynopsis = "snapshot [--socket PATH] (--session ID | --adapter ID) [--svg | --cells]"
+const snapshotSynopsis = "snapshot [--socket PATH] (--session ID | --adapter ID [--explain]) [--svg | --cells]"
 
 const snapshotDetails = `Connects to a running "ptywright serve" and prints the screen of one of
 its sessions (session.snapshot) or adapters (adapter.snapshot) as JSON,
 without the per-cell grid unless --cells, or as an SVG picture with --svg.
 Secrets are redacted, as the server redacts every snapshot.
+
+With --adapter, --explain adds "explanation" to the JSON: why the adapter's
+plugin classifies the screen as it does (adapter.explain: the rule that
+fired, the rows it matched, the evidence, what it considered and rejected,
+the parser version and anomalies).
 
 Without --socket it connects to the default per-user socket.
 `
@@ -36,6 +41,8 @@ type snapshotConfig struct {
 	Session, Adapter string
 	// SVG renders the screen as SVG; Cells keeps the cell grid in the JSON.
 	SVG, Cells bool
+	// Explain adds the adapter's explanation of its classification.
+	Explain bool
 }
 
 func snapshotFlags(cfg *snapshotConfig) *flag.FlagSet {
@@ -45,6 +52,7 @@ func snapshotFlags(cfg *snapshotConfig) *flag.FlagSet {
 	fs.StringVar(&cfg.Adapter, "adapter", "", "read the adapter `ID`'s screen (e1, e2, ...)")
 	fs.BoolVar(&cfg.SVG, "svg", false, "print an SVG picture of the screen instead of JSON")
 	fs.BoolVar(&cfg.Cells, "cells", false, "keep the per-cell grid (text, colours, attributes) in the JSON")
+	fs.BoolVar(&cfg.Explain, "explain", false, "with --adapter: add the plugin's explanation of its classification (rule, evidence, considered states)")
 	return fs
 }
 
@@ -63,6 +71,10 @@ func parseSnapshot(args []string, stdout io.Writer) (cfg snapshotConfig, help bo
 		return snapshotConfig{}, false, usagef("snapshot", "--socket: path must not be empty")
 	case (cfg.Session == "") == (cfg.Adapter == ""):
 		return snapshotConfig{}, false, usagef("snapshot", "exactly one of --session or --adapter is required")
+	case cfg.Explain && cfg.Adapter == "":
+		return snapshotConfig{}, false, usagef("snapshot", "--explain needs --adapter (a session has no classifier)")
+	case cfg.Explain && cfg.SVG:
+		return snapshotConfig{}, false, usagef("snapshot", "--explain and --svg are mutually exclusive (the explanation is JSON)")
 	case cfg.SVG && cfg.Cells:
 		return snapshotConfig{}, false, usagef("snapshot", "--svg and --cells are mutually exclusive (the picture is drawn from the cells)")
 	}
@@ -100,12 +112,27 @@ func snapshotCommand(ctx context.Context, args []string, stdout io.Writer) error
 		}
 		return nil
 	}
-	if !cfg.Cells {
+	if !cfg.Cells || cfg.Explain {
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(res, &obj); err != nil {
 			return fmt.Errorf("snapshot: decoding the %s result: %w", method, err)
 		}
-		obj["cells"] = json.RawMessage("[]")
+		if !cfg.Cells {
+			obj["cells"] = json.RawMessage("[]")
+		}
+		if cfg.Explain {
+			ex, err := call(ctx, path, "adapter.explain", params)
+			if err != nil {
+				return fmt.Errorf("snapshot: %w", err)
+			}
+			var x struct {
+				Explanation json.RawMessage `json:"explanation"`
+			}
+			if err := json.Unmarshal(ex, &x); err != nil {
+				return fmt.Errorf("snapshot: decoding the adapter.explain result: %w", err)
+			}
+			obj["explanation"] = x.Explanation
+		}
 		if res, err = json.Marshal(obj); err != nil {
 			return fmt.Errorf("snapshot: %w", err)
 		}

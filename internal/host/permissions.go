@@ -20,6 +20,7 @@ var permissions = map[string][]ptywright.Permission{
 	"adapter.snapshot":   {ptywright.PermissionScreenRead},
 	"adapter.state":      {ptywright.PermissionScreenRead},
 	"adapter.inspect":    {ptywright.PermissionScreenRead},
+	"adapter.explain":    {ptywright.PermissionScreenRead},
 	"adapter.extract":    {ptywright.PermissionScreenRead},
 	"adapter.lifecycle":  {ptywright.PermissionScreenRead},
 	"adapter.transcript": {ptywright.PermissionTranscriptRead},

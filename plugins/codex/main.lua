@@ -914,9 +914,14 @@ local function detect_title_approval(view)
   return nil
 end
 
+-- Each detector is a rule with a stable id, reported as the result's
+-- rule (adapter.explain names it; the fixtures' expected files check it).
 local DETECTORS = {
-  detect_exited, detect_login, detect_trust, detect_migration, detect_agent_center, detect_approval,
-  detect_picker, detect_overlay, detect_composer, detect_title_approval, detect_menu,
+  { "codex.exited", detect_exited }, { "codex.login", detect_login }, { "codex.trust", detect_trust },
+  { "codex.migration", detect_migration }, { "codex.agent_center", detect_agent_center },
+  { "codex.approval", detect_approval }, { "codex.picker", detect_picker }, { "codex.overlay", detect_overlay },
+  { "codex.composer", detect_composer }, { "codex.title_approval", detect_title_approval },
+  { "codex.menu", detect_menu },
 }
 
 function M.classify(ctx)
@@ -930,27 +935,44 @@ function M.classify(ctx)
   else
     view.version = memo.version
   end
-  for _, detect in ipairs(DETECTORS) do
-    local r = detect(view, ctx)
+  -- Only when the host asks for an explanation (ctx.explain): the rule
+  -- that fired and the rules tried before it, so a plain classify costs
+  -- nothing for them.
+  local considered = ctx.explain and {} or nil
+  for _, rule in ipairs(DETECTORS) do
+    local r = rule[2](view, ctx)
     if r then
       if r.state == "thinking" and not has(screen, "esc to interrupt") then
         r.input_settle_ms = WORKING_ROW_WAIT_MS
       end
+      if considered then
+        r.rule = r.rule or rule[1]
+        r.considered = considered
+      end
       return r
+    end
+    if considered then
+      considered[#considered + 1] = { rule = rule[1], reason = "did not match" }
     end
   end
   local a = { availability = "unknown", business_state = "unknown", input_mode = "closed", ui_context = "unknown" }
+  local r
   if blank(screen) then
-    return result(view, "starting", 0.5, "blank screen", a)
-  end
-  local first = ""
-  for _, line in ipairs(view.lines) do
-    if not blank(line) then
-      first = trim(line)
-      break
+    r = result(view, "starting", 0.5, "blank screen", a)
+    r.rule = considered and "codex.blank"
+  else
+    local first = ""
+    for _, line in ipairs(view.lines) do
+      if not blank(line) then
+        first = trim(line)
+        break
+      end
     end
+    r = result(view, "starting", 0.2, "nothing recognised: " .. first:sub(1, 60), a)
+    r.rule = considered and "codex.unrecognised"
   end
-  return result(view, "starting", 0.2, "nothing recognised: " .. first:sub(1, 60), a)
+  r.considered = considered
+  return r
 end
 
 -- The projection: the transcript without Codex's chrome (banner, logo,
