@@ -205,7 +205,16 @@ func (e *LuaExtension) Project(ctx context.Context, cc ClassifyContext) (dialog,
 			ProjectorID string `json:"projector_id"`
 		}
 		if err := strictDecode(raw, &out); err != nil {
-			return fmt.Errorf("project: want {dialog_text, projector_id}: %w", err)
+			// A newer plugin may return more than dialog_text and
+			// projector_id: those are dropped (and logged), never fatal;
+			// a field of the wrong type still is.
+			if err := json.Unmarshal(raw, &out); err != nil {
+				return fmt.Errorf("project: want {dialog_text, projector_id}: %w", err)
+			}
+			var m map[string]json.RawMessage
+			_ = json.Unmarshal(raw, &m)
+			e.rt.logger().Warn("project returned fields this host does not know; dropped",
+				"fields", strings.Join(appendUnknownFields(nil, "", m, out), ", "))
 		}
 		dialog, projectorID = out.DialogText, out.ProjectorID
 		return nil
@@ -438,8 +447,8 @@ func (rt *luaRuntime) decodeSnapshot(l *lua.State) (StateSnapshot, error) {
 		if err != nil {
 			return StateSnapshot{}, err
 		}
-		var a SurfaceAssessment
-		if err := strictDecode(raw, &a); err != nil {
+		a, err := decodeAssessment(raw)
+		if err != nil {
 			return StateSnapshot{}, fmt.Errorf("classify: field \"assessment\": %w", err)
 		}
 		st.Assessment = &a
