@@ -38,9 +38,12 @@
 // plugins' events; a failing handler is logged, never felt),
 // ptywright.on_cleanup (run once, newest first, when the program exits or
 // the instance closes, before the plugin's close() export),
-// ptywright.log (log/slog with plugin=<name>), and Ok/Err results for
-// hooks, which Plugins.Call and Plugins.CallInline invoke by name with JSON
-// arguments. Events travel on an EventBus owned by the Plugins registry.
+// ptywright.log (log/slog, each message prefixed "[<plugin>] " and
+// attributed plugin=<name>), ptywright.context() (the plugin's name and the
+// session and adapter ids of the instance, which classify also gets as
+// ctx.session and intents as their second argument), and Ok/Err results
+// for hooks, which Plugins.Call and Plugins.CallInline invoke by name with
+// JSON arguments. Events travel on an EventBus owned by the Plugins registry.
 //
 // Errors wrap the sentinels ErrTimeout, ErrCancelled, ErrSessionClosed,
 // ErrPermissionDenied and ErrUnsupported; test them with errors.Is.
