@@ -28,7 +28,9 @@
 // TUI's vocabulary: states, intents and wait matchers. LuaExtension runs a
 // Lua plugin (go-lua, Lua 5.2) in a sandbox: base, string, table and math
 // only, Lua 5.2 patterns, host helpers gated by the manifest's permissions,
-// and instruction and wall-clock budgets on every call. Plugins is the
+// instruction and wall-clock budgets on every call, and a memory budget on
+// every instance, checked before each allocation through a small patch of
+// go-lua kept in third_party/go-lua (see PluginLimits). Plugins is the
 // registry of built-in and trusted-local plugins, and the PredicateRegistry
 // that decides lua matchers.
 //

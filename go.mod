@@ -39,3 +39,5 @@ require (
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
+
+replace github.com/Shopify/go-lua => ./third_party/go-lua

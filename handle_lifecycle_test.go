@@ -99,9 +99,15 @@ func TestLifecycleThroughAHandle(t *testing.T) {
 	require.Equal(t, ptywright.LifecycleCompleted, st.Lifecycle.State)
 	require.Equal(t, 1, h.Lifecycle().TurnID)
 
-	mu.Lock()
-	got := append([]ptywright.LifecycleState(nil), seen...)
-	mu.Unlock()
+	// OnLifecycle runs after the status is published (and the wait woken),
+	// outside the handle's locks: its last call may still be on its way.
+	var got []ptywright.LifecycleState
+	require.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got[:0], seen...)
+		return len(got) > 0 && got[len(got)-1] == ptywright.LifecycleCompleted
+	}, 5*time.Second, time.Millisecond, "OnLifecycle never reported completed: %v", got)
 	// The typed echo already changes the text while the prompt still looks
 	// ready, so a candidate may come and be retracted before the work shows:
 	// the turn must end working → candidate → completed.

@@ -151,7 +151,7 @@ func (e *LuaExtension) CallHook(ctx context.Context, hook string, args json.RawM
 		return HookResult{}, fmt.Errorf("%w: hook: plugin %s exports no function %q (exports: %s)", ErrInvalidParams, rt.manifest.Name, hook, nameList(sortedNames(exports)))
 	}
 	saved := rt.budget.limits
-	rt.budget.limits = PluginLimits{Instructions: math.MaxInt64, Timeout: timeout}
+	rt.budget.limits = PluginLimits{Instructions: math.MaxInt64, Timeout: timeout, Memory: saved.Memory}
 	defer func() { rt.budget.limits = saved }()
 	var res HookResult
 	err = rt.callExport(cctx, hook, func(l *lua.State) (int, error) {
@@ -192,7 +192,7 @@ func hookArgs(args json.RawMessage) ([]any, error) {
 
 // decodeHookResult reads a hook's return value.
 func (rt *luaRuntime) decodeHookResult(l *lua.State) (HookResult, error) {
-	conv := newLuaToGo(l, rt.emptyArray)
+	conv := rt.newLuaToGo(l)
 	if rt.isResult(l, -1) {
 		res := l.AbsIndex(-1)
 		l.Field(res, "err")

@@ -381,7 +381,17 @@ func (rt *luaRuntime) reMatch(l *lua.State) int {
 // non-overlapping matches, yielding groups or whole matches.
 func (rt *luaRuntime) reGmatch(l *lua.State) int {
 	s, re, _, _ := rt.reSubject(l, "re.gmatch", false)
-	all := re.FindAllStringSubmatchIndex(s, -1)
+	// Every match is a slice of offsets, so an expression matching
+	// everywhere (the empty one) makes the list several times the size of
+	// its subject. A list the size of the memory budget is over it
+	// whatever else the state holds: stop collecting there.
+	perMatch := 24 + 16*(re.NumSubexp()+1)
+	most := int(rt.budget.limits.Memory)/perMatch + 1
+	all := re.FindAllStringSubmatchIndex(s, most)
+	if len(all) == most {
+		rt.budget.tripMemory(l)
+	}
+	rt.budget.alloc(l, len(all)*perMatch)
 	rt.budget.charge(l, int64(len(all)))
 	next := 0
 	l.PushGoFunction(rt.safe("re.gmatch iterator", func(l *lua.State) int {
@@ -398,7 +408,7 @@ func (rt *luaRuntime) reGmatch(l *lua.State) int {
 // JSON.
 
 func (rt *luaRuntime) jsonEncode(l *lua.State) int {
-	conv := newLuaToGo(l, rt.emptyArray)
+	conv := rt.newLuaToGo(l)
 	raw, err := conv.json(1, "value")
 	rt.budget.charge(l, int64(conv.nodes*nodeCost))
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -97,6 +98,47 @@ func BenchmarkClassify(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(time.Since(start).Microseconds())/float64(b.N), "µs/call")
+}
+
+// BenchmarkClassifyMemoryBudget measures what the memory budget costs a
+// classify call (BenchmarkClassify's): calls alternate between the state
+// reporting its growth to the budget, as it always does, and the report
+// removed, so both halves run under the same load of a shared machine, and
+// each half's median time per call is reported (a median shrugs off the
+// calls another process delayed). overhead_% compares the medians.
+func BenchmarkClassifyMemoryBudget(b *testing.B) {
+	ext := classifierExtension(b)
+	cc := benchScreen()
+	ctx := context.Background()
+	var with, without []time.Duration
+	i := 0
+	for b.Loop() {
+		on := i%2 == 0
+		i++
+		ptywright.MemoryHookForBench(ext, on)
+		start := time.Now()
+		if _, err := ext.Classify(ctx, cc); err != nil {
+			b.Fatal(err)
+		}
+		if d := time.Since(start); on {
+			with = append(with, d)
+		} else {
+			without = append(without, d)
+		}
+	}
+	ptywright.MemoryHookForBench(ext, true)
+	if len(with) == 0 || len(without) == 0 {
+		return // too few calls to compare (-benchtime=1x)
+	}
+	mWith, mWithout := median(with), median(without)
+	b.ReportMetric(float64(mWith.Nanoseconds())/1e3, "µs/call")
+	b.ReportMetric(float64(mWithout.Nanoseconds())/1e3, "µs/call-unbudgeted")
+	b.ReportMetric(100*float64(mWith-mWithout)/float64(mWithout), "overhead_%")
+}
+
+func median(d []time.Duration) time.Duration {
+	slices.Sort(d)
+	return d[len(d)/2]
 }
 
 // BenchmarkLuaEmit measures ptywright.emit from Lua to a Go subscriber:

@@ -20,12 +20,25 @@ const (
 	// MaxPluginStringBytes caps the strings string.rep and table.concat
 	// build for a plugin, so one call cannot allocate gigabytes.
 	MaxPluginStringBytes = 16 << 20
+	// DefaultPluginMemory is the memory budget of one plugin instance
+	// (one Lua state): some hundred times what a realistic classifier
+	// keeps.
+	DefaultPluginMemory = 64 << 20
+	// MaxPluginMemory is the most PluginLimits.Memory can grant; larger
+	// values are cut to it.
+	MaxPluginMemory = 1 << 30
 )
+
+// ErrPluginMemory is the ErrPluginBudget of a plugin that went over its
+// memory budget (PluginLimits.Memory): errors.Is(err, ErrPluginBudget)
+// holds for it too.
+var ErrPluginMemory = fmt.Errorf("%w: memory", ErrPluginBudget)
 
 // PluginLimits bound every call the host makes into a plugin (classify, an
 // intent, a wait matcher, a predicate, describe, and the chunk itself when
-// it loads). A call over either budget fails with an error wrapping
-// ErrPluginBudget; the plugin cannot catch it with pcall.
+// it loads), and the memory its state holds. A call over any budget fails
+// with an error wrapping ErrPluginBudget; the plugin cannot catch it with
+// pcall.
 type PluginLimits struct {
 	// Instructions is the Lua VM instruction budget; 0 means
 	// DefaultPluginInstructions. Work done inside host functions
@@ -35,6 +48,16 @@ type PluginLimits struct {
 	// Timeout is the wall-clock budget; 0 means DefaultPluginTimeout. A
 	// deadline on the call's context also stops it.
 	Timeout time.Duration
+	// Memory is the budget, in bytes, of what one plugin instance's Lua
+	// state may hold at any time: its strings, tables, closures, code and
+	// stack, module-level values included. 0 means DefaultPluginMemory;
+	// more than MaxPluginMemory means MaxPluginMemory. It is checked
+	// before memory is allocated, wherever a script can make it grow (see
+	// luamemory.go), so a doubling string stops at the budget, not after
+	// the process ran out of memory. A call that would go over it fails
+	// with ErrPluginMemory and the instance is replaced by a fresh one, as
+	// after a stack overflow.
+	Memory int64
 }
 
 func (p PluginLimits) withDefaults() PluginLimits {
@@ -44,6 +67,10 @@ func (p PluginLimits) withDefaults() PluginLimits {
 	if p.Timeout <= 0 {
 		p.Timeout = DefaultPluginTimeout
 	}
+	if p.Memory <= 0 {
+		p.Memory = DefaultPluginMemory
+	}
+	p.Memory = min(p.Memory, MaxPluginMemory)
 	return p
 }
 
@@ -84,12 +111,17 @@ type luaBudget struct {
 	deadline  time.Time
 	nextClock int64
 	tripped   *budgetTrip
+	// mem bounds the bytes the state holds from above: the last measure
+	// (lua.MemoryInUse) plus every growth reported since. It outlives
+	// calls: the state keeps what a call left in it. measured is what mem
+	// was right after the last measure.
+	mem, measured int64
 }
 
 // budgetTrip says why a call was stopped.
 type budgetTrip struct {
 	msg string
-	err error // ErrPluginBudget, or ErrCancelled / ErrTimeout with ctx.Err()
+	err error // ErrPluginBudget or ErrPluginMemory, or ErrCancelled / ErrTimeout with ctx.Err()
 }
 
 // start arms the budget for one call.

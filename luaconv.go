@@ -62,11 +62,28 @@ type luaToGo struct {
 	onPath     map[any]bool
 	// nodes counts the values converted, for budget charges.
 	nodes int
+	// budget, when set, bounds what the conversion builds: bytes counts
+	// the Go values made and the text their JSON form will take. A table
+	// referenced from many places is converted at each, so a small state
+	// can convert to far more than it holds ({t, t} nested forty deep).
+	budget *luaBudget
+	bytes  int64
 }
 
 func newLuaToGo(l *lua.State, emptyArray any) *luaToGo {
 	return &luaToGo{l: l, emptyArray: emptyArray}
 }
+
+// newLuaToGo is a conversion bounded by the state's memory budget; only
+// for use inside a call (it raises the budget error).
+func (rt *luaRuntime) newLuaToGo(l *lua.State) *luaToGo {
+	c := newLuaToGo(l, rt.emptyArray)
+	c.budget = &rt.budget
+	return c
+}
+
+// convertNodeBytes is what one converted value costs in Go, about.
+const convertNodeBytes = 32
 
 // value converts the value at idx; path names it in errors ("metadata",
 // "actions[2].value").
@@ -77,6 +94,16 @@ func (c *luaToGo) value(idx int, path string) (any, error) {
 func (c *luaToGo) convert(idx int, path string, depth int) (any, error) {
 	l := c.l
 	c.nodes++
+	if c.budget != nil {
+		c.bytes += convertNodeBytes
+		if l.TypeOf(idx) == lua.TypeString {
+			s, _ := l.ToString(idx)
+			c.bytes += int64(len(s))
+		}
+		if c.bytes > c.budget.limits.Memory {
+			c.budget.tripMemory(l)
+		}
+	}
 	switch t := l.TypeOf(idx); t {
 	case lua.TypeNil, lua.TypeNone:
 		return nil, nil
@@ -200,6 +227,9 @@ func (c *luaToGo) json(idx int, path string) (json.RawMessage, error) {
 	v, err := c.value(idx, path)
 	if err != nil {
 		return nil, err
+	}
+	if c.budget != nil {
+		c.budget.alloc(c.l, int(c.bytes)) // the text, before it is written
 	}
 	return marshalJSON(v)
 }

@@ -180,7 +180,7 @@ func (e *LuaExtension) WaitMatcher(ctx context.Context, intent string, params js
 	}
 	var m Matcher
 	err := e.rt.callExport(ctx, intent, pushParams(params), func(l *lua.State) error {
-		raw, err := newLuaToGo(l, e.rt.emptyArray).json(-1, "matcher")
+		raw, err := e.rt.newLuaToGo(l).json(-1, "matcher")
 		if err != nil {
 			return err
 		}
@@ -204,7 +204,7 @@ func (e *LuaExtension) Project(ctx context.Context, cc ClassifyContext) (dialog,
 	err = e.rt.callExport(ctx, "project", func(l *lua.State) (int, error) {
 		return 1, pushGo(l, reflect.ValueOf(cc), 0)
 	}, func(l *lua.State) error {
-		raw, err := newLuaToGo(l, e.rt.emptyArray).json(-1, "project")
+		raw, err := e.rt.newLuaToGo(l).json(-1, "project")
 		if err != nil {
 			return err
 		}
@@ -251,7 +251,7 @@ func (e *LuaExtension) Describe(ctx context.Context) (PluginDescription, error) 
 		return d, nil
 	}
 	err := e.rt.callExport(ctx, "describe", func(*lua.State) (int, error) { return 0, nil }, func(l *lua.State) error {
-		v, err := newLuaToGo(l, e.rt.emptyArray).value(-1, "describe()")
+		v, err := e.rt.newLuaToGo(l).value(-1, "describe()")
 		if err != nil {
 			return err
 		}
@@ -385,7 +385,7 @@ func (rt *luaRuntime) decodeSnapshot(l *lua.State) (StateSnapshot, error) {
 		return StateSnapshot{}, fmt.Errorf("classify returned %s, want a table {state = ...}", lua.TypeNameOf(l, -1))
 	}
 	res := l.AbsIndex(-1)
-	conv := newLuaToGo(l, rt.emptyArray)
+	conv := rt.newLuaToGo(l)
 	var st StateSnapshot
 	l.Field(res, "state")
 	st.State, _ = l.ToString(-1)
@@ -490,7 +490,7 @@ func (rt *luaRuntime) decodePlan(l *lua.State) (ActionPlan, error) {
 	}
 	l.Field(res, "expect")
 	if !l.IsNil(-1) {
-		raw, err := newLuaToGo(l, rt.emptyArray).json(-1, "expect")
+		raw, err := rt.newLuaToGo(l).json(-1, "expect")
 		if err != nil {
 			return ActionPlan{}, err
 		}
@@ -548,7 +548,7 @@ func decodeExpectation(raw []byte) (*Expectation, error) {
 // decodeActions reads the list of actions at the top of the stack (a plan's
 // actions or retry), checking each against the manifest's permissions.
 func (rt *luaRuntime) decodeActions(l *lua.State, field string) ([]Action, error) {
-	v, err := newLuaToGo(l, rt.emptyArray).value(-1, field)
+	v, err := rt.newLuaToGo(l).value(-1, field)
 	if err != nil {
 		return nil, err
 	}
@@ -611,7 +611,7 @@ func (rt *luaRuntime) decodePredicate(l *lua.State) (PredicateOutcome, error) {
 	out.Matched = l.ToBoolean(-1)
 	l.Field(res, "evidence")
 	if !l.IsNil(-1) {
-		v, err := newLuaToGo(l, rt.emptyArray).value(-1, "evidence")
+		v, err := rt.newLuaToGo(l).value(-1, "evidence")
 		if err != nil {
 			return PredicateOutcome{}, err
 		}

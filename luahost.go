@@ -71,9 +71,9 @@ const (
 // the ptywright host table its permissions allow. It is not safe for
 // concurrent use; LuaExtension and Plugins serialise calls.
 //
-// After a budget error the state is kept: the error unwinds like any Lua
-// error, so module-level values survive and the next call runs normally.
-// After a stack overflow (even one the plugin caught with pcall), an
+// After an instruction or time budget error the state is kept: the error
+// unwinds like any Lua error, so module-level values survive and the next
+// call runs normally. After a memory budget error, a stack overflow (even one the plugin caught with pcall), an
 // "error in error handling", or a Go panic in a host function or inside
 // go-lua, the state is no longer trusted (go-lua keeps an oversized stack
 // and may be mid-update): it is dropped when the call ends and the next
@@ -127,6 +127,7 @@ func (rt *luaRuntime) load(ctx context.Context) error {
 	l := lua.NewState()
 	rt.l = l
 	rt.budget = luaBudget{limits: rt.limits}
+	rt.budget.installMemoryBudget(l)
 	rt.regexes = map[string]*regexp.Regexp{}
 	if err := rt.openLibraries(l); err != nil {
 		rt.l = nil
@@ -194,12 +195,17 @@ func (rt *luaRuntime) openLibraries(l *lua.State) error {
 	l.SetField(-2, "lower")
 	l.PushGoFunction(asciiCase("upper", 'a', 'z', 'A'-'a'))
 	l.SetField(-2, "upper")
+	l.Field(-1, "format")
+	format := l.ToGoFunction(-1)
+	l.Pop(1)
+	l.PushGoFunction(rt.formatBudgeted(format))
+	l.SetField(-2, "format")
 	l.Pop(1)
 	l.Global("table")
 	l.PushGoFunction(rt.tableConcat)
 	l.SetField(-2, "concat")
 	l.Pop(1)
-	if err := luapattern.InstallWithOptions(l, luapattern.Options{Budget: &rt.budget}); err != nil {
+	if err := luapattern.InstallWithOptions(l, luapattern.Options{Budget: &rt.budget, Memory: &rt.budget}); err != nil {
 		return err
 	}
 	// Every Go function a plugin can reach turns a Go panic into a Lua
@@ -364,6 +370,11 @@ func (rt *luaRuntime) callError(function string, perr error) error {
 	}
 	if t := rt.budget.tripped; t != nil {
 		pe.Err = t.err
+		if errors.Is(t.err, ErrPluginMemory) {
+			// Drop the state: it is full, and the next call should not
+			// start where this one was refused.
+			rt.broken = true
+		}
 	} else if strings.Contains(pe.Message, "stack overflow") {
 		rt.broken = true
 	}
@@ -610,6 +621,7 @@ func (rt *luaRuntime) stringRep(l *lua.State) int {
 	}
 	size := n*len(s) + (n-1)*len(sep)
 	rt.budget.chargeBytes(l, size)
+	rt.budget.alloc(l, size)
 	if sep == "" {
 		l.PushString(strings.Repeat(s, n))
 		return 1
@@ -680,6 +692,7 @@ func (rt *luaRuntime) tableConcat(l *lua.State) int {
 		if b.Len()+len(s)+len(sep) > MaxPluginStringBytes {
 			lua.Errorf(l, "table.concat: result would exceed %d bytes", MaxPluginStringBytes)
 		}
+		rt.budget.grow(l, &b, len(s)+len(sep))
 		b.WriteString(s)
 		if i < last {
 			b.WriteString(sep)

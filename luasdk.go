@@ -216,7 +216,7 @@ func (rt *luaRuntime) luaEmit(l *lua.State) int {
 	}
 	payload := json.RawMessage("null")
 	if !l.IsNoneOrNil(2) {
-		conv := newLuaToGo(l, rt.emptyArray)
+		conv := rt.newLuaToGo(l)
 		raw, err := conv.json(2, "payload")
 		rt.budget.charge(l, int64(conv.nodes*nodeCost))
 		if err != nil {
@@ -441,7 +441,7 @@ func (rt *luaRuntime) luaLog(fname string, level slog.Level) lua.Function {
 		rt.budget.chargeBytes(l, len(msg))
 		var attrs []any
 		if !l.IsNoneOrNil(2) {
-			conv := newLuaToGo(l, rt.emptyArray)
+			conv := rt.newLuaToGo(l)
 			v, err := conv.value(2, "fields")
 			rt.budget.charge(l, int64(conv.nodes*nodeCost))
 			if err != nil {

@@ -397,6 +397,8 @@ type PluginLimitsInfo struct {
 	Instructions   int64 `json:"instructions"`
 	TimeoutMs      int64 `json:"timeout_ms"`
 	MaxStringBytes int   `json:"max_string_bytes"`
+	// MemoryBytes is each plugin instance's memory budget.
+	MemoryBytes int64 `json:"memory_bytes"`
 }
 
 // Capabilities reports what this host can run: the Lua runtime, the kinds
@@ -414,6 +416,7 @@ func (p *Plugins) Capabilities() PluginCapabilities {
 			Instructions:   lim.Instructions,
 			TimeoutMs:      lim.Timeout.Milliseconds(),
 			MaxStringBytes: MaxPluginStringBytes,
+			MemoryBytes:    lim.Memory,
 		},
 	}
 }

@@ -278,7 +278,7 @@ func TestPluginsCapabilities(t *testing.T) {
 	require.JSONEq(t, `["lua"]`, string(caps["runtimes"]))
 	require.JSONEq(t, `["adapter","macro","matcher"]`, string(caps["kinds"]))
 	require.JSONEq(t, `["session.spawn","session.kill","session.resize","screen.read","transcript.read","input.write","matcher.wait"]`, string(caps["permissions"]))
-	require.JSONEq(t, `{"instructions":5000000,"timeout_ms":5000,"max_string_bytes":16777216}`, string(caps["limits"]))
+	require.JSONEq(t, `{"instructions":5000000,"timeout_ms":5000,"max_string_bytes":16777216,"memory_bytes":67108864}`, string(caps["limits"]))
 	var builtins []ptywright.PluginManifest
 	require.NoError(t, json.Unmarshal(caps["builtin_plugins"], &builtins))
 	require.Equal(t, []string{"demo"}, names(builtins), "only built-ins, not loaded plugins")

@@ -56,6 +56,16 @@ install_fish() {
 	apt_install fish
 }
 
+# patch: scripts/check-go-lua-patch.sh re-applies third_party/go-lua's
+# patch to upstream go-lua to check it is the whole change.
+install_patch() {
+	if command -v patch >/dev/null 2>&1; then
+		echo "patch: already installed"
+		return
+	fi
+	apt_install patch
+}
+
 # git: the Codex end-to-end test makes its work directory a repository
 # (Codex asks about trust only there).
 install_git() {
@@ -67,6 +77,7 @@ install_git() {
 }
 
 install_lua52
+install_patch
 install_git
 install_vim
 install_zsh

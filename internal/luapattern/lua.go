@@ -265,7 +265,7 @@ func (b *binding) gsub(l *lua.State) int {
 			}
 			l.PushValue(3)
 			l.Call(pushCaptures(l, caps), 1)
-			addValue(l, b, m.src[start:end])
+			addValue(l, m, b, m.src[start:end])
 			return nil
 		}
 	case lua.TypeTable:
@@ -276,7 +276,7 @@ func (b *binding) gsub(l *lua.State) int {
 			}
 			pushCapture(l, key)
 			l.Table(3)
-			addValue(l, b, m.src[start:end])
+			addValue(l, m, b, m.src[start:end])
 			return nil
 		}
 	default:
@@ -299,10 +299,12 @@ func (b *binding) gsub(l *lua.State) int {
 
 // addValue pops the value a gsub function or table produced and appends
 // it, or the original match when it is false or nil.
-func addValue(l *lua.State, b *strings.Builder, match string) {
+func addValue(l *lua.State, m *matcher, b *strings.Builder, match string) {
 	if !l.ToBoolean(-1) {
+		m.reserve(b, len(match))
 		b.WriteString(match)
 	} else if s, ok := l.ToString(-1); ok {
+		m.reserve(b, len(s))
 		b.WriteString(s)
 	} else {
 		lua.Errorf(l, "invalid replacement value (a %s)", lua.TypeNameOf(l, -1))

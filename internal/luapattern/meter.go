@@ -29,6 +29,18 @@ type Budget interface {
 	Charge(l *lua.State, steps int)
 }
 
+// MemoryBudget is told before a pattern function allocates a result it
+// builds (gsub's output), so that a host can refuse it: a small pattern
+// with a large replacement can ask for far more memory than its subject
+// and replacement take.
+type MemoryBudget interface {
+	// Alloc is called before about n bytes are allocated for the call
+	// running on l. To refuse, it raises a Lua error (lua.Errorf), which
+	// propagates to the plugin unchanged; if it returns, the allocation
+	// goes on.
+	Alloc(l *lua.State, n int)
+}
+
 // Options bound the work of the pattern functions InstallWithOptions adds.
 // The zero value bounds nothing, which is Lua's own behaviour.
 type Options struct {
@@ -39,6 +51,9 @@ type Options struct {
 	MaxSteps int
 	// Budget, when set, is charged with every step; see Budget.
 	Budget Budget
+	// Memory, when set, is told of every buffer gsub grows, before it
+	// grows; see MemoryBudget.
+	Memory MemoryBudget
 }
 
 // meter accounts for the steps of one matcher. The matcher's hot path only
@@ -47,6 +62,7 @@ type Options struct {
 type meter struct {
 	l         *lua.State
 	budget    Budget
+	memory    MemoryBudget
 	maxSteps  int // per call; 0: unbounded
 	remaining int // steps left in this call when maxSteps > 0
 	chunk     int // size of the chunk matcher.left counts down

@@ -133,3 +133,45 @@ func TestUnboundedOptionsMatchInstall(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "x,103", got)
 }
+
+// memoryBudget records the buffers gsub announces and refuses any one
+// larger than limit.
+type memoryBudget struct {
+	limit   int
+	largest int
+	calls   int
+}
+
+func (b *memoryBudget) Alloc(l *lua.State, n int) {
+	b.calls++
+	b.largest = max(b.largest, n)
+	if n > b.limit {
+		lua.Errorf(l, "refused %d bytes", n)
+	}
+}
+
+func TestMemoryBudgetSeesGsubBuffersBeforeTheyGrow(t *testing.T) {
+	for _, tt := range []struct{ name, call string }{
+		{"replacement string", `string.gsub(string.rep("x", 1000), "x", string.rep("y", 10000))`},
+		{"capture amplification", `string.gsub(string.rep("x", 10000), ".*", string.rep("%0", 1000))`},
+		{"function replacement", `string.gsub(string.rep("x", 1000), "x", function() return string.rep("y", 10000) end)`},
+		{"table replacement", `string.gsub(string.rep("x", 1000), "x", {x = string.rep("y", 10000)})`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := &memoryBudget{limit: 1 << 20}
+			l := meteredState(t, luapattern.Options{Memory: b})
+			msg, err := run(t, l, "result = "+tt.call)
+			require.Error(t, err)
+			require.Contains(t, msg, "refused")
+			require.Greater(t, b.largest, 1<<20, "the refused buffer was announced")
+			require.LessOrEqual(t, b.largest, 2<<20+10000, "announced before it grew past twice the limit")
+		})
+	}
+	// Under the limit, gsub works as ever and the buffer is announced.
+	b := &memoryBudget{limit: 1 << 20}
+	l := meteredState(t, luapattern.Options{Memory: b})
+	got, err := run(t, l, `result = (string.gsub("hello world", "o", "0"))`)
+	require.NoError(t, err)
+	require.Equal(t, "hell0 w0rld", got)
+	require.Positive(t, b.calls)
+}

@@ -149,6 +149,7 @@ type replacer func(b *strings.Builder, m *matcher, start, end int) error
 func gsub(m *matcher, anchor bool, n int, add replacer) (string, int, error) {
 	s := m.src
 	var b strings.Builder
+	m.reserve(&b, len(s))
 	b.Grow(len(s))
 	src, count := 0, 0
 	for n < 0 || count < n {
@@ -159,6 +160,7 @@ func gsub(m *matcher, anchor bool, n int, add replacer) (string, int, error) {
 		if start < 0 {
 			break
 		}
+		m.reserve(&b, start-src)
 		b.WriteString(s[src:start])
 		count++
 		before := b.Len()
@@ -173,6 +175,7 @@ func gsub(m *matcher, anchor bool, n int, add replacer) (string, int, error) {
 			if start == len(s) {
 				break
 			}
+			m.reserve(&b, 1)
 			b.WriteByte(s[start])
 			src++
 		}
@@ -180,8 +183,18 @@ func gsub(m *matcher, anchor bool, n int, add replacer) (string, int, error) {
 			break
 		}
 	}
+	m.reserve(&b, len(s)-src)
 	b.WriteString(s[src:])
 	return b.String(), count, nil
+}
+
+// reserve tells the memory budget, if any, before b grows to take n more
+// bytes: what it will allocate is at most twice its capacity, or what is
+// needed.
+func (m *matcher) reserve(b *strings.Builder, n int) {
+	if need := b.Len() + n; need > b.Cap() && m.meter != nil && m.meter.memory != nil {
+		m.meter.memory.Alloc(m.meter.l, max(need, 2*b.Cap()))
+	}
 }
 
 // expand appends the replacement string repl for the match src[start:end].
@@ -189,6 +202,7 @@ func (m *matcher) expand(b *strings.Builder, repl string, start, end int) error 
 	for i := 0; i < len(repl); i++ {
 		c := repl[i]
 		if c != escape {
+			m.reserve(b, 1)
 			b.WriteByte(c)
 			continue
 		}
@@ -199,17 +213,21 @@ func (m *matcher) expand(b *strings.Builder, repl string, start, end int) error 
 		}
 		switch {
 		case d == escape:
+			m.reserve(b, 1)
 			b.WriteByte(d)
 		case !isDigit(d):
 			return &Error{Pattern: m.orig, Msg: msgInvalidPercent, Kind: ErrInvalidReplacement}
 		case d == '0':
+			m.reserve(b, end-start)
 			b.WriteString(m.src[start:end])
 		default:
 			c, err := m.oneCapture(int(d-'1'), start, end)
 			if err != nil {
 				return err
 			}
-			b.WriteString(c.String())
+			cs := c.String()
+			m.reserve(b, len(cs))
+			b.WriteString(cs)
 		}
 	}
 	return nil
@@ -253,8 +271,8 @@ func (m *matcher) reset(s, pattern string, opts Options, l *lua.State) bool {
 	if anchor {
 		m.pat = pattern[1:]
 	}
-	if opts.MaxSteps > 0 || opts.Budget != nil {
-		m.meterStore = meter{l: l, budget: opts.Budget, maxSteps: max(opts.MaxSteps, 0)}
+	if opts.MaxSteps > 0 || opts.Budget != nil || opts.Memory != nil {
+		m.meterStore = meter{l: l, budget: opts.Budget, memory: opts.Memory, maxSteps: max(opts.MaxSteps, 0)}
 		m.meter = &m.meterStore
 	}
 	m.startCall()

@@ -1,0 +1,3 @@
+module github.com/Shopify/go-lua
+
+go 1.22
