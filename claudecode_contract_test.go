@@ -2,6 +2,7 @@ package ptywright_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -203,4 +204,47 @@ func TestClaudeCodeProjectionExtraction(t *testing.T) {
 	got, err := ptywright.Extraction{Sentinels: []string{"<<<A>>>", "<<<E>>>"}}.Extract(dialog)
 	require.NoError(t, err)
 	require.Equal(t, "42", got.Text)
+}
+
+// TestClaudeCodeParserOverride: the parser_override intent pins the
+// version selection, every assessment says so, and clearing it follows
+// the banner again. It sends no keys; a malformed version is refused.
+func TestClaudeCodeParserOverride(t *testing.T) {
+	ext := newClaudeExtension(t)
+	ctx := context.Background()
+	banner := fixtureText(t, "completed_turn_hello_24x80")
+
+	plan, err := ext.Plan(ctx, "parser_override", json.RawMessage(`{"version":"2.1.330"}`))
+	require.NoError(t, err)
+	require.Empty(t, plan.Actions, "the override sends no keys")
+	st := classifyText(t, ext, fixtureText(t, "waiting_for_permission_bash_24x80"))
+	pm := st.Assessment.ParserMetadata
+	require.Equal(t, "2.1.330", pm.RequestedVersion)
+	require.Equal(t, "override", pm.SelectionSource)
+	require.Empty(t, pm.DetectedVersion, "no banner seen")
+	require.Equal(t, []string{ptywright.AnomalyPresetOverrideUsed}, anomalyCodes(st.Assessment), "a known version: no floor")
+	require.Contains(t, st.Assessment.Anomalies[0].Message, "none seen")
+
+	// An override to a version the preset does not know still falls to
+	// the floor; the banner's version is still reported as detected.
+	_, err = ext.Plan(ctx, "parser_override", json.RawMessage(`{"version":"3.0.0"}`))
+	require.NoError(t, err)
+	st = classifyText(t, ext, banner)
+	require.Equal(t, "completed_turn", st.State)
+	pm = st.Assessment.ParserMetadata
+	require.Equal(t, "3.0.0", pm.RequestedVersion)
+	require.Equal(t, "2.1.330", pm.DetectedVersion)
+	require.ElementsMatch(t, []string{ptywright.AnomalyPresetOverrideUsed, ptywright.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
+
+	_, err = ext.Plan(ctx, "parser_override", json.RawMessage(`{}`))
+	require.NoError(t, err)
+	st = classifyText(t, ext, banner)
+	require.Empty(t, st.Assessment.ParserMetadata.RequestedVersion)
+	require.Equal(t, "detected", st.Assessment.ParserMetadata.SelectionSource)
+	require.Empty(t, anomalyCodes(st.Assessment))
+
+	for _, bad := range []string{`{"version":"latest"}`, `{"version":7}`} {
+		_, err = ext.Plan(ctx, "parser_override", json.RawMessage(bad))
+		require.ErrorContains(t, err, "params.version must be a Claude Code version", bad)
+	}
 }

@@ -1324,6 +1324,10 @@ local OUTPUT_FORMAT = "claude_code_tui"
 -- The version the banner showed, remembered: the banner scrolls away.
 local seen_version = nil
 
+-- override_version is the version the parser_override intent pinned the
+-- preset selection to (the contract's parser-level override), or nil.
+local override_version = nil
+
 -- version_info reads the banner on this screen (or remembers the last one)
 -- and returns the parser metadata's version fields and the anomalies they
 -- imply.
@@ -1342,6 +1346,13 @@ local function version_info(screen_version)
   end
   local v = screen_version or seen_version
   pm.detected_version = v
+  if override_version then
+    pm.requested_version = override_version
+    pm.selection_source = "override"
+    anomalies[#anomalies + 1] = { code = "preset_override_used",
+      message = "preset selection pinned to Claude Code " .. override_version .. " by parser_override (banner: " .. (v or "none seen") .. ")" }
+    v = override_version
+  end
   if not v then
     pm.selection_source = "version_floor"
     anomalies[#anomalies + 1] = { code = "unknown_version_floor_used",
@@ -1358,7 +1369,7 @@ end
 -- ShadowParserMetadata that applies: output_variant names the layout the
 -- screen was read as (the live prompt box, or a dialog/page/panel without
 -- it); output_format_match is false when the screen matched no known
--- shape. requested_version is absent: nothing requests a version.
+-- shape. requested_version is the parser_override intent's version.
 local function parser_metadata(res, variant, screen_version)
   local pm, anomalies = version_info(screen_version)
   pm.provider_id = PROVIDER_ID
@@ -1657,10 +1668,14 @@ function M.send_prompt(input)
   return p
 end
 
+-- trust_yes and trust_no answer the trust dialog whose menu is given
+-- (defined with approve_trust and deny_trust below).
+local trust_yes, trust_no
+
 function M.approve(_input)
   local menu = take_menu()
   if menu and menu.kind == "trust" then
-    return M.approve_trust({}, menu)
+    return trust_yes(menu)
   end
   if menu and menu.kind == "api_key" then
     local pos = find_label(menu, "Yes")
@@ -1678,7 +1693,7 @@ end
 function M.deny(_input)
   local menu = take_menu()
   if menu and menu.kind == "trust" then
-    return M.deny_trust({}, menu)
+    return trust_no(menu)
   end
   if menu and menu.kind == "api_key" then
     local pos = find_label(menu, "No")
@@ -1805,8 +1820,7 @@ end
 -- approve_trust picks "Yes, I trust this folder" wherever the dialog puts
 -- it. In 2.1.330 it is second and unnumbered under a preselected "No, exit"
 -- (Enter there quits Claude Code), so without a menu it sends Down, Enter.
-function M.approve_trust(_input, menu)
-  menu = menu or take_menu()
+trust_yes = function(menu)
   if menu and menu.kind == "trust" then
     local pos = find_label(menu, "Yes, I trust this folder") or find_label(menu, "Yes")
     if pos then
@@ -1816,8 +1830,11 @@ function M.approve_trust(_input, menu)
   return plan({ action.key("down"), action.key("enter") })
 end
 
-function M.deny_trust(_input, menu)
-  menu = menu or take_menu()
+function M.approve_trust(_input)
+  return trust_yes(take_menu())
+end
+
+trust_no = function(menu)
   if menu and menu.kind == "trust" then
     local pos = find_label(menu, "No, exit") or find_label(menu, "No")
     if pos then
@@ -1825,6 +1842,10 @@ function M.deny_trust(_input, menu)
     end
   end
   return plan({ action.key("escape") })
+end
+
+function M.deny_trust(_input)
+  return trust_no(take_menu())
 end
 
 -- dismiss_welcome gets past an onboarding page that needs no decision
@@ -1870,6 +1891,21 @@ function M.slash_command(input)
   end
   last_menu = nil
   return plan({ action.bracketed_paste(cmd), action.key("enter") }, nil, CHANGED)
+end
+
+-- parser_override pins the preset's version selection for this session
+-- (the parsing contract's parser-level override): params.version is the
+-- Claude Code version to read screens as, absent to follow the banner
+-- again. While set, every assessment reports requested_version,
+-- selection_source "override" and a preset_override_used anomaly. It sends
+-- no keys.
+function M.parser_override(input)
+  local v = input and input.version
+  if v ~= nil and (type(v) ~= "string" or not string.match(v, "^%d+%.%d+%.%d+[%w%.%-]*$")) then
+    error("parser_override: params.version must be a Claude Code version such as 2.1.330, or absent to clear the override", 0)
+  end
+  override_version = v
+  return plan({})
 end
 
 function M.attach_file(input)
@@ -2079,6 +2115,8 @@ function M.describe()
           name = { type = "string" } } } },
       { name = "attach_file", description = "Bracketed-pastes a path into the prompt without pressing Enter.",
         params_schema = str_param("path", "the file to attach") },
+      { name = "parser_override", description = "Sends no keys: pins the parser's version selection to params.version (absent: follow the banner again); assessments then report requested_version, selection_source override and a preset_override_used anomaly.",
+        params_schema = { type = "object", properties = { version = { type = "string", pattern = "^[0-9]+\\.[0-9]+\\.[0-9]+", description = "a Claude Code version, e.g. 2.1.330" } } } },
     },
     wait_matchers = {
       { name = "wait_turn_matcher", description = "The turn stopped: idle prompt (completed, error, interrupted), a permission / question / plan dialog, or claude exited; settled for completed_turn_stable_ms. Needs the plugin registry bound to the wait (its output_since_input predicate).",
@@ -2112,7 +2150,7 @@ function M.describe()
     },
     parser = { provider_id = PROVIDER_ID, parser_preset_id = PRESET_ID, parser_preset_version = PRESET_VERSION,
       output_format = OUTPUT_FORMAT, version_floor = VERSION_FLOOR, projector_id = PROJECTOR_ID,
-      anomalies = { "unknown_version_floor_used", "baseline_invalidated", "unrecognized_screen", "state_fallback" } },
+      anomalies = { "unknown_version_floor_used", "baseline_invalidated", "preset_override_used", "unrecognized_screen", "state_fallback" } },
   }
 end
 
