@@ -28,7 +28,8 @@
 -- The parsing contract: every assessment carries parser_metadata (preset,
 -- output family, the version the banner showed) and anomalies for an
 -- unknown Claude Code version (unknown_version_floor_used), a banner that
--- changed (baseline_invalidated), a screen that matched no state
+-- changed (baseline_invalidated), a version pinned by the parser_override
+-- intent (preset_override_used), a screen that matched no state
 -- (unrecognized_screen) and a state reached by a catch-all rule
 -- (state_fallback); project(ctx) returns the dialog projection.
 
