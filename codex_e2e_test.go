@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,15 +59,32 @@ func codexHome(t *testing.T) (home, work string) {
 
 // startCodexAdapter starts the codex plugin's default target (with the
 // binary found) against srv, as adapter.start would: a fresh HOME and
-// CODEX_HOME whose config.toml points at the fake, and an API key.
+// CODEX_HOME whose config.toml points at the fake, and an API key. Its
+// cleanup closes the handle and fails the test if any process of the run
+// (one that names the run's HOME) is still running.
 func startCodexAdapter(t *testing.T, srv *fakeopenai.Server) (*ptywright.ExtensionHandle, string) {
 	t.Helper()
-	return startCodexAdapterTrust(t, srv, true)
+	return startCodexAdapterWith(t, srv, true, nil)
 }
 
 // startCodexAdapterTrust is startCodexAdapter with the work directory
 // trusted in config.toml or not (then Codex opens at its trust prompt).
 func startCodexAdapterTrust(t *testing.T, srv *fakeopenai.Server, trusted bool) (*ptywright.ExtensionHandle, string) {
+	t.Helper()
+	return startCodexAdapterWith(t, srv, trusted, nil)
+}
+
+// startCodexAdapterArgs is startCodexAdapter with args in place of the
+// default target's, as an adapter.start that passes args.
+func startCodexAdapterArgs(t *testing.T, srv *fakeopenai.Server, args []string) (*ptywright.ExtensionHandle, string) {
+	t.Helper()
+	return startCodexAdapterWith(t, srv, true, args)
+}
+
+// startCodexAdapterWith is startCodexAdapter with the work directory
+// trusted or not and args in place of the default target's (nil keeps
+// them).
+func startCodexAdapterWith(t *testing.T, srv *fakeopenai.Server, trusted bool, args []string) (*ptywright.ExtensionHandle, string) {
 	t.Helper()
 	bin := codexBinary(t)
 	home, work := codexHome(t)
@@ -89,10 +107,13 @@ func startCodexAdapterTrust(t *testing.T, srv *fakeopenai.Server, trusted bool) 
 	target := ext.Manifest().DefaultTarget
 	require.NotNil(t, target)
 	require.Equal(t, "codex", target.Program)
+	if args == nil {
+		args = target.Args
+	}
 
 	s, err := ptywright.Start(ptywright.Options{
 		Program: bin,
-		Args:    target.Args,
+		Args:    args,
 		Dir:     work,
 		Env: map[string]string{
 			"HOME": home, "CODEX_HOME": codexHomeDir, fakeopenai.APIKeyEnv: "sk-test-0000000000000000",
@@ -105,8 +126,28 @@ func startCodexAdapterTrust(t *testing.T, srv *fakeopenai.Server, trusted bool) 
 	}
 	require.NoError(t, err)
 	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Predicates: plugins, Lifecycle: &ptywright.LifecycleOptions{}})
-	t.Cleanup(func() { _ = h.Close() })
+	t.Cleanup(func() { closeCodexRun(t, h, home) })
 	return h, work
+}
+
+// closeCodexRun closes the handle and fails the test if any process of the
+// run survives it: Close has returned, so nothing may be left, whether it
+// stayed in the session's process group or detached from it (Codex's
+// app-server daemon calls setsid). Survivors are listed, then killed.
+func closeCodexRun(t *testing.T, h *ptywright.ExtensionHandle, home string) {
+	t.Helper()
+	start := time.Now()
+	_ = h.Close() // Best effort: what matters here is what is left running.
+	t.Logf("handle closed in %s", time.Since(start).Round(time.Millisecond))
+	left, ok := processesOf(home)
+	if !ok {
+		t.Logf("no /proc: processes of the run are not checked")
+		return
+	}
+	if len(left) > 0 {
+		t.Errorf("processes of the run outlived the handle's close:\n\t%s", strings.Join(left, "\n\t"))
+		killProcessesOf(home)
+	}
 }
 
 // codexWait runs a wait intent and fails with the screen when it does not
@@ -209,4 +250,47 @@ func TestCodexEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "tool-ok", ans.Text)
 	t.Logf("approved turn completed after %s", time.Since(start).Round(time.Millisecond))
+}
+
+// TestCodexDaemonEndsWithTheHandle: without --no-daemon (what a caller
+// gets who passes args of its own to adapter.start, replacing the default
+// target's), Codex 0.169 starts its app-server daemon at start-up, copied
+// under $CODEX_HOME/packages and detached with setsid: "codex app-server
+// --listen unix:// ... --managed-daemon" and "codex app-server daemon
+// pid-update-loop". The handle's close must end both.
+func TestCodexDaemonEndsWithTheHandle(t *testing.T) {
+	srv := fakeopenai.NewServer(fakeopenai.DemoScript(), fakeopenai.Options{})
+	t.Cleanup(srv.Close)
+	h, work := startCodexAdapterArgs(t, srv, []string{"-a", "on-request"})
+	home := filepath.Dir(work)
+
+	st := codexWait(t, h, "wait_ready_matcher", "", 60*time.Second)
+	require.Equal(t, "ready", st.State, "evidence %q", st.Evidence)
+	// The daemon starts in the background: it may not be there yet when
+	// the prompt is.
+	ready := time.Now()
+	var server, updater string
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		left, ok := processesOf(home)
+		if !ok {
+			t.Skip("no /proc to find the daemon in")
+		}
+		for _, p := range left {
+			switch {
+			case strings.Contains(p, "/codex app-server --listen "):
+				server = p
+			case strings.Contains(p, "/codex app-server daemon pid-update-loop"):
+				updater = p
+			}
+		}
+		if server != "" && updater != "" {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "Codex did not start its app-server daemon; processes of the run: %q", left)
+		time.Sleep(50 * time.Millisecond)
+	}
+	daemons := []string{server, updater}
+	t.Logf("daemon running %s after the prompt:\n\t%s", time.Since(ready).Round(time.Millisecond), strings.Join(daemons, "\n\t"))
+	closeCodexRun(t, h, home)
 }

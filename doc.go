@@ -20,9 +20,11 @@
 // describe what to wait for; Wait returns evidence of the branch that fired,
 // and on timeout a *WaitError with the last screen.
 //
-// Snapshots and transcripts are redacted by default (see RedactionPolicy):
-// bearer tokens, API keys and password-like values never leave the process
-// unless the caller asks for raw text.
+// Everything that leaves the library is redacted with the default policy
+// (see RedactionPolicy and redact.go): snapshots, transcripts, the output
+// stream, wait evidence, plugin states, extractions, recordings and errors.
+// A nil *Redactor always means the default policy; raw text is asked for
+// explicitly, with NoRedaction.
 //
 // An ExtensionHandle drives a session through an Extension, which owns one
 // TUI's vocabulary: states, intents and wait matchers. LuaExtension runs a
@@ -43,9 +45,12 @@
 // ptywright.log (log/slog, each message prefixed "[<plugin>] " and
 // attributed plugin=<name>), ptywright.context() (the plugin's name and the
 // session and adapter ids of the instance, which classify also gets as
-// ctx.session and intents as their second argument), and Ok/Err results
-// for hooks, which Plugins.Call and Plugins.CallInline invoke by name with
-// JSON arguments. Events travel on an EventBus owned by the Plugins registry.
+// ctx.session and intents as their second argument),
+// ptywright.invalid_params(message) (rejects the caller's params: the
+// *PluginError wraps ErrInvalidParams, -32602 over JSON-RPC, where any
+// other Lua error is the plugin's own failure), and Ok/Err results for
+// hooks, which Plugins.Call and Plugins.CallInline invoke by name with JSON
+// arguments. Events travel on an EventBus owned by the Plugins registry.
 //
 // Errors wrap the sentinels ErrTimeout, ErrCancelled, ErrSessionClosed,
 // ErrPermissionDenied and ErrUnsupported; test them with errors.Is.

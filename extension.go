@@ -277,7 +277,7 @@ type Inspection struct {
 }
 
 // Inspect classifies and returns the texts the classifier saw, redacted with
-// r (nil: raw).
+// r (nil: DefaultRedactor; NoRedaction: raw).
 func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection, error) {
 	if err := h.turn.lock(ctx); err != nil {
 		return Inspection{}, err
@@ -297,7 +297,7 @@ func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection,
 	proj.DialogText = r.Redact(proj.DialogText)
 	proj.Head, proj.Tail = r.Redact(proj.Head), r.Redact(proj.Tail)
 	return Inspection{
-		State:          h.classifyLocked(ctx),
+		State:          RedactState(h.classifyRawLocked(ctx), r),
 		PlainText:      r.Redact(snap.PlainText),
 		BodyText:       r.Redact(body),
 		StatusText:     r.Redact(status),
@@ -386,9 +386,15 @@ func (h *ExtensionHandle) lockForWait(ctx context.Context) error {
 	return nil
 }
 
-// classifyLocked classifies the current screen (the caller holds the turn
-// lock) and attaches the lifecycle status.
+// classifyLocked is classifyRawLocked redacted with the default policy: the
+// state as the handle's methods return it.
 func (h *ExtensionHandle) classifyLocked(ctx context.Context) StateSnapshot {
+	return RedactState(h.classifyRawLocked(ctx), nil)
+}
+
+// classifyRawLocked classifies the current screen (the caller holds the
+// turn lock) and attaches the lifecycle status.
+func (h *ExtensionHandle) classifyRawLocked(ctx context.Context) StateSnapshot {
 	st, snap := h.classifyNow(ctx)
 	if h.lc != nil {
 		// Every classification is evidence, so the reported lifecycle always

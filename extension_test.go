@@ -194,26 +194,24 @@ func TestExtensionHandleTurnIsAtomic(t *testing.T) {
 	h := startRepl(t, ext)
 	ctx := context.Background()
 
-	type result struct {
-		at  time.Time
-		err error
-	}
-	done := make(chan result, 1)
+	done := make(chan error, 1)
 	go func() {
 		_, err := h.Turn(ctx, "send_prompt", json.RawMessage(`{"prompt":"first"}`), "", nil)
-		done <- result{time.Now(), err}
+		done <- err
 	}()
 	// The turn holds the lock from its send to the end of its wait, which
-	// lasts at least the REPL's delay plus the settle window after the
-	// typed prompt shows.
+	// ends only once the answer has been on screen for the settle window
+	// (300 ms). A State call made as soon as the typed prompt shows must
+	// queue behind it: it classifies the answered screen, settled.
 	waitFor(t, h.Session(), ptywright.ContainsText("first"))
 	st, err := h.State(ctx)
-	stateAt := time.Now()
 	require.NoError(t, err)
-	r := <-done
-	require.NoError(t, r.err)
-	require.False(t, stateAt.Before(r.at), "State must wait for the turn's lock")
-	require.Equal(t, "completed_turn", st.State)
+	require.NoError(t, <-done)
+	require.Equal(t, "completed_turn", st.State, "State ran inside the turn")
+	ext.mu.Lock()
+	last := ext.seen[len(ext.seen)-1]
+	ext.mu.Unlock()
+	require.GreaterOrEqual(t, *last.StableMs, int64(300), "State classified before the turn's wait had settled")
 }
 
 func TestSplitBodyStatus(t *testing.T) {

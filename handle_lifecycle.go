@@ -220,11 +220,12 @@ func (h *ExtensionHandle) projectLocked(ctx context.Context, head, tail int) (Di
 	return NewDialogProjection(snap.PlainText, dialog, h.ext.Manifest().Name, projector, head, tail), nil
 }
 
-// Extract runs a caller-owned extraction over the projected dialog.
+// Extract runs a caller-owned extraction over the projected dialog,
+// redacted with e.Redactor (nil: DefaultRedactor) before it is searched.
 func (h *ExtensionHandle) Extract(ctx context.Context, e Extraction) (ExtractResult, error) {
 	p, err := h.Project(ctx, 0, 0)
 	if err != nil {
 		return ExtractResult{}, err
 	}
-	return e.Extract(p.DialogText)
+	return e.Extract(e.Redactor.Redact(p.DialogText))
 }

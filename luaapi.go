@@ -92,6 +92,7 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 		l.PushGoFunction(rt.safe(f.Name, f.Function))
 		l.SetField(-2, f.Name)
 	}
+	rt.installInvalidParams(l)
 	if !rt.sdk.inline {
 		rt.installSDK(l)
 	}

@@ -349,6 +349,9 @@ func (rt *luaRuntime) callError(function string, perr error) error {
 	}
 	if l.Top() > 0 {
 		rt.unstash(l, -1)
+		if invalidParamsError(l, -1, pe) {
+			return pe
+		}
 		if l.IsString(-1) {
 			pe.Message, _ = l.ToString(-1)
 		} else {

@@ -93,6 +93,10 @@ type Extraction struct {
 	Sentinels []string `json:"sentinels,omitempty"`
 	// TailChars bounds the searched text (0: all of it).
 	TailChars int `json:"tail_chars,omitempty"`
+	// Redactor redacts the dialog before it is searched, so the answer is
+	// redacted like every other read: nil means DefaultRedactor,
+	// NoRedaction searches the raw dialog (ExtensionHandle.Extract).
+	Redactor *Redactor `json:"-"`
 }
 
 // ExtractResult is an extracted answer.

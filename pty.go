@@ -38,8 +38,17 @@ type Options struct {
 	// written from the reader goroutine: a slow writer slows the session.
 	Output io.Writer
 	// CloseGrace is how long Close waits after SIGTERM before SIGKILL; 0
-	// means 500ms.
+	// means 500ms. Detached descendants get the same grace after the group.
 	CloseGrace time.Duration
+	// KeepDetached leaves running, after Close, the processes the program
+	// started that left its process group and terminal session (daemons
+	// that called setsid or double-forked, such as a language server or
+	// Codex's app-server daemon), for a caller who wants them to outlive
+	// the session. By default Close ends them too on Linux: it finds them
+	// by SessionMarkerEnv in their environment and by the process tree
+	// when Close starts, and never touches a process another session or
+	// anything else started. Elsewhere Close ends the group only.
+	KeepDetached bool
 
 	// RecordPath, when set, records the session as an asciicast v2 file
 	// (output, input sent through Send, resizes, transcript markers) that
@@ -73,6 +82,8 @@ type ExitStatus struct {
 type Session struct {
 	opts   Options
 	proc   *process
+	marker string // this session's entry in SessionMarkerEnv
+	since  uint64 // the child's start time, where the platform tells it
 	screen *Screen
 	start  time.Time
 
@@ -86,6 +97,7 @@ type Session struct {
 	tr         *transcript
 	changed    chan struct{} // closed and replaced on every change
 	lastChange time.Time     // the last output, resize or exit
+	lastOutput time.Time     // when the child last wrote (OutputSince holds back after it)
 	vis        visibleState  // the last visible change (visible.go)
 	exit       *ExitStatus   // set once the child is reaped
 	exited     chan struct{} // closed once the child is reaped and drained
@@ -112,6 +124,7 @@ func Start(opts Options) (*Session, error) {
 	}
 	s := &Session{
 		opts:       opts,
+		marker:     newMarker(),
 		start:      time.Now(),
 		replies:    make(chan []byte, 64),
 		stop:       make(chan struct{}),
@@ -144,6 +157,7 @@ func Start(opts Options) (*Session, error) {
 		return nil, err
 	}
 	s.screen = screen
+	env = withMarker(env, s.marker) // After the recording: its header shows the caller's env.
 	proc, err := startProcess(opts.Program, opts.Args, opts.Dir, env, size)
 	if err != nil {
 		_ = screen.Close() // Best effort: already failing.
@@ -152,6 +166,7 @@ func Start(opts Options) (*Session, error) {
 		return nil, fmt.Errorf("ptywright: %w", err)
 	}
 	s.proc = proc
+	s.since = processStart(proc.pid())
 	s.wg.Add(3)
 	go s.readLoop()
 	go s.writeReplies()
@@ -233,6 +248,7 @@ func (s *Session) feed(p []byte) {
 	_, _ = s.screen.Write(p)
 	s.tr.Write(p)
 	s.notifyLocked()
+	s.lastOutput = s.lastChange
 	if s.vis.watchers > 0 {
 		s.visibleChangedLocked()
 	}
@@ -449,21 +465,24 @@ func (s *Session) Screen() *Screen { return s.screen }
 // Size returns the terminal size.
 func (s *Session) Size() Size { return s.screen.Size() }
 
-// Transcript returns the retained transcript, redacted unless raw is true.
+// Transcript returns the retained transcript (at most TranscriptMaxChars
+// characters), redacted with r: nil means DefaultRedactor, NoRedaction
+// returns it raw. It is redacted with the text the bound cut off before it,
+// so a secret cut in two does not show its tail.
 func (s *Session) Transcript(r *Redactor) string {
 	s.mu.Lock()
-	text := s.tr.String()
+	text, split := s.tr.withContext(s.tr.off)
 	s.mu.Unlock()
-	return r.Redact(text)
+	return redactAfter(r, text, split)
 }
 
-// TranscriptSince returns the output since cursor (see TranscriptCursor), the
-// next cursor, and whether the transcript bound cut part of it. The text is
-// unredacted.
-func (s *Session) TranscriptSince(cursor int64) (text string, next int64, dropped bool) {
+// transcriptTail returns the last n characters of the transcript, redacted
+// with r (nil: DefaultRedactor) together with the text before them.
+func (s *Session) transcriptTailN(r *Redactor, n int) string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.tr.Since(cursor)
+	text, split := s.tr.withContext(s.tr.tailStart(n))
+	s.mu.Unlock()
+	return redactAfter(r, text, split)
 }
 
 // TranscriptCursor returns the transcript's write position, counted in
@@ -507,8 +526,10 @@ func (s *Session) isClosed() bool {
 }
 
 // Close ends the session: SIGTERM to the process group, SIGKILL after the
-// grace period, reap, and stop every goroutine. It never hangs and is safe to
-// call more than once.
+// grace period, reap; then, unless Options.KeepDetached, the same for the
+// processes the program started that left the group (see
+// Options.KeepDetached); and stop every goroutine. It never hangs and is
+// safe to call more than once.
 func (s *Session) Close() error {
 	s.closeOnce.Do(func() { s.closeErr = s.close() })
 	return s.closeErr
@@ -522,6 +543,12 @@ func (s *Session) close() error {
 	grace := s.opts.CloseGrace
 	if grace <= 0 {
 		grace = 500 * time.Millisecond
+	}
+	var det *detached
+	if !s.opts.KeepDetached {
+		// Before any signal: once the child dies its orphans lose their
+		// parent link.
+		det = trackDetached(s.proc.pid(), s.since, s.marker)
 	}
 	select {
 	case <-s.exited:
@@ -540,6 +567,7 @@ func (s *Session) close() error {
 	_ = s.proc.signalGroup(SignalKill) // Best effort: the group may be gone.
 	killSessionMembers(s.proc.pid())
 	<-s.exited
+	det.end(grace)
 
 	err := s.proc.master.Close() // Unblocks the reader: the fd is non-blocking.
 	close(s.stop)

@@ -33,7 +33,7 @@ func TestPrintfRoundTrip(t *testing.T) {
 	require.Equal(t, "idx:1", red.Style.Foreground)
 	require.Equal(t, "default", snap.Cells[0].Style.Foreground)
 	require.Equal(t, ptywright.Cursor{Row: 1, Col: 11, Visible: true}, snap.Cursor)
-	require.Contains(t, s.Transcript(nil), "hello \x1b[31mred")
+	require.Contains(t, s.Transcript(ptywright.NoRedaction()), "hello \x1b[31mred")
 }
 
 func TestSGRColoursInAllForms(t *testing.T) {
@@ -212,11 +212,11 @@ func TestFloodKeepsTranscriptBounded(t *testing.T) {
 	for s.TranscriptCursor() < cursor+64<<10 {
 		time.Sleep(10 * time.Millisecond)
 	}
-	require.LessOrEqual(t, len([]rune(s.Transcript(nil))), bound)
-	text, next, dropped := s.TranscriptSince(cursor)
-	require.True(t, dropped, "the bound cut the delta")
-	require.LessOrEqual(t, len([]rune(text)), bound)
-	require.Greater(t, next, cursor)
+	require.LessOrEqual(t, len([]rune(s.Transcript(ptywright.NoRedaction()))), bound)
+	out := s.OutputSince(cursor, ptywright.NoRedaction())
+	require.True(t, out.Dropped, "the bound cut the delta")
+	require.LessOrEqual(t, len([]rune(out.Text)), bound)
+	require.Greater(t, out.Next, cursor)
 }
 
 func TestRedactionOfScreenAndTranscript(t *testing.T) {
@@ -234,7 +234,7 @@ func TestRedactionOfScreenAndTranscript(t *testing.T) {
 	require.Equal(t, 80, len(snap.Cells[:80]), "redaction keeps the grid")
 
 	require.NotContains(t, s.Transcript(ptywright.DefaultRedactor()), "abcdefghijklmnop")
-	require.Contains(t, s.Transcript(nil), "sk-ant-abcdefghijklmnopqrstuv")
+	require.Contains(t, s.Transcript(ptywright.NoRedaction()), "sk-ant-abcdefghijklmnopqrstuv")
 	raw := s.Snapshot(ptywright.SnapshotOptions{Raw: true})
 	require.Contains(t, raw.PlainText, "sk-ant-abcdefghijklmnopqrstuv")
 }
@@ -281,9 +281,9 @@ func TestMarkers(t *testing.T) {
 	require.Equal(t, s.TranscriptCursor(), m["after-one"])
 	send(t, s, ptywright.Text("two\r"))
 	waitFor(t, s, ptywright.TranscriptContains("two\r\ntwo"))
-	text, _, dropped := s.TranscriptSince(m["after-one"])
-	require.False(t, dropped)
-	require.Equal(t, "two\r\ntwo\r\n", text)
+	out := s.OutputSince(m["after-one"], nil)
+	require.False(t, out.Dropped)
+	require.Equal(t, "two\r\ntwo\r\n", out.Text)
 }
 
 func TestCloseKillsBackgroundJobsInOtherGroups(t *testing.T) {

@@ -344,7 +344,7 @@ func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, befo
 					return false, "", err
 				}
 				if out != nil {
-					rc.Evidence = out
+					rc.Evidence = RedactOutcome(out, nil) // It leaves the library.
 					return true, "", nil
 				}
 				wake = w

@@ -8,30 +8,20 @@ import (
 	"os"
 	"sync"
 	"time"
-	"unicode/utf8"
 )
 
 // ErrRecordingExists is returned when Options.RecordPath names an existing
 // file: a recording is never overwritten. It also matches fs.ErrExist.
 var ErrRecordingExists = fmt.Errorf("recording file already exists (refusing to overwrite): %w", fs.ErrExist)
 
-// Limits of the redacting recorder's hold-back (see recorder).
+// Limits of the redacting recorder beyond the shared hold-back ones
+// (redact_stream.go).
 const (
-	// recordHoldMax: a control-free run longer than this is cut anyway,
-	// keeping recordHoldKeep bytes held.
-	recordHoldMax  = 4096
-	recordHoldKeep = 1024
-	// recordHoldHard: a secret straddling the cut is held back only while
-	// the held text stays under this, so memory stays bounded.
-	recordHoldHard = 64 * 1024
 	// recordLookbehind is how much already-written output the redactor sees
 	// again before the held text, so patterns that look back (the start of
 	// an identifier, an escape sequence before a word) behave as on the
 	// whole stream.
 	recordLookbehind = 1024
-	// recordSpanContext is how far before a straddling secret the cut moves,
-	// so its key ("API_KEY=") stays held with it.
-	recordSpanContext = 256
 	// recordMaxPending bounds the events held behind unsettled output.
 	recordMaxPending = 4096
 )
@@ -41,18 +31,17 @@ const (
 // the Session sent (never the terminal's replies), resize and marker events.
 //
 // Redaction has to work on a stream cut into arbitrary chunks, where a
-// secret can be split across two reads. The recorder therefore holds back
-// the output after the last control character (other than tab) or complete
-// escape sequence: no secret the default patterns hide contains one, and
-// the redactor sees the last recordLookbehind bytes again before the held
-// text, so everything redacts exactly as the whole stream would. The held bytes keep the time they
+// secret can be split across two reads: the recorder holds back output with
+// the stream machinery it shares with Session.OutputSince (redact_stream.go),
+// seeing the last recordLookbehind bytes again before the held text, so
+// everything redacts exactly as the whole stream would. The held bytes keep the time they
 // arrived at and are written as their own event, before anything that came
 // later, once more output settles them or the session closes: times in the
 // file are those of the live session, only the write to disk is deferred.
 // Input, resize and marker events queue behind held output, so the file
 // stays in time order. Extra literals hold back their length minus one;
 // extra regexes are guaranteed across chunks when their matches contain no
-// control character. A control-free run longer than recordHoldMax is cut
+// control character. A control-free run longer than streamHoldMax is cut
 // anyway, with recordLookbehind bytes of context kept for the redactor.
 //
 // Output is also held back at an incomplete UTF-8 sequence, so every event
@@ -116,9 +105,7 @@ func newRecorder(path string, size Size, env []string, red *Redactor) (*recorder
 		if !red.enabled {
 			r.red = nil
 		}
-		for _, l := range red.literals {
-			r.maxLit = max(r.maxLit, len(l))
-		}
+		r.maxLit = red.maxLiteral()
 	}
 	h := RecordingHeader{Version: 2, Width: size.Cols, Height: size.Rows, Timestamp: r.start.Unix(), Env: headerEnv(env)}
 	b, err := json.Marshal(h)
@@ -232,22 +219,19 @@ func (r *recorder) abort() {
 // when final.
 func (r *recorder) settle(final bool) {
 	var spans [][2]int
-	if r.red != nil && len(r.stream) > 0 {
-		// Spans over lookbehind + stream, moved into stream coordinates.
+	var held string // the stream, as a string
+	if r.red != nil {
 		text := string(r.lookbehind) + string(r.stream)
-		lb := len(r.lookbehind)
-		for _, sp := range r.red.Spans(text) {
-			if sp[1] <= lb {
-				continue
-			}
-			spans = append(spans, [2]int{max(sp[0]-lb, 0), sp[1] - lb})
-		}
+		held = text[len(r.lookbehind):]
+		spans = streamSpans(r.red, text, len(r.lookbehind))
+	} else {
+		held = string(r.stream)
 	}
 	cut := len(r.stream)
 	if !final && len(r.pending) <= recordMaxPending {
 		cut = r.safeCut(spans)
 	}
-	r.emit(cut, spans)
+	r.emit(held, cut, spans)
 	if len(r.out) > 0 {
 		if _, err := r.f.Write(r.out); err != nil {
 			r.err = err // Disk full? The recording stops; close reports it.
@@ -258,39 +242,16 @@ func (r *recorder) settle(final bool) {
 
 // safeCut returns how much of the stream can be written now.
 func (r *recorder) safeCut(spans [][2]int) int {
-	s := r.stream
-	n := len(s)
 	if r.red == nil {
-		return n - incompleteUTF8(s)
+		return len(r.stream) - incompleteUTF8(r.stream)
 	}
-	ctl := lastControlCut(s)
-	cut := ctl
-	if n-cut > recordHoldMax {
-		cut = runeStartBefore(s, n-recordHoldKeep)
-	}
-	if r.maxLit > 1 && cut > n-(r.maxLit-1) {
-		// A literal may have started in the last maxLit-1 bytes.
-		cut = lastControlCut(s[:max(n-(r.maxLit-1), 0)])
-	}
-	for _, sp := range spans {
-		if sp[0] < cut && sp[1] >= cut {
-			// A secret reaches the cut and may go on: hold it with its key.
-			back := max(sp[0]-recordSpanContext, 0)
-			if ctl <= sp[0] && ctl > back {
-				back = ctl
-			}
-			if n-back <= recordHoldHard {
-				cut = runeStartBefore(s, back)
-			}
-			break
-		}
-	}
-	return cut
+	return streamCut(r.stream, spans, r.maxLit)
 }
 
 // emit writes the pending events up to stream offset cut, redacting the
-// output with spans (stream coordinates, sorted), and keeps the rest.
-func (r *recorder) emit(cut int, spans [][2]int) {
+// output (held: the stream as a string) with spans (stream coordinates,
+// sorted), and keeps the rest.
+func (r *recorder) emit(held string, cut int, spans [][2]int) {
 	var carry []byte // an incomplete UTF-8 sequence moving to the next piece
 	i := 0
 	for ; i < len(r.pending); i++ {
@@ -304,7 +265,7 @@ func (r *recorder) emit(cut int, spans [][2]int) {
 			break
 		}
 		end := min(b, cut)
-		piece := append(carry, r.redactRange(a, end, spans)...)
+		piece := appendRedacted(carry, held, a, end, spans, r.red.Replacement())
 		carry = nil
 		if k := incompleteUTF8(piece); k > 0 && end < cut {
 			carry = append([]byte(nil), piece[len(piece)-k:]...)
@@ -330,90 +291,4 @@ func (r *recorder) emit(cut int, spans [][2]int) {
 		r.lookbehind = r.lookbehind[:copy(r.lookbehind, r.lookbehind[over:])]
 	}
 	r.stream = r.stream[:copy(r.stream, r.stream[cut:])]
-}
-
-// redactRange returns stream[a:end] with the spans replaced. A span that
-// started before a had its replacement written with the earlier piece.
-func (r *recorder) redactRange(a, end int, spans [][2]int) []byte {
-	s := r.stream
-	var out []byte
-	pos := a
-	for _, sp := range spans {
-		if sp[1] <= pos {
-			continue
-		}
-		if sp[0] >= end {
-			break
-		}
-		if sp[0] >= pos {
-			out = append(out, s[pos:sp[0]]...)
-			out = append(out, r.red.Replacement()...)
-		}
-		pos = min(sp[1], end)
-	}
-	return append(out, s[pos:end]...)
-}
-
-// lastControlCut returns where s can be cut so that no secret the default
-// patterns hide can straddle the cut: after the last control character
-// (other than tab: no secret contains one), or after the escape sequence it
-// starts when that sequence is complete (its bytes cannot be part of a
-// secret either), or before an incomplete one; 0 if s has none. A word
-// right after the cut is still judged with the bytes before it, which the
-// recorder keeps as lookbehind.
-func lastControlCut(s []byte) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		c := s[i]
-		if (c < 0x20 && c != '\t') || c == 0x7f {
-			if c != 0x1b {
-				return i + 1
-			}
-			if escapeComplete(s[i:]) {
-				return len(s)
-			}
-			return i
-		}
-	}
-	return 0
-}
-
-// escapeComplete reports whether b is exactly one complete escape sequence:
-// ESC [ parameters intermediates final (CSI) or ESC intermediates final.
-// OSC and DCS strings end with BEL or ESC \, so they never qualify here.
-func escapeComplete(b []byte) bool {
-	i := 1
-	if i < len(b) && b[i] == '[' {
-		i++
-		for i < len(b) && b[i] >= 0x30 && b[i] <= 0x3f {
-			i++
-		}
-	} else if i < len(b) && (b[i] == ']' || b[i] == 'P' || b[i] == '_' || b[i] == '^' || b[i] == 'X') {
-		return false // A string sequence: its text runs to its terminator.
-	}
-	for i < len(b) && b[i] >= 0x20 && b[i] <= 0x2f {
-		i++
-	}
-	return i == len(b)-1 && b[i] >= 0x30 && b[i] <= 0x7e
-}
-
-// incompleteUTF8 returns the length of a UTF-8 sequence cut off at the end
-// of b (0 if b ends on a rune boundary or with an invalid byte).
-func incompleteUTF8(b []byte) int {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			if b[i] >= utf8.RuneSelf && !utf8.FullRune(b[i:]) {
-				return len(b) - i
-			}
-			return 0
-		}
-	}
-	return 0
-}
-
-// runeStartBefore moves i back to the start of the rune it points into.
-func runeStartBefore(s []byte, i int) int {
-	for k := 0; k < utf8.UTFMax-1 && i > 0 && i < len(s) && !utf8.RuneStart(s[i]); k++ {
-		i--
-	}
-	return i
 }

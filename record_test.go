@@ -145,7 +145,7 @@ func TestRecorderCutInsideLongRunKeepsSecretsHidden(t *testing.T) {
 		const at = 4000
 		text := filler[:at] + " " + secret + " " + filler[at:] + "\r\n"
 		for d := -40; d <= 40; d++ {
-			first := at + recordHoldKeep + d // the cut falls at about at+d
+			first := at + streamHoldKeep + d // the cut falls at about at+d
 			got := outputOf(recordChunks(t, red, text[:first], text[first:]))
 			require.NotContains(t, got, "TOKENVALUE", "%q, first chunk %d bytes", secret, first)
 			require.Equal(t, red.Redact(text), got, "%q, first chunk %d bytes", secret, first)

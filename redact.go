@@ -15,6 +15,36 @@ const DefaultRedactionReplacement = "[REDACTED]"
 // ErrInvalidRedaction is wrapped by RedactionPolicy.Compile errors.
 var ErrInvalidRedaction = errors.New("invalid redaction policy")
 
+// Redaction: one rule, applied where data leaves the library.
+//
+// Everything the library hands out that shows what a program printed is
+// redacted with the default policy unless the caller opts out by name:
+//
+//   - screen snapshots (Session.Snapshot, RedactSnapshot), including cells;
+//   - transcripts: Session.Transcript, the TranscriptTail of waits and
+//     inspections, Session.OutputSince (the output stream, redacted as one
+//     stream so a secret written in two pieces is hidden in both);
+//   - wait evidence (WaitResult, WaitError, captures, send receipts);
+//   - plugin states (ExtensionHandle returns states through RedactState:
+//     evidence, metadata, operator excerpts), inspections and extractions
+//     (Extraction.Redactor);
+//   - recordings (Options.RecordRedactor, RecordRaw to opt out);
+//   - errors and diagnostics: the JSON-RPC server's error messages and
+//     logs, the CLI's and plugins' log lines.
+//
+// Every parameter or field of type *Redactor follows the same rule: nil
+// means DefaultRedactor, NoRedaction() (or a policy compiled with Enabled
+// false) means raw. Over JSON-RPC the same reads take "redact": false and a
+// "redaction" object, and notifications use the default policy. The only
+// raw sinks are the ones named raw: Options.RawTranscriptPath,
+// Options.Output and Screen (the live parser), which callers wire up
+// themselves.
+//
+// The default patterns favour precision as much as recall (see
+// redact_builtin.go): vendor keys, private key blocks, and credentials in
+// assignments, auth headers and URLs when the value is plausibly a secret,
+// not a path, placeholder, reference or word.
+
 // RedactionPolicy says how to hide secrets in screen text, transcripts,
 // notifications and error messages. The default patterns always apply when
 // Enabled; the Extra* fields add caller-specific secrets for one read.
@@ -37,7 +67,12 @@ func DefaultRedactionPolicy() RedactionPolicy {
 }
 
 // Redactor applies a compiled RedactionPolicy. It is immutable after Compile
-// and safe for concurrent use; a nil *Redactor redacts nothing.
+// and safe for concurrent use.
+//
+// A nil *Redactor means the default policy (DefaultRedactor), everywhere a
+// *Redactor is taken: reads, waits, inspections, recordings, streams.
+// Redacting nothing is always an explicit choice: NoRedaction, or a policy
+// compiled with Enabled false.
 type Redactor struct {
 	enabled     bool
 	replacement string
@@ -91,9 +126,31 @@ var defaultRedactor = sync.OnceValue(func() *Redactor {
 // DefaultRedactor returns the shared Redactor for DefaultRedactionPolicy.
 func DefaultRedactor() *Redactor { return defaultRedactor() }
 
+// noRedaction is the shared disabled Redactor.
+var noRedaction = &Redactor{replacement: DefaultRedactionReplacement}
+
+// NoRedaction returns the Redactor that hides nothing: pass it where a
+// *Redactor is taken to opt into raw, unredacted text (trusted-local
+// debugging). It is the only way to get raw text besides a policy compiled
+// with Enabled false; nil always means the default policy.
+func NoRedaction() *Redactor { return noRedaction }
+
+// orDefault resolves nil to DefaultRedactor.
+func (r *Redactor) orDefault() *Redactor {
+	if r == nil {
+		return DefaultRedactor()
+	}
+	return r
+}
+
+// Enabled reports whether r hides anything (nil: the default policy does).
+func (r *Redactor) Enabled() bool { return r.orDefault().enabled }
+
 // Redact returns s with every span from Spans replaced by the replacement. It
-// returns s itself (no copy) when there is nothing to hide.
+// returns s itself (no copy) when there is nothing to hide. A nil r redacts
+// with the default policy.
 func (r *Redactor) Redact(s string) string {
+	r = r.orDefault()
 	spans := r.Spans(s)
 	if len(spans) == 0 {
 		return s
@@ -111,18 +168,15 @@ func (r *Redactor) Redact(s string) string {
 }
 
 // Replacement returns the text that stands in for each span.
-func (r *Redactor) Replacement() string {
-	if r == nil {
-		return DefaultRedactionReplacement
-	}
-	return r.replacement
-}
+func (r *Redactor) Replacement() string { return r.orDefault().replacement }
 
 // Spans returns the sorted, non-overlapping byte ranges [start, end) of s that
 // Redact replaces, overlapping or touching matches merged into one. The screen
-// maps them back onto cells. A nil or disabled Redactor returns nil.
+// maps them back onto cells. A disabled Redactor returns nil; a nil one
+// uses the default policy.
 func (r *Redactor) Spans(s string) [][2]int {
-	if r == nil || !r.enabled || s == "" {
+	r = r.orDefault()
+	if !r.enabled || s == "" {
 		return nil
 	}
 	var spans [][2]int
@@ -169,297 +223,4 @@ func mergeSpans(spans [][2]int) [][2]int {
 		out = append(out, sp)
 	}
 	return out
-}
-
-// The default patterns. Each one is matched anchored at a position the
-// trigger scan proposes (see builtinSpans), so a regexp only ever runs over
-// the few bytes of a candidate match, never over the whole text. Capture
-// groups surround only the part to hide, so keys, separators and auth schemes
-// stay readable ("API_KEY=[REDACTED]", "Bearer [REDACTED]"). None of them can
-// cross a line break.
-const (
-	// Bearer <token>: keep the word, hide the token (RFC 6750 charset).
-	bearerPattern = `^(?i:bearer)[ \t]+([A-Za-z0-9._~+/-]+=*)`
-	// OpenAI / Anthropic style keys: sk-, sk-proj-, sk-ant-api03-, ...
-	skPattern = `^(sk-[A-Za-z0-9_-]{16,})`
-	// AWS access key ids (long-term AKIA, temporary ASIA).
-	awsPattern = `^((?:AKIA|ASIA)[A-Z0-9]{16})\b`
-	// key = value, where the key is an identifier containing a secret word
-	// that ends a _/- separated segment: API_KEY, x-api-key, GITHUB_TOKEN,
-	// --password, client_secret, AWS_SECRET_ACCESS_KEY. "max_tokens" and
-	// "tokenizer" do not qualify. The word may start mid-identifier so that
-	// a key glued to an escape sequence ("\x1b[1mAPI_KEY=") still counts.
-	kvPattern = `^` + kvKey + kvSeparator + authScheme + kvValue
-	kvKey     = `(?i:[a-z0-9_-]*?(?:api[_-]?key|apikey|token|secret|passw(?:or)?d|passphrase|authorization)(?:[_-][a-z0-9]+)*)`
-	// Closing quote of a quoted key (also JSON-escaped), then = : or :=.
-	kvSeparator = `\\?["']?[ \t]*(?::=|[:=])[ \t]*`
-	// A recognised auth scheme before the value stays visible and the
-	// credential after it is hidden ("Authorization: Basic [REDACTED]",
-	// "token: Bearer [REDACTED]"); without this the scheme word would be
-	// taken as the whole value and the credential would leak.
-	authScheme = `(?i:(?:basic|bearer|digest|negotiate|token)[ \t]+)?`
-	// The value: the inside of a quoted string, or a bare run up to
-	// whitespace, a quote or a list/query separator. Control characters end
-	// it too, so an escape sequence after a secret in raw output survives.
-	kvValue = `(?:\\?"([^"\\\x00-\x1f\x7f]+)|'([^'\x00-\x1f\x7f]+)|([^\s"'` + "`" + `,;&\x00-\x1f\x7f]+))`
-)
-
-type builtinRegexps struct{ bearer, sk, aws, kv *regexp.Regexp }
-
-var builtinPatterns = sync.OnceValue(func() *builtinRegexps {
-	return &builtinRegexps{
-		bearer: regexp.MustCompile(bearerPattern),
-		sk:     regexp.MustCompile(skPattern),
-		aws:    regexp.MustCompile(awsPattern),
-		kv:     regexp.MustCompile(kvPattern),
-	}
-})
-
-// trigger identifies which default pattern a trigger word starts.
-type trigger uint8
-
-const (
-	trigNone   trigger = iota
-	trigBearer         // "bearer" at a word boundary
-	trigSK             // "sk-" at a word boundary
-	trigAWS            // "akia"/"asia" at a word boundary
-	trigKV             // a secret word somewhere in an identifier
-)
-
-// builtinSpans appends the spans of the default patterns in s.
-//
-// A byte scan finds trigger words (ASCII case-insensitive); each trigger
-// proposes one anchored start: the trigger itself for bearer, sk- and AWS
-// keys, and the start of the enclosing identifier for key = value. Every
-// trigger is tried, even inside an earlier match, and the caller merges the
-// spans: a global regexp search would instead skip a secret whose key was
-// swallowed by the previous match ("Bearer passwd = x").
-func (r *Redactor) builtinSpans(s string, spans [][2]int) [][2]int {
-	re := r.builtin
-	lineEnd := -1 // end of the line containing the current trigger
-	triedKV := -1 // identifier start already tried with kvPattern
-	for i := 0; i < len(s); {
-		h, trig := indexTrigger(s, i)
-		if trig == trigNone {
-			break
-		}
-		i = h + 1
-		if h >= lineEnd {
-			lineEnd = strings.IndexByte(s[h:], '\n')
-			if lineEnd < 0 {
-				lineEnd = len(s)
-			} else {
-				lineEnd += h
-			}
-		}
-		var (
-			rx    *regexp.Regexp
-			start = h
-		)
-		switch trig {
-		case trigBearer, trigSK, trigAWS:
-			if !boundaryBefore(s, h) {
-				continue
-			}
-			switch trig {
-			case trigBearer:
-				rx = re.bearer
-			case trigSK:
-				rx = re.sk
-			default:
-				rx = re.aws
-			}
-		case trigKV:
-			if !separatorFollows(s, h) {
-				continue
-			}
-			start = identStart(s, h)
-			if start == triedKV {
-				continue
-			}
-			triedKV = start
-			rx = re.kv
-		}
-		// Candidates match or fail within a few bytes. A short window keeps
-		// regexp on its backtracker instead of the slower NFA. If the window
-		// cut the line and the result may depend on what follows (no match,
-		// or a match running to the cut), redo it on the whole line, so the
-		// window never changes the outcome.
-		end := min(lineEnd, h+matchWindow)
-		m := rx.FindStringSubmatchIndex(s[start:end])
-		if end < lineEnd && (m == nil || start+m[1] == end) {
-			m = rx.FindStringSubmatchIndex(s[start:lineEnd])
-		}
-		if m == nil {
-			continue
-		}
-		// The first group that took part is the secret.
-		for g := 2; g+1 < len(m); g += 2 {
-			if m[g] >= 0 && m[g+1] > m[g] {
-				spans = append(spans, [2]int{start + m[g], start + m[g+1]})
-				break
-			}
-		}
-	}
-	return spans
-}
-
-// matchWindow is the input first given to an anchored default pattern.
-const matchWindow = 256
-
-// maxIdentScan bounds how far back from a secret word identStart looks, so
-// a pathological identifier cannot make redaction quadratic. Past it the key
-// is taken to start at the bound, which can only redact more, never less.
-const maxIdentScan = 1024
-
-// identStart returns where the identifier ([A-Za-z0-9_-]) containing s[h]
-// starts.
-func identStart(s string, h int) int {
-	lo := max(0, h-maxIdentScan)
-	j := h
-	for j > lo && isIdentByte(s[j-1]) {
-		j--
-	}
-	return j
-}
-
-// separatorFollows is a cheap necessary condition for kvPattern at a secret
-// word starting at h: after the rest of the identifier, an optional
-// (escaped) quote and blanks, there must be ':' or '='. It rejects prose such
-// as "tokens used" without running the regexp.
-func separatorFollows(s string, h int) bool {
-	k := h
-	for k < len(s) && isIdentByte(s[k]) {
-		k++
-	}
-	if k < len(s) && s[k] == '\\' {
-		k++
-	}
-	if k < len(s) && (s[k] == '"' || s[k] == '\'') {
-		k++
-	}
-	for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
-		k++
-	}
-	return k < len(s) && (s[k] == ':' || s[k] == '=')
-}
-
-// boundaryBefore reports whether a word may start at s[h]: at the start, after
-// a non-word byte, or right after an escape sequence whose final byte happens
-// to be a letter or digit ("\x1b[1mBearer", "\x1b(BAKIA..."), as raw
-// transcripts are full of them.
-func boundaryBefore(s string, h int) bool {
-	if h == 0 || !isWordByte(s[h-1]) {
-		return true
-	}
-	j := h - 2
-	switch {
-	case j >= 0 && s[j] == 0x1b: // ESC 7, ESC M, ...
-		return true
-	case j >= 1 && s[j-1] == 0x1b && 0x20 <= s[j] && s[j] <= 0x2f: // ESC ( B
-		return true
-	}
-	// CSI: ESC [ parameter bytes (0x30-0x3f) intermediate bytes (0x20-0x2f) final.
-	for lo := max(0, j-64); j >= lo && 0x20 <= s[j] && s[j] <= 0x3f; j-- {
-	}
-	return j >= 1 && s[j] == '[' && s[j-1] == 0x1b
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-}
-
-func isIdentByte(c byte) bool { return c == '-' || isWordByte(c) }
-
-// indexTrigger returns the position and kind of the first trigger word in s
-// at or after from. Trigger words (ASCII case-insensitive) are the literal
-// part every default pattern contains: bearer, sk-, akia, asia, and for
-// key = value: key (api_key, apikey), token, secret, pass (password, passwd,
-// passphrase) and authorization.
-func indexTrigger(s string, from int) (int, trigger) {
-	for i := from; i < len(s)-2; i++ {
-		// Cheap reject on the first two bytes before comparing words.
-		f := triggerFirst[s[i]]
-		if f == 0 || f&triggerSecond[s[i+1]] == 0 {
-			continue
-		}
-		rest := s[i:]
-		switch rest[0] | 0x20 {
-		case 'a':
-			if hasPrefixFold(rest, "akia") || hasPrefixFold(rest, "asia") {
-				return i, trigAWS
-			}
-			if hasPrefixFold(rest, "authorization") {
-				return i, trigKV
-			}
-		case 'b':
-			if hasPrefixFold(rest, "bearer") {
-				return i, trigBearer
-			}
-		case 'k':
-			if hasPrefixFold(rest, "key") {
-				return i, trigKV
-			}
-		case 'p':
-			if hasPrefixFold(rest, "pass") {
-				return i, trigKV
-			}
-		case 's':
-			if hasPrefixFold(rest, "sk-") {
-				return i, trigSK
-			}
-			if hasPrefixFold(rest, "secret") {
-				return i, trigKV
-			}
-		case 't':
-			if hasPrefixFold(rest, "token") {
-				return i, trigKV
-			}
-		}
-	}
-	return -1, trigNone
-}
-
-// Two-byte prefilter for indexTrigger: a trigger can start at s[i] only if
-// triggerFirst[s[i]] & triggerSecond[s[i+1]] != 0. Each bit stands for one
-// first letter; triggerSecond sets it on the letters that may follow.
-const (
-	tfA = 1 << iota // akia, asia, authorization
-	tfB             // bearer
-	tfK             // key
-	tfP             // pass
-	tfS             // sk-, secret
-	tfT             // token
-)
-
-var triggerFirst = [256]uint8{
-	'a': tfA, 'A': tfA, 'b': tfB, 'B': tfB, 'k': tfK, 'K': tfK,
-	'p': tfP, 'P': tfP, 's': tfS, 'S': tfS, 't': tfT, 'T': tfT,
-}
-
-var triggerSecond = [256]uint8{
-	'k': tfA | tfS, 'K': tfA | tfS,
-	's': tfA, 'S': tfA,
-	'u': tfA, 'U': tfA,
-	'e': tfB | tfK | tfS, 'E': tfB | tfK | tfS,
-	'a': tfP, 'A': tfP,
-	'o': tfT, 'O': tfT,
-}
-
-// hasPrefixFold reports whether s starts with lower-case ASCII word w,
-// ignoring ASCII case for letters.
-func hasPrefixFold(s, w string) bool {
-	if len(s) < len(w) {
-		return false
-	}
-	for i := 0; i < len(w); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != w[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -31,7 +31,7 @@ func TestRedactStateReachesEveryQuotedString(t *testing.T) {
 	require.Equal(t, "allow hunter2?", st.Assessment.OperatorBlockedExcerpt)
 	require.Equal(t, "a hunter2", st.Metadata["options"].([]any)[0])
 
-	require.Equal(t, st, ptywright.RedactState(st, nil), "a nil redactor leaves the state raw")
+	require.Equal(t, st, ptywright.RedactState(st, ptywright.NoRedaction()), "NoRedaction leaves the state raw")
 }
 
 func TestRedactOutcomeReachesEveryBranch(t *testing.T) {
@@ -50,6 +50,6 @@ func TestRedactOutcomeReachesEveryBranch(t *testing.T) {
 	require.Equal(t, map[string]any{"seen": []any{"[REDACTED]"}}, got.Matched[2].Evidence)
 	require.Equal(t, "x hunter2", capture, "the input is not rewritten")
 	require.Equal(t, "hunter2", o.Matched[1].Text)
-	require.Same(t, o, ptywright.RedactOutcome(o, nil))
+	require.Same(t, o, ptywright.RedactOutcome(o, ptywright.NoRedaction()))
 	require.Nil(t, ptywright.RedactOutcome(nil, r))
 }

@@ -22,8 +22,8 @@ func TestDefaultRedactionPatterns(t *testing.T) {
 		// Bearer tokens: the word stays, the token goes.
 		{"bearer", "curl -H 'Bearer abc.def-ghi_jkl~mno+p/q=='", "curl -H 'Bearer [REDACTED]'"},
 		{"bearer lower case", "bearer eyJhbGciOiJIUzI1NiJ9.e30.sig", "bearer [REDACTED]"},
-		{"bearer upper case", "BEARER xyz123", "BEARER [REDACTED]"},
-		{"bearer tab", "Bearer\tsecrettoken", "Bearer\t[REDACTED]"},
+		{"bearer upper case", "BEARER xyz123Q", "BEARER [REDACTED]"},
+		{"bearer tab", "Bearer\tsecret7oken", "Bearer\t[REDACTED]"},
 		{"bearer alone", "Bearer", "Bearer"},
 		{"bearer at end of line", "Bearer \nnext line", "Bearer \nnext line"},
 		{"bearer inside a word", "forbearer abc", "forbearer abc"},
@@ -46,48 +46,48 @@ func TestDefaultRedactionPatterns(t *testing.T) {
 		{"API_KEY env", "API_KEY=abc123 next", "API_KEY=[REDACTED] next"},
 		{"apikey colon", "apikey: abc123", "apikey: [REDACTED]"},
 		{"api-key header", "x-api-key: 0f0f0f", "x-api-key: [REDACTED]"},
-		{"prefixed env var", "export GITHUB_TOKEN=ghp_abcdef", "export GITHUB_TOKEN=[REDACTED]"},
+		{"prefixed env var", "export GITHUB_TOKEN=ghx_abc4ef", "export GITHUB_TOKEN=[REDACTED]"},
 		{"aws secret env", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG", "AWS_SECRET_ACCESS_KEY=[REDACTED]"},
-		{"client_secret", "client_secret = s3cr3t", "client_secret = [REDACTED]"},
-		{"token colon", "token: abc", "token: [REDACTED]"},
-		{"Token capitalised", "Your Token: abc", "Your Token: [REDACTED]"},
+		{"client_secret", "client_secret = s3cr3tz", "client_secret = [REDACTED]"},
+		{"token colon", "token: abc123", "token: [REDACTED]"},
+		{"Token capitalised", "Your Token: abc123", "Your Token: [REDACTED]"},
 		{"password spaces", "password   =   hunter2", "password   =   [REDACTED]"},
 		{"passwd", "passwd=hunter2", "passwd=[REDACTED]"},
 		{"passphrase", "passphrase: correct-horse", "passphrase: [REDACTED]"},
-		{"secret go assign", `secret := "x1"`, `secret := "[REDACTED]"`},
+		{"secret go assign", `secret := "x1y2z3"`, `secret := "[REDACTED]"`},
 		{"json password", `{"password": "hunter2", "user": "bob"}`, `{"password": "[REDACTED]", "user": "bob"}`},
 		{"json password with spaces", `{"password":"correct horse battery"}`, `{"password":"[REDACTED]"}`},
-		{"escaped json", `"{\"token\": \"abc\"}"`, `"{\"token\": \"[REDACTED]\"}"`},
-		{"single quoted", `token='abc def'`, `token='[REDACTED]'`},
-		{"yaml style", "  secret: abc\n  name: x", "  secret: [REDACTED]\n  name: x"},
-		{"query string", "https://x/y?api_key=abc&page=2", "https://x/y?api_key=[REDACTED]&page=2"},
-		{"comma separated", "token=abc,user=bob", "token=[REDACTED],user=bob"},
-		{"authorization basic", "Authorization: Basic abc", "Authorization: Basic [REDACTED]"},
+		{"escaped json", `"{\"token\": \"abc123\"}"`, `"{\"token\": \"[REDACTED]\"}"`},
+		{"single quoted", `token='abc def 12'`, `token='[REDACTED]'`},
+		{"yaml style", "  secret: abc123\n  name: x", "  secret: [REDACTED]\n  name: x"},
+		{"query string", "https://x/y?api_key=abc123&page=2", "https://x/y?api_key=[REDACTED]&page=2"},
+		{"comma separated", "token=abc123,user=bob", "token=[REDACTED],user=bob"},
+		{"authorization basic", "Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1l", "Authorization: Basic [REDACTED]"},
 		{"authorization bearer", "Authorization: Bearer abc.def", "Authorization: Bearer [REDACTED]"},
-		{"authorization raw", "authorization=abcdef", "authorization=[REDACTED]"},
-		{"proxy authorization", "Proxy-Authorization: Digest xyz", "Proxy-Authorization: Digest [REDACTED]"},
-		{"token with scheme", "token: Bearer xyz", "token: Bearer [REDACTED]"},
-		{"authorization scheme only", "Authorization: Basic", "Authorization: [REDACTED]"},
-		{"multiple on a line", "token=a password=b", "token=[REDACTED] password=[REDACTED]"},
-		{"multiple lines", "a\ntoken=1\nb\nsecret=2\nc", "a\ntoken=[REDACTED]\nb\nsecret=[REDACTED]\nc"},
-		{"crlf", "token=abc\r\nnext", "token=[REDACTED]\r\nnext"},
+		{"authorization raw", "authorization=abcdef1", "authorization=[REDACTED]"},
+		{"proxy authorization", "Proxy-Authorization: Digest xyz789", "Proxy-Authorization: Digest [REDACTED]"},
+		{"token with scheme", "token: Bearer xyz789", "token: Bearer [REDACTED]"},
+		{"authorization scheme only", "Authorization: Basic", "Authorization: Basic"},
+		{"multiple on a line", "token=a1b2c3 password=b4c5d6", "token=[REDACTED] password=[REDACTED]"},
+		{"multiple lines", "a\ntoken=abc123\nb\nsecret=def456\nc", "a\ntoken=[REDACTED]\nb\nsecret=[REDACTED]\nc"},
+		{"crlf", "token=abc123\r\nnext", "token=[REDACTED]\r\nnext"},
 		{"cli flag", "run --password=hunter2 --verbose", "run --password=[REDACTED] --verbose"},
-		{"leading underscore key", "_token=abc __secret: def", "_token=[REDACTED] __secret: [REDACTED]"},
-		{"escape after value survives", "API_KEY=abc\x1b[0m rest", "API_KEY=[REDACTED]\x1b[0m rest"},
-		{"quoted value stops at control", "token=\"abc\x1b[0m\"", "token=\"[REDACTED]\x1b[0m\""},
-		{"value longer than the match window", "token=" + strings.Repeat("x", 1000) + " end", "token=[REDACTED] end"},
-		{"bearer longer than the match window", "Bearer " + strings.Repeat("y", 700) + "\nnext", "Bearer [REDACTED]\nnext"},
-		{"quoted value longer than the match window", `"secret": "` + strings.Repeat("z ", 300) + `"`, `"secret": "[REDACTED]"`},
-		{"many on one long line", strings.Repeat("tokens used; token=v ", 50), strings.Repeat("tokens used; token=[REDACTED] ", 50)},
-		{"bearer after SGR", "\x1b[1mBearer abc\x1b[0m", "\x1b[1mBearer [REDACTED]\x1b[0m"},
-		{"bearer after CSI without params", "\x1b[KBearer abc", "\x1b[KBearer [REDACTED]"},
+		{"leading underscore key", "_token=abc123 __secret: def456", "_token=[REDACTED] __secret: [REDACTED]"},
+		{"escape after value survives", "API_KEY=abc123\x1b[0m rest", "API_KEY=[REDACTED]\x1b[0m rest"},
+		{"quoted value stops at control", "token=\"abc123\x1b[0m\"", "token=\"[REDACTED]\x1b[0m\""},
+		{"value longer than the match window", "token=" + strings.Repeat("x1", 500) + " end", "token=[REDACTED] end"},
+		{"bearer longer than the match window", "Bearer " + strings.Repeat("y2", 350) + "\nnext", "Bearer [REDACTED]\nnext"},
+		{"quoted value longer than the match window", `"secret": "` + strings.Repeat("z3 ", 200) + `"`, `"secret": "[REDACTED]"`},
+		{"many on one long line", strings.Repeat("tokens used; token=v4w5x6 ", 50), strings.Repeat("tokens used; token=[REDACTED] ", 50)},
+		{"bearer after SGR", "\x1b[1mBearer abc123\x1b[0m", "\x1b[1mBearer [REDACTED]\x1b[0m"},
+		{"bearer after CSI without params", "\x1b[KBearer abc123", "\x1b[KBearer [REDACTED]"},
 		{"sk after charset designation", "\x1b(Bsk-0123456789abcdefgh", "\x1b(B[REDACTED]"},
 		{"aws after ESC 7", "\x1b7AKIAIOSFODNN7EXAMPLE", "\x1b7[REDACTED]"},
-		{"kv after SGR", "\x1b[32mAPI_KEY=abc", "\x1b[32mAPI_KEY=[REDACTED]"},
-		{"key swallowed by bearer", "Bearer passwd = hunter2", "Bearer [REDACTED] = [REDACTED]"},
-		{"glued secret word", "mytoken=abc", "mytoken=[REDACTED]"},
-		{"identifier longer than the match window", strings.Repeat("a", 600) + "_TOKEN=abc", strings.Repeat("a", 600) + "_TOKEN=[REDACTED]"},
-		{"blanks longer than the match window", "token=" + strings.Repeat(" ", 300) + "abc", "token=" + strings.Repeat(" ", 300) + "[REDACTED]"},
+		{"kv after SGR", "\x1b[32mAPI_KEY=abc123", "\x1b[32mAPI_KEY=[REDACTED]"},
+		{"key swallowed by bearer", "Bearer passwd = hunter2", "Bearer passwd = [REDACTED]"},
+		{"glued secret word", "mytoken=abc123", "mytoken=[REDACTED]"},
+		{"identifier longer than the match window", strings.Repeat("a", 600) + "_TOKEN=abc123", strings.Repeat("a", 600) + "_TOKEN=[REDACTED]"},
+		{"blanks longer than the match window", "token=" + strings.Repeat(" ", 300) + "abc123", "token=" + strings.Repeat(" ", 300) + "[REDACTED]"},
 		{"kv with sk value merges", "OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrst", "OPENAI_API_KEY=[REDACTED]"},
 		// Prose and near misses stay untouched.
 		{"token in prose", "The token is stored in memory and never logged.", "The token is stored in memory and never logged."},
@@ -104,6 +104,30 @@ func TestDefaultRedactionPatterns(t *testing.T) {
 		{"nothing", "hello world", "hello world"},
 		{"empty", "", ""},
 		{"unicode around", "héllo token=秘密 wörld", "héllo token=[REDACTED] wörld"},
+		// Precision: ordinary text that looks like an assignment of a secret.
+		{"grep of /etc/passwd", "/etc/passwd:root:x:0:0:root:/root:/bin/bash", "/etc/passwd:root:x:0:0:root:/root:/bin/bash"},
+		{"start error for /etc/passwd", `fork/exec /etc/passwd: permission denied`, `fork/exec /etc/passwd: permission denied`},
+		{"nsswitch", "passwd:         files systemd", "passwd:         files systemd"},
+		{"man synopsis metavariable", "[--password=PASSWORD] [--secret=SECRET]", "[--password=PASSWORD] [--secret=SECRET]"},
+		{"placeholder word", "input_password = secret", "input_password = secret"},
+		{"sample secret spelled with digits", "password=secr3t.", "password=secr3t."},
+		{"reference to a secret", "passwd=$(getent passwd x) token=${TOKEN} key=<api-key>", "passwd=$(getent passwd x) token=${TOKEN} key=<api-key>"},
+		{"elided key", "ANTHROPIC_API_KEY: sk-ant-...bcdefghijklmnop-AAAA", "ANTHROPIC_API_KEY: sk-ant-...bcdefghijklmnop-AAAA"},
+		{"already redacted", "API_KEY=[REDACTED]", "API_KEY=[REDACTED]"},
+		{"key with a non-secret suffix", "password_encryption = scram-sha-256", "password_encryption = scram-sha-256"},
+		{"bearer in prose", "Specify the Bearer Token for OAUTH", "Specify the Bearer Token for OAUTH"},
+		{"ssh key type", "sk-ssh-ed25519-cert-v01@openssh.com", "sk-ssh-ed25519-cert-v01@openssh.com"},
+		{"code", "BadAPIKey  = APIError{Status: 401}", "BadAPIKey  = APIError{Status: 401}"},
+		{"url placeholder", "ftp://user:password@host/", "ftp://user:password@host/"},
+		{"url synopsis", "[protocol://][user[:password]@]proxyhost", "[protocol://][user[:password]@]proxyhost"},
+		{"colon list", "hostname:port:username:password:base_dn:flags", "hostname:port:username:password:base_dn:flags"},
+		{"numbers", "password_min = 4, token=4096", "password_min = 4, token=4096"},
+		// Vendor tokens, URL credentials and private keys.
+		{"github token", "push https://ghp_0123456789abcdefghijABCDEFGHIJ012345@github.com", "push https://[REDACTED]@github.com"},
+		{"url password", "postgres://app:s3cr3tPa55@db:5432/x", "postgres://app:[REDACTED]@db:5432/x"},
+		{"pem block", "a\n-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY-----\nb", "a\n[REDACTED]\nb"},
+		{"pem unterminated", "-----BEGIN PRIVATE KEY-----\nMIIabc", "[REDACTED]"},
+		{"pem certificate is public", "-----BEGIN CERTIFICATE-----\nMIIabc\n-----END CERTIFICATE-----", "-----BEGIN CERTIFICATE-----\nMIIabc\n-----END CERTIFICATE-----"},
 	}
 	r := DefaultRedactor()
 	for _, tt := range tests {
@@ -121,16 +145,23 @@ func TestRedactReturnsInputWhenClean(t *testing.T) {
 }
 
 func TestNilAndDisabledRedactor(t *testing.T) {
-	const s = "token=abc sk-abcdefghijklmnopqrstu"
+	const s = "token=abc123 sk-abcdefghijklmnopqrstu"
+	const want = "token=[REDACTED] [REDACTED]"
 	var nilR *Redactor
-	require.Equal(t, s, nilR.Redact(s))
-	require.Nil(t, nilR.Spans(s))
+	require.Equal(t, want, nilR.Redact(s), "nil means the default policy")
+	require.Equal(t, DefaultRedactor().Spans(s), nilR.Spans(s))
 	require.Equal(t, DefaultRedactionReplacement, nilR.Replacement())
+	require.True(t, nilR.Enabled())
+
+	require.Equal(t, s, NoRedaction().Redact(s), "opting out is explicit")
+	require.Nil(t, NoRedaction().Spans(s))
+	require.False(t, NoRedaction().Enabled())
 
 	off, err := RedactionPolicy{Enabled: false, ExtraLiterals: []string{"abc"}}.Compile()
 	require.NoError(t, err)
 	require.Equal(t, s, off.Redact(s))
 	require.Nil(t, off.Spans(s))
+	require.False(t, off.Enabled())
 }
 
 func TestDefaultRedactionPolicy(t *testing.T) {
@@ -152,14 +183,14 @@ func TestRedactionExtras(t *testing.T) {
 		{"literal everywhere", RedactionPolicy{Enabled: true, ExtraLiterals: []string{"hunter2"}}, "hunter2 and hunter2hunter2", "[REDACTED] and [REDACTED]"},
 		{"literal is case-sensitive", RedactionPolicy{Enabled: true, ExtraLiterals: []string{"Hunter2"}}, "hunter2 Hunter2", "hunter2 [REDACTED]"},
 		{"literal unicode", RedactionPolicy{Enabled: true, ExtraLiterals: []string{"秘密"}}, "a秘密b", "a[REDACTED]b"},
-		{"custom replacement", RedactionPolicy{Enabled: true, Replacement: "***", ExtraLiterals: []string{"x1"}}, "ax1b token=q", "a***b token=***"},
-		{"empty replacement means default", RedactionPolicy{Enabled: true, Replacement: ""}, "token=q", "token=[REDACTED]"},
+		{"custom replacement", RedactionPolicy{Enabled: true, Replacement: "***", ExtraLiterals: []string{"x1"}}, "ax1b token=q1w2e3", "a***b token=***"},
+		{"empty replacement means default", RedactionPolicy{Enabled: true, Replacement: ""}, "token=q1w2e3", "token=[REDACTED]"},
 		{"regex whole match", RedactionPolicy{Enabled: true, ExtraRegexes: []string{`ghp_[A-Za-z0-9]{6}`}}, "use ghp_abcdef now", "use [REDACTED] now"},
 		{"regex across lines", RedactionPolicy{Enabled: true, ExtraRegexes: []string{`(?s)BEGIN.*END`}}, "a BEGIN\nkey\nEND b", "a [REDACTED] b"},
 		{"regex matching empty is ignored", RedactionPolicy{Enabled: true, ExtraRegexes: []string{`x*`}}, "abc", "abc"},
 		{"overlapping literal and regex merge", RedactionPolicy{Enabled: true, ExtraLiterals: []string{"abcdef"}, ExtraRegexes: []string{`defghi`}}, "..abcdefghi..", "..[REDACTED].."},
 		{"touching spans merge", RedactionPolicy{Enabled: true, ExtraLiterals: []string{"abc", "def"}}, "abcdef", "[REDACTED]"},
-		{"literal overlaps default", RedactionPolicy{Enabled: true, ExtraLiterals: []string{"n=ab"}}, "token=abc", "toke[REDACTED]"},
+		{"literal overlaps default", RedactionPolicy{Enabled: true, ExtraLiterals: []string{"n=ab"}}, "token=abc123", "toke[REDACTED]"},
 		{"several literals", RedactionPolicy{Enabled: true, ExtraLiterals: []string{"one", "three"}}, "one two three", "[REDACTED] two [REDACTED]"},
 	}
 	for _, tt := range tests {
@@ -207,9 +238,9 @@ func TestRedactionSpans(t *testing.T) {
 		{"xyz", [][2]int{{0, 3}}},           // overlapping literals merge
 		{"xy yz", [][2]int{{0, 2}, {3, 5}}}, // separate stay separate, sorted
 		{"qq", [][2]int{{0, 2}}},            // touching merge
-		{"token=abc q", [][2]int{{6, 9}, {10, 11}}},
-		{"q token=abcq", [][2]int{{0, 1}, {8, 12}}}, // literal inside a default span
-		{"é token=ü", [][2]int{{9, 11}}},            // byte offsets, not runes
+		{"token=abc123 q", [][2]int{{6, 12}, {13, 14}}},
+		{"q token=abc12q", [][2]int{{0, 1}, {8, 14}}}, // literal inside a default span
+		{"é token=ü12345", [][2]int{{9, 16}}},         // byte offsets, not runes
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -265,6 +296,22 @@ func TestIndexTrigger(t *testing.T) {
 		{"Authorization", 0, trigKV},
 		{"aut", -1, trigNone},
 		{"tok token", 4, trigKV},
+		{"x ghp_", 2, trigToken},
+		{"github_pat_", 0, trigToken},
+		{"glpat-", 0, trigToken},
+		{"xoxb-", 0, trigToken},
+		{"sk_live_", 0, trigToken},
+		{"rk_live_", 0, trigToken},
+		{"whsec_", 0, trigToken},
+		{"AIza", 0, trigToken},
+		{"aiza", -1, trigNone},
+		{"ya29.", 0, trigToken},
+		{"npm_", 0, trigToken},
+		{"eyJhb", 0, trigToken},
+		{"eyj", -1, trigNone},
+		{"https://x", 5, trigURL},
+		{"-----BEGIN RSA", 0, trigPEM},
+		{"---------", -1, trigNone},
 	}
 	for _, tt := range tests {
 		at, trig := indexTrigger(tt.in, 0)
@@ -351,7 +398,7 @@ func TestRedactorConcurrentUse(t *testing.T) {
 	for i := range 8 {
 		wg.Go(func() {
 			for j := range 200 {
-				in := fmt.Sprintf("%d token=v%d lit reeex", i, j)
+				in := fmt.Sprintf("%d token=v%dx9y8z7 lit reeex", i, j)
 				want := fmt.Sprintf("%d token=[REDACTED] [REDACTED] [REDACTED]", i)
 				if got := r.Redact(in); got != want {
 					t.Errorf("got %q want %q", got, want)

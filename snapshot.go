@@ -6,7 +6,7 @@ import "strings"
 type SnapshotOptions struct {
 	// Cells asks for the per-cell grid, which costs more to build.
 	Cells bool
-	// Raw skips redaction.
+	// Raw skips redaction (the same as Redactor: NoRedaction()).
 	Raw bool
 	// Redactor redacts the text and cells; nil means DefaultRedactor.
 	Redactor *Redactor
@@ -18,18 +18,16 @@ func (s *Session) Snapshot(opts SnapshotOptions) ScreenSnapshot {
 	if opts.Raw {
 		return snap
 	}
-	r := opts.Redactor
-	if r == nil {
-		r = DefaultRedactor()
-	}
-	return RedactSnapshot(snap, r)
+	return RedactSnapshot(snap, opts.Redactor)
 }
 
 // RedactSnapshot returns snap with secrets in its text, title and cells
 // replaced. In cells the replacement is laid over the secret's cells and cut
 // or padded with '*' to the secret's width, so the grid keeps its geometry.
+// nil r means DefaultRedactor; NoRedaction returns snap as it is.
 func RedactSnapshot(snap ScreenSnapshot, r *Redactor) ScreenSnapshot {
-	if r == nil {
+	r = r.orDefault()
+	if !r.enabled {
 		return snap
 	}
 	snap.PlainText = r.Redact(snap.PlainText)

@@ -144,10 +144,17 @@ func (t *transcript) appendValid(b []byte, runes int) {
 	t.runes += runes
 }
 
+// transcriptContext is how much dropped text before the retained start the
+// transcript keeps (bytes) for redaction only: a read that starts at the
+// cut, or anywhere inside the text, redacts with the text before it, so a
+// secret cut in two shows neither half (see withContext). Secrets longer
+// than this that straddle a cut cannot be recognised.
+const transcriptContext = 4096
+
 // trim drops runes beyond maxChars from the front. The bytes stay in buf until
 // the dropped part is at least as large as the retained part; then one copy
-// moves the retained text down, so each byte is copied at most once more
-// than it is written.
+// moves the retained text down (with transcriptContext bytes before it), so
+// each byte is copied at most once more than it is written.
 func (t *transcript) trim() {
 	excess := t.runes - t.maxChars
 	if excess <= 0 {
@@ -156,11 +163,29 @@ func (t *transcript) trim() {
 	t.off += skipRunes(t.buf[t.off:], excess)
 	t.runes -= excess
 	t.start += int64(excess)
-	if t.off >= len(t.buf)-t.off {
-		n := copy(t.buf, t.buf[t.off:])
+	keep := t.contextStart(t.off)
+	if keep >= len(t.buf)-keep {
+		n := copy(t.buf, t.buf[keep:])
 		t.buf = t.buf[:n]
-		t.off = 0
+		t.off -= keep
 	}
+}
+
+// contextStart returns where the context of the text at byte i of buf
+// starts: up to transcriptContext bytes back, on a rune start.
+func (t *transcript) contextStart(i int) int {
+	c := max(0, i-transcriptContext)
+	for c < i && !utf8.RuneStart(t.buf[c]) {
+		c++
+	}
+	return c
+}
+
+// withContext returns a copy of the text from byte i of buf to the end,
+// preceded by its context: the text is s[split:].
+func (t *transcript) withContext(i int) (s string, split int) {
+	c := t.contextStart(i)
+	return string(t.buf[c:]), i - c
 }
 
 // The helpers below walk valid UTF-8 by counting rune-start bytes (any byte
@@ -236,6 +261,39 @@ func lastRunes(b []byte, n int) int {
 		}
 	}
 	return 0
+}
+
+// tailStart returns the byte index in buf where the last n retained runes
+// begin.
+func (t *transcript) tailStart(n int) int {
+	if n >= t.runes {
+		return t.off
+	}
+	return t.off + lastRunes(t.retained(), n)
+}
+
+// sinceStart returns the byte index in buf and the absolute rune position
+// where the text since cursor begins (the oldest retained rune if the bound
+// cut it: dropped), and the cursor at the end.
+func (t *transcript) sinceStart(cursor int64) (i int, at, end int64, dropped bool) {
+	end = t.Cursor()
+	if cursor >= end {
+		return len(t.buf), end, end, false
+	}
+	cursor = max(cursor, 0)
+	if cursor < t.start {
+		dropped = true
+		cursor = t.start
+	}
+	want := int(end - cursor)
+	b := t.retained()
+	// Deltas are usually short: count from whichever end is nearer.
+	if want <= t.runes/2 {
+		i = lastRunes(b, want)
+	} else {
+		i = skipRunes(b, t.runes-want)
+	}
+	return t.off + i, cursor, end, dropped
 }
 
 // retained returns the retained text, valid UTF-8.

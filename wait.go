@@ -64,8 +64,9 @@ func WithPredicates(r PredicateRegistry) WaitOption {
 	return func(c *waitConfig) { c.reg = r }
 }
 
-// WithRedactor sets the redaction applied to the evidence (default:
-// DefaultRedactor). A nil or disabled redactor leaves evidence raw.
+// WithRedactor sets the redaction applied to the evidence: the snapshot,
+// the transcript tail and a capture. nil means DefaultRedactor, like
+// everywhere; NoRedaction leaves the evidence raw.
 func WithRedactor(r *Redactor) WaitOption {
 	return func(c *waitConfig) { c.redactor = r }
 }
@@ -142,7 +143,7 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 }
 
 func (s *Session) waitResult(seq uint64, out *MatchOutcome, start time.Time, st *evalState, r *Redactor) *WaitResult {
-	snap := s.Snapshot(SnapshotOptions{Redactor: r, Raw: r == nil})
+	snap := s.Snapshot(SnapshotOptions{Redactor: r})
 	if out.Capture != nil {
 		out.Capture = strPtr(r.Redact(*out.Capture))
 	}
@@ -158,7 +159,7 @@ func (s *Session) waitResult(seq uint64, out *MatchOutcome, start time.Time, st 
 }
 
 func (s *Session) waitError(cause error, start time.Time, r *Redactor) *WaitError {
-	snap := s.Snapshot(SnapshotOptions{Redactor: r, Raw: r == nil})
+	snap := s.Snapshot(SnapshotOptions{Redactor: r})
 	return &WaitError{
 		Err:            cause,
 		Elapsed:        time.Since(start),
@@ -168,11 +169,10 @@ func (s *Session) waitError(cause error, start time.Time, r *Redactor) *WaitErro
 	}
 }
 
+// transcriptTail is a wait's evidence: the last TranscriptTailChars
+// characters, redacted so that a secret the cut starts in stays hidden.
 func (s *Session) transcriptTail(r *Redactor) string {
-	s.mu.Lock()
-	t := s.tr.Tail(TranscriptTailChars)
-	s.mu.Unlock()
-	return r.Redact(t)
+	return s.transcriptTailN(r, TranscriptTailChars)
 }
 
 func isDone(ch <-chan struct{}) bool {

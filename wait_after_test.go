@@ -16,13 +16,16 @@ import (
 func TestStableAfterInputSeesThePostInputScreen(t *testing.T) {
 	noLeak(t)
 	for i := range 5 {
-		s := sh(t, `stty -echo; printf 'ready> '; read l; sleep 0.05; echo "got $l"; sleep 30`)
+		s := sh(t, `stty -echo; printf 'ready> '; read l; echo "got $l"; sleep 30`)
 		waitFor(t, s, ptywright.ContainsText("ready> "))
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		w, err := s.Perform(ctx, ptywright.Text("hello\r"))
 		require.NoError(t, err)
 		require.Equal(t, len("hello\r"), w.Bytes)
-		res, err := s.Wait(ctx, ptywright.ScreenStable(300*time.Millisecond), ptywright.After(w.Sequence))
+		// The program answers at once; the window leaves it a second even on
+		// a loaded machine. Without After the wait would answer at once too,
+		// with the quiet screen from before the input.
+		res, err := s.Wait(ctx, ptywright.ScreenStable(time.Second), ptywright.After(w.Sequence))
 		cancel()
 		require.NoError(t, err, "run %d", i)
 		require.Contains(t, res.Snapshot.PlainText, "got hello", "run %d: the wait answered with the screen from before the input", i)

@@ -5,6 +5,6 @@ package ptywrighttest
 import "time"
 
 // survivors finds nothing where ptywright cannot start programs.
-func survivors(pid int, grace time.Duration) []string { return nil }
+func survivors(pid int, marker string, grace time.Duration) []string { return nil }
 
-func killSurvivors(pid int) {}
+func killSurvivors(pid int, marker string) {}

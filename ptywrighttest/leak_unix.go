@@ -10,8 +10,8 @@ import (
 
 // survivors reports whether the process group pid still has members,
 // waiting up to grace for them to go. Without /proc, processes that left
-// the group for one of their own are not seen.
-func survivors(pid int, grace time.Duration) []string {
+// the group for one of their own are not seen, marker or not.
+func survivors(pid int, marker string, grace time.Duration) []string {
 	deadline := time.Now().Add(grace)
 	for {
 		if syscall.Kill(-pid, 0) != nil {
@@ -24,6 +24,6 @@ func survivors(pid int, grace time.Duration) []string {
 	}
 }
 
-func killSurvivors(pid int) {
+func killSurvivors(pid int, marker string) {
 	_ = syscall.Kill(-pid, syscall.SIGKILL) // Best effort: the group may be gone already.
 }

@@ -12,7 +12,9 @@ import (
 // Start runs a program on a PTY for the length of the test. A cleanup
 // closes the session and fails the test if Close returns an error or if any
 // process of the program's process group or session is still running
-// afterwards (a leaked background job); such processes are then killed.
+// afterwards (a leaked background job), or on Linux any process that
+// carries the session's marker (a daemon that detached, unless
+// opts.KeepDetached); such processes are then killed.
 func Start(tb testing.TB, opts ptywright.Options) *ptywright.Session {
 	tb.Helper()
 	s, err := ptywright.Start(opts)
@@ -22,13 +24,17 @@ func Start(tb testing.TB, opts ptywright.Options) *ptywright.Session {
 	tb.Cleanup(func() {
 		tb.Helper()
 		pid := s.Pid()
+		marker := s.Marker()
+		if opts.KeepDetached {
+			marker = "" // The caller asked for its daemons to outlive the session.
+		}
 		if err := s.Close(); err != nil {
 			tb.Errorf("ptywrighttest: close %q: %v", opts.Program, err)
 		}
-		if left := survivors(pid, leakGrace); len(left) > 0 {
+		if left := survivors(pid, marker, leakGrace); len(left) > 0 {
 			tb.Errorf("ptywrighttest: %q (pid %d) left processes still running after Close (killed now):\n\t%s",
 				opts.Program, pid, strings.Join(left, "\n\t"))
-			killSurvivors(pid)
+			killSurvivors(pid, marker)
 		}
 	})
 	return s

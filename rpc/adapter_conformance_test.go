@@ -267,7 +267,7 @@ func adapterErrorCases(t *testing.T, c *client) {
 		{"adapter.state", map[string]any{"adapter": "e99"}, CodeInvalidParams, `unknown adapter "e99"`},
 		{"adapter.send", map[string]any{"adapter": "e3", "intent": "fly"}, CodeInvalidParams, `unknown intent "fly"`},
 		{"adapter.send", map[string]any{"adapter": "e3", "intent": "send_text", "params": []any{1}}, CodeInvalidParams, "params: must be an object, got an array"},
-		{"adapter.send", map[string]any{"adapter": "e3", "intent": "send_text", "params": map[string]any{}}, CodeInternalError, "params.text must be a non-empty string"},
+		{"adapter.send", map[string]any{"adapter": "e3", "intent": "send_text", "params": map[string]any{}}, CodeInvalidParams, "params.text must be a non-empty string"},
 		{"adapter.wait", map[string]any{"adapter": "e3", "intent": "wait_nothing_matcher"}, CodeInvalidParams, `unknown wait intent "wait_nothing_matcher"`},
 		{"adapter.wait", map[string]any{"adapter": "e3", "intent": "wait_echo_matcher", "params": map[string]any{"text": "never"}, "timeout_ms": 20}, CodeTimeout, "timed out"},
 		{"adapter.wait", map[string]any{"adapter": "e3", "timeout_ms": -1}, CodeInvalidParams, "timeout_ms: must be between 0"},
@@ -293,7 +293,8 @@ func adapterErrorCases(t *testing.T, c *client) {
 		requireError(t, c.await(waiting).Error, CodeCancelled, "cancelled")
 	})
 	t.Run("input after the program exited", func(t *testing.T) {
-		c.do("session.kill", map[string]any{"session": "s4"}, nil)
+		// Ctrl-C through the plugin ends `sh -c cat`.
+		c.do("adapter.send", map[string]any{"adapter": "e4", "intent": "interrupt"}, nil)
 		c.wait("s4", map[string]any{"type": "process_exited"})
 		e := c.callErr("adapter.send", map[string]any{"adapter": "e4", "intent": "send_text", "params": map[string]any{"text": "late"}})
 		requireError(t, e, CodeSessionClosed, "the program exited: ")

@@ -60,11 +60,21 @@ type adapterListResult struct {
 	Plugins []ptywright.PluginManifest `json:"plugins"`
 }
 
+// adapterList lists what adapter.start can instantiate: the plugins of
+// kind adapter. Matcher and macro plugins are still loaded, described
+// (plugin.describe) and called (plugin.call, lua matchers).
 func (s *Server) adapterList(_ context.Context, _ *conn, raw []byte) (any, error) {
 	if err := decodeParams(raw, &struct{}{}); err != nil {
 		return nil, err
 	}
-	return adapterListResult{Plugins: s.opts.Plugins.Manifests()}, nil
+	all := s.opts.Plugins.Manifests()
+	out := make([]ptywright.PluginManifest, 0, len(all))
+	for _, m := range all {
+		if m.Kind == ptywright.PluginKindAdapter {
+			out = append(out, m)
+		}
+	}
+	return adapterListResult{Plugins: out}, nil
 }
 
 type liveAdapter struct {
@@ -136,6 +146,7 @@ func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
+	holdNotifications(ctx, a.e)
 	res, err := a.h.Send(ctx, p.Intent, p.Params)
 	if err != nil {
 		return nil, err
@@ -336,7 +347,7 @@ func (p adapterReadParams) redactor() (*ptywright.Redactor, error) {
 }
 
 // adapterRead decodes a redacting read and returns its adapter and
-// redactor (nil: raw).
+// redactor (ptywright.NoRedaction(): raw).
 func (s *Server) adapterRead(method string, raw []byte) (*adapter, *ptywright.Redactor, error) {
 	var p adapterReadParams
 	if err := decodeParams(raw, &p); err != nil {
@@ -360,7 +371,7 @@ func (s *Server) adapterSnapshot(_ context.Context, _ *conn, raw []byte) (any, e
 	if err != nil {
 		return nil, err
 	}
-	b, err := a.h.Session().Snapshot(ptywright.SnapshotOptions{Cells: true, Raw: r == nil, Redactor: r}).MarshalJSON()
+	b, err := a.h.Session().Snapshot(ptywright.SnapshotOptions{Cells: true, Redactor: r}).MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("%w: encoding the snapshot: %w", ErrInternal, err)
 	}
@@ -410,18 +421,25 @@ func (s *Server) adapterInspect(ctx context.Context, _ *conn, raw []byte) (any, 
 }
 
 type extractParams struct {
-	Adapter   string   `json:"adapter" rpc:"required"`
-	Regex     *string  `json:"regex"`
-	Sentinels []string `json:"sentinels"`
-	TailChars int      `json:"tail_chars"`
+	Adapter   string           `json:"adapter" rpc:"required"`
+	Regex     *string          `json:"regex"`
+	Sentinels []string         `json:"sentinels"`
+	TailChars int              `json:"tail_chars"`
+	Redact    *bool            `json:"redact"`
+	Redaction *redactionParams `json:"redaction"`
 }
 
 // adapterExtract runs a caller-owned extraction over the adapter's
-// projected dialog. The answer is not redacted: the caller chose what to
-// extract.
+// projected dialog, redacted before it is searched like every other read:
+// "redact": false searches the raw dialog, with the same screen.read
+// permission a raw adapter.snapshot needs.
 func (s *Server) adapterExtract(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p extractParams
 	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	r, err := readParams{Redact: p.Redact, Redaction: p.Redaction}.redactor()
+	if err != nil {
 		return nil, err
 	}
 	switch {
@@ -440,7 +458,7 @@ func (s *Server) adapterExtract(ctx context.Context, _ *conn, raw []byte) (any, 
 	if err != nil {
 		return nil, err
 	}
-	e := ptywright.Extraction{Sentinels: p.Sentinels, TailChars: p.TailChars}
+	e := ptywright.Extraction{Sentinels: p.Sentinels, TailChars: p.TailChars, Redactor: r}
 	if p.Regex != nil {
 		e.Regex = *p.Regex
 	}
@@ -459,7 +477,7 @@ func (s *Server) adapterLifecycle(_ context.Context, _ *conn, raw []byte) (any, 
 	return a.h.Lifecycle(), nil
 }
 
-func (s *Server) adapterClose(_ context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) adapterClose(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p adapterParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -472,6 +490,7 @@ func (s *Server) adapterClose(_ context.Context, _ *conn, raw []byte) (any, erro
 		// Closed by another call in between.
 		return nil, invalidParams("adapter", "unknown adapter %q", p.Adapter)
 	}
+	holdNotifications(ctx, a.e)
 	if err := s.closeAdapter(a); err != nil {
 		return nil, err
 	}

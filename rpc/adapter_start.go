@@ -21,6 +21,9 @@ type startParams struct {
 	PixelHeight int               `json:"pixel_height"`
 	RecordPath  string            `json:"record_path"`
 	RecordRaw   bool              `json:"record_raw"`
+	// KeepDetached leaves the daemons the program starts running after
+	// adapter.close, as session.create's keep_detached.
+	KeepDetached bool `json:"keep_detached"`
 }
 
 type resumeParams struct {
@@ -36,13 +39,14 @@ type resumeParams struct {
 	PixelHeight  int               `json:"pixel_height"`
 	RecordPath   string            `json:"record_path"`
 	RecordRaw    bool              `json:"record_raw"`
+	KeepDetached bool              `json:"keep_detached"`
 }
 
 func (p resumeParams) start() startParams {
 	return startParams{
 		Plugin: p.Plugin, Program: p.Program, Args: p.Args, Cwd: p.Cwd, Env: p.Env,
 		Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight,
-		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw,
+		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw, KeepDetached: p.KeepDetached,
 	}
 }
 
@@ -78,6 +82,7 @@ func (s *Server) adapterResume(ctx context.Context, _ *conn, raw []byte) (any, e
 	// one running. A prior adapter that is gone already is not an error.
 	if p.PriorAdapter != "" {
 		if prior := s.adapters.take(p.PriorAdapter); prior != nil {
+			holdNotifications(ctx, prior.e)
 			if err := s.closeAdapter(prior); err != nil {
 				s.log.Warn("closing the prior adapter", "adapter", prior.id, "err", redact(err.Error()))
 			}
@@ -87,7 +92,8 @@ func (s *Server) adapterResume(ctx context.Context, _ *conn, raw []byte) (any, e
 }
 
 // prepareStart checks everything about a start that can be checked before
-// spawning: the plugin, its session.spawn permission, the target and cwd.
+// spawning: the plugin and its kind, its session.spawn permission, the
+// target and cwd.
 func (s *Server) prepareStart(method string, p startParams) (ptywright.PluginManifest, ptywright.Options, error) {
 	if p.Plugin == "" {
 		return ptywright.PluginManifest{}, ptywright.Options{}, invalidParams("plugin", "must not be empty")
@@ -95,6 +101,9 @@ func (s *Server) prepareStart(method string, p startParams) (ptywright.PluginMan
 	m, err := s.opts.Plugins.Manifest(p.Plugin)
 	if err != nil {
 		return m, ptywright.Options{}, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
+	}
+	if m.Kind != ptywright.PluginKindAdapter {
+		return m, ptywright.Options{}, invalidParams("plugin", "plugin %q is a %s plugin: only adapter plugins can be started (adapter.list lists them)", m.Name, m.Kind)
 	}
 	if err := checkPermissions(method, &m); err != nil {
 		return m, ptywright.Options{}, err
@@ -115,7 +124,7 @@ func targetOptions(p startParams, m ptywright.PluginManifest) (ptywright.Options
 	opts, err := host.TargetOptions(host.Target{
 		Program: p.Program, Args: p.Args, Dir: p.Cwd, Env: p.Env,
 		Size:       ptywright.Size{Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight},
-		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw,
+		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw, KeepDetached: p.KeepDetached,
 	}, m)
 	return opts, hostError(err)
 }
@@ -133,7 +142,7 @@ func (s *Server) launch(ctx context.Context, m ptywright.PluginManifest, opts pt
 		return nil, startError(err)
 	}
 	id, num := s.adapters.nextID()
-	e, err := s.reg.add(sess, id)
+	e, err := s.reg.add(ctx, sess, id)
 	if err != nil {
 		_ = sess.Close() // Best effort: the server is closing.
 		_ = ext.Close()  // Best effort: never used.

@@ -32,12 +32,20 @@ type conn struct {
 
 	sem        chan struct{} // one token per request in flight
 	reqs       sync.WaitGroup
-	out        chan []byte   // encoded responses for the writer
+	out        chan response // encoded responses for the writer
 	idle       chan struct{} // closed when reading ended and all requests finished
 	writerDone chan struct{}
 	writeErr   error // set by the writer before writerDone closes
 
 	notes *notifier
+}
+
+// response is an encoded response (or batch of them) for the writer, and
+// the notification holds its request took (hold.go), which the writer
+// releases once it is written.
+type response struct {
+	b     []byte
+	holds *holds
 }
 
 func (c *conn) serve() error {
@@ -72,7 +80,7 @@ func (c *conn) readLoop() error {
 			var fe *FrameError
 			if errors.As(err, &fe) {
 				c.log.Debug("bad frame", "err", redact(fe.Error()))
-				c.out <- encodeResponse(nil, nil, fe)
+				c.out <- response{b: encodeResponse(nil, nil, fe)}
 				if fe.Fatal {
 					return nil
 				}
@@ -96,21 +104,26 @@ func (c *conn) readLoop() error {
 		go func() {
 			defer c.reqs.Done()
 			defer func() { <-c.sem }()
+			ctx, h := withHolds(c.ctx, c.notes)
+			var b []byte
 			if batch {
-				c.runBatch(items)
+				b = c.runBatch(ctx, items)
+			} else {
+				b = c.handle(ctx, items[0])
+			}
+			if b == nil {
+				h.release() // a notification: nothing to wait for
 				return
 			}
-			if b := c.handle(items[0]); b != nil {
-				c.out <- b
-			}
+			c.out <- response{b: b, holds: h}
 		}()
 	}
 }
 
-// runBatch runs a batch's requests concurrently and answers with one array
-// in request order; notifications have no entry, and a batch of only
-// notifications gets no response at all.
-func (c *conn) runBatch(items []item) {
+// runBatch runs a batch's requests concurrently and returns the one array
+// that answers them in request order; notifications have no entry, and a
+// batch of only notifications gets no response at all (nil).
+func (c *conn) runBatch(ctx context.Context, items []item) []byte {
 	resps := make([][]byte, len(items))
 	sem := make(chan struct{}, MaxInFlight)
 	var wg sync.WaitGroup
@@ -118,7 +131,7 @@ func (c *conn) runBatch(items []item) {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			resps[i] = c.handle(it)
+			resps[i] = c.handle(ctx, it)
 		})
 	}
 	wg.Wait()
@@ -134,14 +147,15 @@ func (c *conn) runBatch(items []item) {
 		}
 		b = append(b, r...)
 	}
-	if b != nil {
-		c.out <- append(b, ']')
+	if b == nil {
+		return nil
 	}
+	return append(b, ']')
 }
 
-// handle runs one request and returns its encoded response, or nil for a
-// notification. A panic in a handler becomes an internal error.
-func (c *conn) handle(it item) (resp []byte) {
+// handle runs one request under ctx and returns its encoded response, or
+// nil for a notification. A panic in a handler becomes an internal error.
+func (c *conn) handle(ctx context.Context, it item) (resp []byte) {
 	if it.err != nil {
 		return encodeResponse(it.req.id, nil, it.err)
 	}
@@ -156,7 +170,7 @@ func (c *conn) handle(it item) (resp []byte) {
 			}
 		}
 	}()
-	result, err := c.call(req)
+	result, err := c.call(ctx, req)
 	if !req.isCall() {
 		if err != nil {
 			c.log.Debug("notification failed", "method", redact(req.method), "err", redact(err.Error()))
@@ -166,22 +180,23 @@ func (c *conn) handle(it item) (resp []byte) {
 	return encodeResponse(req.id, result, err)
 }
 
-func (c *conn) call(req request) (any, error) {
+func (c *conn) call(ctx context.Context, req request) (any, error) {
 	h, ok := c.srv.methods[req.method]
 	if !ok {
 		return nil, fmt.Errorf("%w: %q", ErrMethodNotFound, req.method)
 	}
-	return h(c.ctx, c, req.params)
+	return h(ctx, c, req.params)
 }
 
 // writeLoop is the only writer of the stream. Responses go first; pending
-// notifications are built and written when no response is waiting, so for a
-// request the direct response precedes the notifications it caused. While
-// it is busy writing, events coalesce in the notifier.
+// notifications are built and written when no response is waiting, and
+// those a request caused are held until its response is written (hold.go),
+// so for a request the direct response precedes the notifications it
+// caused. While it is busy writing, events coalesce in the notifier.
 func (c *conn) writeLoop() {
 	defer close(c.writerDone)
 	failed := false
-	write := func(b []byte) {
+	writeFrame := func(b []byte) {
 		if failed {
 			return // Drain without writing, so that no request blocks.
 		}
@@ -192,28 +207,34 @@ func (c *conn) writeLoop() {
 			c.cancel()
 		}
 	}
+	write := func(r response) {
+		writeFrame(r.b)
+		if r.holds != nil {
+			r.holds.release()
+		}
+	}
 	for {
 		select {
-		case b := <-c.out:
-			write(b)
+		case r := <-c.out:
+			write(r)
 			continue
 		default:
 		}
 		if !failed && c.notes.pending() {
 			for _, b := range c.notes.collect() {
-				write(b)
+				writeFrame(b)
 			}
 			continue
 		}
 		select {
-		case b := <-c.out:
-			write(b)
+		case r := <-c.out:
+			write(r)
 		case <-c.notes.ready:
 		case <-c.idle:
 			for {
 				select {
-				case b := <-c.out:
-					write(b)
+				case r := <-c.out:
+					write(r)
 				default:
 					return
 				}

@@ -13,6 +13,7 @@
 //   - params.go: strict params decoding that names the offending field;
 //   - conn.go: one connection: concurrent requests, one writer;
 //   - notify.go: per-connection notification subscriptions, coalesced;
+//   - hold.go: ordering: a request's notifications wait for its response;
 //   - registry.go: the sessions all connections share, and their watchers;
 //   - adapters.go: the adapters all connections share, and the waits bound
 //     to client-chosen wait ids;
@@ -27,15 +28,46 @@
 //     delivers core and plugin events to clients that subscribed with
 //     events: true, queued (never coalesced) up to MaxQueuedEvents.
 //
+// # Ordering
+//
+// For a request, the direct response is written first, then the
+// notifications it caused. A request that acts on a session (session.input,
+// resize, kill, close; adapter.send, close, resume) or creates one
+// (session.create, adapter.start, adapter.resume) holds its connection's
+// notifications about that session (session.changed, output, exited,
+// adapter.lifecycle, and adapter.event events scoped to it) until its
+// response is written. Nothing else waits: other sessions, other
+// connections, and sessions with only reads or waits pending stream as they
+// change. adapter.turn, a send and a wait that may last minutes, holds
+// nothing, so its output streams while it waits. See hold.go.
+//
+// # Adapters
+//
 // An adapter ("e1", "e2", ...) is a ptywright.ExtensionHandle over a fresh
-// instance of a plugin, driving a session registered like any other ("s1",
-// ...) but owned by the adapter: session.close refuses it (adapter.close
-// closes both), while reads, session.kill and notifications work as for
-// any session, and a notification filter on the adapter's id matches it.
-// Each adapter method checks the adapter's manifest permissions first
-// (-32004 with data {method, required_permission}). A wait or turn holds
-// the adapter's lock; one given a wait_id can be cancelled from any
-// connection with adapter.cancel_wait, and then answers -32005.
+// instance of a plugin of kind adapter (adapter.list lists only those;
+// adapter.start refuses a matcher or macro plugin with -32602), driving a
+// session registered like any other ("s1", ...) but owned by the adapter.
+// Every session.* mutation of it (session.input, whatever the action,
+// session.resize, session.kill, session.close) is refused with -32602
+// naming the adapter and the adapter method to use: it would bypass the
+// adapter's permissions and its turn lock. Reads (session.snapshot,
+// session.transcript, session.wait) and notifications work as for any
+// session, and a notification filter on the adapter's id matches it. Each
+// adapter method checks the adapter's manifest permissions first (-32004
+// with data {method, required_permission}). A send, wait or turn holds the
+// adapter's lock; a call queued behind it keeps its own clock: it ends with
+// -32001 at its own timeout_ms, or -32005 once adapter.cancel_wait cancels
+// its wait_id (bound before it queues), without disturbing the holder.
+//
+// # Errors
+//
+// Errors map the root package's sentinels to codes (errors.go). A caller's
+// mistake is -32602: unknown ids and bad params, a program that cannot be
+// started (missing, a directory, not executable, not a runnable format), an
+// inline plugin.call script that does not load (a Lua syntax error), and
+// params a plugin rejects by raising ptywright.invalid_params(message) (the
+// built-in plugins do for a missing or mistyped param). A plugin's own
+// failure (any other Lua error) is -32603.
 //
 // Fields added to the reference's wire (all additive):
 //

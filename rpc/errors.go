@@ -18,7 +18,9 @@ var ErrServerClosed = errors.New("rpc: server closed")
 // precedence over all of them; anything unmatched is an internal error.
 // That includes a *ptywright.PluginError of class ErrPluginRuntime or
 // ErrPluginBudget: the plugin failed, not the caller (its message, redacted
-// like every other, says where).
+// like every other, says where); unless the plugin raised
+// ptywright.invalid_params, which joins ErrInvalidParams: the caller's
+// params were wrong.
 var classes = []struct {
 	err   error
 	class *Error

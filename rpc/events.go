@@ -43,19 +43,40 @@ func (q *eventQueue) reset(on bool, f filter) {
 	q.on, q.filter = on, f
 }
 
-// take empties the queue.
-func (q *eventQueue) take() ([]ptywright.Event, int) {
+// take removes the events that may be delivered: the queue up to the
+// first event about a held session (hold.go), which waits with everything
+// behind it, so events keep their order.
+func (q *eventQueue) take(held func(session string) bool) ([]ptywright.Event, int) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	evs, dropped := q.queue, q.dropped
-	q.queue, q.dropped = nil, 0
+	n := q.deliverable(held)
+	if n == 0 {
+		return nil, 0
+	}
+	evs, dropped := q.queue[:n:n], q.dropped
+	q.queue, q.dropped = q.queue[n:], 0
+	if len(q.queue) == 0 {
+		q.queue = nil
+	}
 	return evs, dropped
 }
 
-func (q *eventQueue) pending() bool {
+// pending reports whether take would return something.
+func (q *eventQueue) pending(held func(session string) bool) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return len(q.queue) > 0
+	return q.deliverable(held) > 0
+}
+
+// deliverable counts the events at the head of the queue that are about
+// no held session. q.mu must be held.
+func (q *eventQueue) deliverable(held func(session string) bool) int {
+	for i, ev := range q.queue {
+		if held(ev.Session) {
+			return i
+		}
+	}
+	return len(q.queue)
 }
 
 func (q *eventQueue) isOn() bool {

@@ -49,6 +49,9 @@ type notifier struct {
 	subs    map[*entry]*delivery
 	dirty   []*entry   // sessions with pending events, in arrival order
 	events  eventQueue // adapter.event notifications (events.go)
+	// holds counts, per session id, the requests of this connection whose
+	// responses the session's notifications wait for (hold.go).
+	holds map[string]int
 }
 
 // delivery is what one connection has seen of one session.
@@ -91,7 +94,7 @@ func (f filter) match(e *entry) bool {
 }
 
 func newNotifier(log *slog.Logger) *notifier {
-	return &notifier{log: log, ready: make(chan struct{}, 1), subs: make(map[*entry]*delivery)}
+	return &notifier{log: log, ready: make(chan struct{}, 1), subs: make(map[*entry]*delivery), holds: make(map[string]int)}
 }
 
 // post records an event of e. It never blocks.
@@ -157,11 +160,17 @@ func (n *notifier) set(enabled bool, f filter, current []*entry) {
 	})
 }
 
-// pending reports whether collect has anything to do.
+// pending reports whether collect has anything to do: a session with
+// pending events that is not held, or an event it may deliver.
 func (n *notifier) pending() bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return len(n.dirty) > 0 || n.events.pending()
+	for _, e := range n.dirty {
+		if !n.heldLocked(e.id) {
+			return true
+		}
+	}
+	return n.events.pending(n.heldLocked)
 }
 
 type job struct {
@@ -174,21 +183,28 @@ type job struct {
 // events: session.changed if the sequence advanced, session.output with the
 // (redacted) transcript delta, session.exited once, and adapter.lifecycle
 // with the adapter's current status if it differs from the last one sent.
-// It runs on the writer goroutine only.
+// Sessions whose notifications are held (hold.go) stay pending. It runs
+// on the writer goroutine only.
 func (n *notifier) collect() [][]byte {
 	n.mu.Lock()
 	jobs := make([]job, 0, len(n.dirty))
+	kept := n.dirty[:0]
 	for _, e := range n.dirty {
 		d := n.subs[e]
 		if d == nil {
+			continue
+		}
+		if n.heldLocked(e.id) {
+			kept = append(kept, e)
 			continue
 		}
 		d.pending = false
 		jobs = append(jobs, job{e: e, d: d, state: *d})
 		d.lifecycle = false
 	}
-	n.dirty = n.dirty[:0]
-	evs, evDropped := n.events.take()
+	clear(n.dirty[len(kept):])
+	n.dirty = kept
+	evs, evDropped := n.events.take(n.heldLocked)
 	n.mu.Unlock()
 
 	type result struct {
@@ -210,13 +226,15 @@ func (n *notifier) collect() [][]byte {
 			res.frames = append(res.frames, b)
 		}
 		seq := j.e.sess.Sequence()
-		text, next, dropped := j.e.sess.TranscriptSince(j.state.cursor)
-		res.cursor, res.seq, res.lastLife = next, max(seq, j.state.lastSeq), j.state.lastLife
+		// Redacted as one stream: a tail that may begin a secret is held
+		// until more output, the registry's settle wake-up or the exit.
+		out := j.e.sess.OutputSince(j.state.cursor, nil)
+		res.cursor, res.seq, res.lastLife = out.Next, max(seq, j.state.lastSeq), j.state.lastLife
 		if seq > j.state.lastSeq {
 			add(notifyChanged, changedParams{Session: j.e.id, Sequence: seq})
 		}
-		if text != "" || dropped {
-			add(notifyOutput, outputParams{Session: j.e.id, Sequence: seq, Output: ptywright.DefaultRedactor().Redact(text), Dropped: dropped})
+		if out.Text != "" || out.Dropped {
+			add(notifyOutput, outputParams{Session: j.e.id, Sequence: seq, Output: out.Text, Dropped: out.Dropped})
 		}
 		if j.state.exit {
 			ep := exitedParams{Session: j.e.id, Sequence: seq}
@@ -246,6 +264,19 @@ func (n *notifier) collect() [][]byte {
 	for i, j := range jobs {
 		if !n.enabled || n.subs[j.e] != j.d {
 			continue // turned off or re-seeded meanwhile: drop what was built
+		}
+		if n.heldLocked(j.e.id) {
+			// A request took a hold while this was built: what was read
+			// may already show its effect. Drop it and build it again
+			// once the response is out.
+			if j.state.lifecycle {
+				j.d.lifecycle = true
+			}
+			if !j.d.pending {
+				j.d.pending = true
+				n.dirty = append(n.dirty, j.e)
+			}
+			continue
 		}
 		res := results[i]
 		j.d.cursor, j.d.lastSeq, j.d.lastLife = res.cursor, res.seq, res.lastLife

@@ -20,8 +20,8 @@ func TestDecodeParamsErrorsNameTheField(t *testing.T) {
 		{"create: absent params", func() any { return &createParams{} }, ``, "invalid params: program: required"},
 		{"create: null program", func() any { return &createParams{} }, `{"program":null}`, "invalid params: program: required"},
 		{"create: params array", func() any { return &createParams{} }, `["/bin/sh"]`, "invalid params: params: must be an object, got an array"},
-		{"create: unknown field", func() any { return &createParams{} }, `{"program":"sh","colour":1}`, "invalid params: colour: unknown field (allowed: program, args, cwd, env, rows, cols, pixel_width, pixel_height, transcript_max_chars, raw_transcript_path, raw_transcript_append, record_path, record_raw)"},
-		{"create: no case folding", func() any { return &createParams{} }, `{"Program":"sh"}`, "invalid params: Program: unknown field (allowed: program, args, cwd, env, rows, cols, pixel_width, pixel_height, transcript_max_chars, raw_transcript_path, raw_transcript_append, record_path, record_raw)"},
+		{"create: unknown field", func() any { return &createParams{} }, `{"program":"sh","colour":1}`, "invalid params: colour: unknown field (allowed: program, args, cwd, env, rows, cols, pixel_width, pixel_height, transcript_max_chars, raw_transcript_path, raw_transcript_append, record_path, record_raw, keep_detached)"},
+		{"create: no case folding", func() any { return &createParams{} }, `{"Program":"sh"}`, "invalid params: Program: unknown field (allowed: program, args, cwd, env, rows, cols, pixel_width, pixel_height, transcript_max_chars, raw_transcript_path, raw_transcript_append, record_path, record_raw, keep_detached)"},
 		{"create: rows not an integer", func() any { return &createParams{} }, `{"program":"sh","rows":"24"}`, "invalid params: rows: must be an integer in range, got a string"},
 		{"create: rows fractional", func() any { return &createParams{} }, `{"program":"sh","rows":2.5}`, "invalid params: rows: must be an integer in range, got number 2.5"},
 		{"create: args not strings", func() any { return &createParams{} }, `{"program":"sh","args":["-c",1]}`, "invalid params: args: must be a string, got number"},
@@ -78,7 +78,8 @@ func TestDecodeParamsAcceptsTheReferenceForms(t *testing.T) {
 	r.Redact = new(bool)
 	red, err = r.redactor()
 	require.NoError(t, err)
-	require.Nil(t, red, "redact:false means raw output")
+	require.Same(t, ptywright.NoRedaction(), red, "redact:false means raw output, explicitly")
+	require.Equal(t, "pw=hunter2", red.Redact("pw=hunter2"))
 
 	r.Redaction.ExtraRegexes = []string{"ok", "("}
 	_, err = r.redactor()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"ptywright"
@@ -32,7 +33,9 @@ type hookTimeoutData struct {
 // plugin (on the registry's hook instance of it) or of an inline script
 // with JSON arguments, and answers {ok: value} or {err: message}, plus
 // output when the hook printed. A Lua error in the hook is an internal
-// error (the plugin failed), a timeout -32001 with data {plugin, hook,
+// error (the plugin failed), unless it raised ptywright.invalid_params
+// (-32602); an inline script that does not load (a syntax error) is
+// invalid params; a timeout is -32001 with data {plugin, hook,
 // timeout_ms}.
 func (s *Server) pluginCall(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p callParams
@@ -63,6 +66,9 @@ func (s *Server) pluginCall(ctx context.Context, _ *conn, raw []byte) (any, erro
 		}
 		name = ptywright.InlinePluginName
 		res, err = s.opts.Plugins.CallInline(ctx, p.Source, p.Hook, p.Args, opts)
+		if loadFailed(err) {
+			return nil, fmt.Errorf("%w: source: %w", ErrInvalidParams, err)
+		}
 	} else {
 		res, err = s.opts.Plugins.Call(ctx, p.Plugin, p.Hook, p.Args, opts)
 	}
@@ -73,6 +79,18 @@ func (s *Server) pluginCall(ctx context.Context, _ *conn, raw []byte) (any, erro
 		return nil, err
 	}
 	return res, nil
+}
+
+// loadFailed reports whether err is an inline script's failure to load: a
+// Lua syntax error, an error raised by the chunk, or a chunk that returns
+// neither a table nor nothing. The script is a param, so that is the
+// caller's mistake (-32602); a budget trip, timeout or cancellation while
+// loading keeps its own class, and a failure of the hook itself is the
+// plugin's (-32603).
+func loadFailed(err error) bool {
+	var pe *ptywright.PluginError
+	return errors.As(err, &pe) && pe.Function == "(load)" && errors.Is(err, ptywright.ErrPluginRuntime) &&
+		!errors.Is(err, ptywright.ErrPluginBudget) && !errors.Is(err, ptywright.ErrTimeout) && !errors.Is(err, ptywright.ErrCancelled)
 }
 
 // hookTimeout is timeout_ms as a duration: ptywright.DefaultHookTimeout

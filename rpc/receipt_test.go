@@ -71,9 +71,9 @@ func TestAdapterSendReceipt(t *testing.T) {
 func TestSessionInputSequenceAndWaitAfter(t *testing.T) {
 	srv := newServer(t, Options{})
 	c := dialUnix(t, serveUnix(t, srv), NDJSON)
-	id := c.sh(`stty -echo; while printf 'ready> '; read l; do sleep 0.05; echo "got $l"; done`)
+	id := c.sh(`stty -echo; while printf 'ready> '; read l; do echo "got $l"; done`)
 	c.wait(id, containsText("ready> "))
-	for i := range 20 {
+	for i := range 8 {
 		var in struct {
 			Sent     bool   `json:"sent"`
 			Bytes    int    `json:"bytes"`
@@ -84,7 +84,7 @@ func TestSessionInputSequenceAndWaitAfter(t *testing.T) {
 		require.True(t, in.Sent)
 		require.Equal(t, len(text)+1, in.Bytes)
 		var res waitResult
-		c.do("session.wait", map[string]any{"session": id, "matcher": map[string]any{"type": "screen_stable", "value": map[string]any{"min_ms": 250}}, "timeout_ms": 10000, "after_sequence": in.Sequence}, &res)
+		c.do("session.wait", map[string]any{"session": id, "matcher": map[string]any{"type": "screen_stable", "value": map[string]any{"min_ms": 1000}}, "timeout_ms": 10000, "after_sequence": in.Sequence}, &res)
 		require.Contains(t, res.Snapshot.PlainText, "got "+text, "run %d: the wait answered with the screen from before the input", i)
 		require.Greater(t, res.Sequence, in.Sequence)
 	}

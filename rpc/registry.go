@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"ptywright"
 )
@@ -70,15 +72,22 @@ func newRegistry(log *slog.Logger, events *ptywright.EventBus) *registry {
 }
 
 // add registers a started session under the next id ("s1", "s2", ...) and
-// starts its watcher. adapter is the owning adapter's id or "".
-func (r *registry) add(sess *ptywright.Session, adapter string) (*entry, error) {
+// starts its watcher. adapter is the owning adapter's id or "". The
+// request that creates the session holds its notifications (under ctx)
+// before the watcher can post any, so the session's first output follows
+// the response that names it.
+func (r *registry) add(ctx context.Context, sess *ptywright.Session, adapter string) (*entry, error) {
 	e, err := r.addLocked(sess, adapter)
-	if err == nil {
-		r.emitCore(e, ptywright.EventSessionCreated, nil)
+	if err != nil {
+		return nil, err
 	}
-	return e, err
+	holdNotifications(ctx, e)
+	go r.watch(e)
+	r.emitCore(e, ptywright.EventSessionCreated, nil)
+	return e, nil
 }
 
+// addLocked registers the entry; its watcher is counted but not started.
 func (r *registry) addLocked(sess *ptywright.Session, adapter string) (*entry, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -96,7 +105,6 @@ func (r *registry) addLocked(sess *ptywright.Session, adapter string) (*entry, e
 	}
 	r.sessions[e.id] = e
 	r.watchers.Add(1)
-	go r.watch(e)
 	return e, nil
 }
 
@@ -204,6 +212,12 @@ func (r *registry) watch(e *entry) {
 		size = r.emitChanges(e, size, ev&evExited != 0)
 		exitPublished = exitPublished || exited
 	}
+	// settle fires OutputHoldDelay after the last change while the child
+	// runs: session.output holds back a tail that may begin a secret until
+	// then (Session.OutputSince), so the tail is published once it settles.
+	settle := time.NewTimer(time.Hour)
+	settle.Stop()
+	defer settle.Stop()
 	for {
 		// Take the channel before publishing, so that a change made while
 		// publishing closes it and is not missed.
@@ -211,6 +225,10 @@ func (r *registry) watch(e *entry) {
 		publish()
 		select {
 		case <-changed:
+			if !isDone(e.sess.Exited()) {
+				settle.Reset(ptywright.OutputHoldDelay)
+			}
+		case <-settle.C:
 		case <-e.stop:
 			// The session is closed: its last output and its exit may have
 			// raced with stop.

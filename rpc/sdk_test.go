@@ -159,8 +159,9 @@ func TestEventsOverRPC(t *testing.T) {
 	require.Equal(t, "s1", classified.Session)
 	require.Contains(t, string(classified.Payload), `"state":"idle"`)
 
-	// A resize is a core event too.
-	c.do("session.resize", map[string]any{"session": "s1", "rows": 30, "cols": 100}, nil)
+	// A resize is a core event too. The adapter's session is resized
+	// through the adapter: session.resize refuses it.
+	c.do("adapter.send", map[string]any{"adapter": "e1", "intent": "resize", "params": map[string]any{"rows": 30, "cols": 100}}, nil)
 	resized := c.nextEvent(named(ptywright.EventSessionResized, "e1"))
 	require.NoError(t, json.Unmarshal(resized.Payload, &ce))
 	require.Equal(t, &ptywright.Size{Rows: 30, Cols: 100}, ce.Size)
@@ -329,7 +330,8 @@ func TestPluginCallInline(t *testing.T) {
 end`, "hook": "probe"})
 	require.Nil(t, rpcErr)
 	require.JSONEq(t, `{"ok":[true,true,true,true,true,true]}`, string(res))
-	requireError(t, c.callErr("plugin.call", map[string]any{"source": "function x( end", "hook": "x"}), CodeInternalError, "plugin inline: (load)")
+	// A script that does not compile is a bad param.
+	requireError(t, c.callErr("plugin.call", map[string]any{"source": "function x( end", "hook": "x"}), CodeInvalidParams, "source: plugin inline: (load)")
 	e := c.callErr("plugin.call", map[string]any{"source": "function spin() while true do end end", "hook": "spin", "timeout_ms": 100})
 	requireError(t, e, CodeTimeout, "timed out after 100ms")
 	require.Equal(t, "inline", errData(t, e)["plugin"])

@@ -158,7 +158,7 @@ func (s *Server) newConn(ctx context.Context, rwc io.ReadWriteCloser, framing Fr
 			cancel()
 		},
 		sem:        make(chan struct{}, MaxInFlight),
-		out:        make(chan []byte, MaxInFlight+1),
+		out:        make(chan response, MaxInFlight+1),
 		idle:       make(chan struct{}),
 		writerDone: make(chan struct{}),
 		notes:      newNotifier(log),

@@ -32,13 +32,18 @@ type createParams struct {
 	// never overwritten), redacted unless RecordRaw.
 	RecordPath string `json:"record_path"`
 	RecordRaw  bool   `json:"record_raw"`
+	// KeepDetached leaves the daemons the program starts (processes that
+	// left its process group and terminal session) running after
+	// session.close and the server's exit; by default they are ended with
+	// the session (ptywright.Options.KeepDetached).
+	KeepDetached bool `json:"keep_detached"`
 }
 
 type sessionResult struct {
 	Session string `json:"session"`
 }
 
-func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) sessionCreate(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p createParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -63,11 +68,12 @@ func (s *Server) sessionCreate(_ context.Context, _ *conn, raw []byte) (any, err
 		RawTranscriptAppend: p.RawTranscriptAppend,
 		RecordPath:          p.RecordPath,
 		RecordRaw:           p.RecordRaw,
+		KeepDetached:        p.KeepDetached,
 	})
 	if err != nil {
 		return nil, startError(err)
 	}
-	e, err := s.reg.add(sess, "")
+	e, err := s.reg.add(ctx, sess, "")
 	if err != nil {
 		_ = sess.Close() // Best effort: the server is closing.
 		return nil, err
@@ -98,6 +104,24 @@ func startError(err error) error {
 		return fmt.Errorf("%w: %w", ErrInvalidParams, err)
 	}
 	return err
+}
+
+// mutable returns session id for method, a mutation, and holds this
+// connection's notifications about it until the response is out (hold.go).
+// An adapter's session is refused, naming the adapter method to use
+// instead: a mutation through session.* would bypass the adapter's
+// permissions and its turn lock (another client could type into the
+// middle of a turn). Reads of it (snapshot, transcript, wait) stay open.
+func (s *Server) mutable(ctx context.Context, id, method, use string) (*entry, error) {
+	e, err := s.reg.get(id)
+	if err != nil {
+		return nil, err
+	}
+	if e.adapter != "" {
+		return nil, invalidParams("session", "session %s belongs to adapter %s: %s is refused on it (it would bypass the adapter's permissions and turn lock); use %s", e.id, e.adapter, method, use)
+	}
+	holdNotifications(ctx, e)
+	return e, nil
 }
 
 type sessionListResult struct {
@@ -139,7 +163,14 @@ func (s *Server) sessionInput(ctx context.Context, _ *conn, raw []byte) (any, er
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	e, err := s.reg.get(p.Session)
+	use := "adapter.send or adapter.turn"
+	switch p.Action.Type {
+	case ptywright.ActionKill:
+		use = "adapter.close"
+	case ptywright.ActionResize:
+		use = "adapter.send with an intent of its plugin"
+	}
+	e, err := s.mutable(ctx, p.Session, "session.input", use)
 	if err != nil {
 		return nil, err
 	}
@@ -224,8 +255,8 @@ type redactionParams struct {
 	ExtraRegexes  []string `json:"extra_regexes"`
 }
 
-// redactor returns the redactor a read uses, nil for raw output. The
-// redaction object is validated even when redact is false.
+// redactor returns the redactor a read uses, ptywright.NoRedaction() for
+// raw output. The redaction object is validated even when redact is false.
 func (p readParams) redactor() (*ptywright.Redactor, error) {
 	r := ptywright.DefaultRedactor()
 	if p.Redaction != nil {
@@ -246,7 +277,7 @@ func (p readParams) redactor() (*ptywright.Redactor, error) {
 		r = compiled
 	}
 	if p.Redact != nil && !*p.Redact {
-		return nil, nil
+		return ptywright.NoRedaction(), nil
 	}
 	return r, nil
 }
@@ -266,7 +297,7 @@ func (s *Server) sessionSnapshot(_ context.Context, _ *conn, raw []byte) (any, e
 	}
 	// Encoded here: through encoding/json, a Marshaler's output is
 	// compacted once more, which costs more than encoding the cells.
-	b, err := e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Raw: r == nil, Redactor: r}).MarshalJSON()
+	b, err := e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Redactor: r}).MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("%w: encoding the snapshot: %w", ErrInternal, err)
 	}
@@ -301,7 +332,7 @@ type resizeParams struct {
 	PixelHeight int    `json:"pixel_height"`
 }
 
-func (s *Server) sessionResize(_ context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) sessionResize(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p resizeParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -310,7 +341,7 @@ func (s *Server) sessionResize(_ context.Context, _ *conn, raw []byte) (any, err
 	if err := size.Validate(); err != nil {
 		return nil, err
 	}
-	e, err := s.reg.get(p.Session)
+	e, err := s.mutable(ctx, p.Session, "session.resize", "adapter.send with an intent of its plugin")
 	if err != nil {
 		return nil, err
 	}
@@ -320,12 +351,12 @@ func (s *Server) sessionResize(_ context.Context, _ *conn, raw []byte) (any, err
 	return map[string]bool{"resized": true}, nil
 }
 
-func (s *Server) sessionKill(_ context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) sessionKill(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p sessionParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	e, err := s.reg.get(p.Session)
+	e, err := s.mutable(ctx, p.Session, "session.kill", "adapter.close")
 	if err != nil {
 		return nil, err
 	}
@@ -338,7 +369,7 @@ func (s *Server) sessionKill(_ context.Context, _ *conn, raw []byte) (any, error
 // sessionClose refuses an adapter's session: the adapter owns it, and
 // closing it underneath would leave a live adapter over a dead session.
 // adapter.close closes both.
-func (s *Server) sessionClose(_ context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) sessionClose(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p sessionParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -350,6 +381,7 @@ func (s *Server) sessionClose(_ context.Context, _ *conn, raw []byte) (any, erro
 	if e.adapter != "" {
 		return nil, invalidParams("session", "session %s belongs to adapter %s: close it with adapter.close", e.id, e.adapter)
 	}
+	holdNotifications(ctx, e)
 	if err := s.reg.remove(p.Session); err != nil {
 		return nil, err
 	}

@@ -76,9 +76,20 @@ install_git() {
 	apt_install git
 }
 
+# man-db and manpages: the redaction precision corpus renders man pages
+# (man -P cat) and requires no redaction in them.
+install_man() {
+	if command -v man >/dev/null 2>&1 && man -w ls >/dev/null 2>&1; then
+		echo "man: already installed"
+		return
+	fi
+	apt_install man-db manpages
+}
+
 install_lua52
 install_patch
 install_git
+install_man
 install_vim
 install_zsh
 install_fish

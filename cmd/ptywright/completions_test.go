@@ -168,9 +168,9 @@ func TestZshCompletion(t *testing.T) {
 			for _, w := range tc.want {
 				all = append(all, ptywright.ScreenRegex(`(?ms)`+regexp.QuoteMeta(line)+`.*(^|\s)`+regexp.QuoteMeta(w)+`(\s|$)`))
 			}
-			res, err := s.Wait(ctx, ptywright.All(all...), ptywright.WithRedactor(nil))
+			res, err := s.Wait(ctx, ptywright.All(all...), ptywright.WithRedactor(ptywright.NoRedaction()))
 			if err != nil {
-				t.Fatalf("%v\nscreen:\n%s\ntranscript: %q", err, s.Snapshot(ptywright.SnapshotOptions{Raw: true}).PlainText, s.Transcript(nil))
+				t.Fatalf("%v\nscreen:\n%s\ntranscript: %q", err, s.Snapshot(ptywright.SnapshotOptions{Raw: true}).PlainText, s.Transcript(ptywright.NoRedaction()))
 			}
 			text := res.Snapshot.PlainText
 			listing := text[strings.LastIndex(text, line)+len(line):]

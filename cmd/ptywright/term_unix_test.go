@@ -38,10 +38,10 @@ func await(t *testing.T, s *ptywright.Session, m ptywright.Matcher) *ptywright.W
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	res, err := s.Wait(ctx, m, ptywright.WithRedactor(nil))
+	res, err := s.Wait(ctx, m, ptywright.WithRedactor(ptywright.NoRedaction()))
 	if err != nil {
 		snap := s.Snapshot(ptywright.SnapshotOptions{Raw: true})
-		t.Fatalf("wait: %v\nscreen:\n%s\ntranscript: %q", err, snap.PlainText, s.Transcript(nil))
+		t.Fatalf("wait: %v\nscreen:\n%s\ntranscript: %q", err, snap.PlainText, s.Transcript(ptywright.NoRedaction()))
 	}
 	return res
 }

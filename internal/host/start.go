@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 
 	"ptywright"
 )
@@ -38,10 +39,14 @@ func CheckDir(dir string) error {
 }
 
 // CallerStartError says whether a failure of ptywright.Start is the
-// caller's mistake (a program that is not there or not executable, a
-// missing directory) rather than the server's.
+// caller's mistake (a program that is not there, is a directory, is not
+// executable or not a format the system can run; a missing directory)
+// rather than the server's (no PTY, no memory).
 func CallerStartError(err error) bool {
-	return errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission)
+	var ee *exec.Error // any failure to find the program
+	return errors.As(err, &ee) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) ||
+		errors.Is(err, syscall.EISDIR) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ENOEXEC) ||
+		errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENAMETOOLONG)
 }
 
 // Target is what a caller asks an adapter to start; Program "" means the
@@ -54,6 +59,8 @@ type Target struct {
 	Size       ptywright.Size
 	RecordPath string
 	RecordRaw  bool
+	// KeepDetached leaves daemons the program detached running at close.
+	KeepDetached bool
 }
 
 // TargetOptions builds the session options of an adapter start. Without a
@@ -64,13 +71,14 @@ type Target struct {
 // naming "program" or "env".
 func TargetOptions(t Target, m ptywright.PluginManifest) (ptywright.Options, error) {
 	opts := ptywright.Options{
-		Program:    t.Program,
-		Args:       t.Args,
-		Dir:        t.Dir,
-		Env:        t.Env,
-		Size:       t.Size,
-		RecordPath: t.RecordPath,
-		RecordRaw:  t.RecordRaw,
+		Program:      t.Program,
+		Args:         t.Args,
+		Dir:          t.Dir,
+		Env:          t.Env,
+		Size:         t.Size,
+		RecordPath:   t.RecordPath,
+		RecordRaw:    t.RecordRaw,
+		KeepDetached: t.KeepDetached,
 	}
 	if t.Program != "" {
 		return opts, nil

@@ -1596,7 +1596,7 @@ end
 local function want_string(input, field, intent)
   local v = input and input[field]
   if type(v) ~= "string" or v == "" then
-    error(intent .. ": params." .. field .. " must be a non-empty string", 0)
+    ptywright.invalid_params(intent .. ": params." .. field .. " must be a non-empty string")
   end
   return v
 end
@@ -1723,7 +1723,7 @@ function M.choose_option(input)
   local pos = nil
   if idx ~= nil then
     if type(idx) ~= "number" or idx < 1 or idx ~= math.floor(idx) then
-      error("choose_option: params.index must be a positive integer", 0)
+      ptywright.invalid_params("choose_option: params.index must be a positive integer")
     end
     if menu and #menu.options > 0 then
       for i, o in ipairs(menu.options) do
@@ -1753,7 +1753,7 @@ function M.choose_option(input)
       error("choose_option: no option labelled " .. string.format("%q", label) .. " (options: " .. labels(menu) .. ")", 0)
     end
   else
-    error("choose_option: params need index, option or label", 0)
+    ptywright.invalid_params("choose_option: params need index, option or label")
   end
   local acts = select_actions(menu, pos)
   if type(input.text) == "string" then
@@ -1796,7 +1796,7 @@ function M.key(input)
   local raw = want_string(input, "key", "key")
   local times = input.times or 1
   if type(times) ~= "number" or times < 1 or times > 100 or times ~= math.floor(times) then
-    error("key: params.times must be an integer from 1 to 100", 0)
+    ptywright.invalid_params("key: params.times must be an integer from 1 to 100")
   end
   local k = normalize_key(raw)
   local a
@@ -1884,7 +1884,7 @@ function M.slash_command(input)
     cmd = input.name
   end
   if type(cmd) ~= "string" or trim(cmd) == "" then
-    error("slash_command: params.command (or params.name) must be a non-empty string", 0)
+    ptywright.invalid_params("slash_command: params.command (or params.name) must be a non-empty string")
   end
   cmd = trim(cmd)
   if not starts(cmd, "/") then
@@ -1903,7 +1903,7 @@ end
 function M.parser_override(input)
   local v = input and input.version
   if v ~= nil and (type(v) ~= "string" or not string.match(v, "^%d+%.%d+%.%d+[%w%.%-]*$")) then
-    error("parser_override: params.version must be a Claude Code version such as 2.1.330, or absent to clear the override", 0)
+    ptywright.invalid_params("parser_override: params.version must be a Claude Code version such as 2.1.330, or absent to clear the override")
   end
   override_version = v
   return plan({})
@@ -2033,7 +2033,7 @@ end
 function M.wait_text_matcher(input)
   local text = input and input.text
   if type(text) ~= "string" or text == "" then
-    error("wait_text_matcher: params.text must be a non-empty string", 0)
+    ptywright.invalid_params("wait_text_matcher: params.text must be a non-empty string")
   end
   return matcher.any({ matcher.contains_text(text), matcher.process_exited() })
 end

@@ -475,8 +475,13 @@ end
 -- when taken at once Codex often died ("timed out discarding buffered
 -- terminal input"); from 20 ms on, 40 of 40 were taken. The composer and
 -- the approval dialog took keys at once.
+-- A running turn: an Esc sent 2 ms after the first "Working" frame was
+-- taken as an idle-composer Esc ("esc again to edit previous message") and
+-- the turn went on, in 1 of 3 eager runs; held 300 ms after the frame it
+-- interrupts.
 local INPUT_SETTLE_MS = {
   waiting_for_trust = 150,
+  thinking = 300,
 }
 
 -- result assembles classify's table; a = {availability, business_state,
@@ -1045,7 +1050,7 @@ end
 local function need_string(params, field, intent)
   local v = params[field]
   if type(v) ~= "string" or v == "" then
-    error(intent .. ": params." .. field .. ": want a non-empty string", 0)
+    ptywright.invalid_params(intent .. ": params." .. field .. ": want a non-empty string")
   end
   return v
 end
@@ -1056,7 +1061,7 @@ local function prompt_of(params, intent)
     v = params.text
   end
   if type(v) ~= "string" or v == "" then
-    error(intent .. ": params.prompt: want a non-empty string", 0)
+    ptywright.invalid_params(intent .. ": params.prompt: want a non-empty string")
   end
   return v
 end
@@ -1168,7 +1173,7 @@ function M.choose_option(params)
   if not index then
     local want = params.option
     if type(want) ~= "string" or want == "" then
-      error("choose_option: params.index (number) or params.option (number or label) is required", 0)
+      ptywright.invalid_params("choose_option: params.index (number) or params.option (number or label) is required")
     end
     want = want:lower()
     local found = {}
@@ -1217,7 +1222,7 @@ end
 function M.slash_command(params)
   local command = params.command or params.name
   if type(command) ~= "string" or command == "" then
-    error("slash_command: params.command: want a non-empty string", 0)
+    ptywright.invalid_params("slash_command: params.command: want a non-empty string")
   end
   if not starts(command, "/") then
     command = "/" .. command

@@ -52,7 +52,7 @@ end
 function M.send_text(params)
   local text = params.text
   if type(text) ~= "string" or text == "" then
-    error("send_text: params.text must be a non-empty string")
+    ptywright.invalid_params("send_text: params.text must be a non-empty string")
   end
   if text:find("\n", 1, true) then
     error("send_text: params.text must be a single line")

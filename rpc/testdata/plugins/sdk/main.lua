@@ -28,6 +28,10 @@ function M.send_text(params)
   return { actions = { action.text(params.text), action.key("enter") } }
 end
 
+function M.resize(params)
+  return { actions = { action.resize(params.rows, params.cols) } }
+end
+
 function M.wait_turn_matcher(params)
   return matcher.contains_text(params.text or "ready")
 end

@@ -1,0 +1,209 @@
+//go:build linux
+
+package ptywright_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"ptywright"
+)
+
+// buildDaemonize builds testdata/daemonize, the program that double-forks
+// a daemon out of its session and process group.
+func buildDaemonize(t testing.TB) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "daemonize")
+	b, err := exec.Command("go", "build", "-o", out, "./testdata/daemonize").CombinedOutput()
+	require.NoError(t, err, "go build ./testdata/daemonize: %s", b)
+	return out
+}
+
+// daemonProc is a daemon a test started, identified by pid and start time
+// so that a reused pid is not mistaken for it.
+type daemonProc struct {
+	pid, pgid, sid int
+	start          string
+}
+
+var daemonLine = regexp.MustCompile(`DAEMON=(\d+) PGID=(\d+) SID=(\d+)`)
+
+func parseDaemon(t testing.TB, text string) daemonProc {
+	t.Helper()
+	m := daemonLine.FindStringSubmatch(text)
+	require.NotNil(t, m, "no DAEMON= line in %q", text)
+	var d daemonProc
+	d.pid, _ = strconv.Atoi(m[1])
+	d.pgid, _ = strconv.Atoi(m[2])
+	d.sid, _ = strconv.Atoi(m[3])
+	st, ok := procStatFields(d.pid)
+	require.True(t, ok, "daemon %d is not running", d.pid)
+	d.start = st[19]
+	return d
+}
+
+// procStatFields returns the fields of /proc/PID/stat after the command
+// name: [0] is the state, [19] the start time.
+func procStatFields(pid int) ([]string, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil, false
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	return f, len(f) >= 20
+}
+
+// running reports whether the daemon still runs: a zombie does not.
+func (d daemonProc) running() bool {
+	f, ok := procStatFields(d.pid)
+	return ok && f[19] == d.start && f[0] != "Z" && f[0] != "X"
+}
+
+// kill ends a daemon the test owns and waits until it no longer runs.
+func (d daemonProc) kill(t testing.TB) {
+	t.Helper()
+	if !d.running() {
+		return
+	}
+	require.NoError(t, syscall.Kill(d.pid, syscall.SIGKILL))
+	deadline := time.Now().Add(5 * time.Second)
+	for d.running() {
+		require.True(t, time.Now().Before(deadline), "daemon %d survived SIGKILL", d.pid)
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// startDaemonSession runs daemonize on a PTY and returns the session and
+// the daemon, once it runs outside the session's group and terminal
+// session.
+func startDaemonSession(t *testing.T, bin string, opts ptywright.Options, args ...string) (*ptywright.Session, daemonProc) {
+	t.Helper()
+	opts.Program = bin
+	opts.Args = args
+	s, err := ptywright.Start(opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	res := waitFor(t, s, ptywright.ContainsText("LAUNCHED"))
+	d := parseDaemon(t, res.Snapshot.PlainText)
+	t.Cleanup(func() { d.kill(t) })
+	require.NotEqual(t, s.Pid(), d.pgid, "the daemon left the session's process group")
+	require.NotEqual(t, s.Pid(), d.sid, "the daemon left the session's terminal session")
+	require.NotEqual(t, d.pid, d.sid, "the daemon is not a session leader: the second fork happened")
+	f, _ := procStatFields(d.pid)
+	require.NotEqual(t, strconv.Itoa(s.Pid()), f[1], "the daemon is not the child's child")
+	return s, d
+}
+
+func TestCloseEndsDetachedDaemon(t *testing.T) {
+	bin := buildDaemonize(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"launcher in the foreground", nil},
+		{"launcher exited", []string{"-exit"}},
+		{"daemon ignores SIGTERM", []string{"-ignore-term"}},
+		{"launcher exited, daemon ignores SIGTERM", []string{"-exit", "-ignore-term"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			noLeak(t)
+			s, d := startDaemonSession(t, bin, ptywright.Options{CloseGrace: 100 * time.Millisecond}, tc.args...)
+			require.True(t, d.running())
+			require.NoError(t, s.Close())
+			require.False(t, d.running(), "daemon %d outlived Close", d.pid)
+		})
+	}
+}
+
+func TestKeepDetachedLeavesTheDaemonRunning(t *testing.T) {
+	noLeak(t)
+	bin := buildDaemonize(t)
+	s, d := startDaemonSession(t, bin, ptywright.Options{CloseGrace: 100 * time.Millisecond, KeepDetached: true})
+	pid := s.Pid()
+	require.NoError(t, s.Close())
+	require.ErrorIs(t, syscall.Kill(pid, 0), syscall.ESRCH, "the child itself is ended and reaped")
+	require.True(t, d.running(), "KeepDetached: daemon %d must outlive Close", d.pid)
+	d.kill(t)
+}
+
+// TestCloseSparesOtherDaemons: closing one session leaves another
+// session's daemon and a daemon started outside ptywright running.
+func TestCloseSparesOtherDaemons(t *testing.T) {
+	noLeak(t)
+	bin := buildDaemonize(t)
+	out, err := exec.Command(bin, "-exit").Output()
+	require.NoError(t, err)
+	outside := parseDaemon(t, string(out))
+	t.Cleanup(func() { outside.kill(t) })
+
+	opts := ptywright.Options{CloseGrace: 100 * time.Millisecond}
+	a, da := startDaemonSession(t, bin, opts, "-exit")
+	b, db := startDaemonSession(t, bin, opts)
+	require.NotEqual(t, a.Marker(), b.Marker())
+
+	require.NoError(t, a.Close())
+	require.False(t, da.running(), "session A's daemon outlived A's Close")
+	require.True(t, db.running(), "session B's daemon must survive A's Close")
+	require.True(t, outside.running(), "a daemon ptywright did not start must survive")
+
+	require.NoError(t, b.Close())
+	require.False(t, db.running(), "session B's daemon outlived B's Close")
+	require.True(t, outside.running(), "a daemon ptywright did not start must survive")
+}
+
+// TestSessionMarkerIsInherited: the child sees its session's marker, and a
+// session started with a marker already in its environment (ptywright
+// inside a ptywright session) keeps the outer one.
+func TestSessionMarkerIsInherited(t *testing.T) {
+	s := sh(t, `echo "M=$`+ptywright.SessionMarkerEnv+`."; sleep 5`)
+	waitFor(t, s, ptywright.ContainsText("M="+s.Marker()+"."))
+	require.Regexp(t, `^ptyw-[0-9a-f]{32}$`, s.Marker())
+
+	inner := start(t, ptywright.Options{
+		Program: "/bin/sh",
+		Args:    []string{"-c", `echo "M=$` + ptywright.SessionMarkerEnv + `."; sleep 5`},
+		Env:     map[string]string{ptywright.SessionMarkerEnv: s.Marker()},
+	})
+	waitFor(t, inner, ptywright.ContainsText("M="+s.Marker()+":"+inner.Marker()+"."))
+}
+
+// TestCloseEndsScrubbedDescendant: a descendant that left the session and
+// dropped its environment (so no marker) is still found through the process
+// tree while its parent lives.
+func TestCloseEndsScrubbedDescendant(t *testing.T) {
+	noLeak(t)
+	s, err := ptywright.Start(ptywright.Options{
+		Program:    "/bin/sh",
+		Args:       []string{"-c", `setsid env -i /bin/sleep 300 </dev/null >/dev/null 2>&1 & echo "DAEMON=$! PGID=0 SID=0"; wait`},
+		CloseGrace: 100 * time.Millisecond,
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	res := waitFor(t, s, ptywright.ContainsText("DAEMON="))
+	d := parseDaemon(t, res.Snapshot.PlainText)
+	t.Cleanup(func() { d.kill(t) })
+	// Wait for the exec of sleep: until then the process still has sh's
+	// environment.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		env, _ := os.ReadFile("/proc/" + strconv.Itoa(d.pid) + "/environ")
+		sid, _ := procStatFields(d.pid)
+		if len(env) == 0 && sid != nil && sid[3] == strconv.Itoa(d.pid) {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "sleep never ran with an empty environment in a session of its own")
+		time.Sleep(5 * time.Millisecond)
+	}
+	require.NoError(t, s.Close())
+	require.False(t, d.running(), "descendant %d outlived Close", d.pid)
+}
