@@ -1,6 +1,9 @@
 package ptywright
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"strconv"
 
 	"ptywright/internal/vtcore"
@@ -22,6 +25,12 @@ type engine interface {
 	line(row int) string
 	cursor() (row, col int)
 	modes() termModes
+	// setScrollback sets how many rows that leave the top of the main
+	// screen are kept (0: none).
+	setScrollback(rows int)
+	// scrollback returns the kept rows' text, oldest first, trailing
+	// spaces trimmed.
+	scrollback() []string
 	// close stops the engine's reply delivery; write stays usable.
 	close()
 }
@@ -43,9 +52,49 @@ type termModes struct {
 	bracketedPaste    bool
 }
 
+// Engine names the terminal emulator that parses a Screen's bytes.
+type Engine string
+
+const (
+	// EngineVTCore is ptywright's own emulator (internal/vtcore), the
+	// default: held to tmux and xterm by the fidelity tests, and 60-150x
+	// faster than x/vt.
+	EngineVTCore Engine = "vtcore"
+	// EngineXVT is charmbracelet/x/vt, the emulator of the design card and
+	// the oracle of vtcore's differential tests. It departs from tmux and
+	// xterm where vtcore does not (see engine_xvt.go and README.md): a
+	// resize cuts rows at the bottom, the alternate screen homes the cursor,
+	// widths are grapheme widths whatever mode 2027 says, no title stack,
+	// no SGR 21; and it parses 0.5-10 MB/s. A panic inside x/vt is
+	// recovered and the bytes that caused it are dropped.
+	EngineXVT Engine = "xvt"
+)
+
+// ErrInvalidEngine is wrapped by the error an unknown Engine name gives.
+var ErrInvalidEngine = errors.New("invalid engine")
+
+// Validate reports an unknown engine name; "" is the default engine.
+func (e Engine) Validate() error {
+	switch e {
+	case "", EngineVTCore, EngineXVT:
+		return nil
+	}
+	return &FieldError{Field: "engine", Reason: fmt.Sprintf("must be %q or %q, got %q", EngineVTCore, EngineXVT, string(e)), Err: ErrInvalidEngine}
+}
+
 // newEngine returns the default engine. onReply must not block (nil drops
 // replies); it is called from write.
 func newEngine(rows, cols int, onReply func([]byte)) engine {
+	return newVTCoreEngine(rows, cols, onReply)
+}
+
+// newEngineOf returns the named engine (validated by the caller).
+func newEngineOf(kind Engine, rows, cols int, onReply func([]byte)) engine {
+	if kind == EngineXVT {
+		e := newVTEngine(rows, cols, onReply)
+		e.recoverPanics = true
+		return e
+	}
 	return newVTCoreEngine(rows, cols, onReply)
 }
 
@@ -57,7 +106,21 @@ type vtcoreEngine struct {
 }
 
 func newVTCoreEngine(rows, cols int, onReply func([]byte)) *vtcoreEngine {
-	return &vtcoreEngine{term: vtcore.New(rows, cols, onReply)}
+	e := &vtcoreEngine{term: vtcore.New(rows, cols, onReply)}
+	e.term.SetScrollback(DefaultScrollback)
+	return e
+}
+
+func (e *vtcoreEngine) setScrollback(rows int) { e.term.SetScrollback(rows) }
+
+func (e *vtcoreEngine) scrollback() []string {
+	out := make([]string, e.term.ScrollbackLen())
+	for i := range out {
+		b := e.term.AppendScrollbackText(e.buf[:0], i)
+		e.buf = b
+		out[i] = string(bytes.TrimRight(b, " "))
+	}
+	return out
 }
 
 func (e *vtcoreEngine) write(p []byte) { e.term.Write(p) }
@@ -97,15 +160,21 @@ func (e *vtcoreEngine) close() { e.term.SetReplyHandler(nil) }
 
 func cellStyle(s vtcore.Style) CellStyle {
 	return CellStyle{
-		Foreground: colorName(s.Fg),
-		Background: colorName(s.Bg),
-		Bold:       s.Attrs&vtcore.AttrBold != 0,
-		Dim:        s.Attrs&vtcore.AttrFaint != 0,
-		Italic:     s.Attrs&vtcore.AttrItalic != 0,
-		Underline:  s.Underline != vtcore.UnderlineNone,
-		Inverse:    s.Attrs&vtcore.AttrReverse != 0,
+		Foreground:     colorName(s.Fg),
+		Background:     colorName(s.Bg),
+		Bold:           s.Attrs&vtcore.AttrBold != 0,
+		Dim:            s.Attrs&vtcore.AttrFaint != 0,
+		Italic:         s.Attrs&vtcore.AttrItalic != 0,
+		Underline:      s.Underline != vtcore.UnderlineNone,
+		UnderlineStyle: underlineStyles[min(int(s.Underline), len(underlineStyles)-1)],
+		Inverse:        s.Attrs&vtcore.AttrReverse != 0,
+		Strikethrough:  s.Attrs&vtcore.AttrStrikethrough != 0,
+		Blink:          s.Attrs&(vtcore.AttrBlink|vtcore.AttrRapidBlink) != 0,
 	}
 }
+
+// underlineStyles names the underline styles in SGR 4:n order.
+var underlineStyles = [...]string{"", "single", "double", "curly", "dotted", "dashed"}
 
 // indexedNames holds "idx:N" for the palette so cells do not format them.
 var indexedNames = func() (n [256]string) {

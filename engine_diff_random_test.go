@@ -114,7 +114,7 @@ func (g *seqGen) control() {
 func (g *seqGen) esc() {
 	g.b.WriteString(g.pick("\x1b7", "\x1b8", "\x1bD", "\x1bM", "\x1bH", "\x1b=", "\x1b>", "\x1b(0", "\x1b(B", "\x1b)0", "\x1b*0", "\x1b+0", "\x1b(A", "\x1bn", "\x1bo", "\x1b#8", "\x1bN", "\x1bZ", "\x1b\\"))
 	if g.n(40) == 0 {
-		g.b.WriteString("\x1bc")
+		g.b.WriteString("\x1bc\x1b[?2027h") // RIS resets mode 2027 too
 	}
 }
 
@@ -135,7 +135,7 @@ func (g *seqGen) sgr() {
 		case 5:
 			ps = append(ps, g.pick("38;2;1;2", "38;5", "48:3::10:20:30", "38:4::1:2:3:4", "48:6::9:8:7:6", "38;0", "48;1", "38:2:1:2:3"))
 		default:
-			ps = append(ps, fmt.Sprint(g.pick("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "21", "22", "23", "24", "25", "27", "28", "29", "39", "49", "59", "")), fmt.Sprint(30+g.n(18)), fmt.Sprint(90+g.n(18)))
+			ps = append(ps, fmt.Sprint(g.pick("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "22", "23", "24", "25", "27", "28", "29", "39", "49", "59", "")), fmt.Sprint(30+g.n(18)), fmt.Sprint(90+g.n(18)))
 		}
 	}
 	g.b.WriteString("\x1b[" + strings.Join(ps, ";") + "m")
@@ -151,7 +151,9 @@ func (g *seqGen) csi() {
 	case 2:
 		fmt.Fprintf(&g.b, "\x1b[%d;%df", g.n(g.rows+3), g.n(g.cols+3))
 	case 3:
-		fmt.Fprintf(&g.b, "\x1b[%sJ", g.pick("", "0", "1", "2", "3", "4"))
+		// No ED 3: it erases the scrollback only, where x/vt blanks the
+		// screen (a deliberate difference).
+		fmt.Fprintf(&g.b, "\x1b[%sJ", g.pick("", "0", "1", "2", "4"))
 	case 4:
 		fmt.Fprintf(&g.b, "\x1b[%sK", g.pick("", "0", "1", "2", "3"))
 	case 5:
@@ -174,13 +176,21 @@ func (g *seqGen) csi() {
 	case 8:
 		g.b.WriteString(g.pick("\x1b[g", "\x1b[0g", "\x1b[3g", "\x1b[?5W", "\x1b[?W", "\x1b[1g"))
 	case 9:
-		modes := []string{"1", "6", "7", "25", "66", "69", "1000", "1002", "1004", "1006", "1047", "1048", "1049", "2004", "2026", "2027", "47", "9999", "12", ""}
+		modes := []string{"1", "6", "7", "25", "66", "69", "1000", "1002", "1004", "1006", "1048", "1049", "2004", "2026", "9999", "12", ""}
 		if g.noCPR {
 			modes = append(modes, "6", "6")
 		} else {
 			modes[1] = "7"
 		}
-		fmt.Fprintf(&g.b, "\x1b[?%s%s", modes[g.n(len(modes))], g.pick("h", "l", "h", "l", ";25h", ";7l"))
+		m := modes[g.n(len(modes))]
+		if m == "1049" {
+			// The alternate screen keeps the cursor where it is (x/vt homes
+			// it, a deliberate difference): enter it from home. 47 and 1047
+			// are left out: leaving them keeps the alternate screen's
+			// cursor, where x/vt shows the main screen's.
+			g.b.WriteString("\x1b[?6l\x1b[H")
+		}
+		fmt.Fprintf(&g.b, "\x1b[?%s%s", m, g.pick("h", "l", "h", "l", ";25h", ";7l"))
 	case 10:
 		fmt.Fprintf(&g.b, "\x1b[%s%s", g.pick("20", "2", "12", "34", ""), g.pick("h", "l"))
 	case 11:
@@ -202,7 +212,11 @@ func (g *seqGen) csi() {
 		// More parameters than the parser keeps (32).
 		ps := make([]string, 30+g.n(10))
 		for i := range ps {
-			ps[i] = fmt.Sprint(g.n(110))
+			n := g.n(110)
+			if n == 21 || n == 47 {
+				n++ // SGR 21 and mode 47 are deliberate differences
+			}
+			ps[i] = fmt.Sprint(n)
 		}
 		fmt.Fprintf(&g.b, "\x1b[%s%s", strings.Join(ps, g.pick(";", ":")), "m")
 		if g.n(2) == 0 {
@@ -310,6 +324,9 @@ func TestEngineDiffRandom(t *testing.T) {
 		}
 		g := &seqGen{rng: rng, rows: rows, cols: cols, noCPR: rng.IntN(2) == 0}
 		p := newDiffPair(rows, cols)
+		// Grapheme clustering (mode 2027), as x/vt always does it: without
+		// it vtcore counts widths per code point, a deliberate difference.
+		p.write([]byte("\x1b[?2027h"))
 		var history []string
 		for seg := range 1 + rng.IntN(4) {
 			if seg > 0 && rng.IntN(2) == 0 {
@@ -318,6 +335,12 @@ func TestEngineDiffRandom(t *testing.T) {
 					// Shrinking under the alternate screen leaves x/vt's main
 					// cursor outside the grid (vtcore clamps it).
 					r, c = max(r, p.rows), max(c, p.cols)
+				}
+				if r < p.rows {
+					// Shrinking keeps the cursor's row (rows leave at the
+					// top, a deliberate difference from x/vt, which cuts the
+					// bottom): keep it where both agree.
+					p.write([]byte("\x1b[H"))
 				}
 				p.resize(r, c)
 				g.rows, g.cols = r, c

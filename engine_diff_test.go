@@ -64,6 +64,9 @@ func newDiffPair(rows, cols int) *diffPair {
 	})
 	p.oracle.cursorMoved = p.checkOracle
 	p.core = newVTCoreEngine(rows, cols, func(b []byte) { p.coreReplies = append(p.coreReplies, b...) })
+	// Without scrollback, growing adds blank rows at the bottom as x/vt
+	// does; with it, rows come back from history (a deliberate difference).
+	p.core.term.SetScrollback(0)
 	return p
 }
 

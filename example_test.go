@@ -82,3 +82,23 @@ func ExampleScreen() {
 	fmt.Printf("%q bold=%v\n", snap.PlainText, snap.Cells[20].Style.Bold)
 	// Output: "hello\nworld" bold=true
 }
+
+// Read what scrolled off the top of the screen, as a person scrolling up
+// would, and watch a shrink keep the newest rows.
+func ExampleScreen_Scrollback() {
+	scr, err := ptywright.NewScreenWith(ptywright.ScreenOptions{
+		Size:       ptywright.Size{Rows: 3, Cols: 20},
+		Scrollback: 100,
+	})
+	if err != nil {
+		panic(err)
+	}
+	defer scr.Close()
+	_, _ = scr.Write([]byte("one\r\ntwo\r\nthree\r\nfour\r\n$ "))
+	fmt.Printf("screen %q, scrollback %q\n", scr.PlainText(), scr.Scrollback())
+	_ = scr.Resize(ptywright.Size{Rows: 2, Cols: 20})
+	fmt.Printf("screen %q, scrollback %q\n", scr.PlainText(), scr.Scrollback())
+	// Output:
+	// screen "three\nfour\n$", scrollback ["one" "two"]
+	// screen "four\n$", scrollback ["one" "two" "three"]
+}

@@ -25,6 +25,14 @@ type Options struct {
 	Env map[string]string
 	// Size is the terminal size; zero rows or cols mean 24x80.
 	Size Size
+	// Scrollback is how many rows that scroll off the top of the screen are
+	// kept for SnapshotOptions.Scrollback and Screen.Scrollback: 0 means
+	// DefaultScrollback, a negative number none.
+	Scrollback int
+	// Engine is the terminal emulator that parses the output; "" means
+	// EngineVTCore. EngineXVT selects charmbracelet/x/vt (slower, and it
+	// departs from tmux and xterm: see Engine).
+	Engine Engine
 	// TranscriptMaxChars bounds the in-memory transcript; 0 means
 	// DefaultTranscriptMaxChars.
 	TranscriptMaxChars int
@@ -122,6 +130,9 @@ func Start(opts Options) (*Session, error) {
 	if opts.TranscriptMaxChars < 0 {
 		return nil, fmt.Errorf("ptywright: start: transcript_max_chars must not be negative")
 	}
+	if err := opts.Engine.Validate(); err != nil {
+		return nil, fmt.Errorf("ptywright: start: %w", err)
+	}
 	s := &Session{
 		opts:       opts,
 		marker:     newMarker(),
@@ -150,7 +161,7 @@ func Start(opts Options) (*Session, error) {
 		return nil, fmt.Errorf("ptywright: start: %w", err)
 	}
 	s.rec = rec
-	screen, err := newScreen(size, s.queueReply)
+	screen, err := newScreen(ScreenOptions{Size: size, Scrollback: opts.Scrollback, Engine: opts.Engine}, s.queueReply)
 	if err != nil {
 		s.closeRaw()
 		s.abortRecording()

@@ -40,7 +40,7 @@ func TestSGRColoursInAllForms(t *testing.T) {
 	s := sh(t, `printf '\033[1;3;4;7;32mA\033[0m\033[38;5;208mB\033[0m\033[38;2;10;20;30;48;2;1;2;3mC\033[0m\033[2;44mD\033[0m\033[95mE\033[0m'; sleep 5`)
 	waitFor(t, s, ptywright.ContainsText("ABCDE"))
 	cells := s.Snapshot(ptywright.SnapshotOptions{Cells: true}).Cells
-	require.Equal(t, ptywright.CellStyle{Foreground: "idx:2", Background: "default", Bold: true, Italic: true, Underline: true, Inverse: true}, cells[0].Style)
+	require.Equal(t, ptywright.CellStyle{Foreground: "idx:2", Background: "default", Bold: true, Italic: true, Underline: true, UnderlineStyle: "single", Inverse: true}, cells[0].Style)
 	require.Equal(t, "idx:208", cells[1].Style.Foreground)
 	require.Equal(t, "rgb:10:20:30", cells[2].Style.Foreground)
 	require.Equal(t, "rgb:1:2:3", cells[2].Style.Background)

@@ -286,13 +286,19 @@ func (h *ExtensionHandle) holdForReadiness(ctx context.Context, rc *Receipt) (St
 		if hold <= 0 {
 			return st, nil
 		}
+		// A new frame may be a new state (or a new frame of this one) with
+		// a settle of its own: look again at each change, not only when the
+		// hold ends.
+		_, changed := h.s.Changed()
 		t := time.NewTimer(hold)
 		select {
 		case <-t.C:
+		case <-changed:
 		case <-ctx.Done():
 			t.Stop()
 			return st, fmt.Errorf("holding intent %q for %s to take keys: %w", rc.Intent, st.State, cancelErr(ctx.Err()))
 		}
+		t.Stop()
 		st, _ = h.classifyNow(ctx) // Then check both clocks again, for this state or the next.
 	}
 }

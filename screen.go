@@ -13,6 +13,13 @@ const (
 	DefaultCols = 80
 )
 
+// DefaultScrollback is how many rows that scrolled off the top of the main
+// screen a Screen keeps when not told otherwise. Rows are kept without their
+// trailing blanks and the scrollback also holds at most 40 cells per row on
+// average, so a flood of full rows on a very wide screen keeps fewer of
+// them: memory stays within about 3 MB whatever the output.
+const DefaultScrollback = 3000
+
 // Screen is a parsed terminal grid fed with raw program output. A Session owns
 // one; replay and tests can use one directly, without a process.
 //
@@ -38,17 +45,53 @@ type Screen struct {
 }
 
 // NewScreen returns an empty screen of the given size (zero rows or cols mean
-// 24x80). Terminal replies the output asks for are discarded.
+// 24x80) with the default scrollback. Terminal replies the output asks for
+// are discarded.
 func NewScreen(size Size) (*Screen, error) {
-	return newScreen(size, nil)
+	return NewScreenWith(ScreenOptions{Size: size})
 }
 
-func newScreen(size Size, onReply func([]byte)) (*Screen, error) {
-	size = size.withDefaults()
+// ScreenOptions configure NewScreenWith.
+type ScreenOptions struct {
+	// Size is the grid size; zero rows or cols mean 24x80.
+	Size Size
+	// Scrollback is how many rows that scrolled off the top of the main
+	// screen are kept (see Screen.Scrollback): 0 means DefaultScrollback, a
+	// negative number none.
+	Scrollback int
+	// Engine is the terminal emulator; "" means EngineVTCore.
+	Engine Engine
+}
+
+// NewScreenWith returns an empty screen configured by opts. Terminal replies
+// the output asks for are discarded.
+func NewScreenWith(opts ScreenOptions) (*Screen, error) {
+	return newScreen(opts, nil)
+}
+
+func newScreen(opts ScreenOptions, onReply func([]byte)) (*Screen, error) {
+	size := opts.Size.withDefaults()
 	if err := size.Validate(); err != nil {
 		return nil, err
 	}
-	return &Screen{eng: newEngine(size.Rows, size.Cols, onReply), size: size}, nil
+	if err := opts.Engine.Validate(); err != nil {
+		return nil, err
+	}
+	eng := newEngineOf(opts.Engine, size.Rows, size.Cols, onReply)
+	eng.setScrollback(scrollbackRows(opts.Scrollback))
+	return &Screen{eng: eng, size: size}, nil
+}
+
+// scrollbackRows resolves a Scrollback option: 0 is the default, negative
+// none.
+func scrollbackRows(n int) int {
+	switch {
+	case n == 0:
+		return DefaultScrollback
+	case n < 0:
+		return 0
+	}
+	return n
 }
 
 func (s Size) withDefaults() Size {
@@ -74,7 +117,9 @@ func (s *Screen) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Resize changes the grid size and advances the sequence.
+// Resize changes the grid size and advances the sequence. Shrinking keeps
+// the cursor's row: rows leave at the top into the scrollback, and growing
+// takes them back, as xterm and tmux do.
 func (s *Screen) Resize(size Size) error {
 	if err := size.Validate(); err != nil {
 		return err
@@ -132,6 +177,17 @@ func (s *Screen) Snapshot(withCells bool) ScreenSnapshot {
 		snap.Cells = s.cellsLocked()
 	}
 	return snap
+}
+
+// Scrollback returns the rows that scrolled off the top of the main screen
+// (or left it when it shrank), oldest first, as plain text with trailing
+// spaces trimmed: what a person would see scrolling up. The alternate
+// screen has none. It holds at most the configured number of rows
+// (ScreenOptions.Scrollback, Options.Scrollback).
+func (s *Screen) Scrollback() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.eng.scrollback()
 }
 
 // applicationCursor reports whether arrow keys must be sent in SS3 form.
@@ -226,6 +282,11 @@ func (s *Screen) cellsLocked() []Cell {
 	for r := range s.size.Rows {
 		for c := range s.size.Cols {
 			ec := s.eng.cell(r, c)
+			if ec.width == 0 && c > 0 && cells[len(cells)-1].Wide {
+				// The second cell of a wide character shows the
+				// character's rendition (its background, its underline).
+				ec.style = cells[len(cells)-1].Style
+			}
 			cells = append(cells, Cell{
 				Row:              r,
 				Col:              c,
@@ -257,11 +318,15 @@ type ScreenSnapshot struct {
 	// blank rows trimmed.
 	PlainText string `json:"plain_text"`
 	// Cells is empty unless the snapshot was taken with cells.
-	Cells             []Cell `json:"cells"`
-	AlternateScreen   bool   `json:"alternate_screen"`
-	ApplicationCursor bool   `json:"application_cursor"`
-	ApplicationKeypad bool   `json:"application_keypad"`
-	BracketedPaste    bool   `json:"bracketed_paste"`
+	Cells []Cell `json:"cells"`
+	// Scrollback holds the rows that scrolled off the top, oldest first, when
+	// the snapshot was taken with SnapshotOptions.Scrollback; omitted
+	// otherwise.
+	Scrollback        []string `json:"scrollback,omitempty"`
+	AlternateScreen   bool     `json:"alternate_screen"`
+	ApplicationCursor bool     `json:"application_cursor"`
+	ApplicationKeypad bool     `json:"application_keypad"`
+	BracketedPaste    bool     `json:"bracketed_paste"`
 	// Title is the window title the program set; "" (null on the wire) when
 	// it never set one.
 	Title string `json:"-"`
@@ -340,7 +405,13 @@ type CellStyle struct {
 	Dim        bool   `json:"dim"`
 	Italic     bool   `json:"italic"`
 	Underline  bool   `json:"underline"`
-	Inverse    bool   `json:"inverse"`
+	// UnderlineStyle names the underline when Underline is set: "single",
+	// "double" (SGR 21 or 4:2), "curly", "dotted" or "dashed"; "" otherwise.
+	UnderlineStyle string `json:"underline_style"`
+	Inverse        bool   `json:"inverse"`
+	Strikethrough  bool   `json:"strikethrough"`
+	// Blink is set for slow and rapid blink (SGR 5 and 6).
+	Blink bool `json:"blink"`
 }
 
 func defaultCellStyle() CellStyle {

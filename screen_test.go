@@ -1,6 +1,7 @@
 package ptywright
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -8,7 +9,7 @@ import (
 
 func TestScreenAnswersQueriesUntilClosed(t *testing.T) {
 	var got []string
-	s, err := newScreen(Size{Rows: 5, Cols: 20}, func(b []byte) { got = append(got, string(b)) })
+	s, err := newScreen(ScreenOptions{Size: Size{Rows: 5, Cols: 20}}, func(b []byte) { got = append(got, string(b)) })
 	require.NoError(t, err)
 	_, _ = s.Write([]byte("ab\x1b[6n\x1b[5n\x1b[c"))
 	require.Equal(t, []string{"\x1b[1;3R", "\x1b[0n", "\x1b[?62;1;6;22c"}, got)
@@ -32,8 +33,44 @@ func TestScreenSnapshotCells(t *testing.T) {
 	require.True(t, snap.ApplicationCursor)
 	require.True(t, snap.BracketedPaste)
 	require.False(t, snap.AlternateScreen)
-	require.Equal(t, Cell{Row: 0, Col: 0, Text: "中", Wide: true,
-		Style: CellStyle{Foreground: "rgb:1:2:3", Background: "idx:200", Bold: true, Underline: true}}, snap.Cells[0])
-	require.Equal(t, Cell{Row: 0, Col: 1, Text: "", WideContinuation: true, Style: defaultCellStyle()}, snap.Cells[1])
+	wide := CellStyle{Foreground: "rgb:1:2:3", Background: "idx:200", Bold: true, Underline: true, UnderlineStyle: "single"}
+	require.Equal(t, Cell{Row: 0, Col: 0, Text: "中", Wide: true, Style: wide}, snap.Cells[0])
+	// The second cell shows the wide character's rendition.
+	require.Equal(t, Cell{Row: 0, Col: 1, Text: "", WideContinuation: true, Style: wide}, snap.Cells[1])
 	require.Equal(t, Cell{Row: 0, Col: 2, Text: " ", Style: defaultCellStyle()}, snap.Cells[2])
+}
+
+func TestScreenScrollback(t *testing.T) {
+	s, err := NewScreenWith(ScreenOptions{Size: Size{Rows: 3, Cols: 10}, Scrollback: 4})
+	require.NoError(t, err)
+	defer s.Close()
+	require.Empty(t, s.Scrollback())
+	for i := 1; i <= 8; i++ {
+		_, _ = s.Write([]byte(fmt.Sprintf("line %d  \r\n", i)))
+	}
+	require.Equal(t, []string{"line 3", "line 4", "line 5", "line 6"}, s.Scrollback(), "the newest 4, trailing spaces trimmed")
+	require.Equal(t, "line 7\nline 8", s.PlainText())
+
+	// Growing takes rows back from the scrollback; shrinking gives them
+	// back.
+	require.NoError(t, s.Resize(Size{Rows: 5, Cols: 10}))
+	require.Equal(t, "line 5\nline 6\nline 7\nline 8", s.PlainText())
+	require.Equal(t, []string{"line 3", "line 4"}, s.Scrollback())
+	require.NoError(t, s.Resize(Size{Rows: 2, Cols: 10}))
+	require.Equal(t, "line 8", s.PlainText(), "the cursor's row (blank, under line 8) stays last")
+	require.Equal(t, []string{"line 4", "line 5", "line 6", "line 7"}, s.Scrollback())
+
+	// A negative Scrollback keeps none; zero the default.
+	none, err := NewScreenWith(ScreenOptions{Size: Size{Rows: 1, Cols: 10}, Scrollback: -1})
+	require.NoError(t, err)
+	defer none.Close()
+	_, _ = none.Write([]byte("a\r\nb\r\n"))
+	require.Empty(t, none.Scrollback())
+	def, err := NewScreen(Size{Rows: 1, Cols: 10})
+	require.NoError(t, err)
+	defer def.Close()
+	for range DefaultScrollback + 10 {
+		_, _ = def.Write([]byte("x\r\n"))
+	}
+	require.Len(t, def.Scrollback(), DefaultScrollback)
 }

@@ -6,6 +6,9 @@ import "strings"
 type SnapshotOptions struct {
 	// Cells asks for the per-cell grid, which costs more to build.
 	Cells bool
+	// Scrollback adds the rows that scrolled off the top of the screen
+	// (ScreenSnapshot.Scrollback), redacted like the rest.
+	Scrollback bool
 	// Raw skips redaction (the same as Redactor: NoRedaction()).
 	Raw bool
 	// Redactor redacts the text and cells; nil means DefaultRedactor.
@@ -15,6 +18,12 @@ type SnapshotOptions struct {
 // Snapshot copies the session's screen, redacted unless opts.Raw.
 func (s *Session) Snapshot(opts SnapshotOptions) ScreenSnapshot {
 	snap := s.screen.Snapshot(opts.Cells)
+	if opts.Scrollback {
+		snap.Scrollback = s.screen.Scrollback()
+		if snap.Scrollback == nil {
+			snap.Scrollback = []string{}
+		}
+	}
 	if opts.Raw {
 		return snap
 	}
@@ -32,6 +41,9 @@ func RedactSnapshot(snap ScreenSnapshot, r *Redactor) ScreenSnapshot {
 	}
 	snap.PlainText = r.Redact(snap.PlainText)
 	snap.Title = r.Redact(snap.Title)
+	if len(snap.Scrollback) > 0 {
+		snap.Scrollback = redactLines(snap.Scrollback, r)
+	}
 	if len(snap.Cells) == 0 {
 		return snap
 	}
@@ -86,4 +98,18 @@ func redactRow(row []Cell, r *Redactor) {
 			}
 		}
 	}
+}
+
+// redactLines redacts rows as one text, so a secret that wrapped onto the
+// next row is found, and splits it back into as many rows.
+func redactLines(lines []string, r *Redactor) []string {
+	out := strings.Split(r.Redact(strings.Join(lines, "\n")), "\n")
+	if len(out) != len(lines) {
+		// A replacement holding a newline: redact row by row instead.
+		out = make([]string, len(lines))
+		for i, l := range lines {
+			out[i] = r.Redact(l)
+		}
+	}
+	return out
 }

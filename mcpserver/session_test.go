@@ -95,7 +95,9 @@ func TestSessionSendKeysInOrder(t *testing.T) {
 	// The text first, then the keys in order.
 	s.ok(t, "session_send", map[string]any{"session": st.Session, "text": "echo aXb", "keys": []string{"left", "backspace", "enter"}}, nil)
 	var w waitOut
-	s.ok(t, "session_wait", map[string]any{"session": st.Session, "regex": `(?m)^ab$`}, &w)
+	// Wait for the next prompt too: keys typed before bash's line editor
+	// is back would be cooked by the tty (its erase eats the arrow's bytes).
+	s.ok(t, "session_wait", map[string]any{"session": st.Session, "regex": `(?m)^ab\nptw\$ $`}, &w)
 	require.True(t, w.Matched, w.Screen)
 	s.ok(t, "session_send", map[string]any{"session": st.Session, "text": "echo ab", "keys": []string{"left", "backspace", "end", "enter"}}, nil)
 	s.ok(t, "session_wait", map[string]any{"session": st.Session, "regex": `(?m)^b$`}, &w)

@@ -34,6 +34,7 @@ var classes = []struct {
 	{ptywright.ErrInvalidMatcher, ErrInvalidParams},
 	{ptywright.ErrInvalidAction, ErrInvalidParams},
 	{ptywright.ErrInvalidSize, ErrInvalidParams},
+	{ptywright.ErrInvalidEngine, ErrInvalidParams},
 	{ptywright.ErrInvalidRedaction, ErrInvalidParams},
 	{ptywright.ErrUnknownKey, ErrInvalidParams},
 	{ptywright.ErrUnknownSignal, ErrInvalidParams},

@@ -163,7 +163,11 @@ var paramKinds = []struct {
 	{"session.create", func() any { return &createParams{} }, nil},
 	{"session.input", func() any { return &inputParams{} }, func(v any) error { return v.(*inputParams).Action.Validate() }},
 	{"session.wait", func() any { return &waitParams{} }, func(v any) error { return v.(*waitParams).Matcher.Validate() }},
-	{"session.snapshot", func() any { return &readParams{} }, func(v any) error { _, err := v.(*readParams).redactor(); return checkClass(err) }},
+	{"session.snapshot", func() any { return &snapshotParams{} }, func(v any) error {
+		sp := v.(*snapshotParams)
+		_, err := readParams{Redact: sp.Redact, Redaction: sp.Redaction}.redactor()
+		return checkClass(err)
+	}},
 	{"session.resize", func() any { return &resizeParams{} }, nil},
 	{"server.set_notifications", func() any { return &setNotificationsParams{} }, nil},
 	{"adapter.start", func() any { return &startParams{} }, func(v any) error {

@@ -41,6 +41,10 @@ type Options struct {
 	// MaxHookTimeout caps plugin.call's timeout_ms; 0 means
 	// ptywright.MaxHookTimeout (60 s), which also caps anything larger.
 	MaxHookTimeout time.Duration
+	// Engine is the terminal emulator of the sessions session.create
+	// starts without an engine param (the CLI's --engine); "" means
+	// ptywright.EngineVTCore.
+	Engine ptywright.Engine
 }
 
 // handlerFunc runs one method. params is the raw "params" member, nil when

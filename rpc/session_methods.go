@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -17,17 +18,24 @@ const DefaultWaitTimeout = 30 * time.Second
 const MaxWaitTimeout = 24 * time.Hour
 
 type createParams struct {
-	Program             string            `json:"program" rpc:"required"`
-	Args                []string          `json:"args"`
-	Cwd                 string            `json:"cwd"`
-	Env                 map[string]string `json:"env"`
-	Rows                int               `json:"rows"`
-	Cols                int               `json:"cols"`
-	PixelWidth          int               `json:"pixel_width"`
-	PixelHeight         int               `json:"pixel_height"`
-	TranscriptMaxChars  int               `json:"transcript_max_chars"`
-	RawTranscriptPath   string            `json:"raw_transcript_path"`
-	RawTranscriptAppend bool              `json:"raw_transcript_append"`
+	Program     string            `json:"program" rpc:"required"`
+	Args        []string          `json:"args"`
+	Cwd         string            `json:"cwd"`
+	Env         map[string]string `json:"env"`
+	Rows        int               `json:"rows"`
+	Cols        int               `json:"cols"`
+	PixelWidth  int               `json:"pixel_width"`
+	PixelHeight int               `json:"pixel_height"`
+	// Scrollback is how many rows that scroll off the top are kept for
+	// session.snapshot's scrollback: 0 or omitted means the default, a
+	// negative number none.
+	Scrollback int `json:"scrollback"`
+	// Engine is the terminal emulator ("vtcore" or "xvt"); "" means the
+	// server's (Options.Engine).
+	Engine              string `json:"engine"`
+	TranscriptMaxChars  int    `json:"transcript_max_chars"`
+	RawTranscriptPath   string `json:"raw_transcript_path"`
+	RawTranscriptAppend bool   `json:"raw_transcript_append"`
 	// RecordPath records the session as an asciicast v2 file (mode 0600,
 	// never overwritten), redacted unless RecordRaw.
 	RecordPath string `json:"record_path"`
@@ -37,6 +45,26 @@ type createParams struct {
 	// session.close and the server's exit; by default they are ended with
 	// the session (ptywright.Options.KeepDetached).
 	KeepDetached bool `json:"keep_detached"`
+}
+
+// checkExplicitSize rejects rows or cols given as 0, as session.resize does:
+// only an omitted size falls back to the default 24x80.
+func checkExplicitSize(raw []byte) error {
+	var p struct {
+		Rows *int `json:"rows"`
+		Cols *int `json:"cols"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return paramsError(err)
+	}
+	size := ptywright.Size{Rows: 1, Cols: 1}
+	if p.Rows != nil {
+		size.Rows = *p.Rows
+	}
+	if p.Cols != nil {
+		size.Cols = *p.Cols
+	}
+	return size.Validate()
 }
 
 type sessionResult struct {
@@ -57,12 +85,24 @@ func (s *Server) sessionCreate(ctx context.Context, _ *conn, raw []byte) (any, e
 	if p.TranscriptMaxChars < 0 {
 		return nil, invalidParams("transcript_max_chars", "must not be negative, got %d", p.TranscriptMaxChars)
 	}
+	if err := checkExplicitSize(raw); err != nil {
+		return nil, err
+	}
+	engine := ptywright.Engine(p.Engine)
+	if engine == "" {
+		engine = s.opts.Engine
+	}
+	if err := engine.Validate(); err != nil {
+		return nil, err
+	}
 	sess, err := ptywright.Start(ptywright.Options{
 		Program:             p.Program,
 		Args:                p.Args,
 		Dir:                 p.Cwd,
 		Env:                 p.Env,
 		Size:                ptywright.Size{Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight},
+		Scrollback:          p.Scrollback,
+		Engine:              engine,
 		TranscriptMaxChars:  p.TranscriptMaxChars,
 		RawTranscriptPath:   p.RawTranscriptPath,
 		RawTranscriptAppend: p.RawTranscriptAppend,
@@ -282,11 +322,21 @@ func (p readParams) redactor() (*ptywright.Redactor, error) {
 	return r, nil
 }
 
+// snapshotParams are session.snapshot's: a read, and whether to add the
+// rows that scrolled off the top.
+type snapshotParams struct {
+	Session    string           `json:"session" rpc:"required"`
+	Redact     *bool            `json:"redact"`
+	Redaction  *redactionParams `json:"redaction"`
+	Scrollback bool             `json:"scrollback"`
+}
+
 func (s *Server) sessionSnapshot(_ context.Context, _ *conn, raw []byte) (any, error) {
-	var p readParams
-	if err := decodeParams(raw, &p); err != nil {
+	var sp snapshotParams
+	if err := decodeParams(raw, &sp); err != nil {
 		return nil, err
 	}
+	p := readParams{Session: sp.Session, Redact: sp.Redact, Redaction: sp.Redaction}
 	r, err := p.redactor()
 	if err != nil {
 		return nil, err
@@ -297,7 +347,7 @@ func (s *Server) sessionSnapshot(_ context.Context, _ *conn, raw []byte) (any, e
 	}
 	// Encoded here: through encoding/json, a Marshaler's output is
 	// compacted once more, which costs more than encoding the cells.
-	b, err := e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Redactor: r}).MarshalJSON()
+	b, err := e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Scrollback: sp.Scrollback, Redactor: r}).MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("%w: encoding the snapshot: %w", ErrInternal, err)
 	}

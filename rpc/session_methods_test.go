@@ -67,11 +67,78 @@ func TestSessionCreateParams(t *testing.T) {
 		{map[string]any{"program": "/bin/sh", "transcript_max_chars": -1}, "transcript_max_chars: must not be negative"},
 		{map[string]any{"program": "/bin/sh", "cols": 100000}, "cols: must be between 1 and 10000"},
 		{map[string]any{"program": "/bin/sh", "pixel_width": -1}, "pixel_width: must be >= 0"},
+		// An explicit 0 is refused as session.resize refuses it; only an
+		// omitted size means 24x80.
+		{map[string]any{"program": "/bin/sh", "rows": 0}, "rows: must be between 1 and 10000, got 0"},
+		{map[string]any{"program": "/bin/sh", "rows": 24, "cols": 0}, "cols: must be between 1 and 10000, got 0"},
 	} {
 		e := c.callErr("session.create", tt.params)
 		require.Equal(t, int64(CodeInvalidParams), e.Code, e.Message)
 		require.Contains(t, e.Message, tt.msg)
 	}
+	e = c.callErr("session.resize", map[string]any{"session": id, "rows": 0, "cols": 80})
+	require.Equal(t, int64(CodeInvalidParams), e.Code, e.Message)
+	require.Contains(t, e.Message, "rows: must be between 1 and 10000, got 0")
+}
+
+// TestSnapshotScrollback: session.snapshot adds the rows that scrolled off
+// the top when asked (redacted like the screen), and session.create bounds
+// them.
+func TestSnapshotScrollback(t *testing.T) {
+	srv := newServer(t, Options{})
+	c := newClient(t, serveStdio(t, srv, NDJSON), NDJSON)
+	id := c.create(map[string]any{
+		"program": "/bin/sh", "args": []string{"-c", `for i in 1 2 3 4 5 6 7 8; do echo "row $i"; done; echo "API_KEY=sk-abcdefghijklmnopqrstuvwxyz"; seq 9 12; echo done; sleep 30`},
+		"rows": 3, "cols": 40, "scrollback": 5,
+	})
+	c.wait(id, containsText("done"))
+
+	var plain map[string]any
+	c.do("session.snapshot", map[string]any{"session": id}, &plain)
+	require.NotContains(t, plain, "scrollback", "only when asked")
+
+	var snap struct {
+		PlainText  string   `json:"plain_text"`
+		Scrollback []string `json:"scrollback"`
+	}
+	c.do("session.snapshot", map[string]any{"session": id, "scrollback": true}, &snap)
+	require.Equal(t, "12\ndone", snap.PlainText)
+	require.Len(t, snap.Scrollback, 5, "bounded by session.create's scrollback")
+	require.Equal(t, []string{"row 8", snap.Scrollback[1], "9", "10", "11"}, snap.Scrollback)
+	require.NotContains(t, snap.Scrollback[1], "sk-abcdefghijklmnopqrstuvwxyz", "redacted")
+	require.Contains(t, snap.Scrollback[1], "API_KEY=")
+
+	c.do("session.snapshot", map[string]any{"session": id, "scrollback": true, "redact": false}, &snap)
+	require.Equal(t, "API_KEY=sk-abcdefghijklmnopqrstuvwxyz", snap.Scrollback[1])
+
+	e := c.callErr("session.snapshot", map[string]any{"session": id, "scrollback": "yes"})
+	require.Equal(t, int64(CodeInvalidParams), e.Code, e.Message)
+}
+
+// TestSessionCreateEngine: session.create picks the terminal emulator, the
+// server's default (serve --engine) otherwise; an unknown one is invalid
+// params.
+func TestSessionCreateEngine(t *testing.T) {
+	srv := newServer(t, Options{Engine: ptywright.EngineXVT})
+	c := newClient(t, serveStdio(t, srv, NDJSON), NDJSON)
+	// Without mode 2027, vtcore counts "❤️" as 1 column, x/vt as 2: the
+	// cursor column tells the engines apart.
+	script := `printf 'a\342\235\244\357\270\217b'; sleep 30`
+	for _, tt := range []struct {
+		engine string
+		col    int
+	}{{"", 4}, {"xvt", 4}, {"vtcore", 3}} {
+		params := map[string]any{"program": "/bin/sh", "args": []string{"-c", script}}
+		if tt.engine != "" {
+			params["engine"] = tt.engine
+		}
+		id := c.create(params)
+		res := c.wait(id, containsText("b"))
+		require.Equal(t, tt.col, res.Snapshot.Cursor.Col, "engine %q", tt.engine)
+	}
+	e := c.callErr("session.create", map[string]any{"program": "/bin/sh", "engine": "xterm"})
+	require.Equal(t, int64(CodeInvalidParams), e.Code, e.Message)
+	require.Contains(t, e.Message, `engine: must be "vtcore" or "xvt", got "xterm"`)
 }
 
 func TestReadsRedact(t *testing.T) {

@@ -56,6 +56,33 @@ install_fish() {
 	apt_install fish
 }
 
+# tmux: the reference terminal of the fidelity tests (engine_fidelity_unix_test.go,
+# the differential corpus): our screen must equal tmux's on the same bytes.
+install_tmux() {
+	if command -v tmux >/dev/null 2>&1; then
+		echo "tmux: already installed ($(tmux -V))"
+		return
+	fi
+	apt_install tmux
+}
+
+# The programs of the differential corpus (testdata/corpus, re-recorded with
+# go test -run TestRecordCorpus -record-corpus all): the recordings are
+# committed, so only re-recording needs them.
+install_corpus_programs() {
+	local missing=() cmd pkg
+	for pair in htop:htop nano:nano dialog:dialog whiptail:whiptail mc:mc ncdu:ncdu man:man-db less:less watch:procps git:git python3:python3; do
+		cmd=${pair%%:*}
+		pkg=${pair#*:}
+		command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+	done
+	if [[ ${#missing[@]} -eq 0 ]]; then
+		echo "corpus programs: already installed"
+		return
+	fi
+	apt_install "${missing[@]}"
+}
+
 # patch: scripts/check-go-lua-patch.sh re-applies third_party/go-lua's
 # patch to upstream go-lua to check it is the whole change.
 install_patch() {
@@ -90,6 +117,8 @@ install_lua52
 install_patch
 install_git
 install_man
+install_tmux
+install_corpus_programs
 install_vim
 install_zsh
 install_fish

@@ -117,8 +117,12 @@ _ptywright() {
 			COMPREPLY=($(compgen -W "ndjson lsp" -- "$cur"))
 			return
 			;;
+		--engine | -engine)
+			COMPREPLY=($(compgen -W "vtcore xvt" -- "$cur"))
+			return
+			;;
 		esac
-		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --engine --help" -- "$cur"))
 		;;
 	mcp)
 		case $prev in
@@ -209,6 +213,7 @@ _ptywright() {
 				'--framing=[message framing]:framing:(ndjson lsp)' \
 				'*--plugin=[load a plugin manifest]:manifest:_files -g "*.toml"' \
 				'--allow-plugin-load[let clients load and unload plugins]' \
+				'--engine=[terminal emulator of new sessions]:engine:(vtcore xvt)' \
 				'(- *)'{-h,--help}'[show help]' && ret=0
 			;;
 		mcp)
@@ -282,6 +287,7 @@ complete -c ptywright -n '__fish_seen_subcommand_from serve' -l socket -r -F -d 
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l framing -x -a 'ndjson lsp' -d 'message framing'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l plugin -r -F -d 'load a plugin manifest (repeatable)'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l allow-plugin-load -d 'let clients load and unload plugins'
+complete -c ptywright -n '__fish_seen_subcommand_from serve' -l engine -x -a 'vtcore xvt' -d 'terminal emulator of new sessions'
 
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l plugin -r -F -d 'load a plugin manifest (repeatable)'
 

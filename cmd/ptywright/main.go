@@ -1,7 +1,7 @@
 // Command ptywright runs terminal programs on a pseudo-terminal.
 //
 //	ptywright run [--rows N] [--cols N] [--record FILE] -- CMD ARGS...
-//	ptywright serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load]
+//	ptywright serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load] [--engine vtcore|xvt]
 //	ptywright mcp [--plugin MANIFEST]...
 //	ptywright snapshot [--socket PATH] (--session ID | --adapter ID) [--svg | --cells]
 //	ptywright completions bash|zsh|fish

@@ -16,7 +16,7 @@ import (
 	"ptywright/rpc"
 )
 
-const serveSynopsis = "serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load]"
+const serveSynopsis = "serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load] [--engine vtcore|xvt]"
 
 const serveDetails = `Serves JSON-RPC 2.0 over stdin/stdout (--stdio) or a local socket
 (--socket: a Unix socket path, or a Windows named pipe \\.\pipe\NAME).
@@ -49,6 +49,9 @@ type serveConfig struct {
 	// AllowPluginLoad enables the plugin.load and plugin.unload methods;
 	// without it they are denied with server_did_not_grant_plugin_load.
 	AllowPluginLoad bool
+	// Engine is the terminal emulator of the sessions clients create
+	// without naming one.
+	Engine string
 }
 
 // serveFlags binds the serve flags to cfg.
@@ -60,6 +63,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.Var((*framingValue)(&cfg.Framing), "framing", "message framing: `ndjson|lsp`, default ndjson")
 	fs.Var((*pluginList)(&cfg.Plugins), "plugin", "load the plugin whose manifest is at `MANIFEST` (repeatable)")
 	fs.BoolVar(&cfg.AllowPluginLoad, "allow-plugin-load", false, "let clients load and unload plugins (plugin.load, plugin.unload)")
+	fs.StringVar(&cfg.Engine, "engine", "", "terminal emulator of the sessions created without one: `vtcore|xvt`, default vtcore")
 	return fs
 }
 
@@ -80,6 +84,13 @@ func parseServe(args []string, stdout io.Writer) (cfg serveConfig, help bool, er
 	}
 	if set["socket"] && cfg.Socket == "" {
 		return serveConfig{}, false, usagef("serve", "--socket: path must not be empty")
+	}
+	if err := ptywright.Engine(cfg.Engine).Validate(); err != nil {
+		var fe *ptywright.FieldError
+		if errors.As(err, &fe) {
+			return serveConfig{}, false, usagef("serve", "--engine: %s", fe.Reason)
+		}
+		return serveConfig{}, false, usagef("serve", "--engine: %v", err)
 	}
 	return cfg, false, nil
 }
@@ -123,6 +134,7 @@ func runServe(ctx context.Context, cfg serveConfig, stdin io.Reader, stdout, std
 		Logger:          log,
 		Version:         version,
 		Framing:         rpc.Framing(cfg.Framing),
+		Engine:          ptywright.Engine(cfg.Engine),
 	})
 	defer srv.Close() // Closed below; this covers a panic.
 

@@ -24,6 +24,7 @@ func TestParseServe(t *testing.T) {
 			[]string{"--plugin", "a/manifest.toml", "--allow-plugin-load", "-plugin=b/manifest.toml"},
 			serveConfig{Framing: framingNDJSON, Plugins: []string{"a/manifest.toml", "b/manifest.toml"}, AllowPluginLoad: true},
 		},
+		{"x/vt engine", []string{"--stdio", "--engine", "xvt"}, serveConfig{Stdio: true, Framing: framingNDJSON, Engine: "xvt"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -47,6 +48,7 @@ func TestParseServeErrors(t *testing.T) {
 		{[]string{"--plugin="}, `serve: invalid value "" for flag -plugin: manifest path must not be empty`},
 		{[]string{"--stdio", "now"}, `serve: unexpected argument "now"`},
 		{[]string{"--socket"}, "serve: flag needs an argument: -socket"},
+		{[]string{"--engine", "xterm"}, `serve: --engine: must be "vtcore" or "xvt", got "xterm"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.want, func(t *testing.T) {

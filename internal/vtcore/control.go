@@ -40,7 +40,7 @@ func (t *Terminal) handleControl(b byte) {
 		}
 		if t.gl != gl {
 			t.gl = gl
-			t.divergences++
+			t.diverge()
 		}
 	case ind:
 		t.index()
@@ -68,7 +68,7 @@ func (t *Terminal) linefeed() {
 // nextLine is NEL (ESC E), which x/vt does not implement: index then
 // carriage return, as xterm does.
 func (t *Terminal) nextLine() {
-	t.divergences++
+	t.diverge()
 	t.index()
 	t.carriageReturn()
 }

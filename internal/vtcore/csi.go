@@ -118,7 +118,9 @@ func (t *Terminal) handleCsi(cmd ansi.Cmd, params ansi.Params) {
 	case cmdDECRST:
 		t.handleMode(params, false, false)
 	case 'm':
-		readStyle(params, &s.cur.pen)
+		if readStyle(params, &s.cur.pen) {
+			t.diverge()
+		}
 	case 'n':
 		t.deviceStatusReport(params, false)
 	case cmdDECDSR:
@@ -127,6 +129,8 @@ func (t *Terminal) handleCsi(cmd ansi.Cmd, params ansi.Params) {
 		t.handleRequestMode(params, true)
 	case cmdDECRQMDEC:
 		t.handleRequestMode(params, false)
+	case 't': // XTWINOPS: only the title stack
+		t.windowOp(param(0, 0), param(1, 0))
 	case 'r': // DECSTBM
 		t.setTopBottomMargins(param(0, 1), param(1, t.rows))
 	case 's':
@@ -139,7 +143,8 @@ func (t *Terminal) handleCsi(cmd ansi.Cmd, params ansi.Params) {
 }
 
 // eraseDisplay is ED. As in x/vt, 1 erases the cursor's whole row, and 2
-// and 3 blank the screen without the pen's background.
+// blanks the screen without the pen's background. 3 erases the scrollback
+// and leaves the screen alone, as xterm and tmux do (x/vt blanks it).
 func (t *Terminal) eraseDisplay(n int) {
 	s := t.scr
 	x, y := s.cur.x, s.cur.y
@@ -150,8 +155,13 @@ func (t *Terminal) eraseDisplay(n int) {
 		s.fillRect(y+1, t.rows, 0, t.cols, b)
 	case 1:
 		s.fillRect(0, y+1, 0, t.cols, s.blankCell())
-	case 2, 3:
+	case 2:
 		s.clearAll()
+	case 3:
+		t.hist.clear()
+		if !s.blank() {
+			t.diverge()
+		}
 	}
 }
 
@@ -195,7 +205,7 @@ func (t *Terminal) setTopBottomMargins(top, bottom int) {
 	}
 	if bottom > t.rows {
 		bottom = t.rows
-		t.divergences++
+		t.diverge()
 	}
 	if top >= bottom {
 		return
@@ -212,7 +222,7 @@ func (t *Terminal) setLeftRightMargins(left, right int) {
 	}
 	if right > t.cols {
 		right = t.cols
-		t.divergences++
+		t.diverge()
 	}
 	if left >= right {
 		return
@@ -241,7 +251,7 @@ func (t *Terminal) deviceStatusReport(params ansi.Params, dec bool) {
 		if t.origin && (s.scroll.top > 0 || s.scroll.left > 0) {
 			row -= s.scroll.top
 			col -= s.scroll.left
-			t.divergences++
+			t.diverge()
 		}
 		b := append(t.scratch[:0], "\x1b["...)
 		if dec {
@@ -338,4 +348,32 @@ func (t *Terminal) dispatchCSI(cmd, n, final int) int {
 	}
 	t.handleCsi(ansi.Cmd(cmd), params[:n])
 	return final + 1
+}
+
+// maxTitleStack bounds the title stack (xterm keeps 10 entries).
+const maxTitleStack = 10
+
+// windowOp is XTWINOPS. Only the title stack is kept: 22 pushes the title,
+// 23 pops it (a second parameter of 0 or 2 names the window title, 1 only
+// the icon's, which has no effect here). x/vt ignores both; a pop that
+// changes the title is counted as a departure.
+func (t *Terminal) windowOp(op, which int) {
+	if which == 1 {
+		return
+	}
+	switch op {
+	case 22:
+		if len(t.titles) == maxTitleStack {
+			t.titles = append(t.titles[:0], t.titles[1:]...)
+		}
+		t.titles = append(t.titles, t.title)
+	case 23:
+		if n := len(t.titles); n > 0 {
+			if t.titles[n-1] != t.title {
+				t.diverge()
+			}
+			t.title = t.titles[n-1]
+			t.titles = t.titles[:n-1]
+		}
+	}
 }

@@ -30,7 +30,9 @@ func TestErase(t *testing.T) {
 		// cursor).
 		{name: "ED 1 above", rows: 4, cols: 6, input: []string{grid, "\x1b[2;3H\x1b[1J"}, want: []string{"", "", "mnopqr", "stuvwx"}, row: 1, col: 2},
 		{name: "ED 2 all", rows: 4, cols: 6, input: []string{grid, "\x1b[2;3H\x1b[2J"}, want: []string{}, row: 1, col: 2},
-		{name: "ED 3 all", rows: 4, cols: 6, input: []string{grid, "\x1b[3J"}, want: []string{}, row: 3, col: 5},
+		// ED 3 erases the scrollback only (xterm, tmux; x/vt blanks the
+		// screen).
+		{name: "ED 3 keeps the screen", rows: 4, cols: 6, input: []string{grid, "\x1b[3J"}, want: []string{"abcdef", "ghijkl", "mnopqr", "stuvwx"}, row: 3, col: 5},
 		{name: "EL 0", rows: 4, cols: 6, input: []string{grid, "\x1b[2;3H\x1b[K"}, want: []string{"abcdef", "gh", "mnopqr", "stuvwx"}, row: 1, col: 2},
 		{name: "EL 1", rows: 4, cols: 6, input: []string{grid, "\x1b[2;3H\x1b[1K"}, want: []string{"abcdef", "   jkl", "mnopqr", "stuvwx"}, row: 1, col: 2},
 		{name: "EL 2", rows: 4, cols: 6, input: []string{grid, "\x1b[2;3H\x1b[2K"}, want: []string{"abcdef", "", "mnopqr", "stuvwx"}, row: 1, col: 2},

@@ -9,7 +9,9 @@
 // The common input (runs of printable ASCII, UTF-8 characters, C0
 // controls, complete CSI sequences) bypasses the general parser, and
 // clusters of common characters bypass the Unicode segmenter.
-// There is no scrollback: ptywright's transcript keeps the history.
+// The main screen keeps a bounded scrollback (Terminal.SetScrollback) of the
+// rows that leave its top, as xterm and tmux do; resizing moves rows
+// between it and the screen.
 //
 // Replies to queries (device attributes, status and cursor reports, mode
 // reports, colour queries) are handed to a callback from Write: no pipe, no
@@ -17,25 +19,44 @@
 //
 // # Compatibility
 //
-// vtcore parses with x/ansi's parser and otherwise follows
-// charmbracelet/x/vt, the emulator it replaces, cell for cell: the
-// differential tests of the root package hold it to x/vt's grid, cursor,
-// modes and replies on real program output, Claude Code screens and random
-// sequences. That includes x/vt's choices where xterm differs and no
-// program we drive is known to care, among them: ED 1 erases the cursor's
-// whole row; ED 2 and 3 blank without the pen's background; IL and DL move
-// the cursor down by the scroll region's top; CR, HPR and VPR add the
-// region's origin again under DECOM, and setting DECOM does not home the
-// cursor; ICH and DCH move the halves of a wide character apart; a resize
-// cuts or adds rows and columns at the bottom and right, without reflow;
-// modes 47 and CSI u do nothing; grapheme widths are ansi.GraphemeWidth's
-// whatever mode 2027 says, and a cluster split across two writes is two
-// clusters.
+// tmux and xterm are the reference: where vtcore's screen differs from
+// tmux's on the same bytes, vtcore is wrong (the root package's fidelity
+// tests replay bytes into a real tmux). vtcore parses with x/ansi's parser
+// and otherwise follows charmbracelet/x/vt, the emulator it replaces, cell
+// for cell: the differential tests of the root package hold it to x/vt's
+// grid, cursor, modes and replies on real program output, Claude Code
+// screens and random sequences. That includes x/vt's choices where xterm
+// differs and no program we drive is known to care, among them: ED 1
+// erases the cursor's whole row; ED 2 blanks without the pen's background;
+// IL and DL move the cursor down by the scroll region's top; CR, HPR and
+// VPR add the region's origin again under DECOM, and setting DECOM does not
+// home the cursor; ICH and DCH move the halves of a wide character apart;
+// a resize cuts or adds columns at the right, without reflow; CSI u does
+// nothing; a cluster split across two writes is two clusters.
 //
-// It departs from x/vt where x/vt is demonstrably wrong against xterm, and
-// counts each departure (Terminal.Divergences) so the differential tests
-// stop comparing a stream where it first happens:
+// It departs from x/vt where x/vt is demonstrably wrong against xterm and
+// tmux, and counts each departure (Terminal.Divergences) so the
+// differential tests stop comparing a stream where it first happens:
 //
+//   - Resizing keeps the cursor's row: shrinking drops the rows below the
+//     cursor, then moves rows off the top into the scrollback, the cursor
+//     following; growing takes rows back from the scrollback (x/vt cuts
+//     and adds rows at the bottom). ED 3 erases the scrollback and leaves
+//     the screen (x/vt blanks the screen).
+//   - One cursor for both screens, as in xterm and tmux: modes 47, 1047
+//     and 1049 enter a cleared alternate screen with the cursor where it
+//     was (x/vt homes it); leaving 47 or 1047 keeps the cursor where the
+//     program left it; leaving 1049 restores the saved cursor, even on the
+//     main screen; cursor visibility is the terminal's, not a screen's.
+//     x/vt ignores 47.
+//   - Widths are per code point, as bash's readline, vim and tmux count
+//     them: a cell holds a character of non-zero width and the zero-width
+//     ones after it (and, as tmux 3.3 does, the character a ZWJ joins), so
+//     "❤️" is 1 column and "👍🏽" 4. Mode 2027 switches to grapheme
+//     clusters with ansi.GraphemeWidth, which x/vt uses whatever the mode
+//     says; DECRQM reports mode 2027 as known (x/vt: unknown until set).
+//   - CSI 22 t and CSI 23 t push and pop the title (x/vt ignores them).
+//   - SGR 21 is a double underline (ECMA-48, xterm, tmux); x/vt ignores it.
 //   - DSR 5 is answered ESC[0n (ECMA-48 8.3.35, xterm); x/vt answers
 //     ESC[?0n. (Reply only, not counted.)
 //   - CPR and DECXCPR are relative to the scroll region's origin under

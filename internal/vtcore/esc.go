@@ -66,7 +66,7 @@ func (t *Terminal) handleEsc(cmd ansi.Cmd) {
 // to it; x/vt restores it outside the grid.
 func (t *Terminal) restoreCursor() {
 	if t.scr.restoreCursor() {
-		t.divergences++
+		t.diverge()
 	}
 }
 

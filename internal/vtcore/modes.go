@@ -54,6 +54,9 @@ func (mt *modeTable) reset() {
 		66: modeReset, 69: modeReset, 1000: modeReset, 1001: modeReset,
 		1002: modeReset, 1003: modeReset, 1004: modeReset, 1006: modeReset,
 		1047: modeReset, 1048: modeReset, 1049: modeReset, 2004: modeReset,
+		// Grapheme clustering: recognised (reported reset) so that programs
+		// that query it before enabling it find it; x/vt reports it unknown.
+		2027: modeReset,
 	}
 }
 
@@ -64,6 +67,7 @@ func (t *Terminal) resetModes() {
 	t.modes.reset()
 	t.autowrap = true
 	t.origin, t.insert, t.newline, t.lrMargins = false, false, false, false
+	t.unicodeCore = false
 	t.appCursor, t.appKeypad, t.bracketed = false, false, false
 	t.scr.cur.hidden = false
 	t.scr = t.scrs[0]
@@ -119,8 +123,16 @@ func (t *Terminal) setMode(m mode, v uint8) {
 		t.appKeypad = on
 	case 69:
 		t.lrMargins = on
-	case 1047:
-		t.setAltScreen(on)
+	case 47, 1047:
+		wasAlt := t.AltScreen()
+		if on {
+			t.enterAltScreen()
+		} else {
+			t.leaveAltScreen(false)
+		}
+		if m.n == 47 && wasAlt != t.AltScreen() {
+			t.diverge() // x/vt ignores mode 47
+		}
 	case 1048:
 		if on {
 			t.scr.saveCursor()
@@ -130,8 +142,12 @@ func (t *Terminal) setMode(m mode, v uint8) {
 	case 1049:
 		if on {
 			t.scr.saveCursor()
+			t.enterAltScreen()
+		} else {
+			t.leaveAltScreen(true)
 		}
-		t.setAltScreen(on)
+	case 2027:
+		t.unicodeCore = on
 	case 2004:
 		t.bracketed = on
 	case 2048:
@@ -149,25 +165,47 @@ func (t *Terminal) setCursorHidden(hidden bool) {
 	t.scr.cur.hidden = hidden
 }
 
-// setAltScreen switches screens as x/vt does: entering copies the main
-// cursor, clears the alternate screen and homes the cursor; leaving shows
-// the main screen with its own cursor. The reported cursor visibility
-// becomes the shown screen's.
-func (t *Terminal) setAltScreen(on bool) {
+// enterAltScreen shows the alternate screen, cleared, as xterm and tmux do
+// for modes 47, 1047 and 1049: the terminal has one cursor, so the
+// alternate screen takes the main screen's cursor where it is (x/vt homes
+// it). The reported cursor visibility becomes the shown screen's.
+func (t *Terminal) enterAltScreen() {
 	alt := t.scrs[1]
-	if on == (t.scr == alt) {
+	if t.scr == alt {
 		return
 	}
-	if on {
-		alt.cur = t.scrs[0].cur
-		t.scr = alt
-		alt.clearAll()
-		t.setCursor(0, 0)
-	} else {
-		t.scr = t.scrs[0]
-		if t.scr.clampCursor(&t.scr.cur) {
-			t.divergences++
-		}
+	if t.scr.cur.x != 0 || t.scr.cur.y != 0 || t.atPhantom {
+		t.diverge() // x/vt homes the cursor
+	}
+	alt.cur = t.scrs[0].cur
+	t.scr = alt
+	alt.clearAll()
+	t.visible = !t.scr.cur.hidden
+}
+
+// leaveAltScreen shows the main screen again. The cursor (position, pen
+// and visibility) stays as the program left it on the alternate screen (one
+// cursor, as in xterm and tmux); with restore (mode 1049) the cursor saved on the main screen is
+// then restored, even when the main screen was already shown (xterm:
+// "leave the alternate screen, then DECRC"). x/vt instead shows the main
+// screen with the cursor it had on entering and restores nothing; a
+// difference from that is counted.
+func (t *Terminal) leaveAltScreen(restore bool) {
+	main := t.scrs[0]
+	xvt := main.cur // what x/vt shows after leaving
+	if t.scr != main {
+		main.cur = t.scr.cur
+		t.scr = main
+	}
+	if restore && main.savedValid {
+		// Visibility (DECTCEM) is the terminal's, not the saved cursor's.
+		hidden := main.cur.hidden
+		main.cur = main.saved
+		main.cur.hidden = hidden
+	}
+	main.clampCursor(&main.cur)
+	if main.cur != xvt {
+		t.diverge()
 	}
 	t.visible = !t.scr.cur.hidden
 }
@@ -183,6 +221,9 @@ func (t *Terminal) handleRequestMode(params ansi.Params, isANSI bool) {
 		m = ansiMode(n)
 	}
 	v := t.modes.get(m)
+	if n == 2027 && !isANSI {
+		t.diverge() // x/vt does not recognise mode 2027 until it is set
+	}
 	if v > modePermanentlyReset {
 		v = modeNotRecognized
 	}

@@ -26,7 +26,7 @@ func (t *Terminal) handleOsc(cmd int, data []byte) {
 		if _, title, ok := bytes.Cut(data, []byte{';'}); ok {
 			t.title = string(title)
 			if bytes.IndexByte(title, ';') >= 0 {
-				t.divergences++
+				t.diverge()
 			}
 		}
 	case 10, 11, 12, 110, 111, 112:

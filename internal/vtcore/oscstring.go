@@ -45,7 +45,7 @@ func (t *Terminal) consumeOSC(p []byte) int {
 			// Other C0 controls are ignored inside the string.
 		default:
 			if c == 0x9c {
-				t.divergences++ // x/vt would have ended the string here.
+				t.diverge() // x/vt would have ended the string here.
 			}
 			if len(t.osc.data) < maxDataSize {
 				t.osc.data = append(t.osc.data, c)

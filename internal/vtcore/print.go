@@ -4,8 +4,16 @@ import "unicode/utf8"
 
 // A printed character is held back until the next one shows it cannot join
 // the same grapheme cluster (an ASCII character never extends a cluster),
-// until a control or sequence arrives, or until the write ends. Widths come
-// from ansi.GraphemeWidth, which x/vt uses whatever mode 2027 says.
+// until a control or sequence arrives, or until the write ends.
+//
+// Widths are those programs count by default: bash's readline, vim and
+// tmux (like xterm) give each code point its wcwidth, so a cell holds one
+// character of non-zero width with the zero-width ones that follow it
+// (combining marks, variation selectors, a ZWJ and, as tmux 3.3 does, the
+// character a ZWJ joins). "❤️" takes 1 column, "👍🏽" 4 (2+2). A program
+// that enables mode 2027 gets grapheme clusters with ansi.GraphemeWidth,
+// which is what x/vt uses whatever the mode says; a cell printed
+// differently from x/vt is counted as a departure.
 
 func printableASCII(r rune) bool { return r >= ' ' && r < 0x7f }
 
@@ -54,10 +62,58 @@ func (t *Terminal) flushGrapheme() {
 		if len(cluster) == 0 {
 			break
 		}
-		t.printCluster(cluster, width)
+		if t.unicodeCore {
+			t.printCluster(cluster, width)
+		} else {
+			t.printCodePoints(cluster, width)
+		}
 		g = g[len(cluster):]
 	}
 	t.grapheme = t.grapheme[:0]
+}
+
+// zwj is the zero width joiner.
+const zwj = 0x200d
+
+// printCodePoints prints a grapheme cluster of grapheme width gw the way
+// programs count it without mode 2027: one cell per code point of non-zero
+// width, carrying the zero-width code points after it and the one a ZWJ
+// joins.
+func (t *Terminal) printCodePoints(cluster []byte, gw int) {
+	r, n := utf8.DecodeRune(cluster)
+	w := t.codePointWidth(r)
+	if n == len(cluster) || w == 0 {
+		// One code point, or a cluster with nothing to attach its first
+		// code point to: one cell as x/vt prints it, at its own width.
+		if n == len(cluster) && w != gw {
+			t.diverge()
+		} else if n != len(cluster) {
+			w = gw
+		}
+		t.printCluster(cluster, w)
+		return
+	}
+	start, joined, split := 0, false, false
+	for i := n; i < len(cluster); {
+		r2, n2 := utf8.DecodeRune(cluster[i:])
+		w2 := t.codePointWidth(r2)
+		if w2 == 0 || joined {
+			joined = r2 == zwj
+			i += n2
+			continue
+		}
+		if !split {
+			split = true
+			t.diverge() // x/vt prints the cluster in one cell
+		}
+		t.printCluster(cluster[start:i], w)
+		start, w = i, w2
+		i += n2
+	}
+	if !split && w != gw {
+		t.diverge()
+	}
+	t.printCluster(cluster[start:], w)
 }
 
 // printRun prints a prefix of run, printable ASCII, and returns its length.
@@ -113,7 +169,7 @@ func (t *Terminal) printCluster(cluster []byte, width int) {
 	content := int32(r)
 	if size != len(cluster) {
 		if t.clusters.full() {
-			t.clusters.compact(t.scrs[0].lines, t.scrs[1].lines)
+			t.clusters.compact(t.scrs[0].lines, t.scrs[1].lines, t.hist.storage())
 		}
 		content = -(t.clusters.intern(cluster) + 1)
 	}
@@ -135,7 +191,7 @@ func (t *Terminal) putGrapheme(content int32, width int, ascii byte) {
 		// Deliberate difference from x/vt, which writes blanks here and loses
 		// the character: like xterm, a wide character that does not fit
 		// before the right edge wraps to the next line first.
-		t.divergences++
+		t.diverge()
 		t.index()
 		y = s.cur.y
 		x = 0
@@ -164,7 +220,7 @@ func (t *Terminal) putGrapheme(content int32, width int, ascii byte) {
 	if t.insert {
 		// Insert mode (IRM), which x/vt ignores: like xterm, shift the rest
 		// of the line right to make room.
-		t.divergences++
+		t.diverge()
 		s.cur.x, s.cur.y = x, y
 		s.insertCells(max(width, 1))
 	}
@@ -185,7 +241,7 @@ func (t *Terminal) putGrapheme(content int32, width int, ascii byte) {
 	// instead of overwriting the wide character's right half.
 	t.atPhantom = awm && x+max(width, 1) >= t.cols
 	if t.atPhantom && x < t.cols-1 {
-		t.divergences++ // x/vt sets the pending wrap on the last column only
+		t.diverge() // x/vt sets the pending wrap on the last column only
 	}
 	if t.atPhantom {
 		x = max(x, t.cols-1)

@@ -56,8 +56,17 @@ func TestGraphemeClusters(t *testing.T) {
 		{"combining mark joins its base", "e\u0301x", []string{"e\u0301", "x"}, []int{1, 1}, 2},
 		{"several marks", "a\u0308\u0323b", []string{"a\u0308\u0323", "b"}, []int{1, 1}, 2},
 		{"ZWJ emoji is one wide cell", "👩\u200d💻!", []string{"👩\u200d💻", "", "!"}, []int{2, 0, 1}, 3},
-		{"flag", "🇫🇷.", []string{"🇫🇷", "", "."}, []int{2, 0, 1}, 3},
-		{"variation selector 16 makes it wide", "❤\ufe0f.", []string{"❤\ufe0f", "", "."}, []int{2, 0, 1}, 3},
+		// Without mode 2027, widths are per code point, as bash, vim and
+		// tmux count them: a flag is two regional indicators of width 1,
+		// VS16 adds nothing, a skin tone is a character of its own.
+		{"flag", "🇫🇷.", []string{"🇫", "🇷", "."}, []int{1, 1, 1}, 3},
+		{"variation selector 16 adds no width", "❤\ufe0f.", []string{"❤\ufe0f", "."}, []int{1, 1}, 2},
+		{"skin tone modifier is its own wide cell", "👍🏽.", []string{"👍", "", "🏽", "", "."}, []int{2, 0, 2, 0, 1}, 5},
+		// Mode 2027 (grapheme clustering) for programs that enable it.
+		{"2027: flag is one wide cell", "\x1b[?2027h🇫🇷.", []string{"🇫🇷", "", "."}, []int{2, 0, 1}, 3},
+		{"2027: variation selector 16 makes it wide", "\x1b[?2027h❤\ufe0f.", []string{"❤\ufe0f", "", "."}, []int{2, 0, 1}, 3},
+		{"2027: skin tone joins its base", "\x1b[?2027h👍🏽.", []string{"👍🏽", "", "."}, []int{2, 0, 1}, 3},
+		{"2027 reset: per code point again", "\x1b[?2027h\x1b[?2027l❤\ufe0f.", []string{"❤\ufe0f", "."}, []int{1, 1}, 2},
 		{"lone mark is a zero-width cell", "\u0301x", []string{"x"}, []int{1}, 1},
 	}
 	for _, tc := range cases {

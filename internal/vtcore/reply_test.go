@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/internal/vtcore"
 )
 
 func TestReplies(t *testing.T) {
@@ -68,15 +70,36 @@ func TestResize(t *testing.T) {
 	runScreenCases(t, []screenCase{
 		{name: "shrink cuts right and bottom", rows: 3, cols: 6, input: []string{"abcdef\r\nghijkl\r\nmnopqr"}, want: []string{"abcdef", "ghijkl", "mnopqr"}, row: 2, col: 5},
 	})
+	// Shrinking keeps the cursor's row: rows leave at the top (xterm,
+	// tmux), and columns are cut at the right without reflow.
 	term := feed(3, 6, "abcdef\r\nghijkl\r\nmn")
 	term.Resize(2, 4)
-	require.Equal(t, []string{"abcd", "ghij"}, lines(term))
+	require.Equal(t, []string{"ghij", "mn"}, lines(term))
 	row, col := term.Cursor()
 	require.Equal(t, [2]int{1, 2}, [2]int{row, col})
-
-	// No reflow: growing does not bring the cut text back.
+	// Without scrollback the row is gone: growing adds a blank row.
 	term.Resize(3, 8)
-	require.Equal(t, []string{"abcd", "ghij"}, lines(term))
+	require.Equal(t, []string{"ghij", "mn"}, lines(term))
+	row, _ = term.Cursor()
+	require.Equal(t, 1, row)
+
+	// With scrollback, growing takes the rows back (cut as they were).
+	term = vtcore.New(3, 6, nil)
+	term.SetScrollback(100)
+	term.WriteString("abcdef\r\nghijkl\r\nmn")
+	term.Resize(2, 4)
+	require.Equal(t, 1, term.ScrollbackLen())
+	require.Equal(t, "abcd", string(term.AppendScrollbackText(nil, 0)))
+	term.Resize(3, 8)
+	require.Equal(t, []string{"abcd", "ghij", "mn"}, lines(term))
+	require.Equal(t, 0, term.ScrollbackLen())
+	row, col = term.Cursor()
+	require.Equal(t, [2]int{2, 2}, [2]int{row, col})
+
+	// Rows below the cursor go first, blank or not (tmux).
+	term = feed(4, 4, "ab\r\ncd\r\nef\r\ngh\x1b[2;1H")
+	term.Resize(2, 4)
+	require.Equal(t, []string{"ab", "cd"}, lines(term))
 
 	// A pending wrap moves on when the grid widens.
 	term = feed(2, 4, "abcd")

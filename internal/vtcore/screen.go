@@ -28,9 +28,15 @@ type screen struct {
 	lines      [][]Cell
 	cols, rows int
 	cur, saved cursor
+	// savedValid is set once a cursor was saved (DECSC, mode 1048 or
+	// 1049); leaving mode 1049 restores only a saved one, as tmux does.
+	savedValid bool
 	scroll     rect
 	// spare holds row headers while a region is rotated.
 	spare [][]Cell
+	// hist receives the rows scrolled off the top; nil on the alternate
+	// screen.
+	hist *history
 }
 
 func newScreen(rows, cols int) *screen {
@@ -48,9 +54,14 @@ func clamp(n, lo, hi int) int {
 
 func (s *screen) bounds() rect { return rect{0, s.rows, 0, s.cols} }
 
-// resize truncates or extends rows and columns without reflowing, as
-// ultraviolet's Buffer.Resize does, and resets the scroll region.
-func (s *screen) resize(rows, cols int) {
+// resize changes the grid size. Columns are cut or added at the right,
+// without reflowing. Rows follow tmux and xterm rather than x/vt (which cuts
+// and adds them at the bottom): shrinking first drops the rows below the
+// cursor, then moves rows off the top into the history (or drops them on
+// the alternate screen), the cursor following its row; growing takes rows
+// back from the history before adding blank rows at the bottom. The scroll
+// region resets. It reports whether the rows differ from x/vt's.
+func (s *screen) resize(rows, cols int) (diverged bool) {
 	if cols != s.cols {
 		for y, line := range s.lines {
 			if cols < len(line) {
@@ -62,9 +73,34 @@ func (s *screen) resize(rows, cols int) {
 			s.lines[y] = nl
 		}
 	}
-	if rows < len(s.lines) {
-		clear(s.lines[rows:])
-		s.lines = s.lines[:rows]
+	old := len(s.lines)
+	switch {
+	case rows < old:
+		needed := old - rows
+		drop := min(max(old-1-s.cur.y, 0), needed)
+		clear(s.lines[old-drop:])
+		s.lines = s.lines[:old-drop]
+		if needed -= drop; needed > 0 {
+			diverged = true
+			if s.hist != nil {
+				for _, line := range s.lines[:needed] {
+					s.hist.push(line)
+				}
+			}
+			n := copy(s.lines, s.lines[needed:])
+			clear(s.lines[n:])
+			s.lines = s.lines[:n]
+			s.cur.y -= needed
+		}
+	case rows > old && old > 0 && s.hist != nil && s.hist.len() > 0:
+		pull := min(rows-old, s.hist.len())
+		diverged = true
+		lines := make([][]Cell, pull, rows)
+		for i := pull - 1; i >= 0; i-- {
+			lines[i] = s.hist.pop(cols)
+		}
+		s.lines = append(lines, s.lines...)
+		s.cur.y += pull
 	}
 	for len(s.lines) < rows {
 		s.lines = append(s.lines, make([]Cell, cols))
@@ -72,6 +108,7 @@ func (s *screen) resize(rows, cols int) {
 	s.rows, s.cols = rows, cols
 	s.scroll = s.bounds()
 	s.spare = make([][]Cell, rows)
+	return diverged
 }
 
 // clearAll blanks every cell.
@@ -81,12 +118,24 @@ func (s *screen) clearAll() {
 	}
 }
 
+// blank reports whether every cell is a default blank.
+func (s *screen) blank() bool {
+	for _, line := range s.lines {
+		for _, c := range line {
+			if c != (Cell{}) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // reset is x/vt's Screen.Reset: blank grid, home cursor, no saved cursor,
 // full scroll region.
 func (s *screen) reset() {
 	s.clearAll()
 	s.cur = cursor{}
-	s.saved = cursor{}
+	s.saved, s.savedValid = cursor{}, false
 	s.scroll = s.bounds()
 }
 
@@ -238,7 +287,7 @@ func (s *screen) clampCursor(c *cursor) bool {
 	return moved
 }
 
-func (s *screen) saveCursor() { s.saved = s.cur }
+func (s *screen) saveCursor() { s.saved, s.savedValid = s.cur, true }
 
 // restoreCursor restores the saved cursor and reports whether it had to be
 // clamped to the grid.
@@ -383,6 +432,13 @@ func (s *screen) deleteLineArea(y, n int, c Cell, a rect) {
 // left where it was.
 func (s *screen) scrollUp(n int) {
 	x, y := s.cur.x, s.cur.y
+	if s.hist != nil && s.scroll.top == 0 && s.scroll.left == 0 && s.scroll.right == s.cols {
+		// Rows leave the top of the screen (not of a region below it):
+		// keep them, as xterm and tmux do.
+		for _, line := range s.lines[:min(n, s.scroll.bottom)] {
+			s.hist.push(line)
+		}
+	}
 	s.setCursor(s.cur.x, 0, true)
 	s.deleteLines(n)
 	s.setCursor(x, y, false)

@@ -37,10 +37,11 @@ func simpleRune(r rune) bool {
 // widthCacheSize is the number of slots of the per-terminal width cache.
 const widthCacheSize = 256
 
-// widthSlot remembers the width of one single-rune cluster.
+// widthSlot remembers the widths of one code point: as a cluster of its
+// own (ansi.GraphemeWidth) and as wcwidth counts it.
 type widthSlot struct {
-	r rune
-	w int8
+	r     rune
+	w, wc int8
 }
 
 // nextCluster returns the first grapheme cluster of g and its width, as
@@ -61,11 +62,33 @@ func (t *Terminal) nextCluster(g []byte) ([]byte, int) {
 
 // runeWidth is the width of the single-rune cluster b (r encoded), cached.
 func (t *Terminal) runeWidth(r rune, b []byte) int {
+	return int(t.widthSlot(r).w)
+}
+
+// codePointWidth is r's width as wcwidth counts it, cached.
+func (t *Terminal) codePointWidth(r rune) int {
+	return int(t.widthSlot(r).wc)
+}
+
+func (t *Terminal) widthSlot(r rune) *widthSlot {
 	slot := &t.widths[uint32(r)%widthCacheSize]
 	if slot.r == r && r != 0 {
-		return int(slot.w)
+		return slot
 	}
-	_, w := ansi.FirstGraphemeCluster(b, ansi.GraphemeWidth)
-	*slot = widthSlot{r: r, w: int8(w)}
-	return w
+	var b [utf8.UTFMax]byte
+	enc := utf8.AppendRune(b[:0], r)
+	_, w := ansi.FirstGraphemeCluster(enc, ansi.GraphemeWidth)
+	*slot = widthSlot{r: r, w: int8(w), wc: int8(wcwidth(r))}
+	return slot
+}
+
+// wcwidth is a code point's width as glibc's wcwidth gives it in a UTF-8
+// locale (which tmux, bash's readline and vim follow): x/ansi's
+// runewidth-based count, but the Hangul medial vowels and final consonants
+// take no column of their own (they join the initial consonant's cell).
+func wcwidth(r rune) int {
+	if r >= 0x1160 && r <= 0x11ff || r >= 0xd7b0 && r <= 0xd7ff {
+		return 0
+	}
+	return max(ansi.StringWidthWc(string(r)), 0)
 }

@@ -6,11 +6,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// readStyle applies SGR parameters to pen, as ultraviolet's ReadStyle does.
-func readStyle(params ansi.Params, pen *Style) {
+// readStyle applies SGR parameters to pen, as ultraviolet's ReadStyle does
+// but for SGR 21; it reports whether it met one.
+func readStyle(params ansi.Params, pen *Style) (sgr21 bool) {
 	if len(params) == 0 {
 		*pen = Style{}
-		return
+		return false
 	}
 	for i := 0; i < len(params); i++ {
 		param, hasMore, _ := params.Param(i, 0)
@@ -44,6 +45,10 @@ func readStyle(params ansi.Params, pen *Style) {
 			pen.Attrs |= AttrConceal
 		case 9:
 			pen.Attrs |= AttrStrikethrough
+		case 21:
+			// Doubly underlined (ECMA-48, xterm, tmux); x/vt ignores it.
+			pen.Underline = UnderlineDouble
+			sgr21 = true
 		case 22:
 			pen.Attrs &^= AttrBold | AttrFaint
 		case 23:
@@ -89,6 +94,7 @@ func readStyle(params ansi.Params, pen *Style) {
 			pen.Bg = IndexedColor(uint8(param - 100 + 8))
 		}
 	}
+	return sgr21
 }
 
 // readStyleColor reads the colour of a 38, 48 or 58 parameter as x/ansi's

@@ -21,6 +21,9 @@ func TestSGR(t *testing.T) {
 		{"attributes off", "\x1b[1;2;3;5;6;7;8;9;4m\x1b[22;23;25;27;28;29;24m", vtcore.Style{}},
 		{"underline", "\x1b[4m", vtcore.Style{Underline: vtcore.UnderlineSingle}},
 		{"curly underline", "\x1b[4:3m", vtcore.Style{Underline: vtcore.UnderlineCurly}},
+		// SGR 21 is double underline (ECMA-48, xterm, tmux); x/vt ignores it.
+		{"21 double underline", "\x1b[21m", vtcore.Style{Underline: vtcore.UnderlineDouble}},
+		{"21 off by 24", "\x1b[21m\x1b[24m", vtcore.Style{}},
 		{"underline off by sub-parameter", "\x1b[4m\x1b[4:0m", vtcore.Style{}},
 		{"4;3 is underline then italic", "\x1b[4;3m", vtcore.Style{Underline: vtcore.UnderlineSingle, Attrs: vtcore.AttrItalic}},
 		{"basic colours", "\x1b[31;42m", vtcore.Style{Fg: idx(1), Bg: idx(2)}},

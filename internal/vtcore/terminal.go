@@ -19,6 +19,7 @@ type Terminal struct {
 	rows, cols int
 	scrs       [2]*screen
 	scr        *screen // scrs[0] (main) or scrs[1] (alternate)
+	hist       history // the main screen's scrollback
 
 	parser  *ansi.Parser
 	onReply func([]byte)
@@ -26,11 +27,15 @@ type Terminal struct {
 	modes modeTable
 	// Hot mode bits, mirrored from modes.
 	autowrap, origin, insert, newline, lrMargins bool
+	// unicodeCore is mode 2027: characters are grouped into grapheme
+	// clusters; otherwise each code point takes its own width (see print.go).
+	unicodeCore bool
 
 	// Reported state, updated where x/vt fires its callbacks.
 	visible                         bool
 	appCursor, appKeypad, bracketed bool
 	title                           string
+	titles                          []string // the title stack (CSI 22 t)
 
 	// Dynamic colours (OSC 10, 11, 12); nil is the default.
 	fgColor, bgColor, cursorColor color.Color
@@ -67,6 +72,7 @@ func New(rows, cols int, onReply func([]byte)) *Terminal {
 	}
 	t.scrs[0], t.scrs[1] = newScreen(rows, cols), newScreen(rows, cols)
 	t.scr = t.scrs[0]
+	t.scrs[0].hist = &t.hist
 	t.parser.SetParamsSize(parser.MaxParamsSize)
 	t.parser.SetDataSize(maxDataSize)
 	t.parser.SetHandler(ansi.Handler{
@@ -162,25 +168,44 @@ func (t *Terminal) WriteString(s string) { t.Write([]byte(s)) }
 // Size returns the grid size.
 func (t *Terminal) Size() (rows, cols int) { return t.rows, t.cols }
 
-// Resize changes the grid size without reflowing: rows and columns are cut
-// or added at the bottom and right, scroll regions and tab stops reset.
+// Resize changes the grid size without reflowing: columns are cut or added
+// at the right; rows leave at the top into the history when the cursor
+// would fall off the bottom, and come back from it when the grid grows, as
+// in xterm and tmux. Scroll regions and tab stops reset.
 func (t *Terminal) Resize(rows, cols int) {
 	rows, cols = max(rows, 1), max(cols, 1)
-	x, y := t.scr.cur.x, t.scr.cur.y
+	x := t.scr.cur.x
 	if t.atPhantom && x < cols-1 {
 		t.atPhantom = false
 		x++
 	}
-	y = clamp(y, 0, rows-1)
-	x = clamp(x, 0, cols-1)
-	t.scrs[0].resize(rows, cols)
-	t.scrs[1].resize(rows, cols)
+	for _, s := range t.scrs {
+		if s.resize(rows, cols) {
+			t.diverge()
+		}
+	}
 	t.rows, t.cols = rows, cols
 	t.tabs = defaultTabStops(cols)
-	t.setCursor(x, y)
+	t.setCursor(clamp(x, 0, cols-1), t.scr.cur.y)
 	if t.modes.dec[2048] == modeSet {
 		t.replyInBandResize()
 	}
+}
+
+// SetScrollback sets how many rows that left the top of the main screen
+// are kept (0, the default, keeps none), dropping the oldest beyond it.
+func (t *Terminal) SetScrollback(rows int) { t.hist.setLimit(rows) }
+
+// ScrollbackLen returns the number of rows in the scrollback.
+func (t *Terminal) ScrollbackLen() int { return t.hist.len() }
+
+// AppendScrollbackText appends the text of scrollback row i (0 is the
+// oldest) to dst, skipping wide continuations, trailing blanks trimmed.
+func (t *Terminal) AppendScrollbackText(dst []byte, i int) []byte {
+	if i < 0 || i >= t.hist.len() {
+		return dst
+	}
+	return t.appendCellsText(dst, t.hist.at(i))
 }
 
 // Divergences counts the times the terminal did what xterm does where
@@ -245,7 +270,11 @@ func (t *Terminal) AppendRowText(dst []byte, row int) []byte {
 	if row < 0 || row >= t.rows {
 		return dst
 	}
-	for _, c := range t.scr.lines[row] {
+	return t.appendCellsText(dst, t.scr.lines[row])
+}
+
+func (t *Terminal) appendCellsText(dst []byte, cells []Cell) []byte {
+	for _, c := range cells {
 		switch {
 		case c.width < 0:
 		case c.content == 0:
@@ -272,4 +301,9 @@ func (t *Terminal) replyString(s string) {
 	if t.onReply != nil {
 		t.onReply([]byte(s))
 	}
+}
+
+// diverge counts a deliberate departure from x/vt.
+func (t *Terminal) diverge() {
+	t.divergences++
 }

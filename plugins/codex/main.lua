@@ -475,14 +475,19 @@ end
 -- when taken at once Codex often died ("timed out discarding buffered
 -- terminal input"); from 20 ms on, 40 of 40 were taken. The composer and
 -- the approval dialog took keys at once.
--- A running turn: an Esc sent 2 ms after the first "Working" frame was
--- taken as an idle-composer Esc ("esc again to edit previous message") and
--- the turn went on, in 1 of 3 eager runs; held 300 ms after the frame it
--- interrupts.
+-- A running turn takes Esc as an interrupt once its "Working (… • esc to
+-- interrupt)" row is drawn, from 0 ms on (48 of 48); before that, on the
+-- prompt-echo frame that already classifies as thinking, Esc is an
+-- idle-composer Esc ("esc again to edit previous message") and the turn runs
+-- on. The row came 0-517 ms after the echo frame (median ~30 ms). So
+-- thinking settles 100 ms from the row's first frame, and an echo frame
+-- without the row asks for WORKING_ROW_WAIT_MS, which the host cuts short
+-- when the row appears (a new frame of the state).
 local INPUT_SETTLE_MS = {
   waiting_for_trust = 150,
-  thinking = 300,
+  thinking = 100,
 }
+local WORKING_ROW_WAIT_MS = 2000
 
 -- result assembles classify's table; a = {availability, business_state,
 -- input_mode, ui_context, excerpt?, anomalies?}.
@@ -928,6 +933,9 @@ function M.classify(ctx)
   for _, detect in ipairs(DETECTORS) do
     local r = detect(view, ctx)
     if r then
+      if r.state == "thinking" and not has(screen, "esc to interrupt") then
+        r.input_settle_ms = WORKING_ROW_WAIT_MS
+      end
       return r
     end
   end
