@@ -1,8 +1,13 @@
 package ptywright
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	"reflect"
 	"regexp"
+	"slices"
+	"strings"
 )
 
 // The shared, provider-agnostic vocabulary of a surface assessment
@@ -111,4 +116,72 @@ func (a *SurfaceAssessment) Validate() error {
 		}
 	}
 	return nil
+}
+
+// AnomalyUnknownAssessmentFields is the host's anomaly for fields of an
+// assessment it does not know (a newer plugin's additions): they are
+// dropped and named in the anomaly's message, and the rest of the
+// assessment stands.
+const AnomalyUnknownAssessmentFields = "unknown_assessment_fields"
+
+// decodeAssessment reads a plugin's assessment JSON. Fields the host does
+// not know, at the top level, in parser_metadata or in an anomaly, are not
+// an error: a plugin written for a newer host may report more than this
+// one understands, and turning its whole state into plugin_error for that
+// would throw away a good classification. They are dropped with an
+// AnomalyUnknownAssessmentFields anomaly. A known field of the wrong type
+// is still an error.
+func decodeAssessment(raw []byte) (SurfaceAssessment, error) {
+	var a SurfaceAssessment
+	if err := strictDecode(raw, &a); err == nil {
+		return a, nil
+	}
+	a = SurfaceAssessment{}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return SurfaceAssessment{}, err
+	}
+	var unknown []string
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return SurfaceAssessment{}, err
+	}
+	unknown = appendUnknownFields(unknown, "", top, SurfaceAssessment{})
+	if pm, ok := top["parser_metadata"]; ok {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(pm, &m) == nil {
+			unknown = appendUnknownFields(unknown, "parser_metadata.", m, ParserMetadata{})
+		}
+	}
+	if an, ok := top["anomalies"]; ok {
+		var list []map[string]json.RawMessage
+		if json.Unmarshal(an, &list) == nil {
+			for i, m := range list {
+				unknown = appendUnknownFields(unknown, fmt.Sprintf("anomalies[%d].", i), m, Anomaly{})
+			}
+		}
+	}
+	if len(unknown) == 0 {
+		// strictDecode failed for another reason (trailing data): report it.
+		return SurfaceAssessment{}, strictDecode(raw, &SurfaceAssessment{})
+	}
+	a.Anomalies = append(a.Anomalies, Anomaly{Code: AnomalyUnknownAssessmentFields,
+		Message: "fields this host does not know were dropped: " + strings.Join(unknown, ", ")})
+	return a, nil
+}
+
+// appendUnknownFields appends prefix+key for each key of m that is not a
+// JSON field name of the struct known, sorted.
+func appendUnknownFields(out []string, prefix string, m map[string]json.RawMessage, known any) []string {
+	names := map[string]bool{}
+	t := reflect.TypeOf(known)
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		names[name] = true
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !names[k] {
+			out = append(out, prefix+k)
+		}
+	}
+	return out
 }

@@ -36,14 +36,28 @@ const claudeFixtureDir = "testdata/fixtures/claude_code"
 //   - last_intent: the last_intent the snapshot must carry.
 //   - stable_ms: how long the screen has been unchanged (input; default
 //     5000, a settled screen).
+//   - parser_metadata: a subset of the assessment's parser_metadata, as
+//     metadata.
+//   - anomaly_codes: exactly the assessment's anomaly codes, in any order.
+//   - projection: substrings the plugin's dialog projection must and must
+//     not contain.
 type claudeExpectation struct {
-	State           string         `json:"state"`
-	Evidence        string         `json:"evidence"`
-	MinConfidence   float64        `json:"min_confidence"`
-	Metadata        map[string]any `json:"metadata"`
-	GivenLastIntent *string        `json:"given_last_intent"`
-	LastIntent      *string        `json:"last_intent"`
-	StableMs        *int64         `json:"stable_ms"`
+	State           string                 `json:"state"`
+	Evidence        string                 `json:"evidence"`
+	MinConfidence   float64                `json:"min_confidence"`
+	Metadata        map[string]any         `json:"metadata"`
+	GivenLastIntent *string                `json:"given_last_intent"`
+	LastIntent      *string                `json:"last_intent"`
+	StableMs        *int64                 `json:"stable_ms"`
+	ParserMetadata  map[string]any         `json:"parser_metadata"`
+	AnomalyCodes    []string               `json:"anomaly_codes"`
+	Projection      *claudeProjectionCheck `json:"projection"`
+}
+
+// claudeProjectionCheck is the projection part of an expectation.
+type claudeProjectionCheck struct {
+	Contains []string `json:"contains"`
+	Excludes []string `json:"excludes"`
 }
 
 // claudeFixture is one captured screen.
@@ -197,6 +211,28 @@ func TestClaudeCodeFixtures(t *testing.T) {
 				require.NoError(t, json.Unmarshal(raw, &got))
 				if err := subsetMatch("metadata", e.Metadata, got); err != nil {
 					t.Fatalf("%v\nclassifier said:\n%s", err, dump)
+				}
+			}
+			if e.ParserMetadata != nil {
+				require.NotNil(t, st.Assessment, "assessment")
+				raw, err := json.Marshal(st.Assessment.ParserMetadata)
+				require.NoError(t, err)
+				var got map[string]any
+				require.NoError(t, json.Unmarshal(raw, &got))
+				if err := subsetMatch("parser_metadata", e.ParserMetadata, got); err != nil {
+					t.Fatalf("%v\nclassifier said:\n%s", err, dump)
+				}
+			}
+			if e.AnomalyCodes != nil {
+				require.ElementsMatch(t, e.AnomalyCodes, anomalyCodes(st.Assessment), "anomaly codes; classifier said:\n%s", dump)
+			}
+			if e.Projection != nil {
+				dialog := projectFixture(t, fx)
+				for _, s := range e.Projection.Contains {
+					require.Contains(t, dialog, s, "projection")
+				}
+				for _, s := range e.Projection.Excludes {
+					require.NotContains(t, dialog, s, "projection")
 				}
 			}
 		})

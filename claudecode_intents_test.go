@@ -209,7 +209,7 @@ func TestClaudeCodeManifestAndDescribe(t *testing.T) {
 	}
 	for _, name := range []string{"send_prompt", "approve", "deny", "choose_option", "cancel", "force_cancel", "steer",
 		"key", "approve_trust", "deny_trust", "dismiss_welcome", "expand", "model_effort_left", "model_effort_right",
-		"slash_command", "attach_file"} {
+		"slash_command", "attach_file", "parser_override"} {
 		e, ok := intents[name]
 		require.True(t, ok, "describe() lists no intent %s", name)
 		require.NotEmpty(t, e["description"], "intent %s: description", name)

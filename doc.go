@@ -42,7 +42,10 @@
 // plugins' events; a failing handler is logged, never felt),
 // ptywright.on_cleanup (run once, newest first, when the program exits or
 // the instance closes, before the plugin's close() export),
-// ptywright.log (log/slog with plugin=<name>),
+// ptywright.log (log/slog, each message prefixed "[<plugin>] " and
+// attributed plugin=<name>), ptywright.context() (the plugin's name and the
+// session and adapter ids of the instance, which classify also gets as
+// ctx.session and intents as their second argument),
 // ptywright.invalid_params(message) (rejects the caller's params: the
 // *PluginError wraps ErrInvalidParams, -32602 over JSON-RPC, where any
 // other Lua error is the plugin's own failure), and Ok/Err results for

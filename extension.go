@@ -73,6 +73,12 @@ type ClassifyContext struct {
 	// classification: the plugin may then also report what it considered
 	// (classify's "considered" and "region"), which costs nothing otherwise.
 	Explain bool `json:"explain,omitempty"`
+	// Session and Adapter are the host's ids of the session and adapter
+	// being classified (HandleOptions.Scope), when it has them: the
+	// runtime context's session, for plugins that keep per-session state
+	// or log it.
+	Session string `json:"session,omitempty"`
+	Adapter string `json:"adapter,omitempty"`
 }
 
 // StateSnapshot is a classifier's verdict.
@@ -431,7 +437,9 @@ func (h *ExtensionHandle) contextLocked(snap ScreenSnapshot) ClassifyContext {
 	tail := h.s.tr.Tail(ClassifyTranscriptChars)
 	last := h.s.visibleChangedLocked()
 	h.s.mu.Unlock()
-	return newClassifyContext(snap, tail, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
+	cc := newClassifyContext(snap, tail, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
+	cc.Session, cc.Adapter = h.opts.Scope.Session, h.opts.Scope.Adapter
+	return cc
 }
 
 // newClassifyContext builds what a classifier sees from a raw snapshot, the

@@ -158,9 +158,13 @@ return M`
 	unknownField := `local M = {}
 function M.classify(ctx) return { state = "ready", assessment = { availability = "supported", business_state = "idle", input_mode = "freeform", ui_context = "normal_prompt", mood = "good" } } end
 return M`
+	// An unknown field is a newer plugin's addition, not an error: the
+	// state stands and an anomaly names the dropped field.
 	h = startLifecycleAdapter(t, unknownField, ptywright.HandleOptions{})
 	st, err = h.State(context.Background())
 	require.NoError(t, err)
-	require.Equal(t, ptywright.PluginErrorState, st.State)
-	require.Contains(t, st.Evidence, "mood")
+	require.Equal(t, "ready", st.State)
+	require.Len(t, st.Assessment.Anomalies, 1)
+	require.Equal(t, ptywright.AnomalyUnknownAssessmentFields, st.Assessment.Anomalies[0].Code)
+	require.Contains(t, st.Assessment.Anomalies[0].Message, "mood")
 }

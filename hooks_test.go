@@ -218,10 +218,10 @@ return M`))
 	// Two instances exist now: the probe kept for predicates, and the hook
 	// instance. Both shut down, once.
 	require.NoError(t, p.Close())
-	require.Len(t, logs.matching(t, "svc cleanup"), 2)
-	require.Len(t, logs.matching(t, "svc close"), 2)
+	require.Len(t, logs.matching(t, "[svc] svc cleanup"), 2)
+	require.Len(t, logs.matching(t, "[svc] svc close"), 2)
 	require.NoError(t, p.Close())
-	require.Len(t, logs.matching(t, "svc cleanup"), 2)
+	require.Len(t, logs.matching(t, "[svc] svc cleanup"), 2)
 }
 
 // TestHookNumbersAreNeverAltered: an integer a Lua number cannot hold

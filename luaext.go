@@ -135,8 +135,10 @@ func (e *LuaExtension) Classify(ctx context.Context, cc ClassifyContext) (StateS
 	return st, err
 }
 
-// Plan calls the intent function with params. An intent is any exported
-// function except classify, describe and the *_matcher functions.
+// Plan calls the intent function with params and the call context
+// {plugin, session?, adapter?} (see pushCallContext). An intent is any
+// exported function except classify, describe, project, close and the
+// *_matcher functions.
 func (e *LuaExtension) Plan(ctx context.Context, intent string, params json.RawMessage) (ActionPlan, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -148,7 +150,13 @@ func (e *LuaExtension) Plan(ctx context.Context, intent string, params json.RawM
 		return ActionPlan{}, fmt.Errorf("%w: unknown intent %q (intents: %s)", ErrInvalidParams, intent, nameList(intentNames(exports)))
 	}
 	var plan ActionPlan
-	err := e.rt.callExport(ctx, intent, pushParams(params), func(l *lua.State) (err error) {
+	err := e.rt.callExport(ctx, intent, func(l *lua.State) (int, error) {
+		if err := pushJSON(l, objectParams(params)); err != nil {
+			return 0, err
+		}
+		e.rt.pushCallContext(l)
+		return 2, nil
+	}, func(l *lua.State) (err error) {
 		plan, err = e.rt.decodePlan(l)
 		return err
 	})
@@ -205,7 +213,16 @@ func (e *LuaExtension) Project(ctx context.Context, cc ClassifyContext) (dialog,
 			ProjectorID string `json:"projector_id"`
 		}
 		if err := strictDecode(raw, &out); err != nil {
-			return fmt.Errorf("project: want {dialog_text, projector_id}: %w", err)
+			// A newer plugin may return more than dialog_text and
+			// projector_id: those are dropped (and logged), never fatal;
+			// a field of the wrong type still is.
+			if err := json.Unmarshal(raw, &out); err != nil {
+				return fmt.Errorf("project: want {dialog_text, projector_id}: %w", err)
+			}
+			var m map[string]json.RawMessage
+			_ = json.Unmarshal(raw, &m)
+			e.rt.logger().Warn("project returned fields this host does not know; dropped",
+				"fields", strings.Join(appendUnknownFields(nil, "", m, out), ", "))
 		}
 		dialog, projectorID = out.DialogText, out.ProjectorID
 		return nil
@@ -332,7 +349,7 @@ func (rt *luaRuntime) callExport(ctx context.Context, fn string, args func(*lua.
 }
 
 func isIntentName(name string) bool {
-	return name != "" && name != "classify" && name != "describe" && name != "project" && name != "close" && !strings.HasSuffix(name, "_matcher")
+	return name != "" && reservedCallable("intent", name) == ""
 }
 
 func intentNames(exports map[string]bool) []string {
@@ -438,8 +455,8 @@ func (rt *luaRuntime) decodeSnapshot(l *lua.State) (StateSnapshot, error) {
 		if err != nil {
 			return StateSnapshot{}, err
 		}
-		var a SurfaceAssessment
-		if err := strictDecode(raw, &a); err != nil {
+		a, err := decodeAssessment(raw)
+		if err != nil {
 			return StateSnapshot{}, fmt.Errorf("classify: field \"assessment\": %w", err)
 		}
 		st.Assessment = &a

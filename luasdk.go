@@ -21,7 +21,8 @@ import (
 //	ptywright.on(event, fn)            fn(payload, meta) for a core or plugin event
 //	ptywright.on_cleanup(fn)           run once when the instance shuts down,
 //	                                   its program exits, or its state fails
-//	ptywright.log.debug/info/warn/error(msg, fields?)
+//	ptywright.context()                {plugin, session?, adapter?} of this instance
+//	ptywright.log.debug/info/warn/error(msg, fields?)  "[<plugin>] msg"
 //	Ok(value), Err(message)            hook results (globals)
 //
 // A state that fails (a stack overflow, its memory budget, an interpreter
@@ -144,6 +145,7 @@ func (rt *luaRuntime) installSDK(l *lua.State) {
 		{Name: "emit", Function: rt.luaEmit},
 		{Name: "on", Function: rt.luaOn},
 		{Name: "on_cleanup", Function: rt.luaOnCleanup},
+		{Name: "context", Function: rt.luaContext},
 	} {
 		l.PushGoFunction(rt.safe(f.Name, f.Function))
 		l.SetField(-2, f.Name)
@@ -155,6 +157,33 @@ func (rt *luaRuntime) installSDK(l *lua.State) {
 		{Name: "error", Function: rt.luaLog("error", slog.LevelError)},
 	})
 	l.SetField(-2, "log")
+}
+
+// The call context.
+
+// pushCallContext pushes {plugin, session?, adapter?}: the plugin's name
+// and the host's ids of the session and adapter the instance serves (its
+// EventScope), absent when it serves none (the registry's hook and
+// predicate instances). Intents receive it as their second argument;
+// ptywright.context() returns it to any call, hooks and handlers included.
+func (rt *luaRuntime) pushCallContext(l *lua.State) {
+	l.CreateTable(0, 3)
+	l.PushString(rt.manifest.Name)
+	l.SetField(-2, "plugin")
+	if rt.sdk.scope.Session != "" {
+		l.PushString(rt.sdk.scope.Session)
+		l.SetField(-2, "session")
+	}
+	if rt.sdk.scope.Adapter != "" {
+		l.PushString(rt.sdk.scope.Adapter)
+		l.SetField(-2, "adapter")
+	}
+}
+
+// luaContext is ptywright.context(): a fresh call-context table.
+func (rt *luaRuntime) luaContext(l *lua.State) int {
+	rt.pushCallContext(l)
+	return 1
 }
 
 // Events.
@@ -459,7 +488,11 @@ func (rt *luaRuntime) luaLog(fname string, level slog.Level) lua.Function {
 				attrs = append(attrs, k, v)
 			}
 		}
-		rt.logger().Log(context.Background(), level, DefaultRedactor().Redact(msg), attrs...)
+		// The message carries the plugin's name as a prefix, as the
+		// runtime guide's logger standard asks ("[pw-user-action] overlay
+		// restored"), so a line is attributable in any handler's output,
+		// text or JSON; the plugin attribute stays for filtering.
+		rt.logger().Log(context.Background(), level, "["+rt.manifest.Name+"] "+DefaultRedactor().Redact(msg), attrs...)
 		return 0
 	}
 }

@@ -198,11 +198,11 @@ return M`, ptywright.LuaOptions{Logger: logger, Scope: ptywright.EventScope{Adap
 		require.Equal(t, "e1", recs[i]["adapter"])
 		require.Equal(t, "s1", recs[i]["session"])
 	}
-	require.Equal(t, "starting", recs[0]["msg"])
+	require.Equal(t, "[tool] starting", recs[0]["msg"], "the plugin's name prefixes its lines")
 	require.Equal(t, float64(1), recs[0]["step"])
 	require.NotContains(t, recs[1]["msg"], "abcdefghijklmnopqrstuvwxyz0123", "messages are redacted")
 	require.Equal(t, map[string]any{"nested": true}, recs[1]["a"])
-	require.Equal(t, "42", recs[2]["msg"])
+	require.Equal(t, "[tool] 42", recs[2]["msg"])
 
 	_, err = ext.CallHook(context.Background(), "bad", json.RawMessage(`["msg"]`), ptywright.HookOptions{})
 	require.ErrorContains(t, err, "bad argument #1 to 'log.info' (message expected, got no value)")

@@ -35,7 +35,9 @@ var manifestReservedNamespaces = []string{"session", "adapter"}
 //   - permissions: known, none twice;
 //   - default_target: a program, rows and cols in 0..65535, valid and
 //     unique environment variable names;
-//   - hooks and intents: Lua identifiers, unique across both lists;
+//   - hooks and intents: Lua identifiers, unique across both lists; no
+//     intent named classify, describe, project, close or *_matcher (the
+//     host calls those itself), no hook named close;
 //   - events: "<namespace>:<event>" names, unique; emits only in the
 //     plugin's own namespace and never in a core one.
 //
@@ -175,6 +177,9 @@ func (m *PluginManifest) validateCallables() error {
 			if !isHookName(name) {
 				return manifestFieldErr(field, "%s name %q must be a Lua identifier (letters, digits, '_', not starting with a digit)", kind, name)
 			}
+			if why := reservedCallable(kind, name); why != "" {
+				return manifestFieldErr(field, "%s name %q is reserved: %s", kind, name, why)
+			}
 			if prev, dup := seen[name]; dup {
 				return manifestFieldErr(field, "%q is declared twice (also %s)", name, prev)
 			}
@@ -186,6 +191,37 @@ func (m *PluginManifest) validateCallables() error {
 		return err
 	}
 	return check("intents", "intent", m.Intents)
+}
+
+// reservedIntentNames are exports the host calls itself, never as an
+// intent: the classifier, the catalogue, the projector and the shutdown
+// hook (close, the one lifecycle hook; cleanups are registered with
+// ptywright.on_cleanup, not exported).
+var reservedIntentNames = map[string]string{
+	"classify": "the host calls it to classify the screen",
+	"describe": "the host calls it for the plugin's catalogue",
+	"project":  "the host calls it for the dialog projection",
+	"close":    "it is the plugin's shutdown hook, run only when the instance closes",
+}
+
+// reservedCallable says why name cannot be declared as a kind ("hook" or
+// "intent"), or "". Intents exclude the host's own exports and the wait
+// matchers (*_matcher); hooks exclude only close, which plugin.call
+// refuses to run.
+func reservedCallable(kind, name string) string {
+	if kind == "hook" {
+		if name == "close" {
+			return reservedIntentNames[name]
+		}
+		return ""
+	}
+	if why, ok := reservedIntentNames[name]; ok {
+		return why
+	}
+	if strings.HasSuffix(name, "_matcher") {
+		return "names ending in _matcher are wait matchers, not intents"
+	}
+	return ""
 }
 
 func (m *PluginManifest) validateEvents() error {

@@ -242,8 +242,8 @@ func TestCleanupsRunOnce(t *testing.T) {
 		})
 		seen[ev.Event] = true
 	}
-	require.Equal(t, 1, env.logs.count(t, "sdk cleanup ran", map[string]any{"adapter": "e2"}))
-	require.Zero(t, env.logs.count(t, "sdk close ran", map[string]any{"adapter": "e2"}))
+	require.Equal(t, 1, env.logs.count(t, "[sdk] sdk cleanup ran", map[string]any{"adapter": "e2"}))
+	require.Zero(t, env.logs.count(t, "[sdk] sdk close ran", map[string]any{"adapter": "e2"}))
 	var live adapterLiveResult
 	c.do("adapter.live", nil, &live)
 	require.Len(t, live.Adapters, 1)
@@ -256,8 +256,8 @@ func TestCleanupsRunOnce(t *testing.T) {
 	require.NoError(t, env.srv.Close())
 
 	for _, id := range []string{"e1", "e2", "e3"} {
-		require.Equal(t, 1, env.logs.count(t, "sdk cleanup ran", map[string]any{"plugin": "sdk", "adapter": id}), id)
-		require.Equal(t, 1, env.logs.count(t, "sdk close ran", map[string]any{"plugin": "sdk", "adapter": id}), id)
+		require.Equal(t, 1, env.logs.count(t, "[sdk] sdk cleanup ran", map[string]any{"plugin": "sdk", "adapter": id}), id)
+		require.Equal(t, 1, env.logs.count(t, "[sdk] sdk close ran", map[string]any{"plugin": "sdk", "adapter": id}), id)
 	}
 	require.Zero(t, env.logs.count(t, "plugin shutdown failed", nil))
 }

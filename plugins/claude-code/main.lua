@@ -24,6 +24,14 @@
 -- classify call saw: its options, which one the cursor is on, and whether
 -- the options are numbered (a digit selects at once) or not (arrows, then
 -- Enter).
+--
+-- The parsing contract: every assessment carries parser_metadata (preset,
+-- output family, the version the banner showed) and anomalies for an
+-- unknown Claude Code version (unknown_version_floor_used), a banner that
+-- changed (baseline_invalidated), a version pinned by the parser_override
+-- intent (preset_override_used), a screen that matched no state
+-- (unrecognized_screen) and a state reached by a catch-all rule
+-- (state_fallback); project(ctx) returns the dialog projection.
 
 local M = {}
 
@@ -677,6 +685,20 @@ local function result(state, confidence, evidence, meta)
   return { state = state, confidence = confidence, evidence = evidence, metadata = meta }
 end
 
+-- fallback marks a state the classifier reached by a catch-all rule
+-- rather than by recognising the screen (anomaly state_fallback).
+local function fallback(res, why)
+  res.fallback = why
+  return res
+end
+
+-- unmatched marks a screen that matched no state's shape (anomaly
+-- unrecognized_screen, output_format_match false).
+local function unmatched(res)
+  res.unmatched = true
+  return res
+end
+
 local function with_status(meta)
   meta = meta or {}
   if last_model or last_mode then
@@ -1249,16 +1271,18 @@ local function classify_dialog(ctx, lines, last)
   local opts, sel = parse_numbered(lines, a, last, "label", false)
   if sel then
     set_menu("menu", opts, sel, true)
-    return result("waiting_for_user_input", 0.6, "numbered menu with a cursor", with_status(options_meta({}, opts, sel)))
+    return fallback(result("waiting_for_user_input", 0.6, "numbered menu with a cursor", with_status(options_meta({}, opts, sel))),
+      "no known dialog; a numbered menu with a cursor read as waiting_for_user_input")
   end
 
   if find_row(lines, 1, last, "Welcome to Claude Code") then
     return result("starting", 0.6, "welcome header, no prompt yet", with_status())
   end
   if a == 1 then
-    return result("starting", 0.4, "no prompt box, dialog or transcript yet", with_status())
+    return unmatched(result("starting", 0.4, "no prompt box, dialog or transcript yet", with_status()))
   end
-  return result("thinking", 0.3, "transcript without a prompt box or known dialog (transient frame)", with_status())
+  return fallback(result("thinking", 0.3, "transcript without a prompt box or known dialog (transient frame)", with_status()),
+    "no prompt box and no known dialog below the transcript; read as a transient frame of a running turn")
 end
 
 -- Assessment -------------------------------------------------------------------
@@ -1285,11 +1309,95 @@ local ASSESS = {
   local_ui_screen = { "supported", "idle", "modal", "local_panel" },
 }
 
-local function assessment(res)
+-- The parser's provenance (parsing contract, ShadowParserMetadata). One
+-- preset reads every Claude Code version; VERSION_FLOOR is the version it
+-- was written and checked against (testdata/fixtures/claude_code), used
+-- for a version it does not know or when no banner has been seen.
+local PROVIDER_ID = "claude-code"
+local PRESET_ID = "claude-code-tui"
+local PRESET_VERSION = "1"
+local VERSION_FLOOR = "2.1.330"
+local KNOWN_VERSIONS = { ["2.1.330"] = true }
+-- OUTPUT_FORMAT is the output family this parser reads: the plain text of
+-- Claude Code's inline (non-alternate-screen) terminal UI.
+local OUTPUT_FORMAT = "claude_code_tui"
+
+-- The version the banner showed, remembered: the banner scrolls away.
+local seen_version = nil
+
+-- override_version is the version the parser_override intent pinned the
+-- preset selection to (the contract's parser-level override), or nil.
+local override_version = nil
+
+-- version_info reads the banner on this screen (or remembers the last one)
+-- and returns the parser metadata's version fields and the anomalies they
+-- imply.
+local function version_info(screen_version)
+  local pm, anomalies = {}, {}
+  if screen_version then
+    if seen_version and seen_version ~= screen_version then
+      pm.baseline_invalidated = true
+      anomalies[#anomalies + 1] = { code = "baseline_invalidated",
+        message = "the banner changed from Claude Code " .. seen_version .. " to " .. screen_version .. " in this session" }
+    end
+    seen_version = screen_version
+    pm.selection_source = "detected"
+  elseif seen_version then
+    pm.selection_source = "remembered"
+  end
+  local v = screen_version or seen_version
+  pm.detected_version = v
+  if override_version then
+    pm.requested_version = override_version
+    pm.selection_source = "override"
+    anomalies[#anomalies + 1] = { code = "preset_override_used",
+      message = "preset selection pinned to Claude Code " .. override_version .. " by parser_override (banner: " .. (v or "none seen") .. ")" }
+    v = override_version
+  end
+  if not v then
+    pm.selection_source = "version_floor"
+    anomalies[#anomalies + 1] = { code = "unknown_version_floor_used",
+      message = "no Claude Code version banner seen; using the " .. VERSION_FLOOR .. " preset" }
+  elseif not KNOWN_VERSIONS[v] then
+    pm.selection_source = "version_floor"
+    anomalies[#anomalies + 1] = { code = "unknown_version_floor_used",
+      message = "Claude Code " .. v .. " is not a version this preset knows; using the " .. VERSION_FLOOR .. " preset" }
+  end
+  return pm, anomalies
+end
+
+-- parser_metadata assembles every field of the contract's
+-- ShadowParserMetadata that applies: output_variant names the layout the
+-- screen was read as (the live prompt box, or a dialog/page/panel without
+-- it); output_format_match is false when the screen matched no known
+-- shape. requested_version is the parser_override intent's version.
+local function parser_metadata(res, variant, screen_version)
+  local pm, anomalies = version_info(screen_version)
+  pm.provider_id = PROVIDER_ID
+  pm.parser_preset_id = PRESET_ID
+  pm.parser_preset_version = PRESET_VERSION
+  pm.output_format = OUTPUT_FORMAT
+  pm.output_variant = variant
+  pm.output_format_match = not res.unmatched
+  if res.unmatched then
+    anomalies[#anomalies + 1] = { code = "unrecognized_screen",
+      message = "the screen matched no Claude Code state: " .. res.evidence }
+  end
+  if res.fallback then
+    anomalies[#anomalies + 1] = { code = "state_fallback", message = res.state .. " by fallback: " .. res.fallback }
+  end
+  return pm, anomalies
+end
+
+local function assessment(res, variant, screen_version)
   local a = ASSESS[res.state] or { "unknown", "unknown", "unknown", "unknown" }
   local meta = res.metadata or {}
+  local pm, anomalies = parser_metadata(res, variant, screen_version)
   local out = { availability = a[1], business_state = a[2], input_mode = a[3], ui_context = a[4],
-    parser_metadata = { provider_id = "claude-code", detected_version = doc and doc.version or nil } }
+    parser_metadata = pm }
+  if #anomalies > 0 then
+    out.anomalies = anomalies
+  end
   if res.state == "starting" and meta.onboarding then
     out.business_state, out.input_mode, out.ui_context = "awaiting_operator", "modal", "selection_menu"
   elseif res.state == "starting" and meta.onboarding == nil and res.confidence < 0.5 then
@@ -1345,21 +1453,114 @@ function M.classify(ctx)
   end
   last_menu = nil
   local box = find_box(lines, last)
-  local res
+  local res, variant
   if box then
     res = classify_box(ctx, lines, last, box)
+    variant = "prompt_box"
     if res.state == "ready" or res.state == "completed_turn" or res.state == "error" then
       last_menu = { kind = "prompt", options = {} }
     end
   else
     res = classify_dialog(ctx, lines, last)
+    variant = last == 0 and "blank" or "no_prompt_box"
   end
-  doc.version = string.match(screen, "Claude Code v(%d+%.%d+%.%d+)")
-  res.assessment = assessment(res)
+  res.assessment = assessment(res, variant, string.match(screen, "Claude Code v(%d+%.%d+%.%d+[%w%.%-]*)"))
+  res.fallback, res.unmatched = nil, nil
   res.input_settle_ms = INPUT_SETTLE_MS[res.state]
   doc = nil
   res.sequence = ctx.sequence
   return res
+end
+
+-- Projection --------------------------------------------------------------------
+
+-- PROJECTOR_ID names project's projector (ProjectionMetadata.projector_id).
+local PROJECTOR_ID = "claude-code.v1"
+
+-- LOGO_GLYPHS start the logo header's three rows (after leading spaces):
+-- " ▐▛███▛█   Claude Code v2.1.330", "▝▜██████▀  model", " ▝▝   ▝▝   cwd".
+-- No transcript row starts with them.
+local LOGO_GLYPHS = { "▐▛", "▝▜", "▝▝" }
+
+local function is_logo_row(l)
+  local _, rest = indent(l)
+  for _, g in ipairs(LOGO_GLYPHS) do
+    if starts(rest, g) then
+      return true
+    end
+  end
+  return false
+end
+
+-- is_hint_row: a dialog's key-hint footer ("Esc to cancel · Tab to amend",
+-- "Enter to select · ↑/↓ to navigate · Esc to cancel", "Press Enter to
+-- continue…").
+local HINT_STARTS = { "Esc to ", "Enter to ", "Press Enter to ", "↑/↓ to " }
+local function is_hint_row(l)
+  local t = trim(l)
+  for _, h in ipairs(HINT_STARTS) do
+    if starts(t, h) then
+      return true
+    end
+  end
+  return false
+end
+
+-- project(ctx) returns the dialog projection of the screen: the transcript
+-- and, when one is up, the dialog Claude Code shows in place of the prompt
+-- box, without its chrome: the logo header, release notices ("▎ ..."),
+-- the live prompt box and everything under it (status row, hints,
+-- shortcuts), the spinner or retry row and the slash-command popup above
+-- the box, right-aligned hint rows, and the dialogs' key-hint footers.
+function M.project(ctx)
+  local screen = ctx.screen
+  if screen == nil or screen == "" then
+    screen = (ctx.body_text or "") .. "\n" .. (ctx.status_text or "")
+  end
+  local lines, n, offsets = split_lines(screen)
+  doc = { screen = screen, lines = lines, offsets = offsets, n = n }
+  local last = n
+  while last > 0 and is_blank(lines[last]) do
+    last = last - 1
+  end
+  local keep = {}
+  local box = find_box(lines, last)
+  if box then
+    last = box.top - 1
+    -- Right-aligned hints and the spinner/retry rows just above the box.
+    local k = last
+    while k >= 1 and k > box.top - 8 do
+      local l = lines[k]
+      if is_blank(l) or indent(l) >= 20 or spinner_info(l) then
+        last = k - 1
+      elseif starts(box.input, "/") and (starts_after_indent(l, "/") or starts_after_indent(l, CURSOR .. " /")) then
+        last = k - 1 -- the slash-command popup
+      else
+        break
+      end
+      k = k - 1
+    end
+  end
+  doc = nil
+  for i = 1, last do
+    local l = lines[i]
+    local drop = false
+    if is_logo_row(l) then
+      drop = true
+    elseif starts(l, "▎ ") or starts(l, "▎") and is_blank(string.sub(l, #"▎" + 1)) then
+      drop = true
+    elseif is_hint_row(l) then
+      drop = true
+    end
+    if not drop then
+      keep[#keep + 1] = l
+    end
+  end
+  local text = table.concat(keep, "\n")
+  text = string.gsub(text, "\n[ \t]*\n[%s]*\n", "\n\n")
+  text = string.gsub(text, "^%s*\n", "")
+  text = string.gsub(text, "%s+$", "")
+  return { dialog_text = text, projector_id = PROJECTOR_ID }
 end
 
 -- Intents ---------------------------------------------------------------------
@@ -1468,10 +1669,14 @@ function M.send_prompt(input)
   return p
 end
 
+-- trust_yes and trust_no answer the trust dialog whose menu is given
+-- (defined with approve_trust and deny_trust below).
+local trust_yes, trust_no
+
 function M.approve(_input)
   local menu = take_menu()
   if menu and menu.kind == "trust" then
-    return M.approve_trust({}, menu)
+    return trust_yes(menu)
   end
   if menu and menu.kind == "api_key" then
     local pos = find_label(menu, "Yes")
@@ -1489,7 +1694,7 @@ end
 function M.deny(_input)
   local menu = take_menu()
   if menu and menu.kind == "trust" then
-    return M.deny_trust({}, menu)
+    return trust_no(menu)
   end
   if menu and menu.kind == "api_key" then
     local pos = find_label(menu, "No")
@@ -1616,8 +1821,7 @@ end
 -- approve_trust picks "Yes, I trust this folder" wherever the dialog puts
 -- it. In 2.1.330 it is second and unnumbered under a preselected "No, exit"
 -- (Enter there quits Claude Code), so without a menu it sends Down, Enter.
-function M.approve_trust(_input, menu)
-  menu = menu or take_menu()
+trust_yes = function(menu)
   if menu and menu.kind == "trust" then
     local pos = find_label(menu, "Yes, I trust this folder") or find_label(menu, "Yes")
     if pos then
@@ -1627,8 +1831,11 @@ function M.approve_trust(_input, menu)
   return plan({ action.key("down"), action.key("enter") })
 end
 
-function M.deny_trust(_input, menu)
-  menu = menu or take_menu()
+function M.approve_trust(_input)
+  return trust_yes(take_menu())
+end
+
+trust_no = function(menu)
   if menu and menu.kind == "trust" then
     local pos = find_label(menu, "No, exit") or find_label(menu, "No")
     if pos then
@@ -1636,6 +1843,10 @@ function M.deny_trust(_input, menu)
     end
   end
   return plan({ action.key("escape") })
+end
+
+function M.deny_trust(_input)
+  return trust_no(take_menu())
 end
 
 -- dismiss_welcome gets past an onboarding page that needs no decision
@@ -1681,6 +1892,21 @@ function M.slash_command(input)
   end
   last_menu = nil
   return plan({ action.bracketed_paste(cmd), action.key("enter") }, nil, CHANGED)
+end
+
+-- parser_override pins the preset's version selection for this session
+-- (the parsing contract's parser-level override): params.version is the
+-- Claude Code version to read screens as, absent to follow the banner
+-- again. While set, every assessment reports requested_version,
+-- selection_source "override" and a preset_override_used anomaly. It sends
+-- no keys.
+function M.parser_override(input)
+  local v = input and input.version
+  if v ~= nil and (type(v) ~= "string" or not string.match(v, "^%d+%.%d+%.%d+[%w%.%-]*$")) then
+    ptywright.invalid_params("parser_override: params.version must be a Claude Code version such as 2.1.330, or absent to clear the override")
+  end
+  override_version = v
+  return plan({})
 end
 
 function M.attach_file(input)
@@ -1890,6 +2116,8 @@ function M.describe()
           name = { type = "string" } } } },
       { name = "attach_file", description = "Bracketed-pastes a path into the prompt without pressing Enter.",
         params_schema = str_param("path", "the file to attach") },
+      { name = "parser_override", description = "Sends no keys: pins the parser's version selection to params.version (absent: follow the banner again); assessments then report requested_version, selection_source override and a preset_override_used anomaly.",
+        params_schema = { type = "object", properties = { version = { type = "string", pattern = "^[0-9]+\\.[0-9]+\\.[0-9]+", description = "a Claude Code version, e.g. 2.1.330" } } } },
     },
     wait_matchers = {
       { name = "wait_turn_matcher", description = "The turn stopped: idle prompt (completed, error, interrupted), a permission / question / plan dialog, or claude exited; settled for completed_turn_stable_ms. Needs the plugin registry bound to the wait (its output_since_input predicate).",
@@ -1921,6 +2149,9 @@ function M.describe()
       { name = "completed_turn", description = "The turn ended with its '✻ … done' line; metadata.turn.text is the assistant's last answer block." },
       { name = "error", description = "An API error ended the turn, or start-up failed; metadata.error {kind, message, retry_after_s}." },
     },
+    parser = { provider_id = PROVIDER_ID, parser_preset_id = PRESET_ID, parser_preset_version = PRESET_VERSION,
+      output_format = OUTPUT_FORMAT, version_floor = VERSION_FLOOR, projector_id = PROJECTOR_ID,
+      anomalies = { "unknown_version_floor_used", "baseline_invalidated", "preset_override_used", "unrecognized_screen", "state_fallback" } },
   }
 end
 
