@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -19,6 +18,11 @@ const (
 	DefaultHookTimeout = 10 * time.Second
 	// MaxHookTimeout is the most a hook call may ask for.
 	MaxHookTimeout = 60 * time.Second
+	// DefaultHookInstructions is a hook call's instruction budget when it
+	// names none: about 6 s of Lua on these machines, so a hook doing real
+	// work meets its timeout first, and a loop that allocates nothing
+	// still ends with a budget error, as every plugin call does.
+	DefaultHookInstructions = 1_000_000_000
 	// InlinePluginName is the name an inline script runs under (in its
 	// errors and log lines).
 	InlinePluginName = "inline"
@@ -29,10 +33,12 @@ type HookOptions struct {
 	// Timeout bounds the call's wall-clock time: 0 means
 	// DefaultHookTimeout, more than MaxHookTimeout means MaxHookTimeout,
 	// negative is invalid. A deadline on the call's context applies too.
-	// A hook is an explicit call its caller waits for, so, unlike
-	// classify and the other host-loop calls, it has no instruction
-	// budget: the timeout is its budget.
 	Timeout time.Duration
+	// Instructions is the call's Lua instruction budget: 0 means
+	// DefaultHookInstructions (a hook is an explicit call its caller waits
+	// for, so it gets more than classify and the other host-loop calls).
+	// The call ends at whichever budget runs out first.
+	Instructions int64
 }
 
 // timeout is the effective timeout.
@@ -151,7 +157,11 @@ func (e *LuaExtension) CallHook(ctx context.Context, hook string, args json.RawM
 		return HookResult{}, fmt.Errorf("%w: hook: plugin %s exports no function %q (exports: %s)", ErrInvalidParams, rt.manifest.Name, hook, nameList(sortedNames(exports)))
 	}
 	saved := rt.budget.limits
-	rt.budget.limits = PluginLimits{Instructions: math.MaxInt64, Timeout: timeout, Memory: saved.Memory}
+	instr := opts.Instructions
+	if instr <= 0 {
+		instr = DefaultHookInstructions
+	}
+	rt.budget.limits = PluginLimits{Instructions: instr, Timeout: timeout, Memory: saved.Memory}
 	defer func() { rt.budget.limits = saved }()
 	var res HookResult
 	err = rt.callExport(cctx, hook, func(l *lua.State) (int, error) {

@@ -103,8 +103,9 @@ func TestHookCallErrors(t *testing.T) {
 	require.ErrorIs(t, err, ptywright.ErrInvalidParams)
 }
 
-// TestHookTimeout: a hook has no instruction budget (testLimits' would stop
-// spin at once); its timeout stops it, as a timeout.
+// TestHookTimeout: a hook's instruction budget is its own
+// (DefaultHookInstructions, not testLimits', which would stop spin at once),
+// so its timeout stops it, as a timeout.
 func TestHookTimeout(t *testing.T) {
 	p := newPlugins(t, ptywright.PluginsOptions{Limits: testLimits})
 	_, err := p.Load(writePlugin(t, "hooks", "", hookPlugin))
@@ -128,6 +129,25 @@ func TestHookTimeout(t *testing.T) {
 	got, err := p.Call(context.Background(), "hooks", "add", json.RawMessage(`[1, 1]`), ptywright.HookOptions{})
 	require.NoError(t, err)
 	require.JSONEq(t, "2", string(got.Ok))
+}
+
+// A hook has an instruction budget like every plugin call: a loop that
+// allocates nothing ends with a budget error, not only at its timeout.
+func TestHookInstructionBudget(t *testing.T) {
+	p := newPlugins(t, ptywright.PluginsOptions{Limits: testLimits})
+	_, err := p.Load(writePlugin(t, "hooks", "", hookPlugin))
+	require.NoError(t, err)
+	start := time.Now()
+	_, err = p.Call(context.Background(), "hooks", "spin", nil, ptywright.HookOptions{Timeout: 30 * time.Second, Instructions: 1_000_000})
+	require.ErrorIs(t, err, ptywright.ErrPluginBudget)
+	require.NotErrorIs(t, err, ptywright.ErrTimeout)
+	require.ErrorContains(t, err, "instruction budget exceeded (1000000 instructions)")
+	require.Less(t, time.Since(start), 25*time.Second, "the budget, not the timeout, ended it")
+
+	// The state survives: the next call runs, with the default budget.
+	got, err := p.Call(context.Background(), "hooks", "add", json.RawMessage(`[2, 3]`), ptywright.HookOptions{})
+	require.NoError(t, err)
+	require.JSONEq(t, "5", string(got.Ok))
 }
 
 func TestHookInstanceIsSeparate(t *testing.T) {
