@@ -205,25 +205,7 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 
 	home, work := t.TempDir(), t.TempDir()
-	env := map[string]string{
-		"HOME":                home,
-		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
-		"TERM":                "xterm-256color",
-		"LANG":                "C.UTF-8",
-		"DISABLE_AUTOUPDATER": "1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-	}
-	// Claude Code may act differently under CI or inside another Claude
-	// Code; the child gets neither (an empty value is unset for Node).
-	for _, name := range []string{"CI", "CLAUDECODE", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_MODEL"} {
-		if os.Getenv(name) != "" {
-			env[name] = ""
-		}
-	}
-	for _, kv := range srv.Env() {
-		k, v, _ := strings.Cut(kv, "=")
-		env[k] = v
-	}
+	env := claudeEnv(srv, home)
 	s, err := ptywright.Start(ptywright.Options{
 		Program: bin,
 		Args:    []string{"--permission-mode", "default"},
@@ -354,6 +336,8 @@ func claudeEnv(srv *fakeanthropic.Server, home string) map[string]string {
 		"DISABLE_AUTOUPDATER": "1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
 	}
+	// Claude Code may act differently under CI or inside another Claude
+	// Code; the child gets neither (an empty value is unset for Node).
 	for _, name := range []string{"CI", "CLAUDECODE", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_MODEL"} {
 		if os.Getenv(name) != "" {
 			env[name] = ""
