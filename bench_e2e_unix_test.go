@@ -88,7 +88,8 @@ func e2eWorkloads() []e2eWorkload {
 //     session.create until the client has read session.exited, with
 //     notifications on (session.changed and the redacted session.output).
 //
-// It reports MB/s for each and full/raw and rpc/raw as shares.
+// It reports MB/s for each, full/raw and rpc/raw as shares, and the CPU
+// this process spent per MB on each.
 func BenchmarkEndToEnd(b *testing.B) {
 	dir, err := os.MkdirTemp("", "pwe2e")
 	require.NoError(b, err)
@@ -98,11 +99,16 @@ func BenchmarkEndToEnd(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/%dx%d", w.name, w.size.Cols, w.size.Rows), func(b *testing.B) {
 			path := filepath.Join(dir, "out")
 			require.NoError(b, os.WriteFile(path, w.data, 0o600))
-			var raw, full, viaRPC time.Duration
+			var raw, full, viaRPC, rawCPU, fullCPU, rpcCPU time.Duration
 			for b.Loop() {
+				c0 := cpuTime(b)
 				raw += rawPTYRead(b, path, w.size)
+				c1 := cpuTime(b)
 				full += sessionRead(b, path, w.size)
+				c2 := cpuTime(b)
 				viaRPC += cl.run(b, path, w.size)
+				c3 := cpuTime(b)
+				rawCPU, fullCPU, rpcCPU = rawCPU+c1-c0, fullCPU+c2-c1, rpcCPU+c3-c2
 			}
 			mb := float64(len(w.data)) * float64(b.N) / 1e6
 			b.ReportMetric(mb/raw.Seconds(), "raw-MB/s")
@@ -110,6 +116,12 @@ func BenchmarkEndToEnd(b *testing.B) {
 			b.ReportMetric(mb/viaRPC.Seconds(), "rpc-MB/s")
 			b.ReportMetric(raw.Seconds()/full.Seconds(), "full/raw")
 			b.ReportMetric(raw.Seconds()/viaRPC.Seconds(), "rpc/raw")
+			// This process's CPU per MB (the child's not included): what
+			// each path costs, which the shared machine's load moves less
+			// than the wall clock.
+			b.ReportMetric(float64(rawCPU.Microseconds())/mb, "raw-cpu-µs/MB")
+			b.ReportMetric(float64(fullCPU.Microseconds())/mb, "full-cpu-µs/MB")
+			b.ReportMetric(float64(rpcCPU.Microseconds())/mb, "rpc-cpu-µs/MB")
 			b.ReportMetric(0, "ns/op")
 		})
 	}
