@@ -43,7 +43,8 @@ type Options struct {
 	RawTranscriptAppend bool
 	// Output, when set, receives every byte the program writes as it
 	// arrives, unredacted (e.g. a terminal for live pass-through). It is
-	// written from the reader goroutine: a slow writer slows the session.
+	// written from the goroutine that parses the output: a slow writer
+	// slows the session.
 	Output io.Writer
 	// CloseGrace is how long Close waits after SIGTERM before SIGKILL; 0
 	// means 500ms. Detached descendants get the same grace after the group.
