@@ -681,18 +681,22 @@ end
 
 -- Results -----------------------------------------------------------------------
 
+-- Explanations. Only when the host asks (ctx.explain) does classify name
+-- the rule that fired, list the rules it tried before it and why each did
+-- not (trace), and give the rows the firing rule matched (region): a plain
+-- classify builds none of it (the host reads them only for an explanation).
+local trace = nil
+
 -- result is a classification; rule is the stable id of the detector that
 -- made it ("claude.permission"), which adapter.explain reports and every
 -- fixture's expected file names.
 local function result(state, confidence, evidence, meta, rule)
-  return { state = state, confidence = confidence, evidence = evidence, metadata = meta, rule = rule }
+  local res = { state = state, confidence = confidence, evidence = evidence, metadata = meta }
+  if trace then
+    res.rule = rule
+  end
+  return res
 end
-
--- Explanations. Only when the host asks (ctx.explain) does classify list
--- the rules it tried before the one that fired and why each did not (trace),
--- and the rows the firing rule matched (region): a plain classify builds
--- neither table.
-local trace = nil
 
 -- tried records that rule was tried and did not fire, and why.
 local function tried(rule, reason)
