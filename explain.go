@@ -13,7 +13,7 @@ import (
 // Explanation is the account of one classification: which of the plugin's
 // rules fired, on which rows, with what evidence, what else it considered
 // and why not, and the parser's provenance and anomalies. Plugins name
-// their rules with stable ids (classify returns rule = "codex.composer").
+// their rules with stable ids (classify returns rule = "claude.permission").
 type Explanation struct {
 	State      string  `json:"state"`
 	Confidence float64 `json:"confidence"`
