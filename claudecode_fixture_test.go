@@ -226,6 +226,9 @@ func TestClaudeCodeFixtures(t *testing.T) {
 				require.NotEqual(t, x.Rule, c.Rule, "the rule that fired is not among those rejected")
 				require.NotEmpty(t, c.Reason)
 			}
+			if x.Region != nil {
+				require.LessOrEqual(t, x.Region.LastRow, fx.Screen.Size.Rows, "the region lies on the screen")
+			}
 			if e.LastIntent != nil {
 				require.NotNil(t, st.LastIntent, "last_intent")
 				require.Equal(t, *e.LastIntent, *st.LastIntent, "last_intent")

@@ -192,21 +192,27 @@ func (r *heldRing) newest() (*heldClassification, bool) {
 	return r.get(r.n - 1), true
 }
 
-// at finds the newest held classification of a screen at or before seq.
+// at finds the held classification of the latest screen at or before seq
+// (of two of the same screen, the later one). Classifications are recorded
+// in the order they finish, which two classifiers racing (the lifecycle's
+// and a caller's) may swap, so it looks at them all.
 func (r *heldRing) at(seq uint64) (*heldClassification, error) {
 	if r.n == 0 {
 		return nil, &NotHeldError{Sequence: seq}
 	}
-	oldest, newest := r.get(0).st.Sequence, r.get(r.n-1).st.Sequence
-	if seq < oldest || seq > newest {
-		return nil, &NotHeldError{Sequence: seq, Oldest: oldest, Newest: newest, Held: r.n}
-	}
-	for i := r.n - 1; i >= 0; i-- {
-		if e := r.get(i); e.st.Sequence <= seq {
-			return e, nil
+	var best *heldClassification
+	oldest, newest := r.get(0).st.Sequence, r.get(0).st.Sequence
+	for i := 0; i < r.n; i++ {
+		e := r.get(i)
+		oldest, newest = min(oldest, e.st.Sequence), max(newest, e.st.Sequence)
+		if e.st.Sequence <= seq && (best == nil || e.st.Sequence >= best.st.Sequence) {
+			best = e
 		}
 	}
-	return nil, &NotHeldError{Sequence: seq, Oldest: oldest, Newest: newest, Held: r.n}
+	if best == nil || seq > newest {
+		return nil, &NotHeldError{Sequence: seq, Oldest: oldest, Newest: newest, Held: r.n}
+	}
+	return best, nil
 }
 
 // Explain accounts for a classification: the rule that fired, the rows it
@@ -221,6 +227,9 @@ func (r *heldRing) at(seq uint64) (*heldClassification, error) {
 // not queue behind a running Send, Wait or
 // Turn, so a caller can ask why a wait has not ended while it runs, and it
 // is not a new classification (no state change, no lifecycle evidence).
+// The explanation is built then, by running the plugin's classify again on
+// the held context with ctx.explain set (a classify should read only the
+// screen and its own memory: whatever else it does, it does again).
 //
 // The texts are raw; a caller that shows them elsewhere redacts them
 // (Explanation.Redact), as the JSON-RPC server does. An extension that is

@@ -1,6 +1,7 @@
 package ptywright
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -30,6 +31,22 @@ func TestHeldRingAllocatesNothing(t *testing.T) {
 	require.Equal(t, old+2, got.st.Sequence)
 	_, err = r.at(old - 1)
 	require.ErrorIs(t, err, ErrNotHeld)
+
+	// Recorded out of order (two classifiers racing): still by sequence.
+	var q heldRing
+	for _, seq := range []uint64{5, 9, 7, 9} {
+		q.add(ClassifyContext{Sequence: seq}, StateSnapshot{Sequence: seq, Evidence: fmt.Sprint("#", q.n)})
+	}
+	got, err = q.at(8)
+	require.NoError(t, err)
+	require.Equal(t, uint64(7), got.st.Sequence)
+	got, err = q.at(9)
+	require.NoError(t, err)
+	require.Equal(t, "#3", got.st.Evidence, "of two of the same screen, the later")
+	_, err = q.at(10)
+	var nh *NotHeldError
+	require.ErrorAs(t, err, &nh)
+	require.Equal(t, NotHeldError{Sequence: 10, Oldest: 5, Newest: 9, Held: 4}, *nh)
 }
 
 // BenchmarkHeldRingAdd is what holding costs per classification.
