@@ -3,6 +3,7 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -29,10 +30,12 @@ type sendOut struct {
 }
 
 type turnOut struct {
-	Receipt ptywright.Receipt       `json:"receipt"`
-	State   ptywright.StateSnapshot `json:"state"`
-	Matched *ptywright.MatchOutcome `json:"matched"`
-	Screen  string                  `json:"screen"`
+	Receipt     ptywright.Receipt       `json:"receipt"`
+	State       ptywright.StateSnapshot `json:"state"`
+	Matched     *ptywright.MatchOutcome `json:"matched"`
+	Screen      string                  `json:"screen"`
+	TimedOut    bool                    `json:"timed_out"`
+	Explanation *ptywright.Explanation  `json:"explanation"`
 }
 
 func TestPluginDescribeListsIntents(t *testing.T) {
@@ -151,6 +154,23 @@ func TestAdapterErrorsAreToolResults(t *testing.T) {
 	require.True(t, res.IsError)
 	require.Contains(t, text(res), "timed out")
 	require.Contains(t, text(res), "--- screen ---\nlate")
+	// It explains the plugin's last reading of the screen, in the text and
+	// in the structured content.
+	require.Contains(t, text(res), "Why: the plugin last read the screen (sequence ")
+	require.Contains(t, text(res), "by rule echo.")
+	var late turnOut
+	b, err := json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &late))
+	require.True(t, late.TimedOut)
+	require.Contains(t, late.Screen, "late")
+	require.Equal(t, "send_text", late.Receipt.Intent)
+	require.NotNil(t, late.Explanation, "structured content: %s", b)
+	// The last classification (the lifecycle's, or the send's) is of the
+	// screen before or after cat echoed "late".
+	rules := map[string]string{"echo.nothing_sent": "idle", "echo.awaiting_echo": "idle", "echo.echoed": "echoed"}
+	require.Equal(t, rules[late.Explanation.Rule], late.Explanation.State, "rule %q", late.Explanation.Rule)
+	require.Positive(t, late.Explanation.Sequence)
 	// Both adapters are intact.
 	var st stateOut
 	s.ok(t, "adapter_state", map[string]any{"adapter": echo.Adapter}, &st)
