@@ -150,7 +150,7 @@ func TestAdapterErrorsAreToolResults(t *testing.T) {
 	}
 	// A turn that times out says so and shows the screen.
 	res := s.call(t, "adapter_turn", map[string]any{"adapter": echo.Adapter, "intent": "send_text", "params": map[string]any{"text": "late"},
-		"wait_intent": "wait_echo_matcher", "wait_params": map[string]any{"text": "never-shown"}, "timeout_ms": 50})
+		"wait_intent": "wait_echo_matcher", "wait_params": map[string]any{"text": "never-shown"}, "timeout_ms": 1000}) // long enough for the send and cat's echo on a loaded machine
 	require.True(t, res.IsError)
 	require.Contains(t, text(res), "timed out")
 	require.Contains(t, text(res), "--- screen ---\nlate")
