@@ -1,0 +1,74 @@
+package vtcore
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// writeViaParser is Write without its ground-state fast paths: every byte
+// goes through the parser, whose callbacks are the general path.
+func (t *Terminal) writeViaParser(p []byte) {
+	for _, b := range p {
+		t.parser.Advance(b)
+	}
+	t.flushGrapheme()
+}
+
+// fastPathPieces are what the random streams are made of: ASCII, simple
+// characters of every width, characters that join (combining marks, ZWJ,
+// variation selectors, skin tones, regional indicators, Hangul jamo,
+// Indic), controls, sequences and broken UTF-8.
+var fastPathPieces = []string{
+	"a", "Z", " ", "~", "é", "─", "│", "╭", "中", "文", "カ", "🙂", "⏺", "✻", "…", "·", "↓", "\u00a0",
+	"\u0301", "\u200d", "\ufe0f", "\ufe0e", "🏽", "🇫", "🇷", "\u1100", "\u1161", "\u11a8", "क", "\u094d", "ष",
+	"👩", "💻", "❤", "\u00ad", "\ufffd", "\r\n", "\r", "\n", "\t", "\b", "\x1b[2K", "\x1b[1A", "\x1b[G",
+	"\x1b[38;2;215;119;87m", "\x1b[39m", "\x1b[1m", "\x1b[m", "\x1b[5;3H", "\x1b[?2027h", "\x1b[?2027l",
+	"\x1b[4h", "\x1b[4l", "\x1b[?7l", "\x1b[?7h", "\x1b[3@", "\x1b[2P", "\x1b(0", "\x1b(B", "\x0e", "\x0f",
+	"\x1b[", "\x1b", "\xc3", "\xe2\x94", "\xf0\x9f", "\xff", "\x80", "\x18", "\x1b[1;2$", "\x1b[2b",
+}
+
+// TestFastPathsMatchTheParser checks that Write's fast paths print exactly
+// what the parser's callbacks print, on random streams cut into random
+// writes, with and without grapheme clustering (mode 2027).
+func TestFastPathsMatchTheParser(t *testing.T) {
+	for seed := range uint64(3000) {
+		rng := rand.New(rand.NewPCG(seed, 0xfa57))
+		rows, cols := 1+rng.IntN(8), 1+rng.IntN(30)
+		fast, slow := New(rows, cols, nil), New(rows, cols, nil)
+		var stream []byte
+		for range 1 + rng.IntN(6) {
+			var chunk []byte
+			for range rng.IntN(40) {
+				chunk = append(chunk, fastPathPieces[rng.IntN(len(fastPathPieces))]...)
+			}
+			stream = append(stream, chunk...)
+			fast.Write(chunk)
+			slow.writeViaParser(chunk)
+		}
+		if d := diffTerminals(fast, slow); d != "" {
+			t.Fatalf("seed %d, %dx%d, stream %q: %s", seed, rows, cols, stream, d)
+		}
+	}
+}
+
+// diffTerminals describes the first difference between a and b's grids,
+// cursors and departure counts, or returns "".
+func diffTerminals(a, b *Terminal) string {
+	if ay, ax := a.Cursor(); true {
+		if by, bx := b.Cursor(); ax != bx || ay != by {
+			return "cursor differs"
+		}
+	}
+	if a.atPhantom != b.atPhantom || a.divergences != b.divergences || a.lastChar != b.lastChar {
+		return "pending wrap, departures or last character differ"
+	}
+	for y := range a.rows {
+		for x := range a.cols {
+			ca, cb := a.Cell(y, x), b.Cell(y, x)
+			if a.Text(ca) != b.Text(cb) || ca.Width() != cb.Width() || ca.Style != cb.Style {
+				return "cell differs at row " + string(rune('0'+y)) + ": " + string(a.AppendRowText(nil, y)) + " vs " + string(b.AppendRowText(nil, y))
+			}
+		}
+	}
+	return ""
+}

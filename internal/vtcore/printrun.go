@@ -1,0 +1,114 @@
+package vtcore
+
+import "unicode/utf8"
+
+// The fast paths for non-ASCII text. Most of what programs print outside
+// ASCII is box drawing, CJK, symbols and emoji, characters that can never
+// join their neighbour in a grapheme cluster (simpleRune). Between two such
+// characters, or before an ASCII character or a control, the cluster
+// boundary is certain, so the character is printed at once without being
+// held back and run through the segmenter. Anything else takes the general
+// path (handlePrint, flushGrapheme), which prints the same cells.
+
+// decodeRune is utf8.DecodeRune with the two- and three-byte forms decoded
+// inline (the standard library leaves them to a call that is not inlined).
+func decodeRune(p []byte) (rune, int) {
+	if len(p) >= 3 {
+		if b0, b1, b2 := p[0], p[1], p[2]; b0&0xf0 == 0xe0 && b1&0xc0 == 0x80 && b2&0xc0 == 0x80 {
+			r := rune(b0&0x0f)<<12 | rune(b1&0x3f)<<6 | rune(b2&0x3f)
+			if r >= 0x800 && (r < 0xd800 || r > 0xdfff) {
+				return r, 3
+			}
+			return utf8.RuneError, 1
+		}
+	}
+	if len(p) >= 2 {
+		if b0, b1 := p[0], p[1]; b0 >= 0xc2 && b0 <= 0xdf && b1&0xc0 == 0x80 {
+			return rune(b0&0x1f)<<6 | rune(b1&0x3f), 2
+		}
+	}
+	return utf8.DecodeRune(p)
+}
+
+// boundaryBefore reports whether a grapheme cluster boundary is certain
+// between a simple character and the start of p: p starts with printable
+// ASCII, with a C0 control other than ESC or DEL (which flush what is held),
+// or with a complete simple character. Anything else (ESC, whose sequence
+// may end without being dispatched, an incomplete or invalid UTF-8
+// sequence, or the end of the write) is not certain.
+func boundaryBefore(p []byte) bool {
+	if len(p) == 0 {
+		return false
+	}
+	if b := p[0]; b < utf8.RuneSelf {
+		return b != 0x1b
+	}
+	r, n := decodeRune(p)
+	return n > 1 && simpleRune(r)
+}
+
+// lastRuneSimple reports whether the last character of g is simple.
+func lastRuneSimple(g []byte) bool {
+	r, n := utf8.DecodeLastRune(g)
+	return n > 0 && r != utf8.RuneError && simpleRune(r)
+}
+
+// printUTF8 prints the run of complete non-ASCII UTF-8 characters at the
+// start of p, which arrived in the ground state, and returns its length (0
+// when p does not start with one). Characters whose cluster is not yet
+// certain are held back in t.grapheme as handlePrint would hold them.
+func (t *Terminal) printUTF8(p []byte) int {
+	i := 0
+	for i < len(p) && p[i] >= utf8.RuneSelf {
+		r, n := decodeRune(p[i:])
+		if n <= 1 {
+			break // invalid or incomplete: the parser's
+		}
+		j := i + n
+		simple := simpleRune(r)
+		if len(t.grapheme) > 0 {
+			if !simple || !lastRuneSimple(t.grapheme) {
+				// r may join what is held.
+				t.grapheme = append(t.grapheme, p[i:j]...)
+				i = j
+				continue
+			}
+			// A certain boundary before r: what is held is complete.
+			t.flushGrapheme()
+		}
+		if simple && boundaryBefore(p[j:]) {
+			t.printSimple(r)
+		} else {
+			t.grapheme = append(t.grapheme, p[i:j]...)
+		}
+		i = j
+	}
+	return i
+}
+
+// printSimple prints a simple non-ASCII character as a cluster of its own,
+// as flushGrapheme would: at its grapheme width under mode 2027, else at
+// its wcwidth (a departure from x/vt where the two differ). A narrow
+// character over a narrow cell, away from the right edge and the pending
+// wrap, is stored straight into the row.
+func (t *Terminal) printSimple(r rune) {
+	ws := t.widthSlot(r)
+	w := ws.w
+	if !t.unicodeCore {
+		if ws.wc != ws.w {
+			t.diverge()
+		}
+		w = ws.wc
+	}
+	s := t.scr
+	if x, y := s.cur.x, s.cur.y; w == 1 && !t.atPhantom && !t.insert && x >= 0 && x < t.cols-1 && y >= 0 && y < t.rows {
+		if c := &s.lines[y][x]; c.width == 0 {
+			c.content = int32(r)
+			c.Style = s.cur.pen
+			s.cur.x = x + 1
+			t.gsingle = 0
+			return
+		}
+	}
+	t.putGrapheme(int32(r), int(w), 0)
+}
