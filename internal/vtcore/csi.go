@@ -304,11 +304,21 @@ func (t *Terminal) fastCSI(b []byte) int {
 		c := b[i]
 		switch {
 		case c >= '0' && c <= '9':
-			if n < len(params) {
-				if params[n] == missing {
-					params[n] = 0
+			// The whole number at once, with the parser's arithmetic (a
+			// value that reaches MissingParam restarts from 0).
+			v := params[min(n, len(params)-1)]
+			for {
+				if v == missing {
+					v = 0
 				}
-				params[n] = params[n]*10 + ansi.Param(c-'0')
+				v = v*10 + ansi.Param(b[i]-'0')
+				if i+1 == len(b) || b[i+1] < '0' || b[i+1] > '9' {
+					break
+				}
+				i++
+			}
+			if n < len(params) {
+				params[n] = v
 			}
 		case c == ';' || c == ':':
 			if n < len(params) {

@@ -56,34 +56,45 @@ func lastRuneSimple(g []byte) bool {
 // printUTF8 prints the run of complete non-ASCII UTF-8 characters at the
 // start of p, which arrived in the ground state, and returns its length (0
 // when p does not start with one). Characters whose cluster is not yet
-// certain are held back in t.grapheme as handlePrint would hold them.
+// certain are held back in t.grapheme as handlePrint would hold them. Each
+// character is decoded once: the one after it, which tells whether its
+// cluster is complete, is the next one printed.
 func (t *Terminal) printUTF8(p []byte) int {
+	r, n := decodeRune(p)
+	if n <= 1 {
+		return 0 // invalid or incomplete: the parser's
+	}
+	simple := simpleRune(r)
 	i := 0
-	for i < len(p) && p[i] >= utf8.RuneSelf {
-		r, n := decodeRune(p[i:])
-		if n <= 1 {
-			break // invalid or incomplete: the parser's
-		}
+	for {
 		j := i + n
-		simple := simpleRune(r)
-		if len(t.grapheme) > 0 {
-			if !simple || !lastRuneSimple(t.grapheme) {
-				// r may join what is held.
-				t.grapheme = append(t.grapheme, p[i:j]...)
-				i = j
-				continue
-			}
-			// A certain boundary before r: what is held is complete.
-			t.flushGrapheme()
+		var r2 rune
+		n2, simple2 := 0, false
+		if j < len(p) && p[j] >= utf8.RuneSelf {
+			r2, n2 = decodeRune(p[j:])
+			simple2 = n2 > 1 && simpleRune(r2)
 		}
-		if simple && boundaryBefore(p[j:]) {
+		if len(t.grapheme) > 0 {
+			if simple && lastRuneSimple(t.grapheme) {
+				// A certain boundary before r: what is held is complete.
+				t.flushGrapheme()
+			}
+		}
+		// After a simple character the boundary is certain before printable
+		// ASCII, a control other than ESC (which flushes) or another simple
+		// character; not before ESC, whose sequence may end without being
+		// dispatched, broken UTF-8 or the end of the write.
+		if len(t.grapheme) == 0 && simple && (simple2 || j < len(p) && p[j] < utf8.RuneSelf && p[j] != 0x1b) {
 			t.printSimple(r)
 		} else {
 			t.grapheme = append(t.grapheme, p[i:j]...)
 		}
 		i = j
+		if n2 <= 1 {
+			return i
+		}
+		r, n, simple = r2, n2, simple2
 	}
-	return i
 }
 
 // printSimple prints a simple non-ASCII character as a cluster of its own,
