@@ -304,18 +304,20 @@ func (t *Terminal) fastCSI(b []byte) int {
 		c := b[i]
 		switch {
 		case c >= '0' && c <= '9':
-			// The whole number at once, with the parser's arithmetic (a
-			// value that reaches MissingParam restarts from 0).
-			v := params[min(n, len(params)-1)]
-			for {
-				if v == missing {
-					v = 0
-				}
-				v = v*10 + ansi.Param(b[i]-'0')
-				if i+1 == len(b) || b[i+1] < '0' || b[i+1] > '9' {
+			// The whole number at once (a parameter is missing when its
+			// first digit comes), with the parser's arithmetic: a value
+			// that reaches MissingParam restarts from 0.
+			v := ansi.Param(c - '0')
+			for i+1 < len(b) {
+				d := b[i+1] - '0'
+				if d > 9 {
 					break
 				}
 				i++
+				if v == missing {
+					v = 0
+				}
+				v = v*10 + ansi.Param(d)
 			}
 			if n < len(params) {
 				params[n] = v

@@ -57,6 +57,13 @@ func (t *Terminal) flushGrapheme() {
 		t.printRun(g[:1])
 		return
 	}
+	if r, n := decodeRune(g); n == len(g) && n > 1 && simpleRune(r) {
+		// One simple character (often the last before a sequence): its
+		// own cluster, printed as the loop below would print it.
+		t.grapheme = g[:0]
+		t.printSimple(r)
+		return
+	}
 	for len(g) > 0 {
 		cluster, width := t.nextCluster(g)
 		if len(cluster) == 0 {

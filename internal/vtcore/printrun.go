@@ -85,6 +85,18 @@ func (t *Terminal) printUTF8(p []byte) int {
 		// character; not before ESC, whose sequence may end without being
 		// dispatched, broken UTF-8 or the end of the write.
 		if len(t.grapheme) == 0 && simple && (simple2 || j < len(p) && p[j] < utf8.RuneSelf && p[j] != 0x1b) {
+			if r2 == r {
+				// A run of one character (a rule, a bar): all but its last
+				// copy are printed at once; the last goes round the loop,
+				// which checks what follows it.
+				k := j + n
+				for k+n <= len(p) && sameBytes(p[k:k+n], p[i:j]) {
+					k += n
+				}
+				t.printSimpleRun(r, (k-n-i)/n)
+				i = k - n
+				continue
+			}
 			t.printSimple(r)
 		} else {
 			t.grapheme = append(t.grapheme, p[i:j]...)
@@ -122,4 +134,48 @@ func (t *Terminal) printSimple(r rune) {
 		}
 	}
 	t.putGrapheme(int32(r), int(w), 0)
+}
+
+// printSimpleRun prints the simple non-ASCII character r count times, as
+// as many calls of printSimple would; narrow copies are stored straight
+// into the row.
+func (t *Terminal) printSimpleRun(r rune, count int) {
+	ws := t.widthSlot(r)
+	if w := ws.w; !t.unicodeCore && ws.wc != w || w != 1 || t.atPhantom || t.insert {
+		for range count {
+			t.printSimple(r)
+		}
+		return
+	}
+	s := t.scr
+	if x, y := s.cur.x, s.cur.y; x >= 0 && y >= 0 && y < t.rows {
+		line := s.lines[y]
+		pen := s.cur.pen
+		end := min(x+count, t.cols-1)
+		for ; x < end && line[x].width == 0; x++ {
+			line[x].content = int32(r)
+			line[x].Style = pen
+		}
+		if x > s.cur.x {
+			count -= x - s.cur.x
+			s.cur.x = x
+			t.gsingle = 0
+		}
+	}
+	for range count {
+		t.printSimple(r)
+	}
+}
+
+// sameBytes is bytes.Equal for a character's few bytes, without the call.
+func sameBytes(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
