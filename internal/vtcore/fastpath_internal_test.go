@@ -28,6 +28,8 @@ var fastPathPieces = []string{
 	"\x1b[2147483647;214748364799;99999999999999999999m", "\x1b[4:3m", "\x1b[38:2::1:2:3m", "\x1b[48;5;200m",
 	"\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33;34;35;36;37m",
 	"────────", "中中中", "🙂🙂", "│││", "\x1b[;5H", "\x1b[21474836473;21474836472H", "\x1b[3;;4r", "\x1b[?25l", "\x1b[>c", "\x1b[ q", "\x1b[1 $p", "\x1b[2147483647@", "\x1b[J", "\x1b[1J",
+	"\x1b[2;4r", "\x1b[r", "\x1b[2L", "\x1b[M", "\x1b[S", "\x1b[2T", "\x1b[?1049h", "\x1b[?1049l", "\x1b[?69h",
+	"\x1b[3;12s", "\x1b[?69l", "\x1b[44m", "\x1b[2J", "\x1b[3J", "\x1b[K", "\x1b[1K", "\x1b[3X", "\x1bM", "\x1bD",
 }
 
 // TestFastPathsMatchTheParser checks that Write's fast paths print exactly
@@ -38,6 +40,8 @@ func TestFastPathsMatchTheParser(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 0xfa57))
 		rows, cols := 1+rng.IntN(8), 1+rng.IntN(30)
 		fast, slow := New(rows, cols, nil), New(rows, cols, nil)
+		fast.SetScrollback(50)
+		slow.SetScrollback(50)
 		var stream []byte
 		for range 1 + rng.IntN(6) {
 			var chunk []byte
@@ -47,9 +51,35 @@ func TestFastPathsMatchTheParser(t *testing.T) {
 			stream = append(stream, chunk...)
 			fast.Write(chunk)
 			slow.writeViaParser(chunk)
+			if rng.IntN(4) == 0 {
+				r, c := 1+rng.IntN(8), 1+rng.IntN(30)
+				fast.Resize(r, c)
+				slow.Resize(r, c)
+			}
+		}
+		for _, term := range []*Terminal{fast, slow} {
+			checkRowsUsed(t, term)
 		}
 		if d := diffTerminals(fast, slow); d != "" {
 			t.Fatalf("seed %d, %dx%d, stream %q: %s", seed, rows, cols, stream, d)
+		}
+	}
+}
+
+// checkRowsUsed checks every row's mark (rowused.go): the cells from it on
+// are blanks, and the rows that left into the scrollback kept their text.
+func checkRowsUsed(t *testing.T, term *Terminal) {
+	t.Helper()
+	for _, s := range term.scrs {
+		for y, line := range s.lines {
+			if cap(line) == len(line) {
+				t.Fatalf("row %d has no mark", y)
+			}
+			for x := rowUsed(line); x < len(line); x++ {
+				if line[x] != (Cell{}) {
+					t.Fatalf("row %d: cell %d past the mark %d is not blank", y, x, rowUsed(line))
+				}
+			}
 		}
 	}
 }
@@ -64,6 +94,14 @@ func diffTerminals(a, b *Terminal) string {
 	}
 	if a.atPhantom != b.atPhantom || a.divergences != b.divergences || a.lastChar != b.lastChar {
 		return "pending wrap, departures or last character differ"
+	}
+	if a.hist.len() != b.hist.len() {
+		return "scrollback lengths differ"
+	}
+	for i := range a.hist.len() {
+		if string(a.AppendScrollbackText(nil, i)) != string(b.AppendScrollbackText(nil, i)) {
+			return "scrollback differs"
+		}
 	}
 	for y := range a.rows {
 		for x := range a.cols {

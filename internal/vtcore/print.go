@@ -139,6 +139,7 @@ func (t *Terminal) printRun(run []byte) int {
 		t.printByte(run[0])
 		return 1
 	}
+	markUsed(s.lines[y], x+n)
 	line := s.lines[y][x : x+n]
 	pen := s.cur.pen
 	for i, b := range run[:n] {
@@ -236,6 +237,7 @@ func (t *Terminal) putGrapheme(content int32, width int, ascii byte) {
 	if y >= 0 && y < t.rows && x >= 0 && x < t.cols {
 		line := s.lines[y]
 		if line[x].width == 0 && width == 1 {
+			markUsed(line, x+1)
 			line[x] = c
 		} else {
 			s.prepareSet(line, x)

@@ -125,7 +125,9 @@ func (t *Terminal) printSimple(r rune) {
 	}
 	s := t.scr
 	if x, y := s.cur.x, s.cur.y; w == 1 && !t.atPhantom && !t.insert && x >= 0 && x < t.cols-1 && y >= 0 && y < t.rows {
-		if c := &s.lines[y][x]; c.width == 0 {
+		if line := s.lines[y]; line[x].width == 0 {
+			markUsed(line, x+1)
+			c := &line[x]
 			c.content = int32(r)
 			c.Style = s.cur.pen
 			s.cur.x = x + 1
@@ -152,6 +154,7 @@ func (t *Terminal) printSimpleRun(r rune, count int) {
 		line := s.lines[y]
 		pen := s.cur.pen
 		end := min(x+count, t.cols-1)
+		markUsed(line, end)
 		for ; x < end && line[x].width == 0; x++ {
 			line[x].content = int32(r)
 			line[x].Style = pen
