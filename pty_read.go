@@ -33,7 +33,7 @@ func (s *Session) readLoop() {
 	defer close(s.chunks)
 	for {
 		buf := <-s.free // All buffers queued: the parser is behind, wait for it.
-		n, err := s.proc.master.Read(buf[:cap(buf)])
+		n, err := s.proc.read(buf[:cap(buf)])
 		if n > 0 {
 			s.chunks <- buf[:n]
 		} else {
