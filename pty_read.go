@@ -10,10 +10,14 @@ import "time"
 // go round between them, so a parser that falls behind stops the reader
 // (and so the child) once they are all full, never memory.
 const (
-	// readBufSize is one read's buffer: a Linux PTY returns at most 4 KiB
-	// a read, other systems more.
-	readBufSize = 16 << 10
-	// readBuffers is how many reads may wait for the parser.
+	// readBufSize is one hand-off's buffer. A Linux PTY returns at most
+	// 4 KiB a read, but the reader drains the master into the buffer
+	// (process.read) while the child keeps writing, so a flood goes to the
+	// parser in large chunks: fewer wakes, fewer locks, fewer
+	// notifications (measured: 64 KiB costs less CPU per MB than 16 KiB on
+	// both the Session and the JSON-RPC path).
+	readBufSize = 64 << 10
+	// readBuffers is how many hand-offs may wait for the parser.
 	readBuffers = 4
 )
 
