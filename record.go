@@ -8,6 +8,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"ptywright/asciicast"
 )
 
 // ErrRecordingExists is returned when Options.RecordPath names an existing
@@ -65,7 +67,7 @@ type recorder struct {
 
 type pendingEvent struct {
 	t    time.Duration
-	code EventType
+	code asciicast.EventType
 	off  int    // output: the event's bytes are stream[off:off+n]
 	n    int    // output: how many bytes
 	data string // input, resize, marker
@@ -107,7 +109,7 @@ func newRecorder(path string, size Size, env []string, red *Redactor) (*recorder
 		}
 		r.maxLit = red.maxLiteral()
 	}
-	h := RecordingHeader{Version: 2, Width: size.Cols, Height: size.Rows, Timestamp: r.start.Unix(), Env: headerEnv(env)}
+	h := asciicast.Header{Version: 2, Width: size.Cols, Height: size.Rows, Timestamp: r.start.Unix(), Env: headerEnv(env)}
 	b, err := json.Marshal(h)
 	if err == nil {
 		_, err = f.Write(append(b, '\n'))
@@ -141,7 +143,7 @@ func (r *recorder) output(p []byte) {
 	if r.closed || r.err != nil {
 		return
 	}
-	r.pending = append(r.pending, pendingEvent{t: time.Since(r.start), code: EventOutput, off: len(r.stream), n: len(p)})
+	r.pending = append(r.pending, pendingEvent{t: time.Since(r.start), code: asciicast.EventOutput, off: len(r.stream), n: len(p)})
 	r.stream = append(r.stream, p...)
 	r.settle(false)
 }
@@ -151,21 +153,21 @@ func (r *recorder) input(b []byte) {
 	if r == nil || len(b) == 0 {
 		return
 	}
-	r.event(EventInput, r.redact(string(b)))
+	r.event(asciicast.EventInput, r.redact(string(b)))
 }
 
 func (r *recorder) resize(s Size) {
 	if r == nil {
 		return
 	}
-	r.event(EventResize, resizeData(s))
+	r.event(asciicast.EventResize, asciicast.ResizeData(s.Rows, s.Cols))
 }
 
 func (r *recorder) marker(label string) {
 	if r == nil {
 		return
 	}
-	r.event(EventMarker, r.redact(label))
+	r.event(asciicast.EventMarker, r.redact(label))
 }
 
 func (r *recorder) redact(s string) string {
@@ -175,7 +177,7 @@ func (r *recorder) redact(s string) string {
 	return r.red.Redact(s)
 }
 
-func (r *recorder) event(code EventType, data string) {
+func (r *recorder) event(code asciicast.EventType, data string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed || r.err != nil {
@@ -256,8 +258,8 @@ func (r *recorder) emit(held string, cut int, spans [][2]int) {
 	i := 0
 	for ; i < len(r.pending); i++ {
 		ev := &r.pending[i]
-		if ev.code != EventOutput {
-			r.out = appendEventLine(r.out, ev.t, string(ev.code), ev.data)
+		if ev.code != asciicast.EventOutput {
+			r.out = asciicast.AppendEvent(r.out, ev.t, ev.code, ev.data)
 			continue
 		}
 		a, b := ev.off, ev.off+ev.n
@@ -272,7 +274,7 @@ func (r *recorder) emit(held string, cut int, spans [][2]int) {
 			piece = piece[:len(piece)-k]
 		}
 		if len(piece) > 0 {
-			r.out = appendEventLine(r.out, ev.t, string(EventOutput), string(piece))
+			r.out = asciicast.AppendEvent(r.out, ev.t, asciicast.EventOutput, string(piece))
 		}
 		if end < b {
 			ev.off, ev.n = end, b-end
@@ -280,7 +282,7 @@ func (r *recorder) emit(held string, cut int, spans [][2]int) {
 		}
 	}
 	if len(carry) > 0 { // Only when the cut split a sequence: write it as is.
-		r.out = appendEventLine(r.out, r.pending[i-1].t, string(EventOutput), string(carry))
+		r.out = asciicast.AppendEvent(r.out, r.pending[i-1].t, asciicast.EventOutput, string(carry))
 	}
 	r.pending = r.pending[:copy(r.pending, r.pending[i:])]
 	for j := range r.pending {

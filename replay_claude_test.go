@@ -3,6 +3,7 @@ package ptywright_test
 import (
 	"context"
 	"os"
+	"ptywright/asciicast"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -17,7 +18,7 @@ func TestReplayClaudeTurnThroughThePlugin(t *testing.T) {
 	f, err := os.Open(claudeTurnCast)
 	require.NoError(t, err)
 	defer f.Close()
-	rec, err := ptywright.ReadRecording(f)
+	rec, err := asciicast.Read(f)
 	require.NoError(t, err)
 
 	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})

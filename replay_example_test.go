@@ -2,9 +2,9 @@ package ptywright_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
+	"ptywright/asciicast"
 	"strings"
 
 	"ptywright"
@@ -19,7 +19,7 @@ func ExampleReplay() {
 [0.51, "o", "echo hi\r\nhi\r\n$ "]
 [0.90, "r", "60x5"]
 `
-	rec, err := ptywright.ReadRecording(strings.NewReader(cast))
+	rec, err := asciicast.Read(strings.NewReader(cast))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -36,20 +36,6 @@ func ExampleReplay() {
 	// $ echo hi
 	// hi
 	// $
-}
-
-// ReadRecording names the line and the field that make a file invalid.
-func ExampleReadRecording() {
-	_, err := ptywright.ReadRecording(strings.NewReader(`{"version": 2, "width": 80, "height": 24}
-[0.5, "o", "first"]
-[0.2, "o", "earlier?"]
-`))
-	var re *ptywright.RecordingError
-	fmt.Println(errors.As(err, &re), re.Line)
-	fmt.Println(err)
-	// Output:
-	// true 3
-	// recording line 3: event[0]: time 0.2 is before the previous event's 0.5
 }
 
 // RenderSVG draws a snapshot taken with cells.

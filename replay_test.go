@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"ptywright/asciicast"
 	"strings"
 	"sync"
 	"testing"
@@ -46,9 +47,9 @@ func TestReadRecordingRejectsInvalidFiles(t *testing.T) {
 		{"error after blank line", header + "\n" + `[1, "o", "x"]` + "\n\n" + `[0.5, "o", "y"]`, 5, "event[0]", "before the previous"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ptywright.ReadRecording(strings.NewReader(tc.in))
-			require.ErrorIs(t, err, ptywright.ErrInvalidRecording)
-			var re *ptywright.RecordingError
+			_, err := asciicast.Read(strings.NewReader(tc.in))
+			require.ErrorIs(t, err, asciicast.ErrInvalid)
+			var re *asciicast.Error
 			require.ErrorAs(t, err, &re)
 			require.Equal(t, tc.line, re.Line, "line: %v", err)
 			require.Equal(t, tc.field, re.Field, "field: %v", err)
@@ -58,14 +59,14 @@ func TestReadRecordingRejectsInvalidFiles(t *testing.T) {
 }
 
 func TestRecordingWriteToReadsBack(t *testing.T) {
-	rec := &ptywright.Recording{
-		Header: ptywright.RecordingHeader{Version: 2, Width: 100, Height: 30, Timestamp: 1700000000, Title: "demo <&>",
+	rec := &asciicast.Recording{
+		Header: asciicast.Header{Version: 2, Width: 100, Height: 30, Timestamp: 1700000000, Title: "demo <&>",
 			Env: map[string]string{"TERM": "xterm-256color"}},
-		Events: []ptywright.RecordingEvent{
-			{Time: 0, Type: ptywright.EventOutput, Data: "\x1b[1mhi\x1b[0m \"quoted\" \\ 中文 <&>\r\n"},
-			{Time: 1500 * time.Microsecond, Type: ptywright.EventInput, Data: "ls\r"},
-			{Time: 2 * time.Second, Type: ptywright.EventResize, Data: "120x40"},
-			{Time: 2*time.Second + time.Microsecond, Type: ptywright.EventMarker, Data: "done"},
+		Events: []asciicast.Event{
+			{Time: 0, Type: asciicast.EventOutput, Data: "\x1b[1mhi\x1b[0m \"quoted\" \\ 中文 <&>\r\n"},
+			{Time: 1500 * time.Microsecond, Type: asciicast.EventInput, Data: "ls\r"},
+			{Time: 2 * time.Second, Type: asciicast.EventResize, Data: "120x40"},
+			{Time: 2*time.Second + time.Microsecond, Type: asciicast.EventMarker, Data: "done"},
 		},
 	}
 	var buf bytes.Buffer
@@ -73,17 +74,18 @@ func TestRecordingWriteToReadsBack(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, buf.String(), `[0.001500, "i", "ls\r"]`, "times in seconds with microseconds")
 	require.Contains(t, buf.String(), `<&>`, "no HTML escaping")
-	back, err := ptywright.ReadRecording(&buf)
+	back, err := asciicast.Read(&buf)
 	require.NoError(t, err)
 	require.Equal(t, rec, back)
-	require.Equal(t, ptywright.Size{Rows: 30, Cols: 100}, back.Size())
+	rows, cols := back.Size()
+	require.Equal(t, [2]int{30, 100}, [2]int{rows, cols})
 	require.Equal(t, 2*time.Second+time.Microsecond, back.Duration())
 	require.Equal(t, int64(len(rec.Events[0].Data)), back.OutputBytes())
 }
 
-func castOf(t *testing.T, lines ...string) *ptywright.Recording {
+func castOf(t *testing.T, lines ...string) *asciicast.Recording {
 	t.Helper()
-	rec, err := ptywright.ReadRecording(strings.NewReader(strings.Join(lines, "\n")))
+	rec, err := asciicast.Read(strings.NewReader(strings.Join(lines, "\n")))
 	require.NoError(t, err)
 	return rec
 }
@@ -140,7 +142,7 @@ func TestReplayRejectsBadOptions(t *testing.T) {
 	require.ErrorIs(t, err, ptywright.ErrInvalidParams)
 	_, err = ptywright.ReplayClassify(context.Background(), rec, nil, ptywright.ReplayOptions{})
 	require.ErrorIs(t, err, ptywright.ErrInvalidParams)
-	rec.Events = append(rec.Events, ptywright.RecordingEvent{Type: ptywright.EventResize, Data: "nonsense"})
+	rec.Events = append(rec.Events, asciicast.Event{Type: asciicast.EventResize, Data: "nonsense"})
 	_, err = ptywright.Replay(context.Background(), rec, ptywright.ReplayOptions{})
 	require.ErrorIs(t, err, ptywright.ErrInvalidSize)
 	require.ErrorContains(t, err, "event 0")
@@ -229,7 +231,7 @@ func TestReplayClassifyVimRecording(t *testing.T) {
 		require.LessOrEqual(t, c.Time, rec.Duration())
 	}
 	insert := changes[2]
-	require.Equal(t, ptywright.EventOutput, rec.Events[insert.Event].Type)
+	require.Equal(t, asciicast.EventOutput, rec.Events[insert.Event].Type)
 	require.Equal(t, rec.Events[insert.Event].Time, insert.Time, "a state seen right after output carries that event's time")
 	require.Equal(t, int64(0), insert.StableMs)
 }
@@ -255,7 +257,7 @@ func TestReplayClassifySeesWhatALiveHandleSees(t *testing.T) {
 	// Up to the marker: closing the handle made vim exit after it.
 	rec := readRecording(t, path)
 	for i, ev := range rec.Events {
-		if ev.Type == ptywright.EventMarker {
+		if ev.Type == asciicast.EventMarker {
 			rec.Events = rec.Events[:i+1]
 			break
 		}

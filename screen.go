@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"sync"
+
+	"ptywright/internal/engine"
 )
 
 // DefaultRows and DefaultCols are the terminal size used when a caller leaves
@@ -18,7 +20,7 @@ const (
 // trailing blanks and the scrollback also holds at most 40 cells per row on
 // average, so a flood of full rows on a very wide screen keeps fewer of
 // them: memory stays within about 3 MB whatever the output.
-const DefaultScrollback = 3000
+const DefaultScrollback = engine.DefaultScrollback
 
 // Screen is a parsed terminal grid fed with raw program output. A Session owns
 // one; replay and tests can use one directly, without a process.
@@ -28,7 +30,7 @@ const DefaultScrollback = 3000
 // is closed.
 type Screen struct {
 	mu     sync.Mutex
-	eng    engine
+	eng    engine.Engine
 	size   Size
 	seq    uint64
 	closed bool
@@ -78,7 +80,7 @@ func newScreen(opts ScreenOptions, onReply func([]byte)) (*Screen, error) {
 		return nil, err
 	}
 	eng := newEngineOf(opts.Engine, size.Rows, size.Cols, onReply)
-	eng.setScrollback(scrollbackRows(opts.Scrollback))
+	eng.SetScrollback(scrollbackRows(opts.Scrollback))
 	return &Screen{eng: eng, size: size}, nil
 }
 
@@ -111,7 +113,7 @@ func (s *Screen) Write(p []byte) (int, error) {
 		return 0, nil
 	}
 	s.mu.Lock()
-	s.eng.write(p)
+	s.eng.Write(p)
 	s.seq++
 	s.mu.Unlock()
 	return len(p), nil
@@ -126,7 +128,7 @@ func (s *Screen) Resize(size Size) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.eng.resize(size.Rows, size.Cols)
+	s.eng.Resize(size.Rows, size.Cols)
 	s.size = size
 	s.seq++
 	return nil
@@ -159,19 +161,19 @@ func (s *Screen) PlainText() string {
 func (s *Screen) Snapshot(withCells bool) ScreenSnapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m := s.eng.modes()
-	row, col := s.eng.cursor()
+	m := s.eng.Modes()
+	row, col := s.eng.Cursor()
 	snap := ScreenSnapshot{
 		Size:              s.size,
-		Cursor:            Cursor{Row: row, Col: col, Visible: m.cursorVisible},
+		Cursor:            Cursor{Row: row, Col: col, Visible: m.CursorVisible},
 		Sequence:          s.seq,
 		PlainText:         joinPlain(s.linesLocked()),
 		Cells:             []Cell{},
-		AlternateScreen:   m.altScreen,
-		ApplicationCursor: m.applicationCursor,
-		ApplicationKeypad: m.applicationKeypad,
-		BracketedPaste:    m.bracketedPaste,
-		Title:             m.title,
+		AlternateScreen:   m.AltScreen,
+		ApplicationCursor: m.ApplicationCursor,
+		ApplicationKeypad: m.ApplicationKeypad,
+		BracketedPaste:    m.BracketedPaste,
+		Title:             m.Title,
 	}
 	if withCells {
 		snap.Cells = s.cellsLocked()
@@ -187,21 +189,21 @@ func (s *Screen) Snapshot(withCells bool) ScreenSnapshot {
 func (s *Screen) Scrollback() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.eng.scrollback()
+	return s.eng.Scrollback()
 }
 
 // applicationCursor reports whether arrow keys must be sent in SS3 form.
 func (s *Screen) applicationCursor() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.eng.modes().applicationCursor
+	return s.eng.Modes().ApplicationCursor
 }
 
 func (s *Screen) cursorPos() Cursor {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	row, col := s.eng.cursor()
-	return Cursor{Row: row, Col: col, Visible: s.eng.modes().cursorVisible}
+	row, col := s.eng.Cursor()
+	return Cursor{Row: row, Col: col, Visible: s.eng.Modes().CursorVisible}
 }
 
 // Close stops answering queries. The screen stays readable and writable.
@@ -210,7 +212,7 @@ func (s *Screen) Close() error {
 	defer s.mu.Unlock()
 	if !s.closed {
 		s.closed = true
-		s.eng.close()
+		s.eng.Close()
 	}
 	return nil
 }
@@ -223,7 +225,7 @@ func (s *Screen) linesLocked() []string {
 	}
 	lines := make([]string, s.size.Rows)
 	for r := range s.size.Rows {
-		lines[r] = s.eng.line(r)
+		lines[r] = s.eng.Line(r)
 	}
 	s.plainLines, s.plainSeq, s.plainValid = lines, s.seq, true
 	return lines
@@ -244,7 +246,7 @@ func (s *Screen) matchTextLocked() string {
 		return s.match
 	}
 	lines := s.linesLocked()
-	row, col := s.eng.cursor()
+	row, col := s.eng.Cursor()
 	text := joinPlain(lines)
 	if row >= 0 && row < len(lines) && col > 0 {
 		if pad := col - s.usedColsLocked(row); pad > 0 {
@@ -266,12 +268,12 @@ func (s *Screen) matchTextLocked() string {
 // non-blank cell.
 func (s *Screen) usedColsLocked(row int) int {
 	for c := s.size.Cols - 1; c >= 0; c-- {
-		ec := s.eng.cell(row, c)
-		if ec.width == 0 {
+		ec := s.eng.Cell(row, c)
+		if ec.Width == 0 {
 			continue // The right half of a wide character: its left half decides.
 		}
-		if ec.text != "" && ec.text != " " {
-			return c + ec.width
+		if ec.Text != "" && ec.Text != " " {
+			return c + ec.Width
 		}
 	}
 	return 0
@@ -281,19 +283,19 @@ func (s *Screen) cellsLocked() []Cell {
 	cells := make([]Cell, 0, s.size.Rows*s.size.Cols)
 	for r := range s.size.Rows {
 		for c := range s.size.Cols {
-			ec := s.eng.cell(r, c)
-			if ec.width == 0 && c > 0 && cells[len(cells)-1].Wide {
+			ec := s.eng.Cell(r, c)
+			if ec.Width == 0 && c > 0 && cells[len(cells)-1].Wide {
 				// The second cell of a wide character shows the
 				// character's rendition (its background, its underline).
-				ec.style = cells[len(cells)-1].Style
+				ec.Style = engine.Style(cells[len(cells)-1].Style)
 			}
 			cells = append(cells, Cell{
 				Row:              r,
 				Col:              c,
-				Text:             ec.text,
-				Wide:             ec.width > 1,
-				WideContinuation: ec.width == 0,
-				Style:            ec.style,
+				Text:             ec.Text,
+				Wide:             ec.Width > 1,
+				WideContinuation: ec.Width == 0,
+				Style:            CellStyle(ec.Style),
 			})
 		}
 	}
@@ -412,8 +414,4 @@ type CellStyle struct {
 	Strikethrough  bool   `json:"strikethrough"`
 	// Blink is set for slow and rapid blink (SGR 5 and 6).
 	Blink bool `json:"blink"`
-}
-
-func defaultCellStyle() CellStyle {
-	return CellStyle{Foreground: "default", Background: "default"}
 }

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"ptywright/internal/engine"
 )
 
 // SVGOptions tune RenderSVG. The zero value gives 14px monospace, light
@@ -66,7 +68,7 @@ func RenderSVG(w io.Writer, snap ScreenSnapshot, opts SVGOptions) error {
 	for r := range grid {
 		grid[r] = make([]Cell, cols)
 		for c := range grid[r] {
-			grid[r][c] = Cell{Row: r, Col: c, Text: " ", Style: defaultCellStyle()}
+			grid[r][c] = Cell{Row: r, Col: c, Text: " ", Style: CellStyle(engine.DefaultStyle())}
 		}
 	}
 	for _, c := range snap.Cells {

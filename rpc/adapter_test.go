@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"ptywright/asciicast"
 	"strings"
 	"testing"
 	"time"
@@ -290,11 +291,11 @@ func TestAdapterRecording(t *testing.T) {
 			f, err := os.Open(tt.path)
 			require.NoError(t, err)
 			defer f.Close()
-			rec, err := ptywright.ReadRecording(f)
+			rec, err := asciicast.Read(f)
 			require.NoError(t, err)
 			var out strings.Builder
 			for _, ev := range rec.Events {
-				if ev.Type == ptywright.EventOutput {
+				if ev.Type == asciicast.EventOutput {
 					out.WriteString(ev.Data)
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"ptywright/asciicast"
 
 	"ptywright"
 )
@@ -42,7 +43,7 @@ var classes = []struct {
 	{ptywright.ErrTooManyMarkers, ErrInvalidParams},
 	{ptywright.ErrRawTranscriptExists, ErrInvalidParams},
 	{ptywright.ErrRecordingExists, ErrInvalidParams},
-	{ptywright.ErrInvalidRecording, ErrInvalidParams},
+	{asciicast.ErrInvalid, ErrInvalidParams},
 	{ptywright.ErrInvalidManifest, ErrInvalidParams},
 	{ptywright.ErrPathEscape, ErrInvalidParams},
 	{ptywright.ErrPluginNotFound, ErrInvalidParams},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"ptywright/asciicast"
 	"testing"
 	"time"
 
@@ -39,10 +40,10 @@ func TestCodeMapsRootSentinels(t *testing.T) {
 		{ptywright.ErrBuiltinPlugin, CodeInvalidParams},
 		{ptywright.ErrNoMatch, CodeInvalidParams},
 		{ptywright.ErrRecordingExists, CodeInvalidParams},
-		{ptywright.ErrInvalidRecording, CodeInvalidParams},
+		{asciicast.ErrInvalid, CodeInvalidParams},
 		{ptywright.ErrProcessExited, CodeSessionClosed},
 		{&ptywright.ManifestError{Field: "name", Reason: "name is required"}, CodeInvalidParams},
-		{&ptywright.RecordingError{}, CodeInvalidParams},
+		{&asciicast.Error{}, CodeInvalidParams},
 		{&ptywright.PluginError{Plugin: "echo", Function: "send_text", Message: "boom", Err: ptywright.ErrPluginRuntime}, CodeInternalError},
 		{&ptywright.PluginError{Plugin: "echo", Function: "classify", Message: "slow", Err: ptywright.ErrPluginBudget}, CodeInternalError},
 		{&ptywright.PluginError{Plugin: "echo", Function: "x", Message: "no", Err: errors.Join(ptywright.ErrPluginRuntime, ptywright.ErrPermissionDenied)}, CodePermissionDenied},

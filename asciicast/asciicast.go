@@ -1,4 +1,9 @@
-package ptywright
+// Package asciicast reads and writes asciicast v2 recordings, the format
+// of asciinema: a JSON header line, then one [time, code, data] line per
+// event. It is what a ptywright Session records (Options.RecordPath) and
+// what ptywright.Replay plays back; the standard asciinema player plays it
+// too. The package imports nothing of ptywright's.
+package asciicast
 
 import (
 	"bufio"
@@ -14,24 +19,29 @@ import (
 	"unicode/utf8"
 )
 
-// ErrInvalidRecording is wrapped by every error ReadRecording returns for a
-// file that is not a valid asciicast v2 recording.
-var ErrInvalidRecording = errors.New("invalid asciicast recording")
+// MaxSize bounds a recording's width and height, as ptywright.MaxSizeCells
+// bounds a terminal's (a test holds them equal).
+const MaxSize = 10000
 
-// RecordingError names the line (1-based; the header is line 1) and the part
-// of it that makes a recording invalid. It wraps ErrInvalidRecording.
-type RecordingError struct {
+// ErrInvalid is wrapped by every error Read returns for a file that is not
+// a valid asciicast v2 recording.
+var ErrInvalid = errors.New("invalid asciicast recording")
+
+// Error names the line (1-based; the header is line 1) and the part of it
+// that makes a recording invalid. It wraps ErrInvalid.
+type Error struct {
 	Line   int
 	Field  string // "version", "event[0]", ...
 	Reason string
 }
 
-func (e *RecordingError) Error() string {
+// Error implements error.
+func (e *Error) Error() string {
 	return fmt.Sprintf("recording line %d: %s: %s", e.Line, e.Field, e.Reason)
 }
 
-// Unwrap lets errors.Is match ErrInvalidRecording.
-func (e *RecordingError) Unwrap() error { return ErrInvalidRecording }
+// Unwrap lets errors.Is match ErrInvalid.
+func (e *Error) Unwrap() error { return ErrInvalid }
 
 // EventType is the code of an asciicast v2 event.
 type EventType string
@@ -49,17 +59,15 @@ const (
 	EventMarker EventType = "m"
 )
 
-// Recording is an asciicast v2 file: a header and timed events. It is what
-// Session records with Options.RecordPath and what Replay plays back; the
-// standard asciinema player plays it too.
+// Recording is an asciicast v2 file: a header and timed events.
 type Recording struct {
-	Header RecordingHeader
-	Events []RecordingEvent
+	Header Header
+	Events []Event
 }
 
-// RecordingHeader is the first line of an asciicast v2 file. Fields the
+// Header is the first line of an asciicast v2 file. Fields the
 // format defines and ptywright does not use (theme) are ignored on reading.
-type RecordingHeader struct {
+type Header struct {
 	// Version is always 2.
 	Version int `json:"version"`
 	// Width and Height are the initial terminal size in columns and rows.
@@ -76,8 +84,8 @@ type RecordingHeader struct {
 	Env map[string]string `json:"env,omitempty"`
 }
 
-// RecordingEvent is one timed event.
-type RecordingEvent struct {
+// Event is one timed event.
+type Event struct {
 	// Time is relative to the start of the recording.
 	Time time.Duration
 	Type EventType
@@ -87,7 +95,7 @@ type RecordingEvent struct {
 }
 
 // Size returns the terminal size the recording starts with.
-func (r *Recording) Size() Size { return Size{Rows: r.Header.Height, Cols: r.Header.Width} }
+func (r *Recording) Size() (rows, cols int) { return r.Header.Height, r.Header.Width }
 
 // Duration returns the time of the last event.
 func (r *Recording) Duration() time.Duration {
@@ -109,22 +117,26 @@ func (r *Recording) OutputBytes() int64 {
 	return n
 }
 
-// ParseResize reads a resize event's "COLSxROWS" data.
-func ParseResize(data string) (Size, error) {
+// ParseResize reads a resize event's "COLSxROWS" data. Each side must be
+// between 1 and MaxSize. The error names the field ("resize", "rows" or
+// "cols") the way ptywright's size errors do.
+func ParseResize(data string) (rows, cols int, err error) {
 	c, r, ok := strings.Cut(data, "x")
 	cols, err1 := strconv.Atoi(c)
 	rows, err2 := strconv.Atoi(r)
-	if !ok || err1 != nil || err2 != nil {
-		return Size{}, &FieldError{Field: "resize", Reason: fmt.Sprintf("%q is not COLSxROWS", data), Err: ErrInvalidSize}
+	switch {
+	case !ok || err1 != nil || err2 != nil:
+		return 0, 0, fmt.Errorf("resize: %q is not COLSxROWS", data)
+	case rows < 1 || rows > MaxSize:
+		return 0, 0, fmt.Errorf("rows: must be between 1 and %d, got %d", MaxSize, rows)
+	case cols < 1 || cols > MaxSize:
+		return 0, 0, fmt.Errorf("cols: must be between 1 and %d, got %d", MaxSize, cols)
 	}
-	s := Size{Rows: rows, Cols: cols}
-	if err := s.Validate(); err != nil {
-		return Size{}, err
-	}
-	return s, nil
+	return rows, cols, nil
 }
 
-func resizeData(s Size) string { return strconv.Itoa(s.Cols) + "x" + strconv.Itoa(s.Rows) }
+// ResizeData is a resize event's data for a terminal of rows x cols.
+func ResizeData(rows, cols int) string { return strconv.Itoa(cols) + "x" + strconv.Itoa(rows) }
 
 // WriteTo writes the recording in asciicast v2 form: the header line, then
 // one line per event.
@@ -139,19 +151,20 @@ func (r *Recording) WriteTo(w io.Writer) (int64, error) {
 	}
 	buf := append(hb, '\n')
 	for _, ev := range r.Events {
-		buf = appendEventLine(buf, ev.Time, string(ev.Type), ev.Data)
+		buf = AppendEvent(buf, ev.Time, ev.Type, ev.Data)
 	}
 	n, err := w.Write(buf)
 	return int64(n), err
 }
 
-// appendEventLine appends `[time, "code", "data"]\n`, time in seconds with
-// microsecond precision, as asciinema writes it.
-func appendEventLine(dst []byte, t time.Duration, code, data string) []byte {
+// AppendEvent appends one event line, `[time, "code", "data"]\n`, time in
+// seconds with microsecond precision, as asciinema writes it. A recorder
+// that streams events to a file uses it rather than WriteTo.
+func AppendEvent(dst []byte, t time.Duration, code EventType, data string) []byte {
 	dst = append(dst, '[')
 	dst = strconv.AppendFloat(dst, float64(t.Microseconds())/1e6, 'f', 6, 64)
 	dst = append(dst, ", "...)
-	dst = appendJSONString(dst, code)
+	dst = appendJSONString(dst, string(code))
 	dst = append(dst, ", "...)
 	dst = appendJSONString(dst, data)
 	return append(dst, "]\n"...)
@@ -207,15 +220,15 @@ func appendJSONString(dst []byte, s string) []byte {
 const maxEventSeconds = float64(math.MaxInt64/int64(time.Second)) - 1
 
 // maxRecordingLine bounds one line of a recording, so a corrupt file cannot
-// make ReadRecording allocate without limit.
+// make Read allocate without limit.
 const maxRecordingLine = 64 << 20
 
-// ReadRecording reads and validates an asciicast v2 recording: a header
+// Read reads and validates an asciicast v2 recording: a header
 // object with version 2 and a valid size, then events [time, code, data]
 // with times in seconds, never decreasing, codes o, i, r or m, and resize
-// data "COLSxROWS". Blank lines are skipped. Errors are *RecordingError
-// naming the line.
-func ReadRecording(r io.Reader) (*Recording, error) {
+// data "COLSxROWS". Blank lines are skipped. Errors are *Error naming the
+// line.
+func Read(r io.Reader) (*Recording, error) {
 	br := bufio.NewReaderSize(r, 64*1024)
 	rec := &Recording{}
 	line := 0
@@ -248,7 +261,7 @@ func ReadRecording(r io.Reader) (*Recording, error) {
 		rec.Events = append(rec.Events, ev)
 	}
 	if !header {
-		return nil, &RecordingError{Line: 1, Field: "header", Reason: "missing (empty input)"}
+		return nil, &Error{Line: 1, Field: "header", Reason: "missing (empty input)"}
 	}
 	return rec, nil
 }
@@ -267,77 +280,77 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-func decodeHeader(b []byte, h *RecordingHeader, line int) error {
+func decodeHeader(b []byte, h *Header, line int) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return &RecordingError{Line: line, Field: "header", Reason: "not a JSON object: " + err.Error()}
+		return &Error{Line: line, Field: "header", Reason: "not a JSON object: " + err.Error()}
 	}
 	v, ok := raw["version"]
 	if !ok {
-		return &RecordingError{Line: line, Field: "version", Reason: "missing"}
+		return &Error{Line: line, Field: "version", Reason: "missing"}
 	}
 	if string(bytes.TrimSpace(v)) != "2" {
-		return &RecordingError{Line: line, Field: "version", Reason: fmt.Sprintf("%s is not supported (want 2)", bytes.TrimSpace(v))}
+		return &Error{Line: line, Field: "version", Reason: fmt.Sprintf("%s is not supported (want 2)", bytes.TrimSpace(v))}
 	}
 	if err := json.Unmarshal(b, h); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return &RecordingError{Line: line, Field: te.Field, Reason: "must be a JSON " + te.Type.Kind().String() + ", got " + te.Value}
+			return &Error{Line: line, Field: te.Field, Reason: "must be a JSON " + te.Type.Kind().String() + ", got " + te.Value}
 		}
-		return &RecordingError{Line: line, Field: "header", Reason: err.Error()}
+		return &Error{Line: line, Field: "header", Reason: err.Error()}
 	}
 	for _, f := range []struct {
 		name string
 		v    int
 	}{{"width", h.Width}, {"height", h.Height}} {
 		if _, ok := raw[f.name]; !ok {
-			return &RecordingError{Line: line, Field: f.name, Reason: "missing"}
+			return &Error{Line: line, Field: f.name, Reason: "missing"}
 		}
-		if f.v < 1 || f.v > MaxSizeCells {
-			return &RecordingError{Line: line, Field: f.name, Reason: fmt.Sprintf("must be between 1 and %d, got %d", MaxSizeCells, f.v)}
+		if f.v < 1 || f.v > MaxSize {
+			return &Error{Line: line, Field: f.name, Reason: fmt.Sprintf("must be between 1 and %d, got %d", MaxSize, f.v)}
 		}
 	}
 	if h.Timestamp < 0 {
-		return &RecordingError{Line: line, Field: "timestamp", Reason: "must not be negative"}
+		return &Error{Line: line, Field: "timestamp", Reason: "must not be negative"}
 	}
 	return nil
 }
 
-func decodeEvent(b []byte, line int, prev float64) (RecordingEvent, float64, error) {
+func decodeEvent(b []byte, line int, prev float64) (Event, float64, error) {
 	var parts []json.RawMessage
 	if err := json.Unmarshal(b, &parts); err != nil {
-		return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event", Reason: "not a JSON array: " + err.Error()}
+		return Event{}, 0, &Error{Line: line, Field: "event", Reason: "not a JSON array: " + err.Error()}
 	}
 	if len(parts) != 3 {
-		return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event", Reason: fmt.Sprintf("must have 3 elements [time, code, data], got %d", len(parts))}
+		return Event{}, 0, &Error{Line: line, Field: "event", Reason: fmt.Sprintf("must have 3 elements [time, code, data], got %d", len(parts))}
 	}
 	var t float64
 	if err := json.Unmarshal(parts[0], &t); err != nil {
-		return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event[0]", Reason: "time must be a number of seconds, got " + string(parts[0])}
+		return Event{}, 0, &Error{Line: line, Field: "event[0]", Reason: "time must be a number of seconds, got " + string(parts[0])}
 	}
 	if math.IsInf(t, 0) || t < 0 || t > maxEventSeconds {
-		return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event[0]", Reason: "time must be a finite number of seconds >= 0, got " + string(parts[0])}
+		return Event{}, 0, &Error{Line: line, Field: "event[0]", Reason: "time must be a finite number of seconds >= 0, got " + string(parts[0])}
 	}
 	if t < prev {
-		return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event[0]", Reason: fmt.Sprintf("time %s is before the previous event's %g", parts[0], prev)}
+		return Event{}, 0, &Error{Line: line, Field: "event[0]", Reason: fmt.Sprintf("time %s is before the previous event's %g", parts[0], prev)}
 	}
 	var code, data string
 	if err := json.Unmarshal(parts[1], &code); err != nil {
-		return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event[1]", Reason: "code must be a string, got " + string(parts[1])}
+		return Event{}, 0, &Error{Line: line, Field: "event[1]", Reason: "code must be a string, got " + string(parts[1])}
 	}
 	switch EventType(code) {
 	case EventOutput, EventInput, EventResize, EventMarker:
 	default:
-		return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event[1]", Reason: fmt.Sprintf("unknown event code %q (want o, i, r or m)", code)}
+		return Event{}, 0, &Error{Line: line, Field: "event[1]", Reason: fmt.Sprintf("unknown event code %q (want o, i, r or m)", code)}
 	}
 	if err := json.Unmarshal(parts[2], &data); err != nil {
-		return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event[2]", Reason: "data must be a string, got " + string(parts[2])}
+		return Event{}, 0, &Error{Line: line, Field: "event[2]", Reason: "data must be a string, got " + string(parts[2])}
 	}
 	if EventType(code) == EventResize {
-		if _, err := ParseResize(data); err != nil {
-			return RecordingEvent{}, 0, &RecordingError{Line: line, Field: "event[2]", Reason: err.Error()}
+		if _, _, err := ParseResize(data); err != nil {
+			return Event{}, 0, &Error{Line: line, Field: "event[2]", Reason: err.Error()}
 		}
 	}
 	d := time.Duration(math.Round(t * float64(time.Second)))
-	return RecordingEvent{Time: d, Type: EventType(code), Data: data}, t, nil
+	return Event{Time: d, Type: EventType(code), Data: data}, t, nil
 }

@@ -1,4 +1,4 @@
-package ptywright
+package engine
 
 import (
 	"bytes"
@@ -34,16 +34,16 @@ func BenchmarkEngines(b *testing.B) {
 		for _, in := range inputs {
 			for _, name := range []string{"xvt", "vtcore"} {
 				b.Run(fmt.Sprintf("%s/%s/%dx%d", in.name, name, cols, rows), func(b *testing.B) {
-					var e engine = newVTCoreEngine(rows, cols, nil)
+					var e Engine = NewVTCore(rows, cols, nil)
 					if name == "xvt" {
-						v := newVTEngine(rows, cols, nil)
-						defer v.close()
+						v := NewXVT(rows, cols, nil)
+						defer v.Close()
 						e = v
 					}
 					b.SetBytes(int64(len(in.data)))
 					for b.Loop() {
 						for off := 0; off < len(in.data); off += 4096 {
-							e.write(in.data[off:min(off+4096, len(in.data))])
+							e.Write(in.data[off:min(off+4096, len(in.data))])
 						}
 					}
 				})
@@ -55,7 +55,7 @@ func BenchmarkEngines(b *testing.B) {
 // claudeCaptures concatenates the 24x80 Claude Code captures, with CRLF
 // line ends so they scroll as a terminal would show them.
 func claudeCaptures(tb testing.TB) []byte {
-	paths, err := filepath.Glob("testdata/fixtures/claude_code/*_24x80.ansi")
+	paths, err := filepath.Glob("../../testdata/fixtures/claude_code/*_24x80.ansi")
 	require.NoError(tb, err)
 	require.NotEmpty(tb, paths)
 	var all []byte

@@ -1,4 +1,4 @@
-package ptywright
+package engine
 
 import (
 	"bytes"
@@ -34,8 +34,8 @@ import (
 
 // diffPair drives both engines with the same input.
 type diffPair struct {
-	oracle *vtEngine
-	core   *vtcoreEngine
+	oracle *XVT
+	core   *VTCore
 
 	mu            sync.Mutex
 	oracleReplies []byte
@@ -53,7 +53,7 @@ var replyBarrier = []byte("\x00barrier\x00")
 
 func newDiffPair(rows, cols int) *diffPair {
 	p := &diffPair{rows: rows, cols: cols, barrier: make(chan struct{}, 1)}
-	p.oracle = newVTEngine(rows, cols, func(b []byte) {
+	p.oracle = NewXVT(rows, cols, func(b []byte) {
 		if bytes.Equal(b, replyBarrier) {
 			p.barrier <- struct{}{}
 			return
@@ -62,19 +62,19 @@ func newDiffPair(rows, cols int) *diffPair {
 		p.oracleReplies = append(p.oracleReplies, b...)
 		p.mu.Unlock()
 	})
-	p.oracle.cursorMoved = p.checkOracle
-	p.core = newVTCoreEngine(rows, cols, func(b []byte) { p.coreReplies = append(p.coreReplies, b...) })
+	p.oracle.CursorMoved = p.checkOracle
+	p.core = NewVTCore(rows, cols, func(b []byte) { p.coreReplies = append(p.coreReplies, b...) })
 	// Without scrollback, growing adds blank rows at the bottom as x/vt
 	// does; with it, rows come back from history (a deliberate difference).
 	p.core.term.SetScrollback(0)
 	return p
 }
 
-func (p *diffPair) close() { p.oracle.close() }
+func (p *diffPair) Close() { p.oracle.Close() }
 
 // write feeds both engines. An oracle panic marks the pair broken.
-func (p *diffPair) write(b []byte) {
-	p.core.write(b)
+func (p *diffPair) Write(b []byte) {
+	p.core.Write(b)
 	p.checkCore()
 	if p.broken != "" {
 		return
@@ -85,19 +85,19 @@ func (p *diffPair) write(b []byte) {
 				p.broken = fmt.Sprintf("x/vt panicked: %v", r)
 			}
 		}()
-		p.oracle.write(b)
+		p.oracle.Write(b)
 	}()
 	p.checkOracle()
 }
 
-func (p *diffPair) resize(rows, cols int) {
-	p.core.resize(rows, cols)
+func (p *diffPair) Resize(rows, cols int) {
+	p.core.Resize(rows, cols)
 	p.checkCore()
 	if p.broken != "" {
 		p.rows, p.cols = rows, cols
 		return
 	}
-	p.oracle.resize(rows, cols)
+	p.oracle.Resize(rows, cols)
 	p.rows, p.cols = rows, cols
 	p.checkOracle()
 }
@@ -148,12 +148,12 @@ func (p *diffPair) diff() string {
 			out = append(out, fmt.Sprintf(format, args...))
 		}
 	}
-	or, oc := p.oracle.cursor()
-	cr, cc := p.core.cursor()
+	or, oc := p.oracle.Cursor()
+	cr, cc := p.core.Cursor()
 	if or != cr || oc != cc {
 		add("cursor: x/vt row %d col %d, vtcore row %d col %d", or, oc, cr, cc)
 	}
-	if om, cm := p.oracle.modes(), p.core.modes(); om != cm {
+	if om, cm := p.oracle.Modes(), p.core.Modes(); om != cm {
 		add("modes: x/vt %+v, vtcore %+v", om, cm)
 	}
 	term := p.core.term
@@ -181,7 +181,7 @@ func (p *diffPair) diff() string {
 func (p *diffPair) screens() string {
 	var b strings.Builder
 	for r := range p.rows {
-		fmt.Fprintf(&b, "%3d x/vt  |%s|\n    vtcore|%s|\n", r, p.oracle.line(r), p.core.line(r))
+		fmt.Fprintf(&b, "%3d x/vt  |%s|\n    vtcore|%s|\n", r, p.oracle.Line(r), p.core.Line(r))
 	}
 	return b.String()
 }
@@ -235,11 +235,11 @@ func oracleColor(c color.Color) vtcore.Color {
 func runDiff(t *testing.T, name string, rows, cols int, chunks [][]byte) (compared int) {
 	t.Helper()
 	p := newDiffPair(rows, cols)
-	defer p.close()
+	defer p.Close()
 	every := max(1, len(chunks)/64)
 	fed := 0
 	for i, ch := range chunks {
-		p.write(ch)
+		p.Write(ch)
 		fed += len(ch)
 		if p.broken != "" {
 			t.Logf("%s: compared %d bytes, stopped in chunk %d of %d: %s", name, compared, i+1, len(chunks), p.broken)

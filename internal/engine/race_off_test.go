@@ -1,6 +1,6 @@
 //go:build !race
 
-package ptywright
+package engine
 
 // raceEnabled is set under the race detector, which slows the differential
 // tests about tenfold; they then run fewer random cases.

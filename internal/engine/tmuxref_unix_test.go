@@ -1,6 +1,6 @@
 //go:build unix
 
-package ptywright
+package engine
 
 import (
 	"bytes"
@@ -139,7 +139,7 @@ func (p *tmuxPane) tmux(args ...string) string {
 }
 
 // write makes the pane print data and returns once tmux has parsed it.
-func (p *tmuxPane) write(data []byte) {
+func (p *tmuxPane) Write(data []byte) {
 	p.t.Helper()
 	p.n++
 	f := filepath.Join(p.dir, fmt.Sprintf("seg%d", p.n))
@@ -153,7 +153,7 @@ func (p *tmuxPane) write(data []byte) {
 	require.NoError(p.t, err, "tmux did not finish replaying segment %d", p.n)
 }
 
-func (p *tmuxPane) resize(rows, cols int) {
+func (p *tmuxPane) Resize(rows, cols int) {
 	p.t.Helper()
 	p.tmux("resize-window", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows))
 	p.rows, p.cols = rows, cols
@@ -191,9 +191,9 @@ func replayTmux(t testing.TB, rows, cols int, steps []replayStep) []termState {
 	out := make([]termState, 0, len(steps))
 	for _, st := range steps {
 		if st.rows > 0 {
-			p.resize(st.rows, st.cols)
+			p.Resize(st.rows, st.cols)
 		} else {
-			p.write(st.data)
+			p.Write(st.data)
 		}
 		out = append(out, p.state())
 	}
@@ -202,23 +202,23 @@ func replayTmux(t testing.TB, rows, cols int, steps []replayStep) []termState {
 
 // replayEngine replays steps into a Screen on the given engine and returns
 // its state after each step.
-func replayEngine(t testing.TB, eng engine, rows, cols int, steps []replayStep) []termState {
+func replayEngine(t testing.TB, eng Engine, rows, cols int, steps []replayStep) []termState {
 	t.Helper()
 	out := make([]termState, 0, len(steps))
 	for _, st := range steps {
 		if st.rows > 0 {
-			eng.resize(st.rows, st.cols)
+			eng.Resize(st.rows, st.cols)
 			rows, cols = st.rows, st.cols
 		} else {
-			eng.write(st.data)
+			eng.Write(st.data)
 		}
 		s := termState{lines: make([]string, rows)}
 		for r := range rows {
-			s.lines[r] = eng.line(r)
+			s.lines[r] = eng.Line(r)
 		}
-		s.row, s.col = eng.cursor()
-		m := eng.modes()
-		s.alt, s.visible, s.title = m.altScreen, m.cursorVisible, m.title
+		s.row, s.col = eng.Cursor()
+		m := eng.Modes()
+		s.alt, s.visible, s.title = m.AltScreen, m.CursorVisible, m.Title
 		out = append(out, s)
 	}
 	return out

@@ -1,6 +1,6 @@
 //go:build unix
 
-package ptywright
+package engine
 
 import (
 	"fmt"
@@ -10,17 +10,19 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/asciicast"
 )
 
 // corpusSteps turns a recording into replay steps: the output between two
 // inputs (the user's actions) or resizes becomes one step, each resize one
 // step.
-func corpusSteps(t *testing.T, path string) (size Size, steps []replayStep) {
+func corpusSteps(t *testing.T, path string) (rows, cols int, steps []replayStep) {
 	t.Helper()
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	rec, err := ReadRecording(f)
+	rec, err := asciicast.Read(f)
 	require.NoError(t, err)
 	var out []byte
 	flush := func() {
@@ -31,20 +33,21 @@ func corpusSteps(t *testing.T, path string) (size Size, steps []replayStep) {
 	}
 	for _, ev := range rec.Events {
 		switch ev.Type {
-		case EventOutput:
+		case asciicast.EventOutput:
 			out = append(out, ev.Data...)
-		case EventInput:
+		case asciicast.EventInput:
 			// A checkpoint after each of the user's actions' output.
 			flush()
-		case EventResize:
+		case asciicast.EventResize:
 			flush()
-			sz, err := ParseResize(ev.Data)
+			rows, cols, err := asciicast.ParseResize(ev.Data)
 			require.NoError(t, err)
-			steps = append(steps, resizeStep(sz.Rows, sz.Cols))
+			steps = append(steps, resizeStep(rows, cols))
 		}
 	}
 	flush()
-	return rec.Size(), steps
+	rows, cols = rec.Size()
+	return rows, cols, steps
 }
 
 // corpusCursorSkips are the checkpoints where tmux's cursor is known to
@@ -61,18 +64,18 @@ var corpusCursorSkips = map[string]map[int]string{
 // into our engine, and requires the same rows, cursor and screen after every
 // output run and every resize.
 func TestCorpusMatchesTmux(t *testing.T) {
-	paths, err := filepath.Glob("testdata/corpus/*.cast")
+	paths, err := filepath.Glob("../../testdata/corpus/*.cast")
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(paths), 15, "the corpus holds at least 15 recordings")
 	requireTmux(t)
 	for _, path := range paths {
 		name := strings.TrimSuffix(filepath.Base(path), ".cast")
 		t.Run(name, func(t *testing.T) {
-			size, steps := corpusSteps(t, path)
-			ref := replayTmux(t, size.Rows, size.Cols, steps)
-			eng := newEngine(size.Rows, size.Cols, nil)
-			defer eng.close()
-			got := replayEngine(t, eng, size.Rows, size.Cols, steps)
+			rows, cols, steps := corpusSteps(t, path)
+			ref := replayTmux(t, rows, cols, steps)
+			eng := NewVTCore(rows, cols, nil)
+			defer eng.Close()
+			got := replayEngine(t, eng, rows, cols, steps)
 			compared := 0
 			for i := range steps {
 				want, have := ref[i], got[i]

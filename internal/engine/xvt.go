@@ -1,4 +1,4 @@
-package ptywright
+package engine
 
 import (
 	"image/color"
@@ -11,41 +11,41 @@ import (
 	"github.com/charmbracelet/x/vt"
 )
 
-// vtEngine implements engine over charmbracelet/x/vt (EngineXVT). It was the
+// XVT implements engine over charmbracelet/x/vt (EngineXVT). It was the
 // engine before internal/vtcore, stays selectable, and is the oracle of the
-// differential tests (engine_diff_test.go): vtcore must build the same grid,
+// differential tests (diff_test.go): vtcore must build the same grid,
 // cursor and modes from the same bytes, except where x/vt is documented to
 // be wrong (internal/vtcore/doc.go lists where, which is where this engine
 // departs from tmux and xterm).
-type vtEngine struct {
+type XVT struct {
 	emu   *vt.Emulator
-	state termModes
+	state Modes
 	done  chan struct{} // closed when the reply pump has stopped
-	// cursorMoved, when set, is called whenever x/vt moves the cursor or
+	// CursorMoved, when set, is called whenever x/vt moves the cursor or
 	// switches screens, so the differential tests can catch it leaving the
 	// grid even when a later move brings it back.
-	cursorMoved func()
-	// recoverPanics, set when the engine serves a Screen, turns a panic of
+	CursorMoved func()
+	// RecoverPanics, set when the engine serves a Screen, turns a panic of
 	// x/vt on hostile input into a dropped write, so the session survives;
 	// the differential tests leave it unset to see the panic.
-	recoverPanics bool
+	RecoverPanics bool
 }
 
-// newVTEngine starts the emulator and its reply pump. x/vt writes replies to
+// NewXVT starts the emulator and its reply pump. x/vt writes replies to
 // an unbuffered pipe and blocks the parser until someone reads them, so a
 // goroutine must drain it for as long as the engine lives; onReply must not
 // block (nil drops replies).
-func newVTEngine(rows, cols int, onReply func([]byte)) *vtEngine {
-	e := &vtEngine{
+func NewXVT(rows, cols int, onReply func([]byte)) *XVT {
+	e := &XVT{
 		emu:   vt.NewEmulator(cols, rows),
-		state: termModes{cursorVisible: true},
+		state: Modes{CursorVisible: true},
 		done:  make(chan struct{}),
 	}
 	e.emu.SetCallbacks(vt.Callbacks{
-		Title:            func(t string) { e.state.title = t },
-		CursorVisibility: func(v bool) { e.state.cursorVisible = v },
+		Title:            func(t string) { e.state.Title = t },
+		CursorVisibility: func(v bool) { e.state.CursorVisible = v },
 		AltScreen: func(on bool) {
-			e.state.altScreen = on
+			e.state.AltScreen = on
 			e.moved()
 		},
 		CursorPosition: func(_, _ uv.Position) { e.moved() },
@@ -57,9 +57,11 @@ func newVTEngine(rows, cols int, onReply func([]byte)) *vtEngine {
 	return e
 }
 
-func (e *vtEngine) setScrollback(rows int) { e.emu.SetScrollbackSize(rows) }
+// SetScrollback implements Engine.
+func (e *XVT) SetScrollback(rows int) { e.emu.SetScrollbackSize(rows) }
 
-func (e *vtEngine) scrollback() []string {
+// Scrollback implements Engine.
+func (e *XVT) Scrollback() []string {
 	lines := e.emu.Scrollback().Lines()
 	out := make([]string, len(lines))
 	for i, l := range lines {
@@ -78,27 +80,27 @@ func (e *vtEngine) scrollback() []string {
 	return out
 }
 
-func (e *vtEngine) moved() {
-	if e.cursorMoved != nil {
-		e.cursorMoved()
+func (e *XVT) moved() {
+	if e.CursorMoved != nil {
+		e.CursorMoved()
 	}
 }
 
-func (e *vtEngine) setMode(m ansi.Mode, on bool) {
+func (e *XVT) setMode(m ansi.Mode, on bool) {
 	switch m {
 	case ansi.ModeCursorKeys:
-		e.state.applicationCursor = on
+		e.state.ApplicationCursor = on
 	case ansi.ModeNumericKeypad:
-		e.state.applicationKeypad = on
+		e.state.ApplicationKeypad = on
 	case ansi.ModeBracketedPaste:
-		e.state.bracketedPaste = on
+		e.state.BracketedPaste = on
 	case ansi.ModeTextCursorEnable:
-		e.state.cursorVisible = on
+		e.state.CursorVisible = on
 	}
 }
 
 // pumpReplies drains the emulator's reply pipe until close.
-func (e *vtEngine) pumpReplies(onReply func([]byte)) {
+func (e *XVT) pumpReplies(onReply func([]byte)) {
 	defer close(e.done)
 	buf := make([]byte, 4096)
 	for {
@@ -112,63 +114,69 @@ func (e *vtEngine) pumpReplies(onReply func([]byte)) {
 	}
 }
 
-func (e *vtEngine) write(p []byte) {
-	if e.recoverPanics {
+// Write implements Engine.
+func (e *XVT) Write(p []byte) {
+	if e.RecoverPanics {
 		defer func() { _ = recover() }() // x/vt can index out of range on odd input; keep the session.
 	}
 	_, _ = e.emu.Write(p)
 }
 
-func (e *vtEngine) line(row int) string {
+// Line implements Engine.
+func (e *XVT) Line(row int) string {
 	var b strings.Builder
 	for c := range e.emu.Width() {
-		cell := e.cell(row, c)
-		if cell.width == 0 {
+		cell := e.Cell(row, c)
+		if cell.Width == 0 {
 			continue
 		}
-		b.WriteString(cell.text)
+		b.WriteString(cell.Text)
 	}
 	return strings.TrimRight(b.String(), " ")
 }
 
-func (e *vtEngine) resize(rows, cols int) {
-	if e.recoverPanics {
+// Resize implements Engine.
+func (e *XVT) Resize(rows, cols int) {
+	if e.RecoverPanics {
 		defer func() { _ = recover() }() // As in write.
 	}
 	e.emu.Resize(cols, rows)
 }
 
-func (e *vtEngine) cursor() (row, col int) {
+// Cursor implements Engine.
+func (e *XVT) Cursor() (row, col int) {
 	pos := e.emu.CursorPosition()
 	return pos.Y, pos.X
 }
 
-func (e *vtEngine) modes() termModes { return e.state }
+// Modes implements Engine.
+func (e *XVT) Modes() Modes { return e.state }
 
-func (e *vtEngine) cell(row, col int) engineCell {
+// Cell implements Engine.
+func (e *XVT) Cell(row, col int) Cell {
 	c := e.emu.CellAt(col, row)
 	if c == nil {
-		return engineCell{text: " ", width: 1, style: defaultCellStyle()}
+		return Cell{Text: " ", Width: 1, Style: DefaultStyle()}
 	}
-	out := engineCell{text: c.Content, width: c.Width, style: convertStyle(&c.Style)}
-	if out.text == "" && out.width > 0 {
-		out.text = " "
+	out := Cell{Text: c.Content, Width: c.Width, Style: convertStyle(&c.Style)}
+	if out.Text == "" && out.Width > 0 {
+		out.Text = " "
 	}
 	return out
 }
 
-// close ends the reply pump. It closes the pipe's writer end directly rather
+// Close ends the reply pump. It closes the pipe's writer end directly rather
 // than calling Emulator.Close, whose unguarded flag would race with the
 // pump's Read.
-func (e *vtEngine) close() {
+func (e *XVT) Close() {
 	if pw, ok := e.emu.InputPipe().(*io.PipeWriter); ok {
 		_ = pw.CloseWithError(io.EOF) // Best effort: the pipe cannot fail to close.
 	}
 	<-e.done
 }
 
-func convertStyle(s *uv.Style) CellStyle {
-	return CellStyle{
+func convertStyle(s *uv.Style) Style {
+	return Style{
 		Foreground:     xvtColorName(s.Fg),
 		Background:     xvtColorName(s.Bg),
 		Bold:           s.Attrs&uv.AttrBold != 0,

@@ -1,4 +1,4 @@
-package ptywright
+package engine
 
 import (
 	"bytes"
@@ -60,7 +60,7 @@ func diffFile(t *testing.T, path string, data []byte, chunkSizes ...int) float64
 // screen capture (tmux capture-pane -e: SGR and text, one line per row), fed
 // as captured and with CRLF line ends.
 func TestEngineDiffClaudeCodeCaptures(t *testing.T) {
-	paths, err := filepath.Glob("testdata/fixtures/claude_code/*.ansi")
+	paths, err := filepath.Glob("../../testdata/fixtures/claude_code/*.ansi")
 	require.NoError(t, err)
 	require.NotEmpty(t, paths)
 	for _, path := range paths {
@@ -77,7 +77,7 @@ func TestEngineDiffClaudeCodeCaptures(t *testing.T) {
 // from real programs (vim, less, top, bash, ls...; see
 // TestRecordProgramStreams).
 func TestEngineDiffProgramStreams(t *testing.T) {
-	paths, err := filepath.Glob("testdata/streams/*.raw")
+	paths, err := filepath.Glob("../../testdata/streams/*.raw")
 	require.NoError(t, err)
 	require.NotEmpty(t, paths)
 	for _, path := range paths {

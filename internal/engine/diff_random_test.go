@@ -1,4 +1,4 @@
-package ptywright
+package engine
 
 import (
 	"flag"
@@ -326,12 +326,12 @@ func TestEngineDiffRandom(t *testing.T) {
 		p := newDiffPair(rows, cols)
 		// Grapheme clustering (mode 2027), as x/vt always does it: without
 		// it vtcore counts widths per code point, a deliberate difference.
-		p.write([]byte("\x1b[?2027h"))
+		p.Write([]byte("\x1b[?2027h"))
 		var history []string
 		for seg := range 1 + rng.IntN(4) {
 			if seg > 0 && rng.IntN(2) == 0 {
 				r, c := 1+rng.IntN(30), 1+rng.IntN(100)
-				if p.oracle.modes().altScreen {
+				if p.oracle.Modes().AltScreen {
 					// Shrinking under the alternate screen leaves x/vt's main
 					// cursor outside the grid (vtcore clamps it).
 					r, c = max(r, p.rows), max(c, p.cols)
@@ -340,19 +340,19 @@ func TestEngineDiffRandom(t *testing.T) {
 					// Shrinking keeps the cursor's row (rows leave at the
 					// top, a deliberate difference from x/vt, which cuts the
 					// bottom): keep it where both agree.
-					p.write([]byte("\x1b[H"))
+					p.Write([]byte("\x1b[H"))
 				}
-				p.resize(r, c)
+				p.Resize(r, c)
 				g.rows, g.cols = r, c
 				history = append(history, fmt.Sprintf("resize %dx%d", r, c))
 			}
 			chunks := randomChunks(rng, []byte(g.generate(3+rng.IntN(30))))
 			for i, ch := range chunks {
-				p.write(ch)
+				p.Write(ch)
 				history = append(history, fmt.Sprintf("%q", ch))
 				if i == len(chunks)-1 || rng.IntN(4) == 0 {
 					if d := p.diff(); d != "" {
-						p.close()
+						p.Close()
 						t.Fatalf("seed %d (started %dx%d), after:\n%s\n%s", seed, rows, cols, strings.Join(history, "\n"), d)
 					}
 				}
@@ -363,7 +363,7 @@ func TestEngineDiffRandom(t *testing.T) {
 			reason, _, _ := strings.Cut(p.broken, ":")
 			reasons[reason]++
 		}
-		p.close()
+		p.Close()
 	}
 	t.Logf("%d cases, %d stopped early: %v", cases, broken, reasons)
 	require.Less(t, broken, cases/10, "too many cases lose the oracle")

@@ -1,6 +1,6 @@
 //go:build unix
 
-package ptywright
+package engine
 
 import (
 	"fmt"
@@ -154,8 +154,8 @@ func TestFidelityDefects(t *testing.T) {
 	for _, c := range fidelityCases {
 		t.Run(c.name, func(t *testing.T) {
 			want := c.wantState()
-			eng := newEngine(c.rows, c.cols, nil)
-			defer eng.close()
+			eng := NewVTCore(c.rows, c.cols, nil)
+			defer eng.Close()
 			states := replayEngine(t, eng, c.rows, c.cols, c.steps)
 			compareState(t, "vtcore", want, states[len(states)-1], c.title != "")
 		})
@@ -176,31 +176,29 @@ func TestFidelityDefectsTmux(t *testing.T) {
 }
 
 // TestFidelityStyles: SGR 21 is a double underline, strikethrough and blink
-// reach CellStyle, and the second cell of a wide character has the
-// character's style; tmux renders the same bytes with the same attributes.
+// reach Style (the root's screen tests check that the second cell of a wide
+// character shows the character's style); tmux renders the same bytes with the same attributes.
 func TestFidelityStyles(t *testing.T) {
 	const out = "\x1b[21mD\x1b[0m \x1b[9mS\x1b[0m \x1b[5mB\x1b[0m \x1b[41m中\x1b[0m \x1b[4:3mC\x1b[0m"
-	scr, err := NewScreen(Size{Rows: 3, Cols: 20})
-	require.NoError(t, err)
-	defer scr.Close()
-	_, _ = scr.Write([]byte(out))
-	cells := scr.Snapshot(true).Cells
-	style := func(col int) CellStyle { return cells[col].Style }
-	require.Equal(t, "D", cells[0].Text)
+	e := NewVTCore(3, 20, nil)
+	defer e.Close()
+	e.Write([]byte(out))
+	cell := func(col int) Cell { return e.Cell(0, col) }
+	style := func(col int) Style { return cell(col).Style }
+	require.Equal(t, "D", cell(0).Text)
 	require.True(t, style(0).Underline)
 	require.Equal(t, "double", style(0).UnderlineStyle)
 	require.True(t, style(2).Strikethrough)
 	require.True(t, style(4).Blink)
-	require.True(t, cells[6].Wide)
-	require.True(t, cells[7].WideContinuation)
+	require.Equal(t, 2, cell(6).Width, "wide")
+	require.Equal(t, 0, cell(7).Width, "continuation")
 	require.Equal(t, "idx:1", style(6).Background)
-	require.Equal(t, style(6), style(7), "the continuation cell carries the wide character's style")
 	require.Equal(t, "curly", style(9).UnderlineStyle)
-	require.Equal(t, defaultCellStyle(), style(10))
+	require.Equal(t, DefaultStyle(), style(10))
 
 	requireTmux(t)
 	p := newTmuxPane(t, 3, 20)
-	p.write([]byte(out))
+	p.Write([]byte(out))
 	line, _, _ := strings.Cut(p.tmux("capture-pane", "-p", "-e"), "\n")
 	for _, want := range []string{"\x1b[4:2mD", "\x1b[9mS", "\x1b[5mB", "\x1b[41m中", "\x1b[4:3mC"} {
 		require.Contains(t, line, want, "tmux renders %q", want)
@@ -235,8 +233,9 @@ func TestFidelityXVT(t *testing.T) {
 	for _, c := range fidelityCases {
 		t.Run(c.name, func(t *testing.T) {
 			want := c.wantState()
-			eng := newEngineOf(EngineXVT, c.rows, c.cols, nil)
-			defer eng.close()
+			eng := NewXVT(c.rows, c.cols, nil)
+			eng.RecoverPanics = true // As a Screen runs it.
+			defer eng.Close()
 			states := replayEngine(t, eng, c.rows, c.cols, c.steps)
 			got := states[len(states)-1]
 			if c.title == "" {
