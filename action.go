@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"ptywright/internal/wire"
 )
 
 // ErrInvalidAction is wrapped by every error Action.Validate and
@@ -299,7 +301,7 @@ func (a *Action) UnmarshalJSON(data []byte) error {
 	}
 	var typ string
 	if err := json.Unmarshal(rawType, &typ); err != nil {
-		return actionError("action.type", "must be a string, got %s", jsonKind(rawType))
+		return actionError("action.type", "must be a string, got %s", wire.Kind(rawType))
 	}
 	rawValue, hasValue := fields["value"]
 	if hasValue && isNull(rawValue) {
@@ -367,7 +369,7 @@ func (a *Action) UnmarshalJSON(data []byte) error {
 func decodeObject(data []byte, field string) (map[string]json.RawMessage, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {
-		return nil, actionError(field, "must be a JSON object, got %s", jsonKind(data))
+		return nil, actionError(field, "must be a JSON object, got %s", wire.Kind(data))
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {
@@ -394,7 +396,7 @@ func requireString(raw json.RawMessage, present bool, field string) (string, err
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", actionError(field, "must be a string, got %s", jsonKind(raw))
+		return "", actionError(field, "must be a string, got %s", wire.Kind(raw))
 	}
 	return s, nil
 }
@@ -439,11 +441,11 @@ func decodeInt(raw json.RawMessage, field string) (int, error) {
 	raw = bytes.TrimSpace(raw)
 	// json.Number also accepts a quoted number; the wire form does not.
 	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
-		return 0, actionError(field, "must be an integer, got %s", jsonKind(raw))
+		return 0, actionError(field, "must be an integer, got %s", wire.Kind(raw))
 	}
 	var n json.Number
 	if err := json.Unmarshal(raw, &n); err != nil {
-		return 0, actionError(field, "must be an integer, got %s", jsonKind(raw))
+		return 0, actionError(field, "must be an integer, got %s", wire.Kind(raw))
 	}
 	v, err := strconv.ParseInt(string(n), 10, 32)
 	switch {
@@ -453,27 +455,4 @@ func decodeInt(raw json.RawMessage, field string) (int, error) {
 		return 0, actionError(field, "must be an integer, got %s", n)
 	}
 	return int(v), nil
-}
-
-// jsonKind describes a raw JSON value for error messages without echoing it
-// (it may be large or sensitive).
-func jsonKind(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	default:
-		return "a number"
-	}
 }

@@ -6,13 +6,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"ptywright/asciicast"
 	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/asciicast"
 )
 
 // recordChunks records chunks as output through a real recorder file and

@@ -3,12 +3,12 @@ package ptywright_test
 import (
 	"context"
 	"os"
-	"ptywright/asciicast"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/asciicast"
 )
 
 // TestReplayClaudeTurnThroughThePlugin replays the shipped recording of a

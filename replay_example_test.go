@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"ptywright/asciicast"
 	"strings"
 
 	"ptywright"
+	"ptywright/asciicast"
 )
 
 // Replay plays a recording (here inline; usually a file written with

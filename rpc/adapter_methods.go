@@ -9,6 +9,7 @@ import (
 
 	"ptywright"
 	"ptywright/internal/host"
+	"ptywright/internal/wire"
 )
 
 func (s *Server) adapterMethods() map[string]handlerFunc {
@@ -169,7 +170,7 @@ func checkIntent(field, intent, paramsField string, params json.RawMessage) erro
 	if field != "" && intent == "" {
 		return invalidParams(field, "must not be empty")
 	}
-	if kind := jsonKind(params); len(params) > 0 && kind != "an object" && kind != "null" {
+	if kind := wire.Kind(params); len(params) > 0 && kind != "an object" && kind != "null" {
 		return invalidParams(paramsField, "must be an object, got %s", kind)
 	}
 	return nil

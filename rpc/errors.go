@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"ptywright/asciicast"
 
 	"ptywright"
+	"ptywright/asciicast"
 )
 
 // ErrServerClosed is returned by Serve, ListenUnix and ServeConn once Close

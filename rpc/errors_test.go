@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"ptywright/asciicast"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/asciicast"
 )
 
 func TestCodeMapsRootSentinels(t *testing.T) {

@@ -1,0 +1,53 @@
+// Package wire holds the JSON helpers the library and its faces (rpc,
+// mcpserver) share, so that an error message reads the same whichever layer
+// wrote it, and the one sentinel every layer wraps for a caller's bad input.
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+)
+
+// ErrInvalidParams is ptywright.ErrInvalidParams: the caller's input is
+// malformed (-32602 over JSON-RPC). It lives here so that packages the root
+// imports (contract) wrap the very same value.
+var ErrInvalidParams = errors.New("ptywright: invalid params")
+
+// Kind describes a raw JSON value for error messages without echoing it
+// (it may be large or hold secrets): "nothing", "a string", "an object",
+// "an array", "a boolean", "null" or "a number".
+func Kind(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+// StrictDecode decodes one JSON value into v, refusing fields v does not
+// have and anything after the value.
+func StrictDecode(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data")
+	}
+	return nil
+}
