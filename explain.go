@@ -7,6 +7,8 @@ import (
 	"reflect"
 
 	lua "github.com/Shopify/go-lua"
+
+	"ptywright/contract"
 )
 
 // Explanation is the account of one classification: which of the plugin's
@@ -28,10 +30,10 @@ type Explanation struct {
 	Considered []ConsideredState `json:"considered,omitempty"`
 	// ParserVersion is the parser preset's version (from the assessment's
 	// parser_metadata), Parser the whole provenance.
-	ParserVersion string          `json:"parser_version,omitempty"`
-	Parser        *ParserMetadata `json:"parser,omitempty"`
+	ParserVersion string                   `json:"parser_version,omitempty"`
+	Parser        *contract.ParserMetadata `json:"parser,omitempty"`
 	// Anomalies are the assessment's (unknown version, fallback...).
-	Anomalies []Anomaly `json:"anomalies,omitempty"`
+	Anomalies []contract.Anomaly `json:"anomalies,omitempty"`
 }
 
 // RowRegion is a span of screen rows, 1-based and inclusive.
@@ -70,7 +72,7 @@ func (x Explanation) Redact(r *Redactor) Explanation {
 		x.Considered = c
 	}
 	if x.Anomalies != nil {
-		a := make([]Anomaly, len(x.Anomalies))
+		a := make([]contract.Anomaly, len(x.Anomalies))
 		for i, an := range x.Anomalies {
 			an.Message = r.Redact(an.Message)
 			a[i] = an

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/host"
 	"ptywright/internal/wire"
 )
@@ -389,15 +390,15 @@ func (s *Server) adapterTranscript(_ context.Context, _ *conn, raw []byte) (any,
 }
 
 type inspectResult struct {
-	Adapter        string                     `json:"adapter"`
-	Plugin         string                     `json:"plugin"`
-	State          ptywright.StateSnapshot    `json:"state"`
-	PlainText      string                     `json:"plain_text"`
-	BodyText       string                     `json:"body_text"`
-	StatusText     string                     `json:"status_text"`
-	TranscriptTail string                     `json:"transcript_tail"`
-	Sequence       uint64                     `json:"sequence"`
-	Projection     ptywright.DialogProjection `json:"projection"`
+	Adapter        string                    `json:"adapter"`
+	Plugin         string                    `json:"plugin"`
+	State          ptywright.StateSnapshot   `json:"state"`
+	PlainText      string                    `json:"plain_text"`
+	BodyText       string                    `json:"body_text"`
+	StatusText     string                    `json:"status_text"`
+	TranscriptTail string                    `json:"transcript_tail"`
+	Sequence       uint64                    `json:"sequence"`
+	Projection     contract.DialogProjection `json:"projection"`
 }
 
 func (s *Server) adapterInspect(ctx context.Context, _ *conn, raw []byte) (any, error) {

@@ -7,6 +7,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
 )
 
 // ErrInvalidParams is ptywright.ErrInvalidParams: the caller's input is
@@ -50,4 +54,21 @@ func StrictDecode(data []byte, v any) error {
 		return errors.New("trailing data")
 	}
 	return nil
+}
+
+// AppendUnknownFields appends prefix+key for each key of m that is not a
+// JSON field name of the struct known, sorted.
+func AppendUnknownFields(out []string, prefix string, m map[string]json.RawMessage, known any) []string {
+	names := map[string]bool{}
+	t := reflect.TypeOf(known)
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		names[name] = true
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !names[k] {
+			out = append(out, prefix+k)
+		}
+	}
+	return out
 }

@@ -1,38 +1,56 @@
-package ptywright
+// Package contract is the provider-agnostic vocabulary every adapter
+// speaks (the shared TUI parsing contract): the SurfaceAssessment a plugin
+// reports for one snapshot, the LifecycleTracker that reduces assessments to
+// a turn lifecycle, and the DialogProjection of a snapshot's text. It
+// imports nothing of the root package; ptywright.StateSnapshot,
+// ExtensionHandle.Lifecycle and ExtensionHandle.Project carry these types.
+package contract
 
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
-	"reflect"
 	"regexp"
-	"slices"
 	"strings"
+
+	"ptywright/internal/wire"
 )
+
+// Availability says whether the tool's surface can be read at all.
+type Availability string
+
+// BusinessState says what the tool is doing.
+type BusinessState string
+
+// InputMode says what kind of input the tool takes now.
+type InputMode string
+
+// UIContext names the screen the tool shows: one of the shared values or a
+// provider-specific snake_case name.
+type UIContext string
 
 // The shared, provider-agnostic vocabulary of a surface assessment
 // (shared-tui-parsing-contracts). Plugins report these; the host validates
 // them and derives the turn lifecycle from them.
 const (
-	AvailabilitySupported    = "supported"
-	AvailabilityUnsupported  = "unsupported"
-	AvailabilityDisconnected = "disconnected"
-	AvailabilityUnknown      = "unknown"
+	AvailabilitySupported    Availability = "supported"
+	AvailabilityUnsupported  Availability = "unsupported"
+	AvailabilityDisconnected Availability = "disconnected"
+	AvailabilityUnknown      Availability = "unknown"
 
-	BusinessIdle             = "idle"
-	BusinessWorking          = "working"
-	BusinessAwaitingOperator = "awaiting_operator"
-	BusinessUnknown          = "unknown"
+	BusinessIdle             BusinessState = "idle"
+	BusinessWorking          BusinessState = "working"
+	BusinessAwaitingOperator BusinessState = "awaiting_operator"
+	BusinessUnknown          BusinessState = "unknown"
 
-	InputFreeform = "freeform"
-	InputModal    = "modal"
-	InputClosed   = "closed"
-	InputUnknown  = "unknown"
+	InputFreeform InputMode = "freeform"
+	InputModal    InputMode = "modal"
+	InputClosed   InputMode = "closed"
+	InputUnknown  InputMode = "unknown"
 
-	UIContextNormalPrompt  = "normal_prompt"
-	UIContextSelectionMenu = "selection_menu"
-	UIContextSlashCommand  = "slash_command"
-	UIContextUnknown       = "unknown"
+	UIContextNormalPrompt  UIContext = "normal_prompt"
+	UIContextSelectionMenu UIContext = "selection_menu"
+	UIContextSlashCommand  UIContext = "slash_command"
+	UIContextUnknown       UIContext = "unknown"
 )
 
 // Anomaly codes the shared layer defines.
@@ -46,11 +64,11 @@ const (
 
 // SurfaceAssessment is one snapshot's provider-agnostic state.
 type SurfaceAssessment struct {
-	Availability  string `json:"availability"`
-	BusinessState string `json:"business_state"`
-	InputMode     string `json:"input_mode"`
+	Availability  Availability  `json:"availability"`
+	BusinessState BusinessState `json:"business_state"`
+	InputMode     InputMode     `json:"input_mode"`
 	// UIContext is a shared value or a provider-specific one (snake_case).
-	UIContext string `json:"ui_context"`
+	UIContext UIContext `json:"ui_context"`
 	// OperatorBlockedExcerpt is the menu/approval text when the tool waits
 	// for the operator.
 	OperatorBlockedExcerpt string          `json:"operator_blocked_excerpt,omitempty"`
@@ -90,32 +108,37 @@ var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
 // Validate checks the vocabularies.
 func (a *SurfaceAssessment) Validate() error {
-	check := func(field, v string, allowed ...string) error {
-		for _, ok := range allowed {
-			if v == ok {
-				return nil
-			}
-		}
-		return fmt.Errorf("%w: assessment.%s: %q is not one of %q", ErrInvalidParams, field, v, allowed)
-	}
-	if err := check("availability", a.Availability, AvailabilitySupported, AvailabilityUnsupported, AvailabilityDisconnected, AvailabilityUnknown); err != nil {
+	if err := checkValue("availability", a.Availability, AvailabilitySupported, AvailabilityUnsupported, AvailabilityDisconnected, AvailabilityUnknown); err != nil {
 		return err
 	}
-	if err := check("business_state", a.BusinessState, BusinessIdle, BusinessWorking, BusinessAwaitingOperator, BusinessUnknown); err != nil {
+	if err := checkValue("business_state", a.BusinessState, BusinessIdle, BusinessWorking, BusinessAwaitingOperator, BusinessUnknown); err != nil {
 		return err
 	}
-	if err := check("input_mode", a.InputMode, InputFreeform, InputModal, InputClosed, InputUnknown); err != nil {
+	if err := checkValue("input_mode", a.InputMode, InputFreeform, InputModal, InputClosed, InputUnknown); err != nil {
 		return err
 	}
-	if !snakeCase.MatchString(a.UIContext) {
-		return fmt.Errorf("%w: assessment.ui_context: %q must be a snake_case context name", ErrInvalidParams, a.UIContext)
+	if !snakeCase.MatchString(string(a.UIContext)) {
+		return fmt.Errorf("%w: assessment.ui_context: %q must be a snake_case context name", wire.ErrInvalidParams, a.UIContext)
 	}
 	for i, an := range a.Anomalies {
 		if !snakeCase.MatchString(an.Code) {
-			return fmt.Errorf("%w: assessment.anomalies[%d].code: %q must be a snake_case code", ErrInvalidParams, i, an.Code)
+			return fmt.Errorf("%w: assessment.anomalies[%d].code: %q must be a snake_case code", wire.ErrInvalidParams, i, an.Code)
 		}
 	}
 	return nil
+}
+
+// checkValue reports v outside allowed, quoting the allowed values as plain
+// strings (the wording of the message is part of the JSON-RPC surface).
+func checkValue[T ~string](field string, v T, allowed ...T) error {
+	names := make([]string, len(allowed))
+	for i, ok := range allowed {
+		if v == ok {
+			return nil
+		}
+		names[i] = string(ok)
+	}
+	return fmt.Errorf("%w: assessment.%s: %q is not one of %q", wire.ErrInvalidParams, field, string(v), names)
 }
 
 // AnomalyUnknownAssessmentFields is the host's anomaly for fields of an
@@ -124,16 +147,16 @@ func (a *SurfaceAssessment) Validate() error {
 // assessment stands.
 const AnomalyUnknownAssessmentFields = "unknown_assessment_fields"
 
-// decodeAssessment reads a plugin's assessment JSON. Fields the host does
+// DecodeAssessment reads a plugin's assessment JSON. Fields the host does
 // not know, at the top level, in parser_metadata or in an anomaly, are not
 // an error: a plugin written for a newer host may report more than this
 // one understands, and turning its whole state into plugin_error for that
 // would throw away a good classification. They are dropped with an
 // AnomalyUnknownAssessmentFields anomaly. A known field of the wrong type
 // is still an error.
-func decodeAssessment(raw []byte) (SurfaceAssessment, error) {
+func DecodeAssessment(raw []byte) (SurfaceAssessment, error) {
 	var a SurfaceAssessment
-	if err := strictDecode(raw, &a); err == nil {
+	if err := wire.StrictDecode(raw, &a); err == nil {
 		return a, nil
 	}
 	a = SurfaceAssessment{}
@@ -145,43 +168,26 @@ func decodeAssessment(raw []byte) (SurfaceAssessment, error) {
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return SurfaceAssessment{}, err
 	}
-	unknown = appendUnknownFields(unknown, "", top, SurfaceAssessment{})
+	unknown = wire.AppendUnknownFields(unknown, "", top, SurfaceAssessment{})
 	if pm, ok := top["parser_metadata"]; ok {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(pm, &m) == nil {
-			unknown = appendUnknownFields(unknown, "parser_metadata.", m, ParserMetadata{})
+			unknown = wire.AppendUnknownFields(unknown, "parser_metadata.", m, ParserMetadata{})
 		}
 	}
 	if an, ok := top["anomalies"]; ok {
 		var list []map[string]json.RawMessage
 		if json.Unmarshal(an, &list) == nil {
 			for i, m := range list {
-				unknown = appendUnknownFields(unknown, fmt.Sprintf("anomalies[%d].", i), m, Anomaly{})
+				unknown = wire.AppendUnknownFields(unknown, fmt.Sprintf("anomalies[%d].", i), m, Anomaly{})
 			}
 		}
 	}
 	if len(unknown) == 0 {
 		// strictDecode failed for another reason (trailing data): report it.
-		return SurfaceAssessment{}, strictDecode(raw, &SurfaceAssessment{})
+		return SurfaceAssessment{}, wire.StrictDecode(raw, &SurfaceAssessment{})
 	}
 	a.Anomalies = append(a.Anomalies, Anomaly{Code: AnomalyUnknownAssessmentFields,
 		Message: "fields this host does not know were dropped: " + strings.Join(unknown, ", ")})
 	return a, nil
-}
-
-// appendUnknownFields appends prefix+key for each key of m that is not a
-// JSON field name of the struct known, sorted.
-func appendUnknownFields(out []string, prefix string, m map[string]json.RawMessage, known any) []string {
-	names := map[string]bool{}
-	t := reflect.TypeOf(known)
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		names[name] = true
-	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if !names[k] {
-			out = append(out, prefix+k)
-		}
-	}
-	return out
 }

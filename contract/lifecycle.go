@@ -1,4 +1,4 @@
-package ptywright
+package contract
 
 import "time"
 
@@ -22,7 +22,9 @@ const (
 	LifecycleStalled LifecycleState = "stalled"
 )
 
-// Defaults of the lifecycle tracker.
+// Defaults of the lifecycle tracker: how long a candidate must hold still
+// to be completed, and how long the surface may be unreadable before the
+// turn is stalled.
 const (
 	DefaultCompletionStability = time.Second
 	DefaultStallAfter          = 30 * time.Second
@@ -191,6 +193,19 @@ func (t *LifecycleTracker) Status() LifecycleStatus {
 		st.SubmitReady = t.last.Assessment.SubmitReady()
 	}
 	return st
+}
+
+// earliest is the earlier of two deadlines, zero meaning none.
+func earliest(a, b time.Time) time.Time {
+	switch {
+	case a.IsZero():
+		return b
+	case b.IsZero():
+		return a
+	case b.Before(a):
+		return b
+	}
+	return a
 }
 
 func (t *LifecycleTracker) set(s LifecycleState, at time.Time) {
