@@ -1,6 +1,6 @@
 //go:build linux
 
-package ptywright
+package proctree
 
 import (
 	"fmt"
@@ -18,21 +18,21 @@ func BenchmarkDetachedScan(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
 		since uint64
-	}{{"all", 0}, {"new", processStart(os.Getpid())}} {
+	}{{"all", 0}, {"new", StartTime(os.Getpid())}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportMetric(float64(len(procPids())), "procs")
 			for b.Loop() {
-				d := trackDetached(1<<30, bc.since, newMarker())
-				d.release()
+				d := Track(1<<30, bc.since, NewMarker())
+				d.Release()
 			}
 		})
 	}
 }
 
-// TestTrackDetachedTreeNeedsTheRoot: the process tree counts only while the
+// TestTrackTreeNeedsTheRoot: the process tree counts only while the
 // root pid still names the session's child (same start time); a pid reused
 // by another process does not lend its children to the session.
-func TestTrackDetachedTreeNeedsTheRoot(t *testing.T) {
+func TestTrackTreeNeedsTheRoot(t *testing.T) {
 	cmd := exec.Command("/bin/sh", "-c", `sleep 30 & echo $!; wait`)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -52,27 +52,27 @@ func TestTrackDetachedTreeNeedsTheRoot(t *testing.T) {
 	}
 	defer func() { _ = syscall.Kill(sleepPid, syscall.SIGKILL) }()
 	root := cmd.Process.Pid
-	start := processStart(root)
+	start := StartTime(root)
 
-	d := trackDetached(root, start, newMarker())
+	d := Track(root, start, NewMarker())
 	found := false
 	for id := range d.procs {
 		found = found || id.pid == sleepPid
 	}
-	d.release()
+	d.Release()
 	if !found {
 		t.Fatalf("the root's child %d was not found", sleepPid)
 	}
 
 	// Without the child's start time the tree is not walked.
-	d = trackDetached(root, 0, newMarker())
+	d = Track(root, 0, NewMarker())
 	n := len(d.procs)
-	d.release()
+	d.Release()
 	if n != 0 {
 		t.Fatalf("without the root's start time %d processes were taken from the tree", n)
 	}
 	// A pid that names a process started at another time is not the root.
-	if !(&detached{since: start}).isRoot(root) || (&detached{since: start + 1}).isRoot(root) {
+	if !(&Detached{since: start}).isRoot(root) || (&Detached{since: start + 1}).isRoot(root) {
 		t.Fatal("isRoot must compare the start time")
 	}
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package ptywright
+package proctree
 
 import (
 	"bytes"
@@ -16,9 +16,9 @@ import (
 //
 // A program may leave the session's process group and terminal session
 // (setsid, double fork), as daemons do: the group kill and
-// killSessionMembers miss it. Close finds such processes two ways:
+// KillSession miss it. Close finds such processes two ways:
 //
-//   - The environment marker: every child gets SessionMarkerEnv with a
+//   - The environment marker: every child gets MarkerEnv with a
 //     random per-session marker, inherited by all its descendants whatever
 //     they do to their group or session. /proc/PID/environ shows it for
 //     every process of our uid that stays dumpable (and for all of them when
@@ -48,8 +48,8 @@ import (
 // process is never signalled; without pidfds the start time is checked
 // right before kill(2).
 
-// detached is the set of processes a session's Close ends after the group.
-type detached struct {
+// Detached is the set of processes a session's Close ends after the group.
+type Detached struct {
 	marker string
 	since  uint64 // the child's start time: nothing older descends from it
 	procs  map[procID]*procRef
@@ -73,26 +73,26 @@ type procRef struct {
 // uninterruptible sleep (a hung NFS read) may outlast it.
 const detachedKillWait = 2 * time.Second
 
-// trackDetached snapshots the processes descending from root (root itself
+// Track snapshots the processes descending from root (root itself
 // excluded) and those carrying marker, before Close signals anything: once
 // the child dies, its orphans lose their parent link. since is root's start
-// time (processStart): older processes are skipped without reading their
+// time (StartTime): older processes are skipped without reading their
 // environment, which is most of the cost of a scan.
-func trackDetached(root int, since uint64, marker string) *detached {
-	d := &detached{marker: marker, since: since, procs: map[procID]*procRef{}}
+func Track(root int, since uint64, marker string) *Detached {
+	d := &Detached{marker: marker, since: since, procs: map[procID]*procRef{}}
 	d.scan(root)
 	return d
 }
 
-// processStart returns pid's start time, 0 if it cannot be read.
-func processStart(pid int) uint64 {
+// StartTime returns pid's start time, 0 if it cannot be read.
+func StartTime(pid int) uint64 {
 	st, _ := readProcStat(pid)
 	return st.start
 }
 
 // scan adds the processes that carry the marker and, when root > 0, those
 // that descend from root by parent ids.
-func (d *detached) scan(root int) {
+func (d *Detached) scan(root int) {
 	pids := procPids()
 	self := os.Getpid()
 	var children map[int][]procRef // by parent pid; fd unset
@@ -133,14 +133,14 @@ func (d *detached) scan(root int) {
 
 // isRoot reports whether root still names the session's child, reaped or
 // not: a zombie keeps its pid and start time.
-func (d *detached) isRoot(root int) bool {
+func (d *Detached) isRoot(root int) bool {
 	st, ok := readProcStat(root)
 	return ok && d.since != 0 && st.start == d.since
 }
 
 // add pins pid, known to have started at start, unless it is gone or the
 // pid now names another process.
-func (d *detached) add(pid int, start uint64) {
+func (d *Detached) add(pid int, start uint64) {
 	fd, err := unix.PidfdOpen(pid, 0)
 	if errors.Is(err, unix.ESRCH) {
 		return // Already gone.
@@ -157,15 +157,15 @@ func (d *detached) add(pid int, start uint64) {
 	d.procs[procID{pid, start}] = &procRef{pid: pid, start: start, fd: fd}
 }
 
-// end ends every process found: SIGTERM, up to grace for them to exit,
+// End ends every process found: SIGTERM, up to grace for them to exit,
 // then SIGKILL; it rescans for the marker between rounds to catch what
 // they forked meanwhile, reaps those that were reparented to this process,
 // and releases the pidfds.
-func (d *detached) end(grace time.Duration) {
+func (d *Detached) End(grace time.Duration) {
 	if d == nil {
 		return
 	}
-	defer d.release()
+	defer d.Release()
 	d.scan(0) // Marked processes started since the snapshot.
 	live := d.alive()
 	if len(live) == 0 {
@@ -191,8 +191,8 @@ func (d *detached) end(grace time.Duration) {
 	}
 }
 
-// release closes the pidfds without signalling anything.
-func (d *detached) release() {
+// Release closes the pidfds without signalling anything.
+func (d *Detached) Release() {
 	if d == nil {
 		return
 	}
@@ -204,7 +204,7 @@ func (d *detached) release() {
 	}
 }
 
-func (d *detached) alive() []*procRef {
+func (d *Detached) alive() []*procRef {
 	var live []*procRef
 	for _, p := range d.procs {
 		if p.alive() {
@@ -293,17 +293,17 @@ func procPids() []int {
 }
 
 // procHasMarker reports whether pid's environment lists marker in
-// SessionMarkerEnv. An unreadable environment (another uid, a
+// MarkerEnv. An unreadable environment (another uid, a
 // non-dumpable process, a zombie) does not.
 func procHasMarker(pid int, marker string) bool {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil || !bytes.Contains(data, []byte(marker)) {
 		return false
 	}
-	prefix := []byte(SessionMarkerEnv + "=")
+	prefix := []byte(MarkerEnv + "=")
 	for kv := range bytes.SplitSeq(data, []byte{0}) {
 		if v, ok := bytes.CutPrefix(kv, prefix); ok {
-			return hasMarker(string(v), marker)
+			return HasMarker(string(v), marker)
 		}
 	}
 	return false

@@ -1,6 +1,6 @@
 //go:build linux
 
-package ptywright
+package proctree
 
 import (
 	"os"
@@ -9,11 +9,11 @@ import (
 	"syscall"
 )
 
-// killSessionMembers sends SIGKILL to every process of the terminal session
+// KillSession sends SIGKILL to every process of the terminal session
 // the child leads: background jobs a job-control shell moved to process
 // groups of their own survive the group kill but not this. A process that
-// leaves the session (setsid) is out of its reach: see detached.
-func killSessionMembers(sid int) {
+// leaves the session (setsid) is out of its reach: see Detached.
+func KillSession(sid int) {
 	for _, pid := range procPids() {
 		if pid == sid {
 			continue
