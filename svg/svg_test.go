@@ -1,4 +1,4 @@
-package ptywright_test
+package svg_test
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/ptywrighttest"
+	"ptywright/svg"
 )
 
 type svgDoc struct {
@@ -55,10 +57,10 @@ func (r svgTextRow) text() string {
 
 // renderSVG renders snap and parses the result, failing on XML that is not
 // well-formed.
-func renderSVG(t *testing.T, snap ptywright.ScreenSnapshot, opts ptywright.SVGOptions) (svgDoc, string) {
+func renderSVG(t *testing.T, snap ptywright.ScreenSnapshot, opts svg.Options) (svgDoc, string) {
 	t.Helper()
 	var buf bytes.Buffer
-	require.NoError(t, ptywright.RenderSVG(&buf, snap, opts))
+	require.NoError(t, svg.Render(&buf, snap, opts))
 	dec := xml.NewDecoder(bytes.NewReader(buf.Bytes()))
 	dec.Strict = true
 	for {
@@ -89,7 +91,7 @@ func TestRenderSVGDrawsTextColoursAndCursor(t *testing.T) {
 			"\x1b[38;5;208;48;2;10;20;30morange\x1b[0m \x1b[3;4mit\x1b[0m \x1b[2mdim\x1b[0m\r\n"+
 			"\x1b[7minv\x1b[0m 中文 <a & b>\r\n"+
 			"\x1b[5;3H")
-	doc, raw := renderSVG(t, snap, ptywright.SVGOptions{Title: "a <title>"})
+	doc, raw := renderSVG(t, snap, svg.Options{Title: "a <title>"})
 	require.Equal(t, "a <title>", doc.Title)
 
 	lines := snap.Lines()
@@ -129,20 +131,20 @@ func TestRenderSVGDrawsTextColoursAndCursor(t *testing.T) {
 	require.Equal(t, "23.8", cursor.X, "cursor at column 2 (7 + 2*8.4)")
 	require.Equal(t, "74.2", cursor.Y, "cursor at row 4 (7 + 4*16.8)")
 
-	doc, _ = renderSVG(t, snap, ptywright.SVGOptions{HideCursor: true})
+	doc, _ = renderSVG(t, snap, svg.Options{HideCursor: true})
 	for _, r := range doc.Rects {
 		require.NotEqual(t, "cursor", r.Class)
 	}
 }
 
 func TestRenderSVGOfAVimScreen(t *testing.T) {
-	s := start(t, ptywright.Options{Program: "vim", Args: []string{"-u", "NONE", "-i", "NONE", "-N", "-n"},
+	s := ptywrighttest.Start(t, ptywright.Options{Program: "vim", Args: []string{"-u", "NONE", "-i", "NONE", "-N", "-n"},
 		Dir: t.TempDir(), Env: map[string]string{"HOME": t.TempDir()}})
-	waitFor(t, s, ptywright.ScreenRegex(`(?m)^~`))
-	send(t, s, ptywright.Text("iSVG <of> vim & more"))
-	waitFor(t, s, ptywright.All(ptywright.ContainsText("-- INSERT --"), ptywright.ScreenStable(100*time.Millisecond)))
+	ptywrighttest.Expect(t, s, ptywright.ScreenRegex(`(?m)^~`))
+	ptywrighttest.Send(t, s, ptywright.Text("iSVG <of> vim & more"))
+	ptywrighttest.Expect(t, s, ptywright.All(ptywright.ContainsText("-- INSERT --"), ptywright.ScreenStable(100*time.Millisecond)))
 	snap := s.Snapshot(ptywright.SnapshotOptions{Cells: true})
-	doc, _ := renderSVG(t, snap, ptywright.SVGOptions{})
+	doc, _ := renderSVG(t, snap, svg.Options{})
 	var texts []string
 	for _, row := range doc.Texts {
 		texts = append(texts, row.text())
@@ -161,7 +163,7 @@ func TestRenderSVGOfAVimScreen(t *testing.T) {
 func TestRenderSVGNeedsCells(t *testing.T) {
 	snap := screenOf(t, ptywright.Size{Rows: 2, Cols: 5}, "x")
 	snap.Cells = nil
-	err := ptywright.RenderSVG(io.Discard, snap, ptywright.SVGOptions{})
+	err := svg.Render(io.Discard, snap, svg.Options{})
 	require.ErrorIs(t, err, ptywright.ErrInvalidParams)
 	require.ErrorContains(t, err, "cells")
 }

@@ -1,4 +1,7 @@
-package ptywright
+// Package svg draws a ptywright screen snapshot as an SVG picture of the
+// terminal, for people: failure reports (ptywrighttest's golden files) and
+// docs (ptywright snapshot --svg).
+package svg
 
 import (
 	"bufio"
@@ -9,12 +12,12 @@ import (
 	"strconv"
 	"strings"
 
-	"ptywright/internal/engine"
+	"ptywright"
 )
 
-// SVGOptions tune RenderSVG. The zero value gives 14px monospace, light
+// Options tune Render. The zero value gives 14px monospace, light
 // grey on near-black, the xterm palette and a visible cursor.
-type SVGOptions struct {
+type Options struct {
 	// FontSize is in pixels; 0 means 14. A cell is 0.6 by 1.2 font sizes.
 	FontSize float64
 	// FontFamily is a CSS font-family list; "" means a monospace stack.
@@ -29,7 +32,7 @@ type SVGOptions struct {
 	Title string
 }
 
-func (o SVGOptions) withDefaults() SVGOptions {
+func (o Options) withDefaults() Options {
 	if o.FontSize <= 0 {
 		o.FontSize = 14
 	}
@@ -45,7 +48,7 @@ func (o SVGOptions) withDefaults() SVGOptions {
 	return o
 }
 
-// RenderSVG draws a snapshot as an SVG picture of the terminal: a monospace
+// Render draws a snapshot as an SVG picture of the terminal: a monospace
 // grid with the cells' colours (the 256-colour palette and true colour),
 // bold, italic, underline, dim and inverse, wide characters over two
 // columns, and the cursor when visible. It is for people: failure reports
@@ -53,22 +56,22 @@ func (o SVGOptions) withDefaults() SVGOptions {
 // are the row's plain text, so the picture's text can be searched and
 // checked.
 //
-// The snapshot must carry cells (SnapshotOptions.Cells); redaction already
+// The snapshot must carry cells (ptywright.SnapshotOptions.Cells); redaction already
 // applied to it stays applied.
-func RenderSVG(w io.Writer, snap ScreenSnapshot, opts SVGOptions) error {
+func Render(w io.Writer, snap ptywright.ScreenSnapshot, opts Options) error {
 	if len(snap.Cells) == 0 {
-		return &FieldError{Field: "cells", Reason: "the snapshot has no cells; take it with cells to render it", Err: ErrInvalidParams}
+		return &ptywright.FieldError{Field: "cells", Reason: "the snapshot has no cells; take it with cells to render it", Err: ptywright.ErrInvalidParams}
 	}
 	if err := snap.Size.Validate(); err != nil {
 		return err
 	}
 	o := opts.withDefaults()
 	rows, cols := snap.Size.Rows, snap.Size.Cols
-	grid := make([][]Cell, rows)
+	grid := make([][]ptywright.Cell, rows)
 	for r := range grid {
-		grid[r] = make([]Cell, cols)
+		grid[r] = make([]ptywright.Cell, cols)
 		for c := range grid[r] {
-			grid[r][c] = Cell{Row: r, Col: c, Text: " ", Style: CellStyle(engine.DefaultStyle())}
+			grid[r][c] = ptywright.Cell{Row: r, Col: c, Text: " ", Style: ptywright.CellStyle{Foreground: "default", Background: "default"}}
 		}
 	}
 	for _, c := range snap.Cells {
@@ -155,7 +158,7 @@ func RenderSVG(w io.Writer, snap ScreenSnapshot, opts SVGOptions) error {
 
 // svgColours resolves a style to #rrggbb foreground and background,
 // inverse applied.
-func svgColours(st CellStyle, o SVGOptions) (fg, bg string) {
+func svgColours(st ptywright.CellStyle, o Options) (fg, bg string) {
 	fg, bg = colourHex(st.Foreground, o.Foreground), colourHex(st.Background, o.Background)
 	if st.Inverse {
 		fg, bg = bg, fg
@@ -163,7 +166,7 @@ func svgColours(st CellStyle, o SVGOptions) (fg, bg string) {
 	return fg, bg
 }
 
-func svgStyleAttrs(st CellStyle) string {
+func svgStyleAttrs(st ptywright.CellStyle) string {
 	var b strings.Builder
 	if st.Bold {
 		b.WriteString(` font-weight="bold"`)
