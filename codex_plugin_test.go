@@ -184,9 +184,9 @@ func TestCodexIntents(t *testing.T) {
 		{"cancel when idle is refused", "completed_turn_24x80", "cancel", `{}`, nil, nil, "cancel: not possible in state completed_turn"},
 		{"key alias esc", "", "key", `{"key":"esc"}`, []ptywright.Action{esc}, nil, ""},
 		{"key shift-tab", "", "key", `{"key":"shift-tab"}`, []ptywright.Action{ptywright.Press(ptywright.KeyShiftTab)}, nil, ""},
-		{"key ctrl+c", "", "key", `{"key":"ctrl+c"}`, []ptywright.Action{ptywright.Press(ptywright.KeyCtrlC)}, nil, ""},
-		{"key ^c", "", "key", `{"key":"^c"}`, []ptywright.Action{ptywright.Press(ptywright.KeyCtrlC)}, nil, ""},
-		{"key F2", "", "key", `{"key":"F2"}`, []ptywright.Action{ptywright.Press(ptywright.KeyF2)}, nil, ""},
+		{"key ctrl+c", "", "key", `{"key":"ctrl+c"}`, []ptywright.Action{ptywright.Press(ptywright.Ctrl('c'))}, nil, ""},
+		{"key ^c", "", "key", `{"key":"^c"}`, []ptywright.Action{ptywright.Press(ptywright.Ctrl('c'))}, nil, ""},
+		{"key F2", "", "key", `{"key":"F2"}`, []ptywright.Action{ptywright.Press(ptywright.F(2))}, nil, ""},
 		{"key ctrl_j is the composer's newline", "", "key", `{"key":"ctrl_j"}`, []ptywright.Action{ptywright.Text("\n")}, nil, ""},
 		{"key: a character is typed", "", "key", `{"key":"q"}`, []ptywright.Action{ptywright.Text("q")}, nil, ""},
 		{"key: an unknown name is typed", "", "key", `{"key":"hello"}`, []ptywright.Action{ptywright.Text("hello")}, nil, ""},
@@ -199,7 +199,7 @@ func TestCodexIntents(t *testing.T) {
 		{"deny_trust", "trust_24x80", "deny_trust", `{}`, []ptywright.Action{esc}, nil, ""},
 		{"dismiss_model_migration keeps the model", "model_migration_24x80", "dismiss_model_migration", `{}`, []ptywright.Action{down, enter}, nil, ""},
 		{"dismiss_model_migration without the prompt", "ready_24x80", "dismiss_model_migration", `{}`, nil, nil, "no model migration prompt"},
-		{"quit on an empty composer", "completed_turn_24x80", "quit", `{}`, []ptywright.Action{ptywright.Press(ptywright.KeyCtrlC)}, str(""), ""},
+		{"quit on an empty composer", "completed_turn_24x80", "quit", `{}`, []ptywright.Action{ptywright.Press(ptywright.Ctrl('c'))}, str(""), ""},
 		{"quit with text in the composer is refused", "typing_24x80", "quit", `{}`, nil, nil, "composer holds text"},
 	}
 	for _, tt := range tests {
