@@ -26,7 +26,7 @@ const (
 )
 
 // ErrInvalidEngine is wrapped by the error an unknown Engine name gives.
-var ErrInvalidEngine = errors.New("invalid engine")
+var ErrInvalidEngine = errors.New("ptywright: invalid engine")
 
 // Validate reports an unknown engine name; "" is the default engine.
 func (e Engine) Validate() error {

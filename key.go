@@ -9,7 +9,7 @@ import (
 )
 
 // ErrUnknownKey is wrapped by ParseKey when a name is not in the key table.
-var ErrUnknownKey = errors.New("unknown key")
+var ErrUnknownKey = errors.New("ptywright: unknown key")
 
 // Key names a single key press by its snake_case wire name (the value of a
 // {"type":"key"} action). Use the Key* constants, Ctrl, F or ParseKey; a Key

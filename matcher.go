@@ -10,7 +10,7 @@ import (
 )
 
 // ErrInvalidMatcher is wrapped by every error about a malformed matcher.
-var ErrInvalidMatcher = errors.New("invalid matcher")
+var ErrInvalidMatcher = errors.New("ptywright: invalid matcher")
 
 // MatcherType names a kind of matcher; the values are the wire names.
 type MatcherType string

@@ -9,7 +9,7 @@ import (
 
 // ErrRawTranscriptExists is returned when a raw transcript path already exists
 // and append mode was not requested. The error also matches fs.ErrExist.
-var ErrRawTranscriptExists = errors.New("raw transcript file already exists (refusing to overwrite; use append mode to add to it)")
+var ErrRawTranscriptExists = errors.New("ptywright: raw transcript file already exists (refusing to overwrite; use append mode to add to it)")
 
 // openRawSink opens the file that receives raw, unredacted PTY bytes.
 //

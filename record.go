@@ -14,7 +14,7 @@ import (
 
 // ErrRecordingExists is returned when Options.RecordPath names an existing
 // file: a recording is never overwritten. It also matches fs.ErrExist.
-var ErrRecordingExists = fmt.Errorf("recording file already exists (refusing to overwrite): %w", fs.ErrExist)
+var ErrRecordingExists = fmt.Errorf("ptywright: recording file already exists (refusing to overwrite): %w", fs.ErrExist)
 
 // Limits of the redacting recorder beyond the shared hold-back ones
 // (redact_stream.go).

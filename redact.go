@@ -13,7 +13,7 @@ import (
 const DefaultRedactionReplacement = "[REDACTED]"
 
 // ErrInvalidRedaction is wrapped by RedactionPolicy.Compile errors.
-var ErrInvalidRedaction = errors.New("invalid redaction policy")
+var ErrInvalidRedaction = errors.New("ptywright: invalid redaction policy")
 
 // Redaction: one rule, applied where data leaves the library.
 //

@@ -11,7 +11,7 @@ import (
 const MaxSizeCells = 10000
 
 // ErrInvalidSize is wrapped by every error Size.Validate returns.
-var ErrInvalidSize = errors.New("invalid terminal size")
+var ErrInvalidSize = errors.New("ptywright: invalid terminal size")
 
 // Size is a terminal size in cells and optionally pixels.
 //

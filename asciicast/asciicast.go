@@ -25,7 +25,7 @@ const MaxSize = 10000
 
 // ErrInvalid is wrapped by every error Read returns for a file that is not
 // a valid asciicast v2 recording.
-var ErrInvalid = errors.New("invalid asciicast recording")
+var ErrInvalid = errors.New("ptywright: invalid asciicast recording")
 
 // Error names the line (1-based; the header is line 1) and the part of it
 // that makes a recording invalid. It wraps ErrInvalid.

@@ -8,6 +8,7 @@ import (
 
 	"ptywright"
 	"ptywright/asciicast"
+	"ptywright/internal/wire"
 )
 
 // ErrServerClosed is returned by Serve, ListenUnix and ServeConn once Close
@@ -123,7 +124,7 @@ type waitEvidence struct {
 // quote a parameter or screen text holding a secret.
 func toWire(err error) *Error {
 	class, explicit := classOf(err)
-	msg := err.Error()
+	msg := wire.Unprefix(err.Error())
 	if !explicit {
 		msg = class.Message + ": " + msg
 	}

@@ -72,3 +72,24 @@ func AppendUnknownFields(out []string, prefix string, m map[string]json.RawMessa
 	}
 	return out
 }
+
+// unprefix maps the texts of the sentinels that gained the "ptywright: "
+// prefix (issue 17) back to what they said before. Clients of the JSON-RPC
+// server and of the MCP tools may match on error messages, so those faces
+// send the old text: see Unprefix.
+var unprefix = strings.NewReplacer(
+	"ptywright: invalid action", "invalid action",
+	"ptywright: unknown signal", "unknown signal",
+	"ptywright: invalid engine", "invalid engine",
+	"ptywright: unknown key", "unknown key",
+	"ptywright: invalid matcher", "invalid matcher",
+	"ptywright: raw transcript file already exists", "raw transcript file already exists",
+	"ptywright: recording file already exists", "recording file already exists",
+	"ptywright: invalid redaction policy", "invalid redaction policy",
+	"ptywright: invalid terminal size", "invalid terminal size",
+	"ptywright: invalid asciicast recording", "invalid asciicast recording",
+)
+
+// Unprefix returns an error message as the wire has always carried it:
+// the sentinels listed in unprefix without their "ptywright: " prefix.
+func Unprefix(msg string) string { return unprefix.Replace(msg) }
