@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"ptywright/internal/secrets"
 )
 
 // DefaultRedactionReplacement replaces each redacted span.
@@ -41,7 +43,7 @@ var ErrInvalidRedaction = errors.New("ptywright: invalid redaction policy")
 // themselves.
 //
 // The default patterns favour precision as much as recall (see
-// redact_builtin.go): vendor keys, private key blocks, and credentials in
+// internal/secrets): vendor keys, private key blocks, and credentials in
 // assignments, auth headers and URLs when the value is plausibly a secret,
 // not a path, placeholder, reference or word.
 
@@ -76,10 +78,17 @@ func DefaultRedactionPolicy() RedactionPolicy {
 type Redactor struct {
 	enabled     bool
 	replacement string
-	builtin     *builtinRegexps // shared default patterns
 	literals    []string
 	regexes     []*regexp.Regexp
 }
+
+// The parts of the default key = value pattern that the stream redactor's
+// open-tail pattern reuses (redact_stream.go).
+const (
+	kvKey       = secrets.KVKey
+	kvSeparator = secrets.KVSeparator
+	authScheme  = secrets.AuthScheme
+)
 
 // Compile validates the policy and prepares it. Every extra is validated even
 // when the policy is disabled, so a bad rule fails at once rather than the
@@ -89,7 +98,6 @@ func (p RedactionPolicy) Compile() (*Redactor, error) {
 	r := &Redactor{
 		enabled:     p.Enabled,
 		replacement: p.Replacement,
-		builtin:     builtinPatterns(),
 	}
 	if r.replacement == "" {
 		r.replacement = DefaultRedactionReplacement
@@ -180,7 +188,7 @@ func (r *Redactor) Spans(s string) [][2]int {
 		return nil
 	}
 	var spans [][2]int
-	spans = r.builtinSpans(s, spans)
+	spans = secrets.Spans(s, r.replacement, spans)
 	for _, re := range r.regexes {
 		for _, m := range re.FindAllStringIndex(s, -1) {
 			if m[1] > m[0] {

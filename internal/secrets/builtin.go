@@ -1,4 +1,9 @@
-package ptywright
+// Package secrets finds the secrets ptywright's default redaction policy
+// hides: vendor keys (sk-, ghp_, AKIA...), bearer tokens, credentials in
+// URLs, key = value pairs whose key names a secret, and private key blocks.
+// The root's Redactor (redact.go) adds the policy's own literals and
+// regexps, merges the spans and replaces them.
+package secrets
 
 import (
 	"regexp"
@@ -7,7 +12,7 @@ import (
 )
 
 // The default patterns. Each one is matched anchored at a position the
-// trigger scan proposes (see builtinSpans), so a regexp only ever runs over
+// trigger scan proposes (see Spans), so a regexp only ever runs over
 // the few bytes of a candidate match, never over the whole text. Capture
 // groups surround only the part to hide, so keys, separators and auth schemes
 // stay readable ("API_KEY=[REDACTED]", "Bearer [REDACTED]"). None of them can
@@ -54,16 +59,20 @@ const (
 	// "password_encryption" and "passphrase_command" do not qualify. The
 	// word may start mid-identifier so that a key glued to an escape
 	// sequence ("\x1b[1mAPI_KEY=") still counts.
-	kvPattern = `^` + kvKey + kvSeparator + authScheme + kvValue
-	kvKey     = `(?i:[a-z0-9_-]*?(?:api[_-]?key|apikey|token|secret|passw(?:or)?d|passphrase|authorization)` + kvSuffix + `)`
-	kvSuffix  = `(?:[_-](?:access|key|token|secret|value|string|str|b64|base64|base|hex|plain|plaintext|raw|[0-9]+))*`
-	// Closing quote of a quoted key (also JSON-escaped), then = : or :=.
-	kvSeparator = `\\?["']?[ \t]*(?::=|[:=])[ \t]*`
-	// A recognised auth scheme before the value stays visible and the
+	kvPattern = `^` + KVKey + KVSeparator + AuthScheme + kvValue
+	// KVKey is the key of key = value (exported with KVSeparator and
+	// AuthScheme for the stream redactor, which looks for a secret whose
+	// value has not all arrived yet).
+	KVKey    = `(?i:[a-z0-9_-]*?(?:api[_-]?key|apikey|token|secret|passw(?:or)?d|passphrase|authorization)` + kvSuffix + `)`
+	kvSuffix = `(?:[_-](?:access|key|token|secret|value|string|str|b64|base64|base|hex|plain|plaintext|raw|[0-9]+))*`
+	// KVSeparator is the closing quote of a quoted key (also JSON-escaped),
+	// then = : or :=.
+	KVSeparator = `\\?["']?[ \t]*(?::=|[:=])[ \t]*`
+	// AuthScheme: a recognised auth scheme before the value stays visible and the
 	// credential after it is hidden ("Authorization: Basic [REDACTED]",
 	// "token: Bearer [REDACTED]"); without this the scheme word would be
 	// taken as the whole value and the credential would leak.
-	authScheme = `(?i:(?:basic|bearer|digest|negotiate|token)[ \t]+)?`
+	AuthScheme = `(?i:(?:basic|bearer|digest|negotiate|token)[ \t]+)?`
 	// The value: the inside of a quoted string, or a bare run up to
 	// whitespace, a quote or a list/query separator. Control characters end
 	// it too, so an escape sequence after a secret in raw output survives.
@@ -97,7 +106,9 @@ const (
 	trigPEM            // "-----BEGIN "
 )
 
-// builtinSpans appends the spans of the default patterns in s.
+// Spans appends the spans of the default patterns in s. replacement is the
+// text the caller will put in their place: a value that already reads as
+// it is not a secret.
 //
 // A byte scan finds trigger words (ASCII case-insensitive); each trigger
 // proposes one anchored start: the trigger itself for bearer, sk-, AWS and
@@ -106,8 +117,8 @@ const (
 // an earlier match, and the caller merges the spans: a global regexp search
 // would instead skip a secret whose key was swallowed by the previous match
 // ("Bearer passwd = x").
-func (r *Redactor) builtinSpans(s string, spans [][2]int) [][2]int {
-	re := r.builtin
+func Spans(s, replacement string, spans [][2]int) [][2]int {
+	re := builtinPatterns()
 	lineEnd := -1 // end of the line containing the current trigger
 	triedKV := -1 // identifier start already tried with kvPattern
 	for i := 0; i < len(s); {
@@ -189,7 +200,7 @@ func (r *Redactor) builtinSpans(s string, spans [][2]int) [][2]int {
 		for g := 2; g+1 < len(m); g += 2 {
 			if m[g] >= 0 && m[g+1] > m[g] {
 				a, b := start+m[g], start+m[g+1]
-				if generic && !plausibleSecret(s[a:b], a > 0 && (s[a-1] == '"' || s[a-1] == '\''), r.replacement) {
+				if generic && !plausibleSecret(s[a:b], a > 0 && (s[a-1] == '"' || s[a-1] == '\''), replacement) {
 					break
 				}
 				spans = append(spans, [2]int{a, b})

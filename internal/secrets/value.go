@@ -1,4 +1,4 @@
-package ptywright
+package secrets
 
 import "strings"
 
