@@ -55,3 +55,7 @@
 // Errors wrap the sentinels ErrTimeout, ErrCancelled, ErrSessionClosed,
 // ErrPermissionDenied and ErrUnsupported; test them with errors.Is.
 package ptywright
+
+// Version is the ptywright library version. Plugins see it as
+// ptywright.version.
+const Version = "0.1.0"

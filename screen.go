@@ -2,6 +2,8 @@ package ptywright
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -414,4 +416,89 @@ type CellStyle struct {
 	Strikethrough  bool   `json:"strikethrough"`
 	// Blink is set for slow and rapid blink (SGR 5 and 6).
 	Blink bool `json:"blink"`
+}
+
+// MaxSizeCells bounds rows and cols. A PTY accepts larger values, but no real
+// terminal has them and the screen allocates rows*cols cells, so a typo like
+// 100000 would cost gigabytes instead of failing.
+const MaxSizeCells = 10000
+
+// ErrInvalidSize is wrapped by every error Size.Validate returns.
+var ErrInvalidSize = errors.New("ptywright: invalid terminal size")
+
+// Size is a terminal size in cells and optionally pixels.
+//
+// Pixel dimensions are passed to the PTY (TIOCSWINSZ) for programs that draw
+// images; zero means unknown, which is what most terminals report.
+type Size struct {
+	Rows        int `json:"rows"`
+	Cols        int `json:"cols"`
+	PixelWidth  int `json:"pixel_width"`
+	PixelHeight int `json:"pixel_height"`
+}
+
+// Validate reports the first field outside its range as a *FieldError
+// wrapping ErrInvalidSize, so callers can both show the field name and match
+// the class with errors.Is.
+func (s Size) Validate() error {
+	switch {
+	case s.Rows < 1 || s.Rows > MaxSizeCells:
+		return sizeFieldError("rows", s.Rows)
+	case s.Cols < 1 || s.Cols > MaxSizeCells:
+		return sizeFieldError("cols", s.Cols)
+	case s.PixelWidth < 0:
+		return &FieldError{Field: "pixel_width", Reason: fmt.Sprintf("must be >= 0, got %d", s.PixelWidth), Err: ErrInvalidSize}
+	case s.PixelHeight < 0:
+		return &FieldError{Field: "pixel_height", Reason: fmt.Sprintf("must be >= 0, got %d", s.PixelHeight), Err: ErrInvalidSize}
+	}
+	return nil
+}
+
+func sizeFieldError(field string, v int) *FieldError {
+	return &FieldError{
+		Field:  field,
+		Reason: fmt.Sprintf("must be between 1 and %d, got %d", MaxSizeCells, v),
+		Err:    ErrInvalidSize,
+	}
+}
+
+// Engine names the terminal emulator that parses a Screen's bytes.
+type Engine string
+
+const (
+	// EngineVTCore is ptywright's own emulator (internal/vtcore), the
+	// default: held to tmux and xterm by the fidelity tests, and 60-150x
+	// faster than x/vt.
+	EngineVTCore Engine = "vtcore"
+	// EngineXVT is charmbracelet/x/vt, the emulator of the design card and
+	// the oracle of vtcore's differential tests. It departs from tmux and
+	// xterm where vtcore does not (see internal/engine/xvt.go and README.md): a
+	// resize cuts rows at the bottom, the alternate screen homes the cursor,
+	// widths are grapheme widths whatever mode 2027 says, no title stack,
+	// no SGR 21; and it parses 0.5-10 MB/s. A panic inside x/vt is
+	// recovered and the bytes that caused it are dropped.
+	EngineXVT Engine = "xvt"
+)
+
+// ErrInvalidEngine is wrapped by the error an unknown Engine name gives.
+var ErrInvalidEngine = errors.New("ptywright: invalid engine")
+
+// Validate reports an unknown engine name; "" is the default engine.
+func (e Engine) Validate() error {
+	switch e {
+	case "", EngineVTCore, EngineXVT:
+		return nil
+	}
+	return &FieldError{Field: "engine", Reason: fmt.Sprintf("must be %q or %q, got %q", EngineVTCore, EngineXVT, string(e)), Err: ErrInvalidEngine}
+}
+
+// newEngineOf returns the named engine (validated by the caller). onReply
+// must not block (nil drops replies); it is called from Write.
+func newEngineOf(kind Engine, rows, cols int, onReply func([]byte)) engine.Engine {
+	if kind == EngineXVT {
+		e := engine.NewXVT(rows, cols, onReply)
+		e.RecoverPanics = true
+		return e
+	}
+	return engine.NewVTCore(rows, cols, onReply)
 }

@@ -17,7 +17,7 @@ var diffCases = flag.Int("vtcore.cases", 0, "random cases TestEngineDiffRandom r
 // understands: text of every width, controls, ESC and CSI sequences with
 // plausible and extreme parameters, SGR in all its forms, OSC, DCS and
 // friends. It never emits what vtcore deliberately does differently from
-// x/vt (see engine_diff_test.go).
+// x/vt (see diff_test.go).
 type seqGen struct {
 	rng        *rand.Rand
 	rows, cols int
