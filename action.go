@@ -29,6 +29,7 @@ type FieldError struct {
 	Err    error
 }
 
+// Error reads "field: reason".
 func (e *FieldError) Error() string { return e.Field + ": " + e.Reason }
 
 // Unwrap exposes the sentinel class to errors.Is and errors.As.
