@@ -144,6 +144,7 @@ type NotHeldError struct {
 	Held           int
 }
 
+// Error says which sequences are held.
 func (e *NotHeldError) Error() string {
 	if e.Held == 0 {
 		return fmt.Sprintf("classification at sequence %d is not held: nothing has been classified yet", e.Sequence)
@@ -154,6 +155,7 @@ func (e *NotHeldError) Error() string {
 	return fmt.Sprintf("classification at sequence %d is no longer held: the oldest held is at sequence %d (held: %d to %d)", e.Sequence, e.Oldest, e.Oldest, e.Newest)
 }
 
+// Unwrap lets errors.Is match ErrNotHeld.
 func (e *NotHeldError) Unwrap() error { return ErrNotHeld }
 
 // heldClassification is what a classification needs to be explained later:
@@ -316,7 +318,7 @@ func (h *ExtensionHandle) explainHeldLocked(ctx context.Context, e, newest *held
 	if again.State == e.st.State {
 		out.Rule, out.Region, out.Considered = x.Rule, x.Region, x.Considered
 	} else {
-		out.Anomalies = append(append([]Anomaly(nil), out.Anomalies...), Anomaly{
+		out.Anomalies = append(append([]contract.Anomaly(nil), out.Anomalies...), contract.Anomaly{
 			Code: "explanation_unavailable",
 			Message: fmt.Sprintf("classifying sequence %d again for its explanation gave %s (rule %q), not %s: the plugin's memory has moved on since",
 				e.st.Sequence, again.State, x.Rule, e.st.State),
