@@ -5,10 +5,10 @@
 // # Sessions and screens
 //
 // A [Session] runs one program on a PTY ([Start], [Options]). One goroutine
-// reads its output and feeds a [Screen] (the parsed grid: text, cells,
-// styles, cursor, modes, title; see [ScreenSnapshot]) and a bounded
-// transcript; every change advances a sequence number and wakes every
-// waiter at once. Nothing polls. [Session.Close] ends everything the
+// reads its output and another feeds it to a [Screen] (the parsed grid:
+// text, cells, styles, cursor, modes, title; see [ScreenSnapshot]) and a
+// bounded transcript; every change advances a sequence number and wakes
+// every waiter at once. Nothing polls. [Session.Close] ends everything the
 // program started, on Linux the daemons that detached from its terminal
 // session included ([SessionMarkerEnv], [Options].KeepDetached).
 //
