@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 // newerPluginLua classifies every screen as ready with an assessment that
@@ -51,11 +52,11 @@ func TestAssessmentUnknownFieldsAreNotFatal(t *testing.T) {
 	a := st.Assessment
 	require.NotNil(t, a)
 	require.NoError(t, a.Validate())
-	require.Equal(t, ptywright.BusinessIdle, a.BusinessState)
+	require.Equal(t, contract.BusinessIdle, a.BusinessState)
 	require.Equal(t, "1.2", a.ParserMetadata.DetectedVersion)
 	require.Len(t, a.Anomalies, 2)
 	require.Equal(t, "something_new", a.Anomalies[0].Code)
-	require.Equal(t, ptywright.AnomalyUnknownAssessmentFields, a.Anomalies[1].Code)
+	require.Equal(t, contract.AnomalyUnknownAssessmentFields, a.Anomalies[1].Code)
 	require.Equal(t, "fields this host does not know were dropped: dialog_kind, evidence_rows, parser_metadata.parser_confidence, anomalies[0].severity",
 		a.Anomalies[1].Message)
 

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 // The claude-code plugin's side of the shared parsing contract
@@ -16,7 +17,7 @@ import (
 // dialog projection, checked on the recorded Claude Code screens.
 
 // anomalyCodes lists an assessment's anomaly codes (never nil).
-func anomalyCodes(a *ptywright.SurfaceAssessment) []string {
+func anomalyCodes(a *contract.SurfaceAssessment) []string {
 	codes := []string{}
 	if a != nil {
 		for _, an := range a.Anomalies {
@@ -92,7 +93,7 @@ func TestClaudeCodeParserMetadataContract(t *testing.T) {
 			} else {
 				require.Empty(t, pm.DetectedVersion)
 				require.Equal(t, "version_floor", pm.SelectionSource)
-				require.Equal(t, []string{ptywright.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
+				require.Equal(t, []string{contract.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
 			}
 			if pm.OutputVariant == "prompt_box" {
 				require.Contains(t, fx.Screen.PlainText, "❯\u00a0", "the live prompt box's input row")
@@ -116,7 +117,7 @@ func TestClaudeCodeVersionAnomalies(t *testing.T) {
 		pm := st.Assessment.ParserMetadata
 		require.Equal(t, "2.9.1", pm.DetectedVersion)
 		require.Equal(t, "version_floor", pm.SelectionSource)
-		require.Equal(t, []string{ptywright.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
+		require.Equal(t, []string{contract.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
 		require.Contains(t, st.Assessment.Anomalies[0].Message, "2.9.1")
 		require.Contains(t, st.Assessment.Anomalies[0].Message, "2.1.330")
 	})
@@ -136,11 +137,11 @@ func TestClaudeCodeVersionAnomalies(t *testing.T) {
 		st := classifyText(t, ext, strings.Replace(banner, "v2.1.330", "v2.9.1", 1))
 		pm := st.Assessment.ParserMetadata
 		require.True(t, pm.BaselineInvalidated)
-		require.ElementsMatch(t, []string{ptywright.AnomalyBaselineInvalidated, ptywright.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
+		require.ElementsMatch(t, []string{contract.AnomalyBaselineInvalidated, contract.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
 		// The next screen of the same version is a settled baseline again.
 		st = classifyText(t, ext, strings.Replace(banner, "v2.1.330", "v2.9.1", 1))
 		require.False(t, st.Assessment.ParserMetadata.BaselineInvalidated)
-		require.Equal(t, []string{ptywright.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
+		require.Equal(t, []string{contract.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
 	})
 }
 
@@ -151,21 +152,21 @@ func TestClaudeCodeUnmatchedAndFallback(t *testing.T) {
 		st := classifyText(t, newClaudeExtension(t), "Segmentation fault (core dumped)\n$ ")
 		require.Equal(t, "starting", st.State)
 		a := st.Assessment
-		require.Equal(t, ptywright.AvailabilityUnknown, a.Availability)
+		require.Equal(t, contract.AvailabilityUnknown, a.Availability)
 		require.NotNil(t, a.ParserMetadata.OutputFormatMatch)
 		require.False(t, *a.ParserMetadata.OutputFormatMatch)
-		require.ElementsMatch(t, []string{"unrecognized_screen", ptywright.AnomalyUnknownVersionFloorUsed}, anomalyCodes(a))
+		require.ElementsMatch(t, []string{"unrecognized_screen", contract.AnomalyUnknownVersionFloorUsed}, anomalyCodes(a))
 	})
 	t.Run("transcript without box or dialog", func(t *testing.T) {
 		st := classifyText(t, newClaudeExtension(t), "❯ hello\n\n● Working on it, line one.\n")
 		require.Equal(t, "thinking", st.State)
 		require.True(t, *st.Assessment.ParserMetadata.OutputFormatMatch)
-		require.ElementsMatch(t, []string{"state_fallback", ptywright.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
+		require.ElementsMatch(t, []string{"state_fallback", contract.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
 	})
 	t.Run("unknown numbered menu", func(t *testing.T) {
 		st := classifyText(t, newClaudeExtension(t), "❯ hello\n\n● Pick one.\n\n Something new here\n ❯ 1. First\n   2. Second\n")
 		require.Equal(t, "waiting_for_user_input", st.State)
-		require.ElementsMatch(t, []string{"state_fallback", ptywright.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
+		require.ElementsMatch(t, []string{"state_fallback", contract.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
 		for _, an := range st.Assessment.Anomalies {
 			if an.Code == "state_fallback" {
 				require.Contains(t, an.Message, "waiting_for_user_input")
@@ -222,7 +223,7 @@ func TestClaudeCodeParserOverride(t *testing.T) {
 	require.Equal(t, "2.1.330", pm.RequestedVersion)
 	require.Equal(t, "override", pm.SelectionSource)
 	require.Empty(t, pm.DetectedVersion, "no banner seen")
-	require.Equal(t, []string{ptywright.AnomalyPresetOverrideUsed}, anomalyCodes(st.Assessment), "a known version: no floor")
+	require.Equal(t, []string{contract.AnomalyPresetOverrideUsed}, anomalyCodes(st.Assessment), "a known version: no floor")
 	require.Contains(t, st.Assessment.Anomalies[0].Message, "none seen")
 
 	// An override to a version the preset does not know still falls to
@@ -234,7 +235,7 @@ func TestClaudeCodeParserOverride(t *testing.T) {
 	pm = st.Assessment.ParserMetadata
 	require.Equal(t, "3.0.0", pm.RequestedVersion)
 	require.Equal(t, "2.1.330", pm.DetectedVersion)
-	require.ElementsMatch(t, []string{ptywright.AnomalyPresetOverrideUsed, ptywright.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
+	require.ElementsMatch(t, []string{contract.AnomalyPresetOverrideUsed, contract.AnomalyUnknownVersionFloorUsed}, anomalyCodes(st.Assessment))
 
 	_, err = ext.Plan(ctx, "parser_override", json.RawMessage(`{}`))
 	require.NoError(t, err)

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 // claudeFixtureDir holds screens of the real Claude Code (see CAPTURES.md
@@ -381,14 +382,14 @@ func TestClaudeCodePermissionDialogID(t *testing.T) {
 // TestClaudeCodeAssessment checks the provider-agnostic assessment every
 // classification carries against the fixture's expected state.
 func TestClaudeCodeAssessment(t *testing.T) {
-	business := map[string]string{
-		"ready": ptywright.BusinessIdle, "completed_turn": ptywright.BusinessIdle,
-		"usage_screen": ptywright.BusinessIdle, "local_ui_screen": ptywright.BusinessIdle,
-		"thinking": ptywright.BusinessWorking, "cancelling": ptywright.BusinessWorking,
-		"waiting_for_login": ptywright.BusinessAwaitingOperator, "waiting_for_trust": ptywright.BusinessAwaitingOperator,
-		"waiting_for_model_select": ptywright.BusinessAwaitingOperator, "waiting_for_enter_plan_mode": ptywright.BusinessAwaitingOperator,
-		"waiting_for_plan_approval": ptywright.BusinessAwaitingOperator, "waiting_for_permission": ptywright.BusinessAwaitingOperator,
-		"waiting_for_user_input": ptywright.BusinessAwaitingOperator, "waiting_for_external_editor": ptywright.BusinessAwaitingOperator,
+	business := map[string]contract.BusinessState{
+		"ready": contract.BusinessIdle, "completed_turn": contract.BusinessIdle,
+		"usage_screen": contract.BusinessIdle, "local_ui_screen": contract.BusinessIdle,
+		"thinking": contract.BusinessWorking, "cancelling": contract.BusinessWorking,
+		"waiting_for_login": contract.BusinessAwaitingOperator, "waiting_for_trust": contract.BusinessAwaitingOperator,
+		"waiting_for_model_select": contract.BusinessAwaitingOperator, "waiting_for_enter_plan_mode": contract.BusinessAwaitingOperator,
+		"waiting_for_plan_approval": contract.BusinessAwaitingOperator, "waiting_for_permission": contract.BusinessAwaitingOperator,
+		"waiting_for_user_input": contract.BusinessAwaitingOperator, "waiting_for_external_editor": contract.BusinessAwaitingOperator,
 	}
 	for _, fx := range loadClaudeFixtures(t) {
 		if fx.Expect == nil {
@@ -411,11 +412,11 @@ func TestClaudeCodeAssessment(t *testing.T) {
 			case st.State == "thinking", strings.HasPrefix(st.State, "waiting_for_"):
 				require.False(t, a.SubmitReady())
 			}
-			if a.BusinessState == ptywright.BusinessAwaitingOperator && st.State != "waiting_for_external_editor" {
+			if a.BusinessState == contract.BusinessAwaitingOperator && st.State != "waiting_for_external_editor" {
 				require.NotEmpty(t, a.OperatorBlockedExcerpt)
 			}
 			if exited, _ := st.Metadata["exited"].(bool); exited {
-				require.Equal(t, ptywright.AvailabilityDisconnected, a.Availability)
+				require.Equal(t, contract.AvailabilityDisconnected, a.Availability)
 			}
 			if strings.Contains(fx.Screen.PlainText, "Claude Code v2.1.330") {
 				require.Equal(t, "2.1.330", a.ParserMetadata.DetectedVersion)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/fakeopenai"
 )
 
@@ -125,7 +126,7 @@ func startCodexAdapterWith(t *testing.T, srv *fakeopenai.Server, trusted bool, a
 		_ = ext.Close()
 	}
 	require.NoError(t, err)
-	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Predicates: plugins, Lifecycle: &ptywright.LifecycleOptions{}})
+	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Predicates: plugins, Lifecycle: &contract.LifecycleOptions{}})
 	t.Cleanup(func() { closeCodexRun(t, h, home) })
 	return h, work
 }
@@ -176,7 +177,7 @@ func codexSend(t *testing.T, h *ptywright.ExtensionHandle, intent, params string
 }
 
 // codexLifecycle returns the handle's lifecycle state.
-func codexLifecycle(t *testing.T, h *ptywright.ExtensionHandle) ptywright.LifecycleState {
+func codexLifecycle(t *testing.T, h *ptywright.ExtensionHandle) contract.LifecycleState {
 	t.Helper()
 	lc := h.Lifecycle()
 	require.NotNil(t, lc, "the handle tracks no lifecycle")
@@ -200,14 +201,14 @@ func TestCodexEndToEnd(t *testing.T) {
 	require.Equal(t, "ready", st.State, "evidence %q", st.Evidence)
 	require.True(t, st.Assessment.SubmitReady(), "assessment %+v", st.Assessment)
 	require.Equal(t, "0.169.0", st.Assessment.ParserMetadata.DetectedVersion)
-	require.Equal(t, ptywright.LifecycleWaiting, codexLifecycle(t, h))
+	require.Equal(t, contract.LifecycleWaiting, codexLifecycle(t, h))
 	t.Logf("ready after %s", time.Since(start).Round(time.Millisecond))
 
 	// A turn to completion; the answer comes back between sentinels.
 	codexSend(t, h, "send_prompt", `{"prompt":"What is the `+fakeopenai.DemoAnswer+`?"}`)
 	st = codexWait(t, h, "wait_lifecycle", `{"state":"completed"}`, 60*time.Second)
 	require.Equal(t, "completed_turn", st.State, "evidence %q screen:\n%s", st.Evidence, h.Session().Screen().PlainText())
-	require.Equal(t, ptywright.LifecycleCompleted, st.Lifecycle.State)
+	require.Equal(t, contract.LifecycleCompleted, st.Lifecycle.State)
 	require.Equal(t, 1, st.Lifecycle.TurnID)
 	require.True(t, st.Lifecycle.SubmitReady)
 	ans, err := h.Extract(ctx, sentinels)
@@ -228,11 +229,11 @@ func TestCodexEndToEnd(t *testing.T) {
 	codexSend(t, h, "send_prompt", `{"prompt":"Use the `+fakeopenai.DemoTool+` now"}`)
 	st = codexWait(t, h, "wait_approval_matcher", "", 60*time.Second)
 	require.Equal(t, "waiting_for_permission", st.State, "evidence %q", st.Evidence)
-	require.Equal(t, ptywright.BusinessAwaitingOperator, st.Assessment.BusinessState)
-	require.Equal(t, ptywright.InputModal, st.Assessment.InputMode)
-	require.Equal(t, "approval_prompt", st.Assessment.UIContext)
+	require.Equal(t, contract.BusinessAwaitingOperator, st.Assessment.BusinessState)
+	require.Equal(t, contract.InputModal, st.Assessment.InputMode)
+	require.Equal(t, contract.UIContext("approval_prompt"), st.Assessment.UIContext)
 	require.Contains(t, st.Assessment.OperatorBlockedExcerpt, "Would you like to run the following command?")
-	require.Equal(t, ptywright.LifecycleInProgress, st.Lifecycle.State)
+	require.Equal(t, contract.LifecycleInProgress, st.Lifecycle.State)
 	require.Equal(t, 2, st.Lifecycle.TurnID)
 	approval, _ := st.Metadata["approval"].(map[string]any)
 	require.Equal(t, `printf 'approved\n' > `+fakeopenai.DemoToolFile, approval["command"])

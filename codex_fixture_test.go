@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 // codexFixtureDir holds the real Codex CLI captures (see CAPTURES.md there).
@@ -41,10 +42,10 @@ type codexExpected struct {
 }
 
 type codexExpectedAssessment struct {
-	Availability  string `json:"availability"`
-	BusinessState string `json:"business_state"`
-	InputMode     string `json:"input_mode"`
-	UIContext     string `json:"ui_context"`
+	Availability  contract.Availability  `json:"availability"`
+	BusinessState contract.BusinessState `json:"business_state"`
+	InputMode     contract.InputMode     `json:"input_mode"`
+	UIContext     contract.UIContext     `json:"ui_context"`
 	// OperatorBlockedExcerpt must be a substring of the excerpt.
 	OperatorBlockedExcerpt string `json:"operator_blocked_excerpt"`
 	// ParserMetadata is a subset of parser_metadata; a detected_version
@@ -176,7 +177,7 @@ func codexCheck(t *testing.T, name string, st ptywright.StateSnapshot, exp codex
 	require.Equal(t, want.InputMode, a.InputMode, "input_mode")
 	require.Equal(t, want.UIContext, a.UIContext, "ui_context")
 	// An excerpt exactly when the tool waits for the operator.
-	if a.BusinessState == ptywright.BusinessAwaitingOperator {
+	if a.BusinessState == contract.BusinessAwaitingOperator {
 		require.NotEmpty(t, a.OperatorBlockedExcerpt, "operator_blocked_excerpt")
 	} else {
 		require.Empty(t, a.OperatorBlockedExcerpt, "operator_blocked_excerpt")

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 // codexFixtureText reads the capture NAME.txt.
@@ -60,7 +61,7 @@ func codexSecondTurn(tb testing.TB) string {
 	})
 }
 
-func codexAnomalyCodes(a *ptywright.SurfaceAssessment) []string {
+func codexAnomalyCodes(a *contract.SurfaceAssessment) []string {
 	out := []string{}
 	for _, an := range a.Anomalies {
 		out = append(out, an.Code)
@@ -80,26 +81,26 @@ func TestCodexClassifyBeyondFixtures(t *testing.T) {
 		lastIntent string
 		state      string
 		evidence   string
-		business   string
-		uiContext  string // "" skips the check
+		business   contract.BusinessState
+		uiContext  contract.UIContext // "" skips the check
 	}{
-		{"streaming without title or queue: no end marker after the prompt", streamingBare, "", "", "thinking", "turn running", ptywright.BusinessWorking, ""},
-		{"streaming with an idle title: the open turn wins", streamingBare, "Fake task | work", "", "thinking", "turn running", ptywright.BusinessWorking, ""},
-		{"idle-looking screen with the busy spinner in the title", codexFixtureText(t, "completed_turn_24x80"), "⠋ Fake task | work", "", "thinking", "title spinner", ptywright.BusinessWorking, ""},
-		{"completed turn without a title", codexFixtureText(t, "completed_turn_24x80"), "", "prompt_submitted", "completed_turn", "Worked for", ptywright.BusinessIdle, ""},
-		{"second turn running below the first one's Worked for", codexSecondTurn(t), "", "prompt_submitted", "thinking", "Working (0s", ptywright.BusinessWorking, ""},
-		{"working after cancel", codexFixtureText(t, "working_24x80"), "⠋ Fake task | work", "cancelling", "cancelling", "Working (1s", ptywright.BusinessWorking, ""},
-		{"interrupted after cancel is ready again", codexFixtureText(t, "interrupted_24x80"), "Fake task | work", "cancelling", "ready", "composer", ptywright.BusinessIdle, ""},
-		{"approval announced only in the title", "\n  Some dialog this plugin does not know\n\n  y/n\n", "[ ! ] Action Required | Fake task | work", "", "waiting_for_permission", "Action Required", ptywright.BusinessAwaitingOperator, ""},
-		{"blank screen before the first paint", "\n\n\n", "", "", "starting", "blank screen", ptywright.BusinessUnknown, ""},
-		{"unknown output", "npm ERR! something else\n", "", "", "starting", "nothing recognised: npm ERR!", ptywright.BusinessUnknown, ""},
+		{"streaming without title or queue: no end marker after the prompt", streamingBare, "", "", "thinking", "turn running", contract.BusinessWorking, ""},
+		{"streaming with an idle title: the open turn wins", streamingBare, "Fake task | work", "", "thinking", "turn running", contract.BusinessWorking, ""},
+		{"idle-looking screen with the busy spinner in the title", codexFixtureText(t, "completed_turn_24x80"), "⠋ Fake task | work", "", "thinking", "title spinner", contract.BusinessWorking, ""},
+		{"completed turn without a title", codexFixtureText(t, "completed_turn_24x80"), "", "prompt_submitted", "completed_turn", "Worked for", contract.BusinessIdle, ""},
+		{"second turn running below the first one's Worked for", codexSecondTurn(t), "", "prompt_submitted", "thinking", "Working (0s", contract.BusinessWorking, ""},
+		{"working after cancel", codexFixtureText(t, "working_24x80"), "⠋ Fake task | work", "cancelling", "cancelling", "Working (1s", contract.BusinessWorking, ""},
+		{"interrupted after cancel is ready again", codexFixtureText(t, "interrupted_24x80"), "Fake task | work", "cancelling", "ready", "composer", contract.BusinessIdle, ""},
+		{"approval announced only in the title", "\n  Some dialog this plugin does not know\n\n  y/n\n", "[ ! ] Action Required | Fake task | work", "", "waiting_for_permission", "Action Required", contract.BusinessAwaitingOperator, ""},
+		{"blank screen before the first paint", "\n\n\n", "", "", "starting", "blank screen", contract.BusinessUnknown, ""},
+		{"unknown output", "npm ERR! something else\n", "", "", "starting", "nothing recognised: npm ERR!", contract.BusinessUnknown, ""},
 		{"a prompt starting with a path is no slash command", codexReplaceRows(codexFixtureText(t, "typing_24x80"), map[int]string{22: "› /tmp/notes.txt summarise this"}),
-			"work", "", "ready", "composer has text", ptywright.BusinessIdle, "normal_prompt"},
+			"work", "", "ready", "composer has text", contract.BusinessIdle, "normal_prompt"},
 		{"a whole /command without its popup", codexReplaceRows(codexFixtureText(t, "typing_24x80"), map[int]string{22: "› /status"}),
-			"work", "", "ready", "slash command", ptywright.BusinessIdle, "slash_command"},
-		{"the prompt back after a slash command", codexFixtureText(t, "status_24x80"), "work", "slash_command", "ready", "composer idle", ptywright.BusinessIdle, "normal_prompt"},
+			"work", "", "ready", "slash command", contract.BusinessIdle, "slash_command"},
+		{"the prompt back after a slash command", codexFixtureText(t, "status_24x80"), "work", "slash_command", "ready", "composer idle", contract.BusinessIdle, "normal_prompt"},
 		{"a configuration error Codex exits with", "Error loading configuration: approval_policy = \"untrusted\" is no longer supported; remove this setting\n",
-			"", "", "error", "configuration error", ptywright.BusinessUnknown, "unknown"},
+			"", "", "error", "configuration error", contract.BusinessUnknown, "unknown"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,9 +111,9 @@ func TestCodexClassifyBeyondFixtures(t *testing.T) {
 			if tt.uiContext != "" {
 				require.Equal(t, tt.uiContext, st.Assessment.UIContext)
 			}
-			if tt.business == ptywright.BusinessUnknown {
-				require.Contains(t, []string{ptywright.AvailabilityUnknown, ptywright.AvailabilityDisconnected}, st.Assessment.Availability)
-				require.Equal(t, ptywright.InputClosed, st.Assessment.InputMode)
+			if tt.business == contract.BusinessUnknown {
+				require.Contains(t, []contract.Availability{contract.AvailabilityUnknown, contract.AvailabilityDisconnected}, st.Assessment.Availability)
+				require.Equal(t, contract.InputClosed, st.Assessment.InputMode)
 			}
 		})
 	}
@@ -124,7 +125,7 @@ func TestCodexVersionFromTheBanner(t *testing.T) {
 		st := codexClassify(t, codexExtension(t), text, "work", "")
 		require.Equal(t, "ready", st.State)
 		require.Equal(t, "0.170.2", st.Assessment.ParserMetadata.DetectedVersion)
-		require.Equal(t, []string{ptywright.AnomalyUnknownVersionFloorUsed}, codexAnomalyCodes(st.Assessment))
+		require.Equal(t, []string{contract.AnomalyUnknownVersionFloorUsed}, codexAnomalyCodes(st.Assessment))
 		require.Contains(t, st.Assessment.Anomalies[0].Message, "0.170.2")
 	})
 	t.Run("the version stays known once the banner scrolls away", func(t *testing.T) {
@@ -183,9 +184,9 @@ func TestCodexIntents(t *testing.T) {
 		{"cancel when idle is refused", "completed_turn_24x80", "cancel", `{}`, nil, nil, "cancel: not possible in state completed_turn"},
 		{"key alias esc", "", "key", `{"key":"esc"}`, []ptywright.Action{esc}, nil, ""},
 		{"key shift-tab", "", "key", `{"key":"shift-tab"}`, []ptywright.Action{ptywright.Press(ptywright.KeyShiftTab)}, nil, ""},
-		{"key ctrl+c", "", "key", `{"key":"ctrl+c"}`, []ptywright.Action{ptywright.Press(ptywright.KeyCtrlC)}, nil, ""},
-		{"key ^c", "", "key", `{"key":"^c"}`, []ptywright.Action{ptywright.Press(ptywright.KeyCtrlC)}, nil, ""},
-		{"key F2", "", "key", `{"key":"F2"}`, []ptywright.Action{ptywright.Press(ptywright.KeyF2)}, nil, ""},
+		{"key ctrl+c", "", "key", `{"key":"ctrl+c"}`, []ptywright.Action{ptywright.Press(ptywright.Ctrl('c'))}, nil, ""},
+		{"key ^c", "", "key", `{"key":"^c"}`, []ptywright.Action{ptywright.Press(ptywright.Ctrl('c'))}, nil, ""},
+		{"key F2", "", "key", `{"key":"F2"}`, []ptywright.Action{ptywright.Press(ptywright.F(2))}, nil, ""},
 		{"key ctrl_j is the composer's newline", "", "key", `{"key":"ctrl_j"}`, []ptywright.Action{ptywright.Text("\n")}, nil, ""},
 		{"key: a character is typed", "", "key", `{"key":"q"}`, []ptywright.Action{ptywright.Text("q")}, nil, ""},
 		{"key: an unknown name is typed", "", "key", `{"key":"hello"}`, []ptywright.Action{ptywright.Text("hello")}, nil, ""},
@@ -198,7 +199,7 @@ func TestCodexIntents(t *testing.T) {
 		{"deny_trust", "trust_24x80", "deny_trust", `{}`, []ptywright.Action{esc}, nil, ""},
 		{"dismiss_model_migration keeps the model", "model_migration_24x80", "dismiss_model_migration", `{}`, []ptywright.Action{down, enter}, nil, ""},
 		{"dismiss_model_migration without the prompt", "ready_24x80", "dismiss_model_migration", `{}`, nil, nil, "no model migration prompt"},
-		{"quit on an empty composer", "completed_turn_24x80", "quit", `{}`, []ptywright.Action{ptywright.Press(ptywright.KeyCtrlC)}, str(""), ""},
+		{"quit on an empty composer", "completed_turn_24x80", "quit", `{}`, []ptywright.Action{ptywright.Press(ptywright.Ctrl('c'))}, str(""), ""},
 		{"quit with text in the composer is refused", "typing_24x80", "quit", `{}`, nil, nil, "composer holds text"},
 	}
 	for _, tt := range tests {

@@ -8,6 +8,8 @@ import (
 	"reflect"
 
 	lua "github.com/Shopify/go-lua"
+
+	"ptywright/contract"
 )
 
 // Explanation is the account of one classification: which of the plugin's
@@ -29,10 +31,10 @@ type Explanation struct {
 	Considered []ConsideredState `json:"considered,omitempty"`
 	// ParserVersion is the parser preset's version (from the assessment's
 	// parser_metadata), Parser the whole provenance.
-	ParserVersion string          `json:"parser_version,omitempty"`
-	Parser        *ParserMetadata `json:"parser,omitempty"`
+	ParserVersion string                   `json:"parser_version,omitempty"`
+	Parser        *contract.ParserMetadata `json:"parser,omitempty"`
 	// Anomalies are the assessment's (unknown version, fallback...).
-	Anomalies []Anomaly `json:"anomalies,omitempty"`
+	Anomalies []contract.Anomaly `json:"anomalies,omitempty"`
 }
 
 // RowRegion is a span of screen rows, 1-based and inclusive.
@@ -71,7 +73,7 @@ func (x Explanation) Redact(r *Redactor) Explanation {
 		x.Considered = c
 	}
 	if x.Anomalies != nil {
-		a := make([]Anomaly, len(x.Anomalies))
+		a := make([]contract.Anomaly, len(x.Anomalies))
 		for i, an := range x.Anomalies {
 			an.Message = r.Redact(an.Message)
 			a[i] = an
@@ -142,6 +144,7 @@ type NotHeldError struct {
 	Held           int
 }
 
+// Error says which sequences are held.
 func (e *NotHeldError) Error() string {
 	if e.Held == 0 {
 		return fmt.Sprintf("classification at sequence %d is not held: nothing has been classified yet", e.Sequence)
@@ -152,6 +155,7 @@ func (e *NotHeldError) Error() string {
 	return fmt.Sprintf("classification at sequence %d is no longer held: the oldest held is at sequence %d (held: %d to %d)", e.Sequence, e.Oldest, e.Oldest, e.Newest)
 }
 
+// Unwrap lets errors.Is match ErrNotHeld.
 func (e *NotHeldError) Unwrap() error { return ErrNotHeld }
 
 // heldClassification is what a classification needs to be explained later:
@@ -314,7 +318,7 @@ func (h *ExtensionHandle) explainHeldLocked(ctx context.Context, e, newest *held
 	if again.State == e.st.State {
 		out.Rule, out.Region, out.Considered = x.Rule, x.Region, x.Considered
 	} else {
-		out.Anomalies = append(append([]Anomaly(nil), out.Anomalies...), Anomaly{
+		out.Anomalies = append(append([]contract.Anomaly(nil), out.Anomalies...), contract.Anomaly{
 			Code: "explanation_unavailable",
 			Message: fmt.Sprintf("classifying sequence %d again for its explanation gave %s (rule %q), not %s: the plugin's memory has moved on since",
 				e.st.Sequence, again.State, x.Rule, e.st.State),

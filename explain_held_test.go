@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 // heldPlugin reads "ready" or not, remembers the sequence it classified
@@ -182,7 +183,7 @@ func TestExplainHeldDoesNotQueue(t *testing.T) {
 // the explanation of the lifecycle's last classification.
 func TestLifecycleWaitTimeoutExplains(t *testing.T) {
 	noLeak(t)
-	h, s := startHeld(t, ptywright.HandleOptions{Lifecycle: &ptywright.LifecycleOptions{}})
+	h, s := startHeld(t, ptywright.HandleOptions{Lifecycle: &contract.LifecycleOptions{}})
 	ctx := context.Background()
 	_, err := s.Perform(ctx, ptywright.Text("go\n"))
 	require.NoError(t, err)

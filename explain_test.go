@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 // explainPlugin names its rules, and reports what it considered and the
@@ -54,7 +55,7 @@ func TestExplain(t *testing.T) {
 	require.Equal(t, &ptywright.RowRegion{FirstRow: 1, LastRow: 1}, x.Region)
 	require.Equal(t, "3", x.ParserVersion)
 	require.Equal(t, "demo-tui", x.Parser.ParserPresetID)
-	require.Equal(t, []ptywright.Anomaly{{Code: "unknown_version_floor_used", Message: "no banner"}}, x.Anomalies)
+	require.Equal(t, []contract.Anomaly{{Code: "unknown_version_floor_used", Message: "no banner"}}, x.Anomalies)
 	require.Len(t, x.Considered, 1)
 
 	// A wait that times out carries the explanation beside the screen.

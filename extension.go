@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"ptywright/contract"
 )
 
 // Defaults of the extension host loop.
@@ -93,9 +95,9 @@ type StateSnapshot struct {
 	Metadata map[string]any `json:"metadata,omitempty"`
 	// Assessment is the provider-agnostic reading of the surface, for
 	// plugins that report one; the host validates its vocabulary.
-	Assessment *SurfaceAssessment `json:"assessment,omitempty"`
+	Assessment *contract.SurfaceAssessment `json:"assessment,omitempty"`
 	// Lifecycle is the host's turn lifecycle, when the handle tracks one.
-	Lifecycle *LifecycleStatus `json:"lifecycle,omitempty"`
+	Lifecycle *contract.LifecycleStatus `json:"lifecycle,omitempty"`
 	// InputSettleMs is how long this state's screen must stay visibly
 	// unchanged before it takes keys: a freshly drawn dialog may drop the
 	// first keys sent to it. Send holds an intent's keys until then.
@@ -131,10 +133,10 @@ type HandleOptions struct {
 	// Lifecycle, when set, makes the handle track the turn lifecycle: a
 	// goroutine classifies every screen change and feeds the assessments to
 	// a LifecycleTracker (see Lifecycle and the wait_lifecycle intent).
-	Lifecycle *LifecycleOptions
+	Lifecycle *contract.LifecycleOptions
 	// OnLifecycle is called (from the tracking goroutine, never under a
 	// lock) when the lifecycle status changes. It must not block.
-	OnLifecycle func(LifecycleStatus)
+	OnLifecycle func(contract.LifecycleStatus)
 
 	// Runtime SDK (handle_events.go).
 
@@ -280,7 +282,7 @@ type Inspection struct {
 	TranscriptTail string        `json:"transcript_tail"`
 	Sequence       uint64        `json:"sequence"`
 	// Projection is the dialog-oriented rendering of the screen.
-	Projection DialogProjection `json:"projection"`
+	Projection contract.DialogProjection `json:"projection"`
 }
 
 // Inspect classifies and returns the texts the classifier saw, redacted with

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	lua "github.com/Shopify/go-lua"
+
+	"ptywright/internal/wire"
 )
 
 // Hook call budgets.
@@ -202,7 +204,7 @@ func hookArgs(args json.RawMessage) ([]any, error) {
 		}
 		return v, nil
 	}
-	return nil, fmt.Errorf("%w: args: want a JSON array of positional arguments, got %s", ErrInvalidParams, jsonKind(args))
+	return nil, fmt.Errorf("%w: args: want a JSON array of positional arguments, got %s", ErrInvalidParams, wire.Kind(args))
 }
 
 // decodeHookResult reads a hook's return value.

@@ -14,6 +14,9 @@ import (
 	"sync"
 
 	lua "github.com/Shopify/go-lua"
+
+	"ptywright/contract"
+	"ptywright/internal/wire"
 )
 
 // LuaExtension is an Extension whose vocabulary lives in a Lua plugin. The
@@ -222,7 +225,7 @@ func (e *LuaExtension) Project(ctx context.Context, cc ClassifyContext) (dialog,
 			var m map[string]json.RawMessage
 			_ = json.Unmarshal(raw, &m)
 			e.rt.logger().Warn("project returned fields this host does not know; dropped",
-				"fields", strings.Join(appendUnknownFields(nil, "", m, out), ", "))
+				"fields", strings.Join(wire.AppendUnknownFields(nil, "", m, out), ", "))
 		}
 		dialog, projectorID = out.DialogText, out.ProjectorID
 		return nil
@@ -455,7 +458,7 @@ func (rt *luaRuntime) decodeSnapshot(l *lua.State) (StateSnapshot, error) {
 		if err != nil {
 			return StateSnapshot{}, err
 		}
-		a, err := decodeAssessment(raw)
+		a, err := contract.DecodeAssessment(raw)
 		if err != nil {
 			return StateSnapshot{}, fmt.Errorf("classify: field \"assessment\": %w", err)
 		}

@@ -174,9 +174,9 @@ func TestLuaHelperArgumentErrors(t *testing.T) {
 		want string
 	}{
 		{`ptywright.action.key(nil)`, "bad argument #1 to 'key' (string expected, got nil)"},
-		{`ptywright.action.key("Enter")`, `bad argument #1 to 'key' (unknown key "Enter" (valid keys: enter, escape,`},
+		{`ptywright.action.key("Enter")`, `bad argument #1 to 'key' (ptywright: unknown key "Enter" (valid keys: enter, escape,`},
 		{`ptywright.action.text({})`, "bad argument #1 to 'text' (string expected, got table)"},
-		{`ptywright.action.signal("stop")`, `bad argument #1 to 'signal' (unknown signal "stop" (valid signals: int, term,`},
+		{`ptywright.action.signal("stop")`, `bad argument #1 to 'signal' (ptywright: unknown signal "stop" (valid signals: int, term,`},
 		{`ptywright.action.resize(0, 80)`, "bad argument #1 to 'resize' (rows: must be between 1 and"},
 		{`ptywright.action.resize(24, "wide")`, "bad argument #2 to 'resize' (number expected, got string)"},
 		{`ptywright.action.resize(24.5, 80)`, "bad argument #1 to 'resize' (number has no integer representation)"},
@@ -478,7 +478,7 @@ func TestLuaPlanResults(t *testing.T) {
 		{"empty array sentinel", `{actions = ptywright.empty_array}`, ptywright.ActionPlan{}, nil, ""},
 		{"clear intent", `{last_intent = ""}`, ptywright.ActionPlan{LastIntent: strPtr("")}, nil, ""},
 		{"hand-built action", `{actions = {{type = "key", value = "enter"}}}`, ptywright.ActionPlan{Actions: []ptywright.Action{ptywright.Press(ptywright.KeyEnter)}}, nil, ""},
-		{"bad action", `{actions = {{type = "key", value = "Enter"}}}`, ptywright.ActionPlan{}, ptywright.ErrInvalidAction, `actions[1]: action.value: unknown key "Enter"`},
+		{"bad action", `{actions = {{type = "key", value = "Enter"}}}`, ptywright.ActionPlan{}, ptywright.ErrInvalidAction, `actions[1]: action.value: ptywright: unknown key "Enter"`},
 		{"unknown field", `{actions = {{type = "text", value = "x", extra = 1}}}`, ptywright.ActionPlan{}, ptywright.ErrInvalidAction, "actions[1]: action.extra: unknown field"},
 		{"actions object", `{actions = {type = "text"}}`, ptywright.ActionPlan{}, ptywright.ErrPluginRuntime, `field "actions": want a list of actions`},
 		{"nil", `nil`, ptywright.ActionPlan{}, ptywright.ErrPluginRuntime, "intent returned nil, want a table"},

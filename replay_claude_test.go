@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/asciicast"
 )
 
 // TestReplayClaudeTurnThroughThePlugin replays the shipped recording of a
@@ -17,7 +18,7 @@ func TestReplayClaudeTurnThroughThePlugin(t *testing.T) {
 	f, err := os.Open(claudeTurnCast)
 	require.NoError(t, err)
 	defer f.Close()
-	rec, err := ptywright.ReadRecording(f)
+	rec, err := asciicast.Read(f)
 	require.NoError(t, err)
 
 	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})

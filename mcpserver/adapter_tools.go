@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/host"
 )
 
@@ -257,7 +258,7 @@ func (c *client) adapterStart(ctx context.Context, _ *mcp.CallToolRequest, in ad
 	}
 	h := ptywright.NewExtensionHandle(sess, ext, ptywright.HandleOptions{
 		Predicates: c.srv.opts.Predicates,
-		Lifecycle:  &ptywright.LifecycleOptions{},
+		Lifecycle:  &contract.LifecycleOptions{},
 		Scope:      ptywright.EventScope{Session: e.id},
 	})
 	a, err := c.addAdapter(m.Name, m, h, e)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 // The test plugins' manifests: echo is shared with the root package's tests;
@@ -58,11 +59,11 @@ type adapterStarted struct {
 
 // stateShape is a StateSnapshot as a client reads it.
 type stateShape struct {
-	State      string                     `json:"state"`
-	Evidence   string                     `json:"evidence"`
-	LastIntent *string                    `json:"last_intent"`
-	Metadata   map[string]any             `json:"metadata"`
-	Lifecycle  *ptywright.LifecycleStatus `json:"lifecycle"`
+	State      string                    `json:"state"`
+	Evidence   string                    `json:"evidence"`
+	LastIntent *string                   `json:"last_intent"`
+	Metadata   map[string]any            `json:"metadata"`
+	Lifecycle  *contract.LifecycleStatus `json:"lifecycle"`
 }
 
 // waited is adapter.wait's and adapter.turn's result.

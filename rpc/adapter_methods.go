@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/host"
+	"ptywright/internal/wire"
 )
 
 func (s *Server) adapterMethods() map[string]handlerFunc {
@@ -169,7 +171,7 @@ func checkIntent(field, intent, paramsField string, params json.RawMessage) erro
 	if field != "" && intent == "" {
 		return invalidParams(field, "must not be empty")
 	}
-	if kind := jsonKind(params); len(params) > 0 && kind != "an object" && kind != "null" {
+	if kind := wire.Kind(params); len(params) > 0 && kind != "an object" && kind != "null" {
 		return invalidParams(paramsField, "must be an object, got %s", kind)
 	}
 	return nil
@@ -388,15 +390,15 @@ func (s *Server) adapterTranscript(_ context.Context, _ *conn, raw []byte) (any,
 }
 
 type inspectResult struct {
-	Adapter        string                     `json:"adapter"`
-	Plugin         string                     `json:"plugin"`
-	State          ptywright.StateSnapshot    `json:"state"`
-	PlainText      string                     `json:"plain_text"`
-	BodyText       string                     `json:"body_text"`
-	StatusText     string                     `json:"status_text"`
-	TranscriptTail string                     `json:"transcript_tail"`
-	Sequence       uint64                     `json:"sequence"`
-	Projection     ptywright.DialogProjection `json:"projection"`
+	Adapter        string                    `json:"adapter"`
+	Plugin         string                    `json:"plugin"`
+	State          ptywright.StateSnapshot   `json:"state"`
+	PlainText      string                    `json:"plain_text"`
+	BodyText       string                    `json:"body_text"`
+	StatusText     string                    `json:"status_text"`
+	TranscriptTail string                    `json:"transcript_tail"`
+	Sequence       uint64                    `json:"sequence"`
+	Projection     contract.DialogProjection `json:"projection"`
 }
 
 func (s *Server) adapterInspect(ctx context.Context, _ *conn, raw []byte) (any, error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/host"
 )
 
@@ -156,8 +157,8 @@ func (s *Server) launch(ctx context.Context, m ptywright.PluginManifest, opts pt
 	}
 	h := ptywright.NewExtensionHandle(sess, ext, ptywright.HandleOptions{
 		Predicates:  s.opts.Predicates,
-		Lifecycle:   &ptywright.LifecycleOptions{},
-		OnLifecycle: func(st ptywright.LifecycleStatus) { s.reg.publishLifecycle(e, st) },
+		Lifecycle:   &contract.LifecycleOptions{},
+		OnLifecycle: func(st contract.LifecycleStatus) { s.reg.publishLifecycle(e, st) },
 		Events:      s.events,
 		Scope:       ptywright.EventScope{Session: e.id, Adapter: id},
 	})

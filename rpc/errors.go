@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	"ptywright"
+	"ptywright/asciicast"
+	"ptywright/internal/wire"
 )
 
 // ErrServerClosed is returned by Serve, ListenUnix and ServeConn once Close
@@ -43,7 +45,7 @@ var classes = []struct {
 	{ptywright.ErrTooManyMarkers, ErrInvalidParams},
 	{ptywright.ErrRawTranscriptExists, ErrInvalidParams},
 	{ptywright.ErrRecordingExists, ErrInvalidParams},
-	{ptywright.ErrInvalidRecording, ErrInvalidParams},
+	{asciicast.ErrInvalid, ErrInvalidParams},
 	{ptywright.ErrInvalidManifest, ErrInvalidParams},
 	{ptywright.ErrPathEscape, ErrInvalidParams},
 	{ptywright.ErrPluginNotFound, ErrInvalidParams},
@@ -123,7 +125,7 @@ type waitEvidence struct {
 // quote a parameter or screen text holding a secret.
 func toWire(err error) *Error {
 	class, explicit := classOf(err)
-	msg := err.Error()
+	msg := wire.Unprefix(err.Error())
 	if !explicit {
 		msg = class.Message + ": " + msg
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"ptywright"
+	"ptywright/internal/wire"
 )
 
 func (s *Server) pluginMethods() map[string]handlerFunc {
@@ -46,7 +47,7 @@ func (s *Server) pluginValidateManifest(_ context.Context, _ *conn, raw []byte) 
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	if kind := jsonKind(p.Manifest); kind != "an object" {
+	if kind := wire.Kind(p.Manifest); kind != "an object" {
 		return nil, invalidParams("manifest", "must be an object, got %s", kind)
 	}
 	if _, err := ptywright.ParseManifestJSON(p.Manifest); err != nil {

@@ -36,6 +36,7 @@ type PermissionError struct {
 	Permission ptywright.Permission
 }
 
+// Error names the call and the permission it needs.
 func (e *PermissionError) Error() string {
 	return fmt.Sprintf("%v: %s requires the %s permission", ptywright.ErrPermissionDenied, e.Method, e.Permission)
 }
