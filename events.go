@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"ptywright/manifest"
 )
 
 // Core event names. The core defines them and their payload (CoreEvent);
@@ -158,7 +160,7 @@ func (b *EventBus) list() []*eventSub {
 // events in any plugin namespace; Lua plugins go through ptywright.emit,
 // which confines them to their own.
 func (b *EventBus) Emit(ev Event) error {
-	if _, _, ok := splitPluginEvent(ev.Name); !ok {
+	if _, _, ok := manifest.SplitEvent(ev.Name); !ok {
 		return fmt.Errorf("%w: name %q must be \"<namespace>:<event>\" in lowercase letters, digits, '-' and '_'", ErrInvalidEvent, ev.Name)
 	}
 	if isCoreNamespace(ev.Name) && !slices.Contains(CoreEventNames(), ev.Name) {
@@ -210,6 +212,6 @@ func (b *EventBus) call(s *eventSub, ev Event) {
 // isCoreNamespace reports whether an event name is in a namespace the
 // core owns.
 func isCoreNamespace(name string) bool {
-	ns, _, _ := splitPluginEvent(name)
-	return slices.Contains(manifestReservedNamespaces, ns)
+	ns, _, _ := manifest.SplitEvent(name)
+	return manifest.IsReservedNamespace(ns)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"ptywright/manifest"
 )
 
 // Defaults of the extension host loop.
@@ -37,7 +39,7 @@ const (
 // The host serialises calls on one Extension.
 type Extension interface {
 	// Manifest describes the plugin.
-	Manifest() PluginManifest
+	Manifest() manifest.Manifest
 	// Classify names the state the screen shows.
 	Classify(ctx context.Context, cc ClassifyContext) (StateSnapshot, error)
 	// Plan turns an intent into actions.
@@ -193,7 +195,7 @@ func NewExtensionHandle(s *Session, ext Extension, opts HandleOptions) *Extensio
 func (h *ExtensionHandle) Session() *Session { return h.s }
 
 // Manifest returns the extension's manifest.
-func (h *ExtensionHandle) Manifest() PluginManifest { return h.ext.Manifest() }
+func (h *ExtensionHandle) Manifest() manifest.Manifest { return h.ext.Manifest() }
 
 // State classifies the current screen. Like every handle method it queues
 // behind a running Send, Wait or Turn, and gives up when ctx ends while

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	lua "github.com/Shopify/go-lua"
+
+	"ptywright/manifest"
 )
 
 // Hook call budgets.
@@ -123,7 +125,7 @@ func (r *HookResult) UnmarshalJSON(data []byte) error {
 // only Close calls. Calls are serialised with the instance's other calls,
 // so a long hook holds them up.
 func (e *LuaExtension) CallHook(ctx context.Context, hook string, args json.RawMessage, opts HookOptions) (HookResult, error) {
-	if !isHookName(hook) {
+	if !manifest.IsHookName(hook) {
 		return HookResult{}, fmt.Errorf("%w: hook: %q is not a Lua function name", ErrInvalidParams, hook)
 	}
 	if hook == "close" {
@@ -271,7 +273,7 @@ func (p *Plugins) CallInline(ctx context.Context, source, hook string, args json
 	if strings.TrimSpace(source) == "" {
 		return HookResult{}, fmt.Errorf("%w: source: empty script", ErrInvalidParams)
 	}
-	m := PluginManifest{Name: InlinePluginName, Kind: PluginKindMacro, Version: "0", Runtime: RuntimeLua, Entrypoint: "inline.lua"}
+	m := manifest.Manifest{Name: InlinePluginName, Kind: manifest.KindMacro, Version: "0", Runtime: manifest.RuntimeLua, Entrypoint: "inline.lua"}
 	ext, err := newLuaExtension(m, []byte(source), LuaOptions{Limits: p.opts.Limits, Logger: p.opts.Logger}, true)
 	if err != nil {
 		return HookResult{}, err
@@ -299,7 +301,7 @@ func (e *LuaExtension) checkDeclared() error {
 	}{{"hooks", "hook", m.Hooks}, {"intents", "intent", m.Intents}} {
 		for i, name := range list.names {
 			if !exports[name] {
-				return manifestFieldErr(fmt.Sprintf("%s[%d]", list.field, i), "%s %q is declared but the plugin exports no such function", list.kind, name)
+				return manifest.FieldError(fmt.Sprintf("%s[%d]", list.field, i), "%s %q is declared but the plugin exports no such function", list.kind, name)
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 const hookPlugin = `local M = {}
@@ -209,8 +210,8 @@ end`, "probe", ``, `{"ok":{"action":true,"matcher":true,"emit":true,"on":true,"c
 func TestManifestDeclaredHooksMustExist(t *testing.T) {
 	p := newPlugins(t, ptywright.PluginsOptions{Limits: testLimits})
 	_, err := p.Load(writePlugin(t, "decl", "hooks = [\"add\", \"sub\"]\n", `return {add = function() end}`))
-	require.ErrorIs(t, err, ptywright.ErrInvalidManifest)
-	var me *ptywright.ManifestError
+	require.ErrorIs(t, err, manifest.ErrInvalid)
+	var me *manifest.Error
 	require.True(t, errors.As(err, &me))
 	require.Equal(t, "hooks[1]", me.Field)
 	require.ErrorContains(t, err, `hook "sub" is declared but the plugin exports no such function`)

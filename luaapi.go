@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	lua "github.com/Shopify/go-lua"
+
+	"ptywright/manifest"
 )
 
 // installHostAPI sets the global ptywright table. Helpers the manifest did
@@ -34,7 +36,7 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 	l.SetField(-2, "empty_array")
 
 	var actions []lua.RegistryFunction
-	if m.HasPermission(PermissionInputWrite) {
+	if m.HasPermission(manifest.PermissionInputWrite) {
 		actions = append(actions,
 			lua.RegistryFunction{Name: "text", Function: textAction("text", ActionText)},
 			lua.RegistryFunction{Name: "paste", Function: textAction("paste", ActionPaste)},
@@ -45,13 +47,13 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 			lua.RegistryFunction{Name: "mark_transcript", Function: markAction},
 		)
 	}
-	if m.HasPermission(PermissionSessionKill) {
+	if m.HasPermission(manifest.PermissionSessionKill) {
 		actions = append(actions,
 			lua.RegistryFunction{Name: "kill", Function: bareAction(ActionKill)},
 			lua.RegistryFunction{Name: "signal", Function: namedAction("signal", ActionSignal, ParseSignal)},
 		)
 	}
-	if m.HasPermission(PermissionSessionResize) {
+	if m.HasPermission(manifest.PermissionSessionResize) {
 		actions = append(actions, lua.RegistryFunction{Name: "resize", Function: resizeAction})
 	}
 	if len(actions) > 0 {
@@ -59,7 +61,7 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 		l.SetField(-2, "action")
 	}
 
-	if m.HasPermission(PermissionMatcherWait) {
+	if m.HasPermission(manifest.PermissionMatcherWait) {
 		rt.newSafeLibrary(l, "matcher.", []lua.RegistryFunction{
 			{Name: "contains_text", Function: textMatcher("contains_text", MatchContainsText, nil)},
 			{Name: "screen_regex", Function: textMatcher("screen_regex", MatchScreenRegex, rt)},

@@ -8,6 +8,8 @@ import (
 
 	lua "github.com/Shopify/go-lua"
 	"github.com/stretchr/testify/require"
+
+	"ptywright/manifest"
 )
 
 // jsonForm is what encoding/json makes of v, with integral numbers as
@@ -57,7 +59,7 @@ func TestPushGoIsTheJSONForm(t *testing.T) {
 		ClassifyContext{Screen: "s", Transcript: &tr, LastIntent: &li, StableMs: &ms, CompletedTurnStableMs: &ms, Sequence: 1 << 40},
 		PredicateInput{Screen: "x", Markers: map[string]int64{"turn": 4}, Cursor: 12, Params: json.RawMessage(`{"a":[1,2.5,"z",null,{"b":false}]}`)},
 		PredicateInput{},
-		PluginManifest{Name: "m", Kind: PluginKindAdapter, Version: "1", Runtime: RuntimeLua, Entrypoint: "main.lua"},
+		manifest.Manifest{Name: "m", Kind: manifest.KindAdapter, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"},
 		map[string]any{"nested": []any{map[string]any{"x": 1.25}}, "n": 3},
 		[]Matcher{ContainsText("ready"), ScreenStable(0)},
 		StateSnapshot{State: "s", Confidence: 0.5, Metadata: map[string]any{"k": []any{}}},

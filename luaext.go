@@ -14,6 +14,8 @@ import (
 	"sync"
 
 	lua "github.com/Shopify/go-lua"
+
+	"ptywright/manifest"
 )
 
 // LuaExtension is an Extension whose vocabulary lives in a Lua plugin. The
@@ -62,17 +64,17 @@ type LuaOptions struct {
 // fresh Lua state and runs it under the call budget. A syntax error, a
 // runtime error or a chunk that does not return a table is a *PluginError
 // for function "(load)".
-func NewLuaExtension(m PluginManifest, source []byte, opts LuaOptions) (*LuaExtension, error) {
+func NewLuaExtension(m manifest.Manifest, source []byte, opts LuaOptions) (*LuaExtension, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	if m.Runtime != RuntimeLua {
-		return nil, manifestFieldErr("runtime", "runtime %q cannot run in the Lua host", m.Runtime)
+	if m.Runtime != manifest.RuntimeLua {
+		return nil, manifest.FieldError("runtime", "runtime %q cannot run in the Lua host", m.Runtime)
 	}
 	return newLuaExtension(m, source, opts, false)
 }
 
-func newLuaExtension(m PluginManifest, source []byte, opts LuaOptions, inline bool) (*LuaExtension, error) {
+func newLuaExtension(m manifest.Manifest, source []byte, opts LuaOptions, inline bool) (*LuaExtension, error) {
 	e := &LuaExtension{}
 	sdk := luaSDK{inline: inline, origin: e, bus: opts.Events, scope: opts.Scope, log: opts.Logger, handled: e.events.setHandled}
 	rt, err := newLuaRuntimeSDK(context.Background(), m, source, opts.Limits, sdk)
@@ -87,7 +89,7 @@ func newLuaExtension(m PluginManifest, source []byte, opts LuaOptions, inline bo
 }
 
 // Manifest returns a copy of the plugin's manifest.
-func (e *LuaExtension) Manifest() PluginManifest { return *e.rt.manifest.Clone() }
+func (e *LuaExtension) Manifest() manifest.Manifest { return *e.rt.manifest.Clone() }
 
 // LastOutput returns what the plugin printed during its last call (print
 // never reaches the host's stdout), capped at 64 KiB.
@@ -168,8 +170,8 @@ func (e *LuaExtension) Plan(ctx context.Context, intent string, params json.RawM
 func (e *LuaExtension) WaitMatcher(ctx context.Context, intent string, params json.RawMessage) (Matcher, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !e.rt.manifest.HasPermission(PermissionMatcherWait) {
-		return Matcher{}, fmt.Errorf("%w: plugin %s does not declare %s", ErrPermissionDenied, e.rt.manifest.Name, PermissionMatcherWait)
+	if !e.rt.manifest.HasPermission(manifest.PermissionMatcherWait) {
+		return Matcher{}, fmt.Errorf("%w: plugin %s does not declare %s", ErrPermissionDenied, e.rt.manifest.Name, manifest.PermissionMatcherWait)
 	}
 	if err := e.rt.ensure(ctx); err != nil {
 		return Matcher{}, err
@@ -349,7 +351,7 @@ func (rt *luaRuntime) callExport(ctx context.Context, fn string, args func(*lua.
 }
 
 func isIntentName(name string) bool {
-	return name != "" && reservedCallable("intent", name) == ""
+	return name != "" && manifest.ReservedCallable("intent", name) == ""
 }
 
 func intentNames(exports map[string]bool) []string {
@@ -582,14 +584,14 @@ func (rt *luaRuntime) decodeActions(l *lua.State, field string) ([]Action, error
 }
 
 // actionPermission is the permission an action in a plan needs.
-func actionPermission(t ActionType) Permission {
+func actionPermission(t ActionType) manifest.Permission {
 	switch t {
 	case ActionKill, ActionSignal:
-		return PermissionSessionKill
+		return manifest.PermissionSessionKill
 	case ActionResize:
-		return PermissionSessionResize
+		return manifest.PermissionSessionResize
 	default:
-		return PermissionInputWrite
+		return manifest.PermissionInputWrite
 	}
 }
 
@@ -632,8 +634,8 @@ func (rt *luaRuntime) decodePredicate(l *lua.State) (PredicateOutcome, error) {
 // PluginDescription is plugin.describe's result: what a plugin offers, so
 // drivers need not hard-code intent names.
 type PluginDescription struct {
-	Plugin   string         `json:"plugin"`
-	Manifest PluginManifest `json:"manifest"`
+	Plugin   string            `json:"plugin"`
+	Manifest manifest.Manifest `json:"manifest"`
 	// Intents are adapter.send intents; WaitMatchers adapter.wait intents;
 	// States the classifier's vocabulary (empty when the plugin does not
 	// describe itself: it lives inside classify).

@@ -12,6 +12,8 @@ import (
 	lua "github.com/Shopify/go-lua"
 
 	"ptywright/internal/luapattern"
+
+	"ptywright/manifest"
 )
 
 // Errors of the plugin host. Calls into a plugin fail with a *PluginError
@@ -80,7 +82,7 @@ const (
 // call transparently runs on a fresh instance, without the old
 // module-level values.
 type luaRuntime struct {
-	manifest PluginManifest
+	manifest manifest.Manifest
 	source   string
 	chunk    string
 	limits   PluginLimits
@@ -103,13 +105,13 @@ type luaRuntime struct {
 	sdk luaSDK
 }
 
-func newLuaRuntime(ctx context.Context, m PluginManifest, source []byte, limits PluginLimits) (*luaRuntime, error) {
+func newLuaRuntime(ctx context.Context, m manifest.Manifest, source []byte, limits PluginLimits) (*luaRuntime, error) {
 	return newLuaRuntimeSDK(ctx, m, source, limits, luaSDK{})
 }
 
 // newLuaRuntimeSDK is newLuaRuntime with the runtime SDK's settings
 // (owner, logger, bus, inline mode) in place before the chunk runs.
-func newLuaRuntimeSDK(ctx context.Context, m PluginManifest, source []byte, limits PluginLimits, sdk luaSDK) (*luaRuntime, error) {
+func newLuaRuntimeSDK(ctx context.Context, m manifest.Manifest, source []byte, limits PluginLimits, sdk luaSDK) (*luaRuntime, error) {
 	rt := &luaRuntime{
 		manifest: *m.Clone(),
 		source:   string(source),

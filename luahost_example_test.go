@@ -7,15 +7,16 @@ import (
 	"log"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // A plugin is a Lua module: classify names the state, each intent returns
 // the actions to perform.
 func ExampleNewLuaExtension() {
-	m := ptywright.PluginManifest{
-		Name: "greeter", Kind: ptywright.PluginKindAdapter, Version: "1.0.0",
-		Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua",
-		Permissions: []ptywright.Permission{ptywright.PermissionInputWrite},
+	m := manifest.Manifest{
+		Name: "greeter", Kind: manifest.KindAdapter, Version: "1.0.0",
+		Runtime: manifest.RuntimeLua, Entrypoint: "main.lua",
+		Permissions: []manifest.Permission{manifest.PermissionInputWrite},
 	}
 	src := `local M = {}
 function M.classify(ctx)

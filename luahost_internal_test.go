@@ -7,6 +7,8 @@ import (
 
 	lua "github.com/Shopify/go-lua"
 	"github.com/stretchr/testify/require"
+
+	"ptywright/manifest"
 )
 
 const counterPlugin = `local M = {}
@@ -16,7 +18,7 @@ return M`
 
 func counterRuntime(t *testing.T) *luaRuntime {
 	t.Helper()
-	m := PluginManifest{Name: "counter", Kind: PluginKindAdapter, Version: "1", Runtime: RuntimeLua, Entrypoint: "main.lua"}
+	m := manifest.Manifest{Name: "counter", Kind: manifest.KindAdapter, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 	rt, err := newLuaRuntime(context.Background(), m, []byte(counterPlugin), PluginLimits{})
 	require.NoError(t, err)
 	return rt
@@ -77,7 +79,7 @@ func TestInterpreterFailuresReplaceTheState(t *testing.T) {
 }
 
 func TestCaughtStackOverflowReplacesTheState(t *testing.T) {
-	m := PluginManifest{Name: "deep", Kind: PluginKindAdapter, Version: "1", Runtime: RuntimeLua, Entrypoint: "main.lua"}
+	m := manifest.Manifest{Name: "deep", Kind: manifest.KindAdapter, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 	rt, err := newLuaRuntime(context.Background(), m, []byte(`local M = {}
 local n = 0
 function M.count() n = n + 1 return {last_intent = tostring(n)} end

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	lua "github.com/Shopify/go-lua"
+
+	"ptywright/manifest"
 )
 
 // The runtime SDK: what the core offers a plugin beyond classify, intents
@@ -197,11 +199,11 @@ func (rt *luaRuntime) eventName(name string) (string, error) {
 	if !strings.Contains(name, ":") {
 		full = rt.manifest.Name + ":" + name
 	}
-	ns, _, ok := splitPluginEvent(full)
+	ns, _, ok := manifest.SplitEvent(full)
 	switch {
 	case !ok:
 		return "", fmt.Errorf("event %q must be \"<event>\" or \"%s:<event>\" in lowercase letters, digits, '-' and '_'", name, rt.manifest.Name)
-	case slices.Contains(manifestReservedNamespaces, ns):
+	case manifest.IsReservedNamespace(ns):
 		return "", fmt.Errorf("event %q is in the core namespace %q, which plugins may not emit", name, ns)
 	case ns != rt.manifest.Name:
 		return "", fmt.Errorf("event %q is outside the plugin's namespace %q", name, rt.manifest.Name+":")
@@ -257,7 +259,7 @@ func (rt *luaRuntime) luaEmit(l *lua.State) int {
 // adapter?, timestamp}.
 func (rt *luaRuntime) luaOn(l *lua.State) int {
 	name := checkStringArg(l, "on", 1)
-	if _, _, ok := splitPluginEvent(name); !ok {
+	if _, _, ok := manifest.SplitEvent(name); !ok {
 		argError(l, "on", 1, fmt.Sprintf("event %q must be \"<namespace>:<event>\"", name))
 	}
 	if isCoreNamespace(name) && !slices.Contains(CoreEventNames(), name) {

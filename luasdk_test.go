@@ -11,15 +11,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // sdkManifest is a plugin manifest for the SDK tests.
-func sdkManifest(name string, perms ...ptywright.Permission) ptywright.PluginManifest {
-	return ptywright.PluginManifest{Name: name, Kind: ptywright.PluginKindAdapter, Version: "1", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua", Permissions: perms}
+func sdkManifest(name string, perms ...manifest.Permission) manifest.Manifest {
+	return manifest.Manifest{Name: name, Kind: manifest.KindAdapter, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua", Permissions: perms}
 }
 
 // newSDKExt loads src as plugin name on bus, logging into logger.
-func newSDKExt(t testing.TB, m ptywright.PluginManifest, src string, opts ptywright.LuaOptions) *ptywright.LuaExtension {
+func newSDKExt(t testing.TB, m manifest.Manifest, src string, opts ptywright.LuaOptions) *ptywright.LuaExtension {
 	t.Helper()
 	if opts.Limits == (ptywright.PluginLimits{}) {
 		opts.Limits = testLimits
@@ -77,7 +78,7 @@ return M`, ptywright.LuaOptions{Events: bus, Scope: ptywright.EventScope{Session
 func TestLuaEmitDeclaredEvents(t *testing.T) {
 	bus := ptywright.NewEventBus(nil)
 	m := sdkManifest("tool")
-	m.Events = &ptywright.PluginEvents{Emits: []string{"tool:ok"}, Handles: []string{"session:exited"}}
+	m.Events = &manifest.Events{Emits: []string{"tool:ok"}, Handles: []string{"session:exited"}}
 	ext := newSDKExt(t, m, `local M = {}
 function M.fire(name) ptywright.emit(name) end
 function M.listen(name) ptywright.on(name, function() end) end

@@ -11,12 +11,14 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"ptywright/manifest"
 )
 
 // builtinPlugins holds plugins/<name>/{manifest.toml,*.lua}; see
 // plugins/README.md.
 //
-//go:embed plugins
+//go:embed plugins/*/manifest.toml plugins/*/*.lua
 var builtinPlugins embed.FS
 
 // Errors of the plugin registry.
@@ -62,7 +64,7 @@ type Plugins struct {
 // pluginDef is one registered plugin and the registry's own instance of
 // it, created on first use.
 type pluginDef struct {
-	manifest PluginManifest
+	manifest manifest.Manifest
 	source   []byte
 	builtin  bool
 	path     string // manifest file of a loaded plugin
@@ -96,12 +98,12 @@ func NewPlugins(opts PluginsOptions) (*Plugins, error) {
 // directory holding a manifest.toml, with the entrypoint relative to that
 // directory. Other directories and files are ignored. It returns the
 // manifests registered, in name order.
-func (p *Plugins) RegisterBuiltinFS(fsys fs.FS, root string) ([]PluginManifest, error) {
+func (p *Plugins) RegisterBuiltinFS(fsys fs.FS, root string) ([]manifest.Manifest, error) {
 	entries, err := fs.ReadDir(fsys, root)
 	if err != nil {
 		return nil, err
 	}
-	var out []PluginManifest
+	var out []manifest.Manifest
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
@@ -114,20 +116,20 @@ func (p *Plugins) RegisterBuiltinFS(fsys fs.FS, root string) ([]PluginManifest, 
 		if err != nil {
 			return out, err
 		}
-		m, err := ParseManifestTOML(data)
+		m, err := manifest.ParseTOML(data)
 		if err != nil {
-			return out, withManifestPath(err, path.Join(dir, "manifest.toml"))
+			return out, manifest.WithPath(err, path.Join(dir, "manifest.toml"))
 		}
-		if err := checkEntrypointRelative(m.Entrypoint); err != nil {
-			return out, withManifestPath(err, path.Join(dir, "manifest.toml"))
+		if err := manifest.CheckEntrypoint(m.Entrypoint); err != nil {
+			return out, manifest.WithPath(err, path.Join(dir, "manifest.toml"))
 		}
 		entry := path.Join(dir, m.Entrypoint)
 		if !strings.HasPrefix(entry, dir+"/") || !fs.ValidPath(entry) {
-			return out, &ManifestError{Path: path.Join(dir, "manifest.toml"), Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q leaves %s", m.Entrypoint, dir), Err: ErrPathEscape}
+			return out, &manifest.Error{Path: path.Join(dir, "manifest.toml"), Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q leaves %s", m.Entrypoint, dir), Err: manifest.ErrPathEscape}
 		}
 		source, err := fs.ReadFile(fsys, entry)
 		if err != nil {
-			return out, &ManifestError{Path: path.Join(dir, "manifest.toml"), Field: "entrypoint", Reason: err.Error(), Err: err}
+			return out, &manifest.Error{Path: path.Join(dir, "manifest.toml"), Field: "entrypoint", Reason: err.Error(), Err: err}
 		}
 		if err := p.register(*m, source, true, ""); err != nil {
 			return out, err
@@ -139,7 +141,7 @@ func (p *Plugins) RegisterBuiltinFS(fsys fs.FS, root string) ([]PluginManifest, 
 
 // RegisterBuiltin registers one built-in plugin from its manifest and
 // entrypoint source.
-func (p *Plugins) RegisterBuiltin(m PluginManifest, source []byte) error {
+func (p *Plugins) RegisterBuiltin(m manifest.Manifest, source []byte) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
@@ -148,24 +150,24 @@ func (p *Plugins) RegisterBuiltin(m PluginManifest, source []byte) error {
 
 // Load registers a trusted-local third-party plugin from a manifest file
 // (.toml or .json), as --plugin and plugin.load do. The entrypoint must
-// stay inside the manifest's directory (see LoadManifestFile) and must
+// stay inside the manifest's directory (see manifest.LoadFile) and must
 // load: a syntax error or a chunk that does not return a module table is
 // reported here, not at first use. A name already registered is
 // ErrPluginExists (joined with ErrBuiltinPlugin for a built-in).
-func (p *Plugins) Load(manifestPath string) (PluginManifest, error) {
-	lm, err := LoadManifestFile(manifestPath)
+func (p *Plugins) Load(manifestPath string) (manifest.Manifest, error) {
+	lm, err := manifest.LoadFile(manifestPath)
 	if err != nil {
-		return PluginManifest{}, err
+		return manifest.Manifest{}, err
 	}
 	if err := p.checkFree(lm.Manifest.Name); err != nil {
-		return PluginManifest{}, err
+		return manifest.Manifest{}, err
 	}
 	source, err := lm.ReadSource()
 	if err != nil {
-		return PluginManifest{}, err
+		return manifest.Manifest{}, err
 	}
 	if err := p.register(lm.Manifest, source, false, lm.Path); err != nil {
-		return PluginManifest{}, err
+		return manifest.Manifest{}, err
 	}
 	return *lm.Manifest.Clone(), nil
 }
@@ -189,9 +191,9 @@ func (p *Plugins) checkFreeLocked(name string) error {
 }
 
 // register checks that the source loads, then adds the plugin.
-func (p *Plugins) register(m PluginManifest, source []byte, builtin bool, from string) error {
-	if m.Runtime != RuntimeLua {
-		return manifestFieldErr("runtime", "runtime %q cannot run in the Lua host", m.Runtime)
+func (p *Plugins) register(m manifest.Manifest, source []byte, builtin bool, from string) error {
+	if m.Runtime != manifest.RuntimeLua {
+		return manifest.FieldError("runtime", "runtime %q cannot run in the Lua host", m.Runtime)
 	}
 	if err := p.checkFree(m.Name); err != nil {
 		return err
@@ -260,28 +262,28 @@ func (p *Plugins) lookup(name string) (*pluginDef, error) {
 }
 
 // Manifest returns the manifest of the named plugin.
-func (p *Plugins) Manifest(name string) (PluginManifest, error) {
+func (p *Plugins) Manifest(name string) (manifest.Manifest, error) {
 	def, err := p.lookup(name)
 	if err != nil {
-		return PluginManifest{}, err
+		return manifest.Manifest{}, err
 	}
 	return *def.manifest.Clone(), nil
 }
 
 // Manifests returns every registered manifest, sorted by name.
-func (p *Plugins) Manifests() []PluginManifest {
+func (p *Plugins) Manifests() []manifest.Manifest {
 	return p.manifests(func(*pluginDef) bool { return true })
 }
 
 // Builtins returns the built-in manifests, sorted by name.
-func (p *Plugins) Builtins() []PluginManifest {
+func (p *Plugins) Builtins() []manifest.Manifest {
 	return p.manifests(func(d *pluginDef) bool { return d.builtin })
 }
 
-func (p *Plugins) manifests(keep func(*pluginDef) bool) []PluginManifest {
+func (p *Plugins) manifests(keep func(*pluginDef) bool) []manifest.Manifest {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	out := []PluginManifest{}
+	out := []manifest.Manifest{}
 	for _, name := range sortedNames(p.defs) {
 		if def := p.defs[name]; keep(def) {
 			out = append(out, *def.manifest.Clone())
@@ -384,12 +386,12 @@ func (p *Plugins) Close() error {
 
 // PluginCapabilities is plugin.capabilities' result.
 type PluginCapabilities struct {
-	EmbeddedLua    bool             `json:"embedded_lua"`
-	Runtimes       []PluginRuntime  `json:"runtimes"`
-	Kinds          []PluginKind     `json:"kinds"`
-	Permissions    []Permission     `json:"permissions"`
-	BuiltinPlugins []PluginManifest `json:"builtin_plugins"`
-	Limits         PluginLimitsInfo `json:"limits"`
+	EmbeddedLua    bool                  `json:"embedded_lua"`
+	Runtimes       []manifest.Runtime    `json:"runtimes"`
+	Kinds          []manifest.Kind       `json:"kinds"`
+	Permissions    []manifest.Permission `json:"permissions"`
+	BuiltinPlugins []manifest.Manifest   `json:"builtin_plugins"`
+	Limits         PluginLimitsInfo      `json:"limits"`
 }
 
 // PluginLimitsInfo reports the budgets every plugin call runs under.
@@ -408,9 +410,9 @@ func (p *Plugins) Capabilities() PluginCapabilities {
 	lim := p.opts.Limits.withDefaults()
 	return PluginCapabilities{
 		EmbeddedLua:    true,
-		Runtimes:       []PluginRuntime{RuntimeLua},
-		Kinds:          slices.Clone(manifestKinds),
-		Permissions:    AllPermissions(),
+		Runtimes:       []manifest.Runtime{manifest.RuntimeLua},
+		Kinds:          manifest.Kinds(),
+		Permissions:    manifest.AllPermissions(),
 		BuiltinPlugins: p.Builtins(),
 		Limits: PluginLimitsInfo{
 			Instructions:   lim.Instructions,

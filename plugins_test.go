@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // writePlugin writes manifest.toml and main.lua for a third-party plugin
@@ -36,7 +37,7 @@ func builtinFS(name string) fstest.MapFS {
 	}
 }
 
-func names(ms []ptywright.PluginManifest) []string {
+func names(ms []manifest.Manifest) []string {
 	out := []string{}
 	for _, m := range ms {
 		out = append(out, m.Name)
@@ -95,7 +96,7 @@ func TestPluginsRegistry(t *testing.T) {
 	m.Permissions[0] = "tampered"
 	again, err := p.Manifest("echo")
 	require.NoError(t, err)
-	require.Equal(t, ptywright.PermissionSessionSpawn, again.Permissions[0], "manifests are handed out as copies")
+	require.Equal(t, manifest.PermissionSessionSpawn, again.Permissions[0], "manifests are handed out as copies")
 
 	// Collisions: with a loaded plugin, and with a built-in.
 	_, err = p.Load("testdata/plugins/echo/manifest.toml")
@@ -135,14 +136,14 @@ func TestPluginsLoadRejects(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "evil.lua"), []byte("return {}"), 0o600))
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "plugin"), 0o700))
-	manifest := filepath.Join(dir, "plugin", "manifest.toml")
-	require.NoError(t, os.WriteFile(manifest, []byte("name = \"evil\"\nkind = \"adapter\"\nversion = \"1\"\nruntime = \"lua\"\nentrypoint = \"../evil.lua\"\npermissions = []\n"), 0o600))
-	_, err = p.Load(manifest)
-	require.ErrorIs(t, err, ptywright.ErrPathEscape)
+	mpath := filepath.Join(dir, "plugin", "manifest.toml")
+	require.NoError(t, os.WriteFile(mpath, []byte("name = \"evil\"\nkind = \"adapter\"\nversion = \"1\"\nruntime = \"lua\"\nentrypoint = \"../evil.lua\"\npermissions = []\n"), 0o600))
+	_, err = p.Load(mpath)
+	require.ErrorIs(t, err, manifest.ErrPathEscape)
 	require.NoError(t, os.Symlink(filepath.Join(dir, "evil.lua"), filepath.Join(dir, "plugin", "main.lua")))
-	require.NoError(t, os.WriteFile(manifest, []byte("name = \"evil\"\nkind = \"adapter\"\nversion = \"1\"\nruntime = \"lua\"\nentrypoint = \"main.lua\"\npermissions = []\n"), 0o600))
-	_, err = p.Load(manifest)
-	require.ErrorIs(t, err, ptywright.ErrPathEscape)
+	require.NoError(t, os.WriteFile(mpath, []byte("name = \"evil\"\nkind = \"adapter\"\nversion = \"1\"\nruntime = \"lua\"\nentrypoint = \"main.lua\"\npermissions = []\n"), 0o600))
+	_, err = p.Load(mpath)
+	require.ErrorIs(t, err, manifest.ErrPathEscape)
 
 	// Source that does not load is refused at Load, not at first use.
 	_, err = p.Load(writePlugin(t, "broken", "", "local M = {"))
@@ -158,7 +159,7 @@ func TestPluginsLoadRejects(t *testing.T) {
 	fsys := builtinFS("demo")
 	fsys["plugins/demo/manifest.toml"].Data = []byte("name = \"demo\"\nkind = \"adapter\"\nversion = \"1\"\nruntime = \"lua\"\nentrypoint = \"../escape.lua\"\npermissions = []\n")
 	_, err = p.RegisterBuiltinFS(fsys, "plugins")
-	require.ErrorIs(t, err, ptywright.ErrPathEscape)
+	require.ErrorIs(t, err, manifest.ErrPathEscape)
 }
 
 // rememberSource keeps module-level state an intent sets and a predicate
@@ -279,7 +280,7 @@ func TestPluginsCapabilities(t *testing.T) {
 	require.JSONEq(t, `["adapter","macro","matcher"]`, string(caps["kinds"]))
 	require.JSONEq(t, `["session.spawn","session.kill","session.resize","screen.read","transcript.read","input.write","matcher.wait"]`, string(caps["permissions"]))
 	require.JSONEq(t, `{"instructions":5000000,"timeout_ms":5000,"max_string_bytes":16777216,"memory_bytes":67108864}`, string(caps["limits"]))
-	var builtins []ptywright.PluginManifest
+	var builtins []manifest.Manifest
 	require.NoError(t, json.Unmarshal(caps["builtin_plugins"], &builtins))
 	require.Equal(t, []string{"demo"}, names(builtins), "only built-ins, not loaded plugins")
 }
@@ -288,7 +289,7 @@ func TestPluginsRegisterBuiltin(t *testing.T) {
 	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
-	m := ptywright.PluginManifest{Name: "inline", Kind: ptywright.PluginKindMatcher, Version: "1.0.0", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua"}
+	m := manifest.Manifest{Name: "inline", Kind: manifest.KindMatcher, Version: "1.0.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 	require.NoError(t, p.RegisterBuiltin(m, []byte(`return {always = function() return true end}`)))
 	require.ErrorIs(t, p.RegisterBuiltin(m, []byte(`return {}`)), ptywright.ErrPluginExists)
 	out, err := p.EvalPredicate(context.Background(), "inline", "always", ptywright.PredicateInput{})
@@ -296,7 +297,7 @@ func TestPluginsRegisterBuiltin(t *testing.T) {
 	require.True(t, out.Matched)
 	m.Version = ""
 	m.Name = "other"
-	require.ErrorIs(t, p.RegisterBuiltin(m, []byte(`return {}`)), ptywright.ErrInvalidManifest)
+	require.ErrorIs(t, p.RegisterBuiltin(m, []byte(`return {}`)), manifest.ErrInvalid)
 }
 
 func TestPluginsEmbedsClaudeCode(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // contextLua reports the session it sees: classify in its evidence, the
@@ -36,8 +37,8 @@ return M
 // second argument) and a hook (ptywright.context()).
 func TestSessionReachesClassifyIntentsAndHooks(t *testing.T) {
 	noLeak(t)
-	m := ptywright.PluginManifest{Name: "repl", Kind: ptywright.PluginKindAdapter, Version: "1.0.0", Runtime: ptywright.RuntimeLua,
-		Entrypoint: "main.lua", Permissions: ptywright.AllPermissions()}
+	m := manifest.Manifest{Name: "repl", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua,
+		Entrypoint: "main.lua", Permissions: manifest.AllPermissions()}
 	ext, err := ptywright.NewLuaExtension(m, []byte(contextLua), ptywright.LuaOptions{})
 	require.NoError(t, err)
 	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", lifecycleRepl}})
@@ -91,7 +92,7 @@ func TestReservedIntentNamesRejectedAtLoad(t *testing.T) {
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	for _, name := range []string{"classify", "describe", "project", "close", "wait_turn_matcher"} {
 		_, err = p.Load(writePlugin(t, "res", `intents = ["send_prompt", "`+name+`"]`+"\n", contextLua))
-		require.ErrorIs(t, err, ptywright.ErrInvalidManifest, name)
+		require.ErrorIs(t, err, manifest.ErrInvalid, name)
 		require.ErrorContains(t, err, `intent name "`+name+`" is reserved`)
 	}
 	_, err = p.Load(writePlugin(t, "res", `intents = ["send_prompt"]`+"\n", contextLua))

@@ -7,6 +7,7 @@ import (
 	"log"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // A plugin emits events (namespaced by the host), registers cleanups that
@@ -15,7 +16,7 @@ func ExampleLuaExtension_CallHook() {
 	bus := ptywright.NewEventBus(nil)
 	defer bus.Subscribe(func(ev ptywright.Event) { fmt.Println("event", ev.Name, string(ev.Payload)) })()
 
-	m := ptywright.PluginManifest{Name: "greeter", Kind: ptywright.PluginKindMacro, Version: "1", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua"}
+	m := manifest.Manifest{Name: "greeter", Kind: manifest.KindMacro, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 	ext, err := ptywright.NewLuaExtension(m, []byte(`local M = {}
 ptywright.on_cleanup(function() ptywright.emit("bye") end)
 function M.greet(name)

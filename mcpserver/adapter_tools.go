@@ -11,6 +11,7 @@ import (
 
 	"ptywright"
 	"ptywright/internal/host"
+	"ptywright/manifest"
 )
 
 type adapterStartIn struct {
@@ -135,13 +136,13 @@ func (c *client) addAdapterTools(srv *mcp.Server) {
 func (c *client) plugins() *ptywright.Plugins { return c.srv.opts.Plugins }
 
 func (c *client) pluginDescribe(ctx context.Context, _ *mcp.CallToolRequest, in pluginDescribeIn) (*mcp.CallToolResult, pluginDescribeOut, error) {
-	var ms []ptywright.PluginManifest
+	var ms []manifest.Manifest
 	if in.Plugin != "" {
 		m, err := c.plugins().Manifest(in.Plugin)
 		if err != nil {
 			return nil, pluginDescribeOut{}, fmt.Errorf("plugin: %w (see plugin_describe without a plugin for the list)", err)
 		}
-		ms = []ptywright.PluginManifest{m}
+		ms = []manifest.Manifest{m}
 	} else {
 		ms = c.plugins().Manifests()
 	}

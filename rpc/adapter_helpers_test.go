@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // The test plugins' manifests: echo is shared with the root package's tests;
@@ -34,7 +35,7 @@ func newPlugins(t testing.TB, manifests ...string) *ptywright.Plugins {
 	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
-	lm, err := ptywright.LoadManifestFile(echoManifest)
+	lm, err := manifest.LoadFile(echoManifest)
 	require.NoError(t, err)
 	src, err := lm.ReadSource()
 	require.NoError(t, err)

@@ -7,11 +7,12 @@ import (
 
 	"ptywright"
 	"ptywright/internal/host"
+	"ptywright/manifest"
 )
 
 func TestTargetOptions(t *testing.T) {
 	t.Setenv("PTYWRIGHT_TEST_SERVER_KEY", "from-server")
-	target := &ptywright.DefaultTarget{
+	target := &manifest.DefaultTarget{
 		Program:     "claude",
 		Args:        []string{"--verbose"},
 		Rows:        40,
@@ -19,11 +20,11 @@ func TestTargetOptions(t *testing.T) {
 		Env:         map[string]string{"MODE": "default", "KEEP": "1"},
 		RequiredEnv: []string{"API_KEY", "PTYWRIGHT_TEST_SERVER_KEY"},
 	}
-	withTarget := ptywright.PluginManifest{Name: "cc", DefaultTarget: target}
+	withTarget := manifest.Manifest{Name: "cc", DefaultTarget: target}
 	tests := []struct {
 		name     string
 		p        startParams
-		manifest ptywright.PluginManifest
+		manifest manifest.Manifest
 		want     ptywright.Options
 		err      string
 	}{
@@ -63,7 +64,7 @@ func TestTargetOptions(t *testing.T) {
 		{
 			name:     "no program and no default target",
 			p:        startParams{Plugin: "bare"},
-			manifest: ptywright.PluginManifest{Name: "bare"},
+			manifest: manifest.Manifest{Name: "bare"},
 			err:      `invalid params: program: required: plugin "bare" declares no default_target`,
 		},
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // TestBuiltinPluginParamsAreInvalidParams: params a built-in plugin
@@ -108,7 +109,7 @@ func TestExactErrorCodes(t *testing.T) {
 		names := make([]string, len(list.Plugins))
 		for i, m := range list.Plugins {
 			names[i] = m.Name
-			require.Equal(t, ptywright.PluginKindAdapter, m.Kind)
+			require.Equal(t, manifest.KindAdapter, m.Kind)
 		}
 		require.Equal(t, []string{builtinEcho, "echo"}, names, "adapter.list lists only what adapter.start can instantiate")
 		// They are still plugins: callable.

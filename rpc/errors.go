@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // ErrServerClosed is returned by Serve, ListenUnix and ServeConn once Close
@@ -43,8 +44,8 @@ var classes = []struct {
 	{ptywright.ErrRawTranscriptExists, ErrInvalidParams},
 	{ptywright.ErrRecordingExists, ErrInvalidParams},
 	{ptywright.ErrInvalidRecording, ErrInvalidParams},
-	{ptywright.ErrInvalidManifest, ErrInvalidParams},
-	{ptywright.ErrPathEscape, ErrInvalidParams},
+	{manifest.ErrInvalid, ErrInvalidParams},
+	{manifest.ErrPathEscape, ErrInvalidParams},
 	{ptywright.ErrPluginNotFound, ErrInvalidParams},
 	{ptywright.ErrPluginExists, ErrInvalidParams},
 	{ptywright.ErrBuiltinPlugin, ErrInvalidParams},

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 func TestCodeMapsRootSentinels(t *testing.T) {
@@ -32,8 +33,8 @@ func TestCodeMapsRootSentinels(t *testing.T) {
 		{ptywright.ErrTooManyMarkers, CodeInvalidParams},
 		{ptywright.ErrRawTranscriptExists, CodeInvalidParams},
 		{ptywright.ErrInvalidParams, CodeInvalidParams},
-		{ptywright.ErrInvalidManifest, CodeInvalidParams},
-		{ptywright.ErrPathEscape, CodeInvalidParams},
+		{manifest.ErrInvalid, CodeInvalidParams},
+		{manifest.ErrPathEscape, CodeInvalidParams},
 		{ptywright.ErrPluginNotFound, CodeInvalidParams},
 		{ptywright.ErrPluginExists, CodeInvalidParams},
 		{ptywright.ErrBuiltinPlugin, CodeInvalidParams},
@@ -41,7 +42,7 @@ func TestCodeMapsRootSentinels(t *testing.T) {
 		{ptywright.ErrRecordingExists, CodeInvalidParams},
 		{ptywright.ErrInvalidRecording, CodeInvalidParams},
 		{ptywright.ErrProcessExited, CodeSessionClosed},
-		{&ptywright.ManifestError{Field: "name", Reason: "name is required"}, CodeInvalidParams},
+		{&manifest.Error{Field: "name", Reason: "name is required"}, CodeInvalidParams},
 		{&ptywright.RecordingError{}, CodeInvalidParams},
 		{&ptywright.PluginError{Plugin: "echo", Function: "send_text", Message: "boom", Err: ptywright.ErrPluginRuntime}, CodeInternalError},
 		{&ptywright.PluginError{Plugin: "echo", Function: "classify", Message: "slow", Err: ptywright.ErrPluginBudget}, CodeInternalError},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 func (s *Server) pluginMethods() map[string]handlerFunc {
@@ -49,9 +50,9 @@ func (s *Server) pluginValidateManifest(_ context.Context, _ *conn, raw []byte) 
 	if kind := jsonKind(p.Manifest); kind != "an object" {
 		return nil, invalidParams("manifest", "must be an object, got %s", kind)
 	}
-	if _, err := ptywright.ParseManifestJSON(p.Manifest); err != nil {
+	if _, err := manifest.ParseJSON(p.Manifest); err != nil {
 		err = fmt.Errorf("%w: %w", ErrInvalidParams, err)
-		var me *ptywright.ManifestError
+		var me *manifest.Error
 		if errors.As(err, &me) {
 			return nil, WithData(err, manifestErrorData{Field: me.Field, Reason: me.Reason})
 		}

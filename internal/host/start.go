@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // ErrInvalidStart classifies the field errors of this file: the caller's
@@ -69,7 +70,7 @@ type Target struct {
 // the caller's env; the variables it requires must then be set, in the
 // merged env or this process's environment. Errors are *ptywright.FieldError
 // naming "program" or "env".
-func TargetOptions(t Target, m ptywright.PluginManifest) (ptywright.Options, error) {
+func TargetOptions(t Target, m manifest.Manifest) (ptywright.Options, error) {
 	opts := ptywright.Options{
 		Program:      t.Program,
 		Args:         t.Args,

@@ -1,10 +1,12 @@
 //go:build unix
 
-package ptywright_test
+package claudecode_test
 
 import (
 	"context"
 	"testing"
+
+	"ptywright/internal/tuitest"
 )
 
 // BenchmarkClassifyClaudeCode classifies the largest Claude Code capture
@@ -31,13 +33,13 @@ func BenchmarkClassifyClaudeCode(b *testing.B) {
 			ctx := context.Background()
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu0 := cpuTime(b)
+			cpu0 := tuitest.CPUTime(b)
 			for b.Loop() {
 				if _, err := ext.Classify(ctx, cc); err != nil {
 					b.Fatal(err)
 				}
 			}
-			cpu := cpuTime(b) - cpu0
+			cpu := tuitest.CPUTime(b) - cpu0
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/classify")
 			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/classify")
 			b.ReportMetric(float64(len(bc.fx.Screen.PlainText)), "screen-bytes")

@@ -1,4 +1,4 @@
-package ptywright
+package manifest
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// manifestSchema mirrors PluginManifest's field names and types. The
+// manifestSchema mirrors Manifest's field names and types. The
 // decoders check types; the schema lets the document scanners reject
 // unknown or wrongly-cased keys and name the expected type in errors.
 // TestManifestSchemaMatchesStruct keeps it in step with the struct tags.
@@ -71,7 +71,7 @@ func (n *manifestNode) describe(table string) string {
 // child returns the node for key under n: nil when n is a leaf (the
 // decoder reports such type errors), and an error naming field when a
 // table has no such key.
-func (n *manifestNode) child(field, key string) (*manifestNode, *ManifestError) {
+func (n *manifestNode) child(field, key string) (*manifestNode, *Error) {
 	switch {
 	case n == nil:
 		return nil, nil
@@ -89,7 +89,7 @@ func (n *manifestNode) child(field, key string) (*manifestNode, *ManifestError) 
 			reason = fmt.Sprintf("unknown field (field names are case-sensitive: did you mean %q?)", name)
 		}
 	}
-	return nil, &ManifestError{Field: field, Reason: reason}
+	return nil, &Error{Field: field, Reason: reason}
 }
 
 // lookup finds the node for a field path such as "default_target.rows" or
@@ -133,7 +133,7 @@ type manifestDoc struct {
 	spans []manifestSpan
 	// unknown is the first key outside the schema, compared
 	// case-sensitively.
-	unknown *ManifestError
+	unknown *Error
 }
 
 type manifestSpan struct {
@@ -170,7 +170,7 @@ func (d *manifestDoc) fieldAt(off int) (string, bool) {
 // annotate fills in the line of a validation error from its field or,
 // when the field is absent from the document, the nearest enclosing one.
 func (d *manifestDoc) annotate(err error) error {
-	var me *ManifestError
+	var me *Error
 	if !errors.As(err, &me) || me.Line != 0 {
 		return err
 	}
@@ -193,7 +193,7 @@ func parentManifestField(f string) string {
 
 // manifestTypeError reports a value of the wrong type; got may be empty
 // when the decoder did not say.
-func manifestTypeError(field string, line int, table, got string) *ManifestError {
+func manifestTypeError(field string, line int, table, got string) *Error {
 	want := "a different type"
 	if n := manifestSchema.lookup(field); n != nil {
 		want = n.describe(table)
@@ -202,5 +202,5 @@ func manifestTypeError(field string, line int, table, got string) *ManifestError
 	if got != "" {
 		reason += ", got " + got
 	}
-	return &ManifestError{Field: field, Line: line, Reason: reason}
+	return &Error{Field: field, Line: line, Reason: reason}
 }

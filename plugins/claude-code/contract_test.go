@@ -1,4 +1,4 @@
-package ptywright_test
+package claudecode_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package ptywright_test
+package claudecode_test
 
 import (
 	"context"
@@ -16,33 +16,8 @@ import (
 
 	"ptywright"
 	"ptywright/internal/fakeanthropic"
+	"ptywright/internal/tuitest"
 )
-
-const claudeInstallHint = "install it with `bash scripts/install-tuis.sh` (puts Claude Code 2.1.330 in .cache/tuis), or point PTYWRIGHT_CLAUDE_BIN at a claude binary"
-
-// claudeBinary finds the real Claude Code CLI: $PTYWRIGHT_CLAUDE_BIN, else
-// the one scripts/install-tuis.sh installs. A missing CLI fails the test
-// when CI is set and skips it otherwise, saying how to install it.
-func claudeBinary(t *testing.T) string {
-	t.Helper()
-	bin := os.Getenv("PTYWRIGHT_CLAUDE_BIN")
-	if bin == "" {
-		dir := os.Getenv("PTYWRIGHT_TUI_DIR")
-		if dir == "" {
-			dir = filepath.Join(".cache", "tuis")
-		}
-		bin = filepath.Join(dir, "node_modules", ".bin", "claude")
-	}
-	abs, err := filepath.Abs(bin)
-	require.NoError(t, err)
-	if _, err := os.Stat(abs); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("Claude Code not found at %s (%v); CI must run this test: %s", abs, err, claudeInstallHint)
-		}
-		t.Skipf("Claude Code not found at %s; %s", abs, claudeInstallHint)
-	}
-	return abs
-}
 
 // claudeE2E is one real Claude Code driven through the claude-code plugin.
 type claudeE2E struct {
@@ -104,38 +79,11 @@ func (c *claudeE2E) send(intent string, params any) ptywright.StateSnapshot {
 // an eager client does (see eagerUntil).
 func (c *claudeE2E) until(what string, ok func(ptywright.StateSnapshot) bool) ptywright.StateSnapshot {
 	c.t.Helper()
-	st, err := eagerUntil(c.h, ok, 60*time.Second)
+	st, err := tuitest.EagerUntil(c.h, ok, 60*time.Second)
 	if err != nil {
 		c.fail("until %s: %v", what, err)
 	}
 	return st
-}
-
-// eagerUntil classifies every screen change, as a client reacting to
-// session.changed or polling adapter.state would, and returns the first
-// state ok accepts: no stability wait, no sleep.
-func eagerUntil(h *ptywright.ExtensionHandle, ok func(ptywright.StateSnapshot) bool, d time.Duration) (ptywright.StateSnapshot, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	for {
-		_, changed := h.Session().Changed()
-		st, err := h.State(ctx)
-		if err != nil {
-			return st, err
-		}
-		if ok(st) {
-			return st, nil
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return st, fmt.Errorf("not seen within %s; last state %q (%s)", d, st.State, st.Evidence)
-		}
-	}
-}
-
-func stateIs(names ...string) func(ptywright.StateSnapshot) bool {
-	return func(st ptywright.StateSnapshot) bool { return slices.Contains(names, st.State) }
 }
 
 func (c *claudeE2E) wait(intent string) ptywright.StateSnapshot {
@@ -176,7 +124,7 @@ func metaMap(m map[string]any, key string) map[string]any {
 // ends the turn at the prompt ("Interrupted"), with no model reply, so its
 // end state is ready, not completed_turn.
 func TestClaudeCodeEndToEnd(t *testing.T) {
-	bin := claudeBinary(t)
+	bin := tuitest.ClaudeBinary(t)
 	start := time.Now()
 
 	const (
@@ -265,7 +213,7 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	t.Run("permission approved", func(t *testing.T) {
 		c.t = t
 		c.send("send_prompt", map[string]string{"prompt": "please approve a file"})
-		st := c.until("the permission dialog", stateIs("waiting_for_permission", "completed_turn", "error"))
+		st := c.until("the permission dialog", tuitest.StateIs("waiting_for_permission", "completed_turn", "error"))
 		c.expect(st, "waiting_for_permission")
 		perm := metaMap(st.Metadata, "permission")
 		require.Equal(t, "Bash", perm["tool"])
@@ -284,7 +232,7 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	t.Run("permission denied", func(t *testing.T) {
 		c.t = t
 		c.send("send_prompt", map[string]string{"prompt": "please deny a file"})
-		st := c.until("the permission dialog", stateIs("waiting_for_permission", "completed_turn", "error"))
+		st := c.until("the permission dialog", tuitest.StateIs("waiting_for_permission", "completed_turn", "error"))
 		c.expect(st, "waiting_for_permission")
 		perm := metaMap(st.Metadata, "permission")
 		require.Equal(t, "Bash", perm["tool"])
@@ -374,7 +322,7 @@ func seedOnboardedHome(t *testing.T, home string) {
 // lost the keys (and the next Enter then picked "No, exit"). Every intent
 // must be taken, and every run must reach the prompt.
 func TestClaudeCodeTrustEager(t *testing.T) {
-	bin := claudeBinary(t)
+	bin := tuitest.ClaudeBinary(t)
 	srv := fakeanthropic.New(t, nil)
 	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
 	require.NoError(t, err)
@@ -391,8 +339,8 @@ func TestClaudeCodeTrustEager(t *testing.T) {
 		require.NoError(t, err)
 		h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Predicates: plugins})
 		c := &claudeE2E{t: t, h: h, srv: srv}
-		c.until("the trust dialog", stateIs("waiting_for_trust", "ready"))
-		st := c.until("the trust dialog", stateIs("waiting_for_trust"))
+		c.until("the trust dialog", tuitest.StateIs("waiting_for_trust", "ready"))
+		st := c.until("the trust dialog", tuitest.StateIs("waiting_for_trust"))
 		res, err := h.Send(context.Background(), "approve_trust", nil)
 		require.NoError(t, err)
 		if res.Receipt.Effect != ptywright.EffectConfirmed {
@@ -402,7 +350,7 @@ func TestClaudeCodeTrustEager(t *testing.T) {
 		if res.Receipt.Attempts > 1 {
 			retried++
 		}
-		c.until("the prompt", stateIs("ready"))
+		c.until("the prompt", tuitest.StateIs("ready"))
 		require.NoError(t, h.Close())
 	}
 	slices.Sort(held)

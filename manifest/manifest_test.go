@@ -1,4 +1,4 @@
-package ptywright
+package manifest
 
 import (
 	"encoding/json"
@@ -14,10 +14,10 @@ import (
 )
 
 // validManifest returns a manifest using every optional field.
-func validManifest() *PluginManifest {
-	return &PluginManifest{
+func validManifest() *Manifest {
+	return &Manifest{
 		Name:        "echo",
-		Kind:        PluginKindAdapter,
+		Kind:        KindAdapter,
 		Version:     "0.1.0",
 		Runtime:     RuntimeLua,
 		Entrypoint:  "main.lua",
@@ -32,17 +32,17 @@ func validManifest() *PluginManifest {
 		},
 		Hooks:   []string{"on_start"},
 		Intents: []string{"send_prompt", "approve"},
-		Events:  &PluginEvents{Handles: []string{"session:exited"}, Emits: []string{"echo:echoed"}},
+		Events:  &Events{Handles: []string{"session:exited"}, Emits: []string{"echo:echoed"}},
 	}
 }
 
-// requireManifestError checks err is a *ManifestError for field whose
+// requireManifestError checks err is a *Error for field whose
 // reason contains reason.
-func requireManifestError(t *testing.T, err error, field, reason string) *ManifestError {
+func requireManifestError(t *testing.T, err error, field, reason string) *Error {
 	t.Helper()
 	require.Error(t, err)
-	require.ErrorIs(t, err, ErrInvalidManifest)
-	var me *ManifestError
+	require.ErrorIs(t, err, ErrInvalid)
+	var me *Error
 	require.ErrorAs(t, err, &me)
 	require.Equal(t, field, me.Field, "error: %v", err)
 	require.Contains(t, me.Reason, reason)
@@ -50,72 +50,72 @@ func requireManifestError(t *testing.T, err error, field, reason string) *Manife
 }
 
 func TestManifestValidateAcceptsEveryKind(t *testing.T) {
-	for _, kind := range []PluginKind{PluginKindAdapter, PluginKindMacro, PluginKindMatcher} {
+	for _, kind := range []Kind{KindAdapter, KindMacro, KindMatcher} {
 		m := validManifest()
 		m.Kind = kind
 		require.NoError(t, m.Validate(), kind)
 	}
-	minimal := &PluginManifest{Name: "m_1-x", Kind: PluginKindMatcher, Version: "1", Runtime: RuntimeLua, Entrypoint: "lib/pred.lua"}
+	minimal := &Manifest{Name: "m_1-x", Kind: KindMatcher, Version: "1", Runtime: RuntimeLua, Entrypoint: "lib/pred.lua"}
 	require.NoError(t, minimal.Validate())
 }
 
 func TestManifestValidate(t *testing.T) {
 	tests := []struct {
 		name   string
-		mutate func(m *PluginManifest)
+		mutate func(m *Manifest)
 		field  string
 		reason string
 		is     error // extra sentinel the error must match
 	}{
-		{"empty name", func(m *PluginManifest) { m.Name = "" }, "name", "name is required", nil},
-		{"uppercase name", func(m *PluginManifest) { m.Name = "Echo" }, "name", `name "Echo" must start`, nil},
-		{"dotted name", func(m *PluginManifest) { m.Name = "echo.v2" }, "name", "only lowercase letters", nil},
-		{"name with colon", func(m *PluginManifest) { m.Name = "a:b" }, "name", "only lowercase letters", nil},
-		{"leading dash", func(m *PluginManifest) { m.Name = "-echo" }, "name", "must start", nil},
-		{"long name", func(m *PluginManifest) { m.Name = strings.Repeat("a", 65) }, "name", "longer than 64", nil},
-		{"core namespace name", func(m *PluginManifest) { m.Name = "session" }, "name", "reserved for a core event namespace", nil},
-		{"empty kind", func(m *PluginManifest) { m.Kind = "" }, "kind", "kind is required", nil},
-		{"unknown kind", func(m *PluginManifest) { m.Kind = "widget" }, "kind", `unknown kind "widget"`, nil},
-		{"empty version", func(m *PluginManifest) { m.Version = "" }, "version", "version is required", nil},
-		{"blank version", func(m *PluginManifest) { m.Version = "  " }, "version", "version is required", nil},
-		{"empty runtime", func(m *PluginManifest) { m.Runtime = "" }, "runtime", "runtime is required", nil},
-		{"unknown runtime", func(m *PluginManifest) { m.Runtime = "python" }, "runtime", `unknown runtime "python"`, nil},
-		{"wasm unavailable", func(m *PluginManifest) { m.Runtime, m.Entrypoint = RuntimeWASM, "plugin.wasm" }, "runtime", "wasm runtime is not available in this build", errors.ErrUnsupported},
-		{"wasm with lua entrypoint", func(m *PluginManifest) { m.Runtime = RuntimeWASM }, "entrypoint", `the wasm runtime needs a .wasm entrypoint, got "main.lua"`, nil},
-		{"lua with wasm entrypoint", func(m *PluginManifest) { m.Entrypoint = "main.wasm" }, "entrypoint", "the lua runtime needs a .lua entrypoint", nil},
-		{"lua with other extension", func(m *PluginManifest) { m.Entrypoint = "main.py" }, "entrypoint", "needs a .lua entrypoint", nil},
-		{"empty entrypoint", func(m *PluginManifest) { m.Entrypoint = "" }, "entrypoint", "entrypoint is required", nil},
-		{"absolute entrypoint", func(m *PluginManifest) { m.Entrypoint = "/etc/main.lua" }, "entrypoint", "must be relative", ErrPathEscape},
-		{"dotdot entrypoint", func(m *PluginManifest) { m.Entrypoint = "../main.lua" }, "entrypoint", `must not contain ".."`, ErrPathEscape},
-		{"inner dotdot entrypoint", func(m *PluginManifest) { m.Entrypoint = "lib/../main.lua" }, "entrypoint", `must not contain ".."`, ErrPathEscape},
-		{"unknown permission", func(m *PluginManifest) { m.Permissions = []Permission{"screen.read", "input.write", "net.http"} }, "permissions[2]", `unknown permission "net.http"`, nil},
-		{"duplicate permission", func(m *PluginManifest) { m.Permissions = []Permission{"screen.read", "input.write", "screen.read"} }, "permissions[2]", `permission "screen.read" is declared twice (also permissions[0])`, nil},
-		{"target without program", func(m *PluginManifest) { m.DefaultTarget.Program = "" }, "default_target.program", "program is required", nil},
-		{"negative rows", func(m *PluginManifest) { m.DefaultTarget.Rows = -1 }, "default_target.rows", "rows -1 is out of range", nil},
-		{"negative cols", func(m *PluginManifest) { m.DefaultTarget.Cols = -3 }, "default_target.cols", "cols -3 is out of range", nil},
-		{"huge rows", func(m *PluginManifest) { m.DefaultTarget.Rows = 70000 }, "default_target.rows", "out of range 0..65535", nil},
-		{"env name with equals", func(m *PluginManifest) { m.DefaultTarget.Env = map[string]string{"A=B": "x"} }, "default_target.env.A=B", "invalid environment variable name", nil},
-		{"empty required env", func(m *PluginManifest) { m.DefaultTarget.RequiredEnv = []string{"A", ""} }, "default_target.required_env[1]", "invalid environment variable name", nil},
-		{"duplicate required env", func(m *PluginManifest) { m.DefaultTarget.RequiredEnv = []string{"A", "A"} }, "default_target.required_env[1]", "declared twice", nil},
-		{"hook not an identifier", func(m *PluginManifest) { m.Hooks = []string{"on-start"} }, "hooks[0]", `hook name "on-start" must be a Lua identifier`, nil},
-		{"hook starting with digit", func(m *PluginManifest) { m.Hooks = []string{"1st"} }, "hooks[0]", "must be a Lua identifier", nil},
-		{"duplicate hook", func(m *PluginManifest) { m.Hooks = []string{"a", "b", "a"} }, "hooks[2]", `"a" is declared twice (also hooks[0])`, nil},
-		{"duplicate intent", func(m *PluginManifest) { m.Intents = []string{"go", "go"} }, "intents[1]", `"go" is declared twice (also intents[0])`, nil},
-		{"intent shadows hook", func(m *PluginManifest) { m.Hooks, m.Intents = []string{"approve"}, []string{"send", "approve"} }, "intents[1]", `"approve" is declared twice (also hooks[0])`, nil},
-		{"empty intent", func(m *PluginManifest) { m.Intents = []string{""} }, "intents[0]", "must be a Lua identifier", nil},
-		{"intent classify", func(m *PluginManifest) { m.Intents = []string{"send", "classify"} }, "intents[1]", `intent name "classify" is reserved: the host calls it to classify the screen`, nil},
-		{"intent describe", func(m *PluginManifest) { m.Intents = []string{"describe"} }, "intents[0]", `intent name "describe" is reserved`, nil},
-		{"intent project", func(m *PluginManifest) { m.Intents = []string{"project"} }, "intents[0]", `intent name "project" is reserved: the host calls it for the dialog projection`, nil},
-		{"intent close", func(m *PluginManifest) { m.Intents = []string{"close"} }, "intents[0]", `intent name "close" is reserved: it is the plugin's shutdown hook`, nil},
-		{"intent matcher", func(m *PluginManifest) { m.Intents = []string{"wait_turn_matcher"} }, "intents[0]", `intent name "wait_turn_matcher" is reserved: names ending in _matcher are wait matchers`, nil},
-		{"hook close", func(m *PluginManifest) { m.Hooks = []string{"close"} }, "hooks[0]", `hook name "close" is reserved`, nil},
-		{"handled event without namespace", func(m *PluginManifest) { m.Events.Handles = []string{"exited"} }, "events.handles[0]", `"<namespace>:<event>"`, nil},
-		{"duplicate handled event", func(m *PluginManifest) { m.Events.Handles = []string{"session:exited", "session:exited"} }, "events.handles[1]", "declared twice", nil},
-		{"emit outside namespace", func(m *PluginManifest) { m.Events.Emits = []string{"echo:ok", "other:thing"} }, "events.emits[1]", `event "other:thing" is outside the plugin's namespace "echo:"`, nil},
-		{"emit session namespace", func(m *PluginManifest) { m.Events.Emits = []string{"session:exited"} }, "events.emits[0]", `uses the core namespace "session"`, nil},
-		{"emit adapter namespace", func(m *PluginManifest) { m.Events.Emits = []string{"adapter:started"} }, "events.emits[0]", `uses the core namespace "adapter"`, nil},
-		{"emit empty event", func(m *PluginManifest) { m.Events.Emits = []string{"echo:"} }, "events.emits[0]", `must be "echo:<event>"`, nil},
-		{"emit duplicate", func(m *PluginManifest) { m.Events.Emits = []string{"echo:a", "echo:a"} }, "events.emits[1]", "declared twice", nil},
+		{"empty name", func(m *Manifest) { m.Name = "" }, "name", "name is required", nil},
+		{"uppercase name", func(m *Manifest) { m.Name = "Echo" }, "name", `name "Echo" must start`, nil},
+		{"dotted name", func(m *Manifest) { m.Name = "echo.v2" }, "name", "only lowercase letters", nil},
+		{"name with colon", func(m *Manifest) { m.Name = "a:b" }, "name", "only lowercase letters", nil},
+		{"leading dash", func(m *Manifest) { m.Name = "-echo" }, "name", "must start", nil},
+		{"long name", func(m *Manifest) { m.Name = strings.Repeat("a", 65) }, "name", "longer than 64", nil},
+		{"core namespace name", func(m *Manifest) { m.Name = "session" }, "name", "reserved for a core event namespace", nil},
+		{"empty kind", func(m *Manifest) { m.Kind = "" }, "kind", "kind is required", nil},
+		{"unknown kind", func(m *Manifest) { m.Kind = "widget" }, "kind", `unknown kind "widget"`, nil},
+		{"empty version", func(m *Manifest) { m.Version = "" }, "version", "version is required", nil},
+		{"blank version", func(m *Manifest) { m.Version = "  " }, "version", "version is required", nil},
+		{"empty runtime", func(m *Manifest) { m.Runtime = "" }, "runtime", "runtime is required", nil},
+		{"unknown runtime", func(m *Manifest) { m.Runtime = "python" }, "runtime", `unknown runtime "python"`, nil},
+		{"wasm unavailable", func(m *Manifest) { m.Runtime, m.Entrypoint = RuntimeWASM, "plugin.wasm" }, "runtime", "wasm runtime is not available in this build", errors.ErrUnsupported},
+		{"wasm with lua entrypoint", func(m *Manifest) { m.Runtime = RuntimeWASM }, "entrypoint", `the wasm runtime needs a .wasm entrypoint, got "main.lua"`, nil},
+		{"lua with wasm entrypoint", func(m *Manifest) { m.Entrypoint = "main.wasm" }, "entrypoint", "the lua runtime needs a .lua entrypoint", nil},
+		{"lua with other extension", func(m *Manifest) { m.Entrypoint = "main.py" }, "entrypoint", "needs a .lua entrypoint", nil},
+		{"empty entrypoint", func(m *Manifest) { m.Entrypoint = "" }, "entrypoint", "entrypoint is required", nil},
+		{"absolute entrypoint", func(m *Manifest) { m.Entrypoint = "/etc/main.lua" }, "entrypoint", "must be relative", ErrPathEscape},
+		{"dotdot entrypoint", func(m *Manifest) { m.Entrypoint = "../main.lua" }, "entrypoint", `must not contain ".."`, ErrPathEscape},
+		{"inner dotdot entrypoint", func(m *Manifest) { m.Entrypoint = "lib/../main.lua" }, "entrypoint", `must not contain ".."`, ErrPathEscape},
+		{"unknown permission", func(m *Manifest) { m.Permissions = []Permission{"screen.read", "input.write", "net.http"} }, "permissions[2]", `unknown permission "net.http"`, nil},
+		{"duplicate permission", func(m *Manifest) { m.Permissions = []Permission{"screen.read", "input.write", "screen.read"} }, "permissions[2]", `permission "screen.read" is declared twice (also permissions[0])`, nil},
+		{"target without program", func(m *Manifest) { m.DefaultTarget.Program = "" }, "default_target.program", "program is required", nil},
+		{"negative rows", func(m *Manifest) { m.DefaultTarget.Rows = -1 }, "default_target.rows", "rows -1 is out of range", nil},
+		{"negative cols", func(m *Manifest) { m.DefaultTarget.Cols = -3 }, "default_target.cols", "cols -3 is out of range", nil},
+		{"huge rows", func(m *Manifest) { m.DefaultTarget.Rows = 70000 }, "default_target.rows", "out of range 0..65535", nil},
+		{"env name with equals", func(m *Manifest) { m.DefaultTarget.Env = map[string]string{"A=B": "x"} }, "default_target.env.A=B", "invalid environment variable name", nil},
+		{"empty required env", func(m *Manifest) { m.DefaultTarget.RequiredEnv = []string{"A", ""} }, "default_target.required_env[1]", "invalid environment variable name", nil},
+		{"duplicate required env", func(m *Manifest) { m.DefaultTarget.RequiredEnv = []string{"A", "A"} }, "default_target.required_env[1]", "declared twice", nil},
+		{"hook not an identifier", func(m *Manifest) { m.Hooks = []string{"on-start"} }, "hooks[0]", `hook name "on-start" must be a Lua identifier`, nil},
+		{"hook starting with digit", func(m *Manifest) { m.Hooks = []string{"1st"} }, "hooks[0]", "must be a Lua identifier", nil},
+		{"duplicate hook", func(m *Manifest) { m.Hooks = []string{"a", "b", "a"} }, "hooks[2]", `"a" is declared twice (also hooks[0])`, nil},
+		{"duplicate intent", func(m *Manifest) { m.Intents = []string{"go", "go"} }, "intents[1]", `"go" is declared twice (also intents[0])`, nil},
+		{"intent shadows hook", func(m *Manifest) { m.Hooks, m.Intents = []string{"approve"}, []string{"send", "approve"} }, "intents[1]", `"approve" is declared twice (also hooks[0])`, nil},
+		{"empty intent", func(m *Manifest) { m.Intents = []string{""} }, "intents[0]", "must be a Lua identifier", nil},
+		{"intent classify", func(m *Manifest) { m.Intents = []string{"send", "classify"} }, "intents[1]", `intent name "classify" is reserved: the host calls it to classify the screen`, nil},
+		{"intent describe", func(m *Manifest) { m.Intents = []string{"describe"} }, "intents[0]", `intent name "describe" is reserved`, nil},
+		{"intent project", func(m *Manifest) { m.Intents = []string{"project"} }, "intents[0]", `intent name "project" is reserved: the host calls it for the dialog projection`, nil},
+		{"intent close", func(m *Manifest) { m.Intents = []string{"close"} }, "intents[0]", `intent name "close" is reserved: it is the plugin's shutdown hook`, nil},
+		{"intent matcher", func(m *Manifest) { m.Intents = []string{"wait_turn_matcher"} }, "intents[0]", `intent name "wait_turn_matcher" is reserved: names ending in _matcher are wait matchers`, nil},
+		{"hook close", func(m *Manifest) { m.Hooks = []string{"close"} }, "hooks[0]", `hook name "close" is reserved`, nil},
+		{"handled event without namespace", func(m *Manifest) { m.Events.Handles = []string{"exited"} }, "events.handles[0]", `"<namespace>:<event>"`, nil},
+		{"duplicate handled event", func(m *Manifest) { m.Events.Handles = []string{"session:exited", "session:exited"} }, "events.handles[1]", "declared twice", nil},
+		{"emit outside namespace", func(m *Manifest) { m.Events.Emits = []string{"echo:ok", "other:thing"} }, "events.emits[1]", `event "other:thing" is outside the plugin's namespace "echo:"`, nil},
+		{"emit session namespace", func(m *Manifest) { m.Events.Emits = []string{"session:exited"} }, "events.emits[0]", `uses the core namespace "session"`, nil},
+		{"emit adapter namespace", func(m *Manifest) { m.Events.Emits = []string{"adapter:started"} }, "events.emits[0]", `uses the core namespace "adapter"`, nil},
+		{"emit empty event", func(m *Manifest) { m.Events.Emits = []string{"echo:"} }, "events.emits[0]", `must be "echo:<event>"`, nil},
+		{"emit duplicate", func(m *Manifest) { m.Events.Emits = []string{"echo:a", "echo:a"} }, "events.emits[1]", "declared twice", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,13 +134,13 @@ func TestManifestValidate(t *testing.T) {
 }
 
 func TestParseManifestTOML(t *testing.T) {
-	data, err := os.ReadFile("testdata/plugins/echo/manifest.toml")
+	data, err := os.ReadFile("../testdata/plugins/echo/manifest.toml")
 	require.NoError(t, err)
-	m, err := ParseManifestTOML(data)
+	m, err := ParseTOML(data)
 	require.NoError(t, err)
-	require.Equal(t, &PluginManifest{
+	require.Equal(t, &Manifest{
 		Name:          "echo",
-		Kind:          PluginKindAdapter,
+		Kind:          KindAdapter,
 		Version:       "0.1.0",
 		Runtime:       RuntimeLua,
 		Entrypoint:    "main.lua",
@@ -167,7 +167,7 @@ cols = 80
 env.LANG = "C"
 required_env = ["ECHO_TOKEN"]
 `
-	m, err = ParseManifestTOML([]byte(full))
+	m, err = ParseTOML([]byte(full))
 	require.NoError(t, err)
 	require.Equal(t, validManifest(), m)
 }
@@ -211,7 +211,7 @@ func TestParseManifestTOMLErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := ParseManifestTOML([]byte(tt.doc))
+			m, err := ParseTOML([]byte(tt.doc))
 			require.Nil(t, m)
 			me := requireManifestError(t, err, tt.field, tt.reason)
 			require.Equal(t, tt.line, me.Line, "error: %v", err)
@@ -232,7 +232,7 @@ func TestParseManifestJSON(t *testing.T) {
   "intents": ["send_prompt", "approve"],
   "events": {"handles": ["session:exited"], "emits": ["echo:echoed"]}
 }`
-	m, err := ParseManifestJSON([]byte(doc))
+	m, err := ParseJSON([]byte(doc))
 	require.NoError(t, err)
 	require.Equal(t, validManifest(), m)
 }
@@ -273,7 +273,7 @@ func TestParseManifestJSONErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := ParseManifestJSON([]byte(tt.doc))
+			m, err := ParseJSON([]byte(tt.doc))
 			require.Nil(t, m)
 			me := requireManifestError(t, err, tt.field, tt.reason)
 			require.Equal(t, tt.line, me.Line, "error: %v", err)
@@ -290,17 +290,17 @@ entrypoint = "main.lua"
 permissions = ["screen.read", "input.write",
   "net.http"]
 `
-	_, err := ParseManifestTOML([]byte(doc))
+	_, err := ParseTOML([]byte(doc))
 	require.EqualError(t, err, `manifest: field "permissions[2]": unknown permission "net.http" (line 7)`)
 
-	require.EqualError(t, &ManifestError{Path: "/p/manifest.toml", Field: "name", Reason: "name is required"},
+	require.EqualError(t, &Error{Path: "/p/manifest.toml", Field: "name", Reason: "name is required"},
 		`manifest /p/manifest.toml: field "name": name is required`)
-	require.EqualError(t, &ManifestError{Line: 3, Reason: "invalid JSON: x"}, `manifest: invalid JSON: x (line 3)`)
+	require.EqualError(t, &Error{Line: 3, Reason: "invalid JSON: x"}, `manifest: invalid JSON: x (line 3)`)
 
-	wrapped := errors.Join(errors.New("context"), &ManifestError{Reason: "r", Err: ErrPathEscape})
-	require.ErrorIs(t, wrapped, ErrInvalidManifest)
+	wrapped := errors.Join(errors.New("context"), &Error{Reason: "r", Err: ErrPathEscape})
+	require.ErrorIs(t, wrapped, ErrInvalid)
 	require.ErrorIs(t, wrapped, ErrPathEscape)
-	require.NotErrorIs(t, errors.New("other"), ErrInvalidManifest)
+	require.NotErrorIs(t, errors.New("other"), ErrInvalid)
 }
 
 // entrypointDir builds a plugin directory with a real entrypoint, a
@@ -393,9 +393,9 @@ func manifestRelPath(t *testing.T, path string) string {
 
 func TestLoadManifestFile(t *testing.T) {
 	t.Run("echo", func(t *testing.T) {
-		l, err := LoadManifestFile("testdata/plugins/echo/manifest.toml")
+		l, err := LoadFile("../testdata/plugins/echo/manifest.toml")
 		require.NoError(t, err)
-		wantDir, err := filepath.Abs("testdata/plugins/echo")
+		wantDir, err := filepath.Abs("../testdata/plugins/echo")
 		require.NoError(t, err)
 		require.Equal(t, filepath.Join(wantDir, "manifest.toml"), l.Path)
 		require.Equal(t, wantDir, l.Dir)
@@ -405,7 +405,7 @@ func TestLoadManifestFile(t *testing.T) {
 		require.Equal(t, "echo", l.Manifest.Name)
 		src, err := l.ReadSource()
 		require.NoError(t, err)
-		want, err := os.ReadFile("testdata/plugins/echo/main.lua")
+		want, err := os.ReadFile("../testdata/plugins/echo/main.lua")
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(src))
 	})
@@ -420,20 +420,20 @@ func TestLoadManifestFile(t *testing.T) {
 
 	t.Run("json", func(t *testing.T) {
 		p := write(t, "manifest.json", `{"name": "j", "kind": "macro", "version": "2", "runtime": "lua", "entrypoint": "lib/util.lua", "permissions": ["input.write"]}`)
-		l, err := LoadManifestFile(p)
+		l, err := LoadFile(p)
 		require.NoError(t, err)
-		require.Equal(t, PluginKindMacro, l.Manifest.Kind)
+		require.Equal(t, KindMacro, l.Manifest.Kind)
 		require.True(t, l.Manifest.HasPermission(PermissionInputWrite))
 		require.Equal(t, "lib/util.lua", strings.TrimPrefix(l.EntrypointPath, manifestEvalSymlinks(t, dir)+"/"))
 	})
 	t.Run("upper-case extension", func(t *testing.T) {
 		p := write(t, "MANIFEST.TOML", "name = \"u\"\nkind = \"adapter\"\nversion = \"1\"\nruntime = \"lua\"\nentrypoint = \"main.lua\"\n")
-		_, err := LoadManifestFile(p)
+		_, err := LoadFile(p)
 		require.NoError(t, err)
 	})
 	t.Run("invalid manifest names the file", func(t *testing.T) {
 		p := write(t, "bad.toml", "name = \"bad\"\nkind = \"adapter\"\nversion = \"1\"\nruntime = \"lua\"\nentrypoint = \"main.lua\"\npermissions = [\"net.http\"]\n")
-		_, err := LoadManifestFile(p)
+		_, err := LoadFile(p)
 		me := requireManifestError(t, err, "permissions[0]", "unknown permission")
 		require.Equal(t, p, me.Path)
 		require.Equal(t, 6, me.Line)
@@ -441,30 +441,30 @@ func TestLoadManifestFile(t *testing.T) {
 	})
 	t.Run("symlink escape", func(t *testing.T) {
 		p := write(t, "esc.toml", "name = \"esc\"\nkind = \"adapter\"\nversion = \"1\"\nruntime = \"lua\"\nentrypoint = \"escape.lua\"\n")
-		_, err := LoadManifestFile(p)
+		_, err := LoadFile(p)
 		me := requireManifestError(t, err, "entrypoint", "outside the manifest directory")
 		require.ErrorIs(t, err, ErrPathEscape)
 		require.Equal(t, p, me.Path)
 	})
 	t.Run("unsupported extension", func(t *testing.T) {
 		p := write(t, "manifest.yaml", "name: x\n")
-		_, err := LoadManifestFile(p)
+		_, err := LoadFile(p)
 		requireManifestError(t, err, "", `unsupported manifest file extension ".yaml"`)
 	})
 	t.Run("missing file is an fs error", func(t *testing.T) {
-		_, err := LoadManifestFile(filepath.Join(dir, "absent.toml"))
+		_, err := LoadFile(filepath.Join(dir, "absent.toml"))
 		require.ErrorIs(t, err, fs.ErrNotExist)
-		require.NotErrorIs(t, err, ErrInvalidManifest)
+		require.NotErrorIs(t, err, ErrInvalid)
 	})
 	t.Run("not a regular file", func(t *testing.T) {
 		p := filepath.Join(dir, "fifo.toml")
 		manifestMkfifo(t, p)
-		_, err := LoadManifestFile(p)
+		_, err := LoadFile(p)
 		requireManifestError(t, err, "", "not a regular file")
 	})
 	t.Run("too large", func(t *testing.T) {
 		p := write(t, "big.toml", "# "+strings.Repeat("x", maxManifestSize)+"\n")
-		_, err := LoadManifestFile(p)
+		_, err := LoadFile(p)
 		requireManifestError(t, err, "", "larger than")
 	})
 }
@@ -482,7 +482,7 @@ func TestLoadedManifestReadSourceRefusesLateEscape(t *testing.T) {
 	require.NoError(t, os.WriteFile(p, []byte("name = \"late\"\nkind = \"adapter\"\nversion = \"1\"\nruntime = \"lua\"\nentrypoint = \"swap.lua\"\n"), 0o644))
 	swap := filepath.Join(dir, "swap.lua")
 	require.NoError(t, os.WriteFile(swap, []byte("return {}\n"), 0o644))
-	l, err := LoadManifestFile(p)
+	l, err := LoadFile(p)
 	require.NoError(t, err)
 
 	// Swap the checked file for a symlink out of the directory.
@@ -510,24 +510,24 @@ func TestLoadedManifestReadSourceRefusesLateEscape(t *testing.T) {
 	l.Dir = filepath.Join(filepath.Dir(dir), "gone", "missing")
 	_, err = l.ReadSource()
 	require.ErrorIs(t, err, fs.ErrNotExist)
-	require.ErrorIs(t, err, ErrInvalidManifest)
+	require.ErrorIs(t, err, ErrInvalid)
 }
 
 func TestPluginManifestJSONRoundTrip(t *testing.T) {
 	tests := []struct {
 		name string
-		m    *PluginManifest
+		m    *Manifest
 		want string // exact wire form, when set
 	}{
 		{"full", validManifest(), ""},
 		{
 			"minimal omits optional fields",
-			&PluginManifest{Name: "m", Kind: PluginKindMatcher, Version: "1", Runtime: RuntimeLua, Entrypoint: "m.lua", Permissions: []Permission{PermissionScreenRead}},
+			&Manifest{Name: "m", Kind: KindMatcher, Version: "1", Runtime: RuntimeLua, Entrypoint: "m.lua", Permissions: []Permission{PermissionScreenRead}},
 			`{"name":"m","kind":"matcher","version":"1","runtime":"lua","entrypoint":"m.lua","permissions":["screen.read"]}`,
 		},
 		{
 			"bare target",
-			&PluginManifest{Name: "t", Kind: PluginKindAdapter, Version: "1", Runtime: RuntimeLua, Entrypoint: "t.lua", Permissions: []Permission{}, DefaultTarget: &DefaultTarget{Program: "claude"}},
+			&Manifest{Name: "t", Kind: KindAdapter, Version: "1", Runtime: RuntimeLua, Entrypoint: "t.lua", Permissions: []Permission{}, DefaultTarget: &DefaultTarget{Program: "claude"}},
 			`{"name":"t","kind":"adapter","version":"1","runtime":"lua","entrypoint":"t.lua","permissions":[],"default_target":{"program":"claude"}}`,
 		},
 	}
@@ -538,14 +538,14 @@ func TestPluginManifestJSONRoundTrip(t *testing.T) {
 			if tt.want != "" {
 				require.JSONEq(t, tt.want, string(data))
 			}
-			back, err := ParseManifestJSON(data)
+			back, err := ParseJSON(data)
 			require.NoError(t, err)
 			require.Equal(t, tt.m, back)
 		})
 	}
 
 	t.Run("nil permissions and empty events", func(t *testing.T) {
-		m := &PluginManifest{Name: "n", Kind: PluginKindMacro, Version: "1", Runtime: RuntimeLua, Entrypoint: "n.lua", Events: &PluginEvents{}}
+		m := &Manifest{Name: "n", Kind: KindMacro, Version: "1", Runtime: RuntimeLua, Entrypoint: "n.lua", Events: &Events{}}
 		data, err := json.Marshal(m)
 		require.NoError(t, err)
 		require.JSONEq(t, `{"name":"n","kind":"macro","version":"1","runtime":"lua","entrypoint":"n.lua","permissions":[]}`, string(data))
@@ -556,11 +556,11 @@ func TestPluginManifestJSONRoundTrip(t *testing.T) {
 	})
 
 	t.Run("toml and json agree", func(t *testing.T) {
-		l, err := LoadManifestFile("testdata/plugins/echo/manifest.toml")
+		l, err := LoadFile("../testdata/plugins/echo/manifest.toml")
 		require.NoError(t, err)
 		data, err := json.Marshal(&l.Manifest)
 		require.NoError(t, err)
-		back, err := ParseManifestJSON(data)
+		back, err := ParseJSON(data)
 		require.NoError(t, err)
 		require.Equal(t, &l.Manifest, back)
 	})
@@ -582,9 +582,9 @@ func TestPluginManifestClone(t *testing.T) {
 	c.Events.Emits[0] = "x"
 	require.Equal(t, validManifest(), orig)
 
-	var nilM *PluginManifest
+	var nilM *Manifest
 	require.Nil(t, nilM.Clone())
-	bare := &PluginManifest{Name: "b"}
+	bare := &Manifest{Name: "b"}
 	require.Equal(t, bare, bare.Clone())
 }
 
@@ -598,14 +598,14 @@ func TestPermissionsAndKinds(t *testing.T) {
 	require.Equal(t, PermissionSessionSpawn, AllPermissions()[0], "AllPermissions returns a copy")
 	require.False(t, Permission("net.http").Valid())
 
-	m := &PluginManifest{Permissions: []Permission{PermissionScreenRead}}
+	m := &Manifest{Permissions: []Permission{PermissionScreenRead}}
 	require.True(t, m.HasPermission(PermissionScreenRead))
 	require.False(t, m.HasPermission(PermissionInputWrite))
 
-	require.True(t, PluginKindMacro.Valid())
-	require.False(t, PluginKind("Adapter").Valid())
+	require.True(t, KindMacro.Valid())
+	require.False(t, Kind("Adapter").Valid())
 	require.True(t, RuntimeWASM.Valid())
-	require.False(t, PluginRuntime("js").Valid())
+	require.False(t, Runtime("js").Valid())
 }
 
 func TestDefaultTargetMissingEnv(t *testing.T) {
@@ -656,5 +656,5 @@ func TestManifestSchemaMatchesStruct(t *testing.T) {
 			require.Equal(t, want, c.kind, path+name)
 		}
 	}
-	check(t, reflect.TypeFor[PluginManifest](), manifestSchema, "")
+	check(t, reflect.TypeFor[Manifest](), manifestSchema, "")
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package ptywright
+package manifest
 
 import (
 	"syscall"

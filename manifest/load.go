@@ -1,4 +1,4 @@
-package ptywright
+package manifest
 
 import (
 	"errors"
@@ -14,10 +14,10 @@ import (
 // manifests are a few hundred bytes.
 const maxManifestSize = 1 << 20
 
-// LoadedManifest is a validated manifest read from disk, with its
+// Loaded is a validated manifest read from disk, with its
 // entrypoint resolved and checked to be a regular file inside Dir.
-type LoadedManifest struct {
-	Manifest PluginManifest
+type Loaded struct {
+	Manifest Manifest
 	// Path is the absolute path of the manifest file.
 	Path string
 	// Dir is the directory holding the manifest; the entrypoint is
@@ -28,24 +28,24 @@ type LoadedManifest struct {
 	EntrypointPath string
 }
 
-// LoadManifestFile reads a trusted-local plugin manifest (".toml" or
+// LoadFile reads a trusted-local plugin manifest (".toml" or
 // ".json"), validates it and resolves its entrypoint, as --plugin and
-// plugin.load do. Problems with the manifest are *ManifestError values
+// plugin.load do. Problems with the manifest are *Error values
 // carrying the file's path; a manifest that cannot be read at all is
 // reported with the underlying fs error (fs.ErrNotExist and so on).
-func LoadManifestFile(path string) (*LoadedManifest, error) {
+func LoadFile(path string) (*Loaded, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("manifest %s: %w", path, err)
 	}
-	var parse func([]byte) (*PluginManifest, error)
+	var parse func([]byte) (*Manifest, error)
 	switch ext := filepath.Ext(abs); strings.ToLower(ext) {
 	case ".toml":
-		parse = ParseManifestTOML
+		parse = ParseTOML
 	case ".json":
-		parse = ParseManifestJSON
+		parse = ParseJSON
 	default:
-		return nil, &ManifestError{Path: abs, Reason: fmt.Sprintf("unsupported manifest file extension %q (want .toml or .json)", ext)}
+		return nil, &Error{Path: abs, Reason: fmt.Sprintf("unsupported manifest file extension %q (want .toml or .json)", ext)}
 	}
 	data, err := readManifestFile(abs)
 	if err != nil {
@@ -53,14 +53,14 @@ func LoadManifestFile(path string) (*LoadedManifest, error) {
 	}
 	m, err := parse(data)
 	if err != nil {
-		return nil, withManifestPath(err, abs)
+		return nil, WithPath(err, abs)
 	}
 	dir := filepath.Dir(abs)
 	entry, err := ResolveEntrypoint(dir, m.Entrypoint)
 	if err != nil {
-		return nil, withManifestPath(err, abs)
+		return nil, WithPath(err, abs)
 	}
-	return &LoadedManifest{Manifest: *m, Path: abs, Dir: dir, EntrypointPath: entry}, nil
+	return &Loaded{Manifest: *m, Path: abs, Dir: dir, EntrypointPath: entry}, nil
 }
 
 func readManifestFile(path string) ([]byte, error) {
@@ -70,7 +70,7 @@ func readManifestFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, &ManifestError{Path: path, Reason: "manifest is not a regular file"}
+		return nil, &Error{Path: path, Reason: "manifest is not a regular file"}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -82,13 +82,15 @@ func readManifestFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("manifest: read %s: %w", path, err)
 	}
 	if len(data) > maxManifestSize {
-		return nil, &ManifestError{Path: path, Reason: fmt.Sprintf("manifest is larger than %d bytes", maxManifestSize)}
+		return nil, &Error{Path: path, Reason: fmt.Sprintf("manifest is larger than %d bytes", maxManifestSize)}
 	}
 	return data, nil
 }
 
-func withManifestPath(err error, path string) error {
-	var me *ManifestError
+// WithPath sets the Path of an *Error inside err, if it has none yet, and
+// returns err.
+func WithPath(err error, path string) error {
+	var me *Error
 	if errors.As(err, &me) && me.Path == "" {
 		me.Path = path
 	}
@@ -103,47 +105,47 @@ func withManifestPath(err error, path string) error {
 // match ErrPathEscape; a missing file matches fs.ErrNotExist.
 func ResolveEntrypoint(manifestDir, entrypoint string) (string, error) {
 	if strings.TrimSpace(entrypoint) == "" {
-		return "", manifestFieldErr("entrypoint", "entrypoint is required")
+		return "", FieldError("entrypoint", "entrypoint is required")
 	}
-	if err := checkEntrypointRelative(entrypoint); err != nil {
+	if err := CheckEntrypoint(entrypoint); err != nil {
 		return "", err
 	}
 	absDir, err := filepath.Abs(manifestDir)
 	if err != nil {
-		return "", &ManifestError{Field: "entrypoint", Reason: fmt.Sprintf("manifest directory %q: %v", manifestDir, err), Err: err}
+		return "", &Error{Field: "entrypoint", Reason: fmt.Sprintf("manifest directory %q: %v", manifestDir, err), Err: err}
 	}
 	root, err := filepath.EvalSymlinks(absDir)
 	if err != nil {
-		return "", &ManifestError{Field: "entrypoint", Reason: fmt.Sprintf("manifest directory %q cannot be resolved: %v", manifestDir, err), Err: err}
+		return "", &Error{Field: "entrypoint", Reason: fmt.Sprintf("manifest directory %q cannot be resolved: %v", manifestDir, err), Err: err}
 	}
 	resolved, err := filepath.EvalSymlinks(filepath.Join(root, entrypoint))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", &ManifestError{Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q does not exist", entrypoint), Err: fs.ErrNotExist}
+			return "", &Error{Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q does not exist", entrypoint), Err: fs.ErrNotExist}
 		}
-		return "", &ManifestError{Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q cannot be resolved: %v", entrypoint, err), Err: err}
+		return "", &Error{Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q cannot be resolved: %v", entrypoint, err), Err: err}
 	}
 	rel, err := filepath.Rel(root, resolved)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", &ManifestError{Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q resolves to %s, outside the manifest directory %s", entrypoint, resolved, root), Err: ErrPathEscape}
+		return "", &Error{Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q resolves to %s, outside the manifest directory %s", entrypoint, resolved, root), Err: ErrPathEscape}
 	}
 	info, err := os.Stat(resolved)
 	if err != nil {
-		return "", &ManifestError{Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q: %v", entrypoint, err), Err: err}
+		return "", &Error{Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q: %v", entrypoint, err), Err: err}
 	}
 	if !info.Mode().IsRegular() {
-		return "", manifestFieldErr("entrypoint", "entrypoint %q is not a regular file", entrypoint)
+		return "", FieldError("entrypoint", "entrypoint %q is not a regular file", entrypoint)
 	}
 	return resolved, nil
 }
 
 // ReadSource reads the entrypoint through an os.Root at Dir, so a symlink
-// swapped in after LoadManifestFile still cannot make the host read a file
+// swapped in after LoadFile still cannot make the host read a file
 // outside the plugin directory.
-func (l *LoadedManifest) ReadSource() ([]byte, error) {
+func (l *Loaded) ReadSource() ([]byte, error) {
 	root, err := os.OpenRoot(l.Dir)
 	if err != nil {
-		return nil, &ManifestError{Path: l.Path, Field: "entrypoint", Reason: err.Error(), Err: err}
+		return nil, &Error{Path: l.Path, Field: "entrypoint", Reason: err.Error(), Err: err}
 	}
 	defer root.Close() // Best effort: read-only.
 	name := l.Manifest.Entrypoint
@@ -154,20 +156,20 @@ func (l *LoadedManifest) ReadSource() ([]byte, error) {
 		// os.Root's escape error is unexported: let ResolveEntrypoint say
 		// what is wrong (escape, missing file) in the usual terms.
 		if _, rerr := ResolveEntrypoint(l.Dir, name); rerr != nil {
-			return nil, withManifestPath(rerr, l.Path)
+			return nil, WithPath(rerr, l.Path)
 		}
-		return nil, &ManifestError{Path: l.Path, Field: "entrypoint", Reason: err.Error(), Err: err}
+		return nil, &Error{Path: l.Path, Field: "entrypoint", Reason: err.Error(), Err: err}
 	}
 	if !info.Mode().IsRegular() {
-		return nil, &ManifestError{Path: l.Path, Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q is not a regular file", name)}
+		return nil, &Error{Path: l.Path, Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q is not a regular file", name)}
 	}
 	f, err := root.Open(name)
 	if err != nil {
-		return nil, &ManifestError{Path: l.Path, Field: "entrypoint", Reason: err.Error(), Err: err}
+		return nil, &Error{Path: l.Path, Field: "entrypoint", Reason: err.Error(), Err: err}
 	}
 	defer f.Close() // Best effort: read-only.
 	if info, err = f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return nil, &ManifestError{Path: l.Path, Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q changed while it was being opened", name), Err: err}
+		return nil, &Error{Path: l.Path, Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q changed while it was being opened", name), Err: err}
 	}
 	data, err := io.ReadAll(f)
 	if err != nil {

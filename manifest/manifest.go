@@ -1,4 +1,4 @@
-package ptywright
+package manifest
 
 import (
 	"encoding/json"
@@ -9,48 +9,51 @@ import (
 	"strings"
 )
 
-// PluginKind says what a plugin is for. The host loop only instantiates
+// Kind says what a plugin is for. The host loop only instantiates
 // adapters through adapter.start; macros and matchers are called by name.
-type PluginKind string
+type Kind string
 
 // Plugin kinds a manifest may declare.
 const (
-	// PluginKindAdapter drives one TUI: it classifies screens and plans intents.
-	PluginKindAdapter PluginKind = "adapter"
-	// PluginKindMacro bundles reusable action sequences.
-	PluginKindMacro PluginKind = "macro"
-	// PluginKindMatcher exports predicates for the lua matcher.
-	PluginKindMatcher PluginKind = "matcher"
+	// KindAdapter drives one TUI: it classifies screens and plans intents.
+	KindAdapter Kind = "adapter"
+	// KindMacro bundles reusable action sequences.
+	KindMacro Kind = "macro"
+	// KindMatcher exports predicates for the lua matcher.
+	KindMatcher Kind = "matcher"
 )
 
 // Valid reports whether k is one of the declared plugin kinds.
-func (k PluginKind) Valid() bool {
+func (k Kind) Valid() bool {
 	return slices.Contains(manifestKinds, k)
 }
 
-var manifestKinds = []PluginKind{PluginKindAdapter, PluginKindMacro, PluginKindMatcher}
+var manifestKinds = []Kind{KindAdapter, KindMacro, KindMatcher}
 
-// PluginRuntime names the engine that executes a plugin's entrypoint.
-type PluginRuntime string
+// Kinds returns every plugin kind in canonical order, as a fresh copy.
+func Kinds() []Kind { return slices.Clone(manifestKinds) }
+
+// Runtime names the engine that executes a plugin's entrypoint.
+type Runtime string
 
 // Plugin runtimes a manifest may name.
 const (
 	// RuntimeLua runs the entrypoint in the embedded go-lua interpreter.
-	RuntimeLua PluginRuntime = "lua"
+	RuntimeLua Runtime = "lua"
 	// RuntimeWASM is reserved so manifests written for a future WASM host
 	// get a clear "not available" error instead of "unknown runtime".
 	// Validation rejects it in this build.
-	RuntimeWASM PluginRuntime = "wasm"
+	RuntimeWASM Runtime = "wasm"
 )
 
 // Valid reports whether r is a known runtime name, available or not.
-func (r PluginRuntime) Valid() bool {
+func (r Runtime) Valid() bool {
 	return r == RuntimeLua || r == RuntimeWASM
 }
 
 // entrypointExt is the file extension each runtime's entrypoint must have,
 // so a manifest cannot hand Lua source to a WASM host or the reverse.
-func (r PluginRuntime) entrypointExt() string {
+func (r Runtime) entrypointExt() string {
 	switch r {
 	case RuntimeLua:
 		return ".lua"
@@ -97,16 +100,16 @@ func AllPermissions() []Permission {
 	return slices.Clone(manifestPermissions)
 }
 
-// PluginManifest is a plugin's declaration of who it is and what it may do.
+// Manifest is a plugin's declaration of who it is and what it may do.
 // The host uses it for adapter.list, plugin.describe and permission gating,
 // so it is validated before any plugin code runs (see Validate).
-type PluginManifest struct {
+type Manifest struct {
 	// Name is the plugin's stable id and its event namespace.
-	Name    string     `json:"name" toml:"name"`
-	Kind    PluginKind `json:"kind" toml:"kind"`
-	Version string     `json:"version" toml:"version"`
+	Name    string `json:"name" toml:"name"`
+	Kind    Kind   `json:"kind" toml:"kind"`
+	Version string `json:"version" toml:"version"`
 	// Runtime selects the engine; only RuntimeLua is available.
-	Runtime PluginRuntime `json:"runtime" toml:"runtime"`
+	Runtime Runtime `json:"runtime" toml:"runtime"`
 	// Entrypoint is the source file, relative to the manifest's directory.
 	Entrypoint string `json:"entrypoint" toml:"entrypoint"`
 	// Permissions the plugin requests; calls needing others are denied.
@@ -118,7 +121,7 @@ type PluginManifest struct {
 	// Intents are the intent names the plugin declares for adapter.send.
 	Intents []string `json:"intents,omitempty" toml:"intents"`
 	// Events lists the events the plugin handles and emits.
-	Events *PluginEvents `json:"events,omitempty" toml:"events"`
+	Events *Events `json:"events,omitempty" toml:"events"`
 }
 
 // DefaultTarget is the program an adapter starts when the caller names only
@@ -154,22 +157,22 @@ func (t *DefaultTarget) MissingEnv(lookup func(key string) (string, bool)) []str
 	return missing
 }
 
-// PluginEvents declares a plugin's event traffic. Emitted events must live
+// Events declares a plugin's event traffic. Emitted events must live
 // in the plugin's own namespace ("<name>:<event>") so unrelated plugins
 // cannot collide or impersonate the core.
-type PluginEvents struct {
+type Events struct {
 	Handles []string `json:"handles,omitempty" toml:"handles"`
 	Emits   []string `json:"emits,omitempty" toml:"emits"`
 }
 
 // HasPermission reports whether the manifest declares p.
-func (m *PluginManifest) HasPermission(p Permission) bool {
+func (m *Manifest) HasPermission(p Permission) bool {
 	return slices.Contains(m.Permissions, p)
 }
 
 // Clone returns a deep copy, so a registry can hand manifests out without
 // callers mutating the registered one.
-func (m *PluginManifest) Clone() *PluginManifest {
+func (m *Manifest) Clone() *Manifest {
 	if m == nil {
 		return nil
 	}
@@ -185,7 +188,7 @@ func (m *PluginManifest) Clone() *PluginManifest {
 		c.DefaultTarget = &t
 	}
 	if m.Events != nil {
-		c.Events = &PluginEvents{
+		c.Events = &Events{
 			Handles: slices.Clone(m.Events.Handles),
 			Emits:   slices.Clone(m.Events.Emits),
 		}
@@ -195,8 +198,8 @@ func (m *PluginManifest) Clone() *PluginManifest {
 
 // MarshalJSON writes the wire shape: permissions is always an array (never
 // null), and events is omitted when it declares nothing.
-func (m PluginManifest) MarshalJSON() ([]byte, error) {
-	type wire PluginManifest // drops the method, avoiding recursion
+func (m Manifest) MarshalJSON() ([]byte, error) {
+	type wire Manifest // drops the method, avoiding recursion
 	w := wire(m)
 	if w.Permissions == nil {
 		w.Permissions = []Permission{}
@@ -207,17 +210,17 @@ func (m PluginManifest) MarshalJSON() ([]byte, error) {
 	return json.Marshal(w)
 }
 
-// ErrInvalidManifest matches (with errors.Is) every *ManifestError.
-var ErrInvalidManifest = errors.New("invalid plugin manifest")
+// ErrInvalid matches (with errors.Is) every *Error.
+var ErrInvalid = errors.New("invalid plugin manifest")
 
 // ErrPathEscape matches entrypoint errors where the path is absolute, has a
 // ".." component, or resolves (through symlinks) outside the manifest's
 // directory.
 var ErrPathEscape = errors.New("path escapes the plugin directory")
 
-// ManifestError reports why a manifest was rejected, naming the offending
+// Error reports why a manifest was rejected, naming the offending
 // field and, when the manifest came from a document, its line.
-type ManifestError struct {
+type Error struct {
 	// Path is the manifest file, when it was loaded from disk.
 	Path string
 	// Field is the offending field in wire form, such as "permissions[2]"
@@ -234,7 +237,7 @@ type ManifestError struct {
 
 // Error reads like
 // `manifest: field "permissions[2]": unknown permission "net.http" (line 7)`.
-func (e *ManifestError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("manifest")
 	if e.Path != "" {
@@ -252,17 +255,17 @@ func (e *ManifestError) Error() string {
 	return b.String()
 }
 
-// Is makes every ManifestError match ErrInvalidManifest.
-func (e *ManifestError) Is(target error) bool {
-	return target == ErrInvalidManifest
+// Is makes every Error match ErrInvalid.
+func (e *Error) Is(target error) bool {
+	return target == ErrInvalid
 }
 
 // Unwrap returns the underlying cause, if any.
-func (e *ManifestError) Unwrap() error {
+func (e *Error) Unwrap() error {
 	return e.Err
 }
 
-// manifestFieldErr builds a ManifestError for field with a formatted reason.
-func manifestFieldErr(field, format string, args ...any) *ManifestError {
-	return &ManifestError{Field: field, Reason: fmt.Sprintf(format, args...)}
+// FieldError builds an *Error for field with a formatted reason.
+func FieldError(field, format string, args ...any) *Error {
+	return &Error{Field: field, Reason: fmt.Sprintf(format, args...)}
 }

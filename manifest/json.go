@@ -1,4 +1,4 @@
-package ptywright
+package manifest
 
 import (
 	"bytes"
@@ -9,16 +9,16 @@ import (
 	"strings"
 )
 
-// ParseManifestJSON decodes a JSON manifest (the wire form used by
+// ParseJSON decodes a JSON manifest (the wire form used by
 // plugin.validate_manifest) and validates it. Errors are reported as for
-// ParseManifestTOML; duplicate keys are rejected too, because encoding/json
+// ParseTOML; duplicate keys are rejected too, because encoding/json
 // would silently keep the last one.
-func ParseManifestJSON(data []byte) (*PluginManifest, error) {
+func ParseJSON(data []byte) (*Manifest, error) {
 	doc, err := scanManifestJSON(data)
 	if err != nil {
 		return nil, err
 	}
-	var m PluginManifest
+	var m Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, manifestJSONError(data, doc, err)
 	}
@@ -32,7 +32,7 @@ func manifestJSONError(data []byte, doc *manifestDoc, err error) error {
 	var te *json.UnmarshalTypeError
 	if !errors.As(err, &te) {
 		// The scan has already rejected syntax errors.
-		return &ManifestError{Reason: err.Error()}
+		return &Error{Reason: err.Error()}
 	}
 	line := manifestJSONLine(data, te.Offset)
 	field := te.Field
@@ -55,7 +55,7 @@ func scanManifestJSON(data []byte) (*manifestDoc, error) {
 		return nil, s.syntaxError(err)
 	}
 	if tok != json.Delim('{') {
-		return nil, &ManifestError{Line: s.line(), Reason: "manifest must be a JSON object"}
+		return nil, &Error{Line: s.line(), Reason: "manifest must be a JSON object"}
 	}
 	if err := s.object(manifestSchema, ""); err != nil {
 		return nil, err
@@ -64,7 +64,7 @@ func scanManifestJSON(data []byte) (*manifestDoc, error) {
 		if err != nil {
 			return nil, s.syntaxError(err)
 		}
-		return nil, &ManifestError{Line: s.line(), Reason: "unexpected data after the manifest object"}
+		return nil, &Error{Line: s.line(), Reason: "unexpected data after the manifest object"}
 	}
 	return s.doc, nil
 }
@@ -88,12 +88,12 @@ func manifestJSONLine(data []byte, off int64) int {
 func (s *manifestJSONScanner) syntaxError(err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return &ManifestError{Line: manifestJSONLine(s.data, se.Offset), Reason: "invalid JSON: " + strings.TrimPrefix(se.Error(), "json: ")}
+		return &Error{Line: manifestJSONLine(s.data, se.Offset), Reason: "invalid JSON: " + strings.TrimPrefix(se.Error(), "json: ")}
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return &ManifestError{Line: manifestJSONLine(s.data, int64(len(s.data))), Reason: "invalid JSON: unexpected end of input"}
+		return &Error{Line: manifestJSONLine(s.data, int64(len(s.data))), Reason: "invalid JSON: unexpected end of input"}
 	}
-	return &ManifestError{Line: s.line(), Reason: "invalid JSON: " + err.Error()}
+	return &Error{Line: s.line(), Reason: "invalid JSON: " + err.Error()}
 }
 
 // object reads the members of an object whose '{' was just read.
@@ -116,7 +116,7 @@ func (s *manifestJSONScanner) object(n *manifestNode, prefix string) error {
 			return unknown
 		}
 		if seen[key] {
-			return &ManifestError{Field: field, Line: line, Reason: "duplicate field"}
+			return &Error{Field: field, Line: line, Reason: "duplicate field"}
 		}
 		seen[key] = true
 		s.doc.setLine(field, line)

@@ -1,4 +1,4 @@
-package ptywright
+package manifest
 
 import (
 	"errors"
@@ -21,14 +21,14 @@ const maxManifestPTYDim = 65535
 var manifestReservedNamespaces = []string{"session", "adapter"}
 
 // Validate checks everything about the manifest that does not need the
-// filesystem, and returns the first problem as a *ManifestError (Line is 0:
+// filesystem, and returns the first problem as a *Error (Line is 0:
 // the Parse functions fill it in). Checks run in field order, so a manifest
 // with several problems always reports the same one:
 //
 //   - name: 1-64 bytes of lowercase letters, digits, '-' and '_', starting
 //     with a letter or digit, and not a core namespace ("session",
 //     "adapter"), because it doubles as the plugin's id and event namespace;
-//   - kind: one of the PluginKind values; version: not blank;
+//   - kind: one of the Kind values; version: not blank;
 //   - runtime: a known runtime whose extension the entrypoint has (".lua",
 //     ".wasm"); wasm is then refused as not available in this build;
 //   - entrypoint: relative, without ".." (ErrPathEscape);
@@ -42,18 +42,18 @@ var manifestReservedNamespaces = []string{"session", "adapter"}
 //     plugin's own namespace and never in a core one.
 //
 // ResolveEntrypoint does the filesystem checks.
-func (m *PluginManifest) Validate() error {
+func (m *Manifest) Validate() error {
 	if err := validatePluginName(m.Name); err != nil {
 		return err
 	}
 	if !m.Kind.Valid() {
 		if m.Kind == "" {
-			return manifestFieldErr("kind", "kind is required (one of %s)", manifestQuoteList(manifestKinds))
+			return FieldError("kind", "kind is required (one of %s)", manifestQuoteList(manifestKinds))
 		}
-		return manifestFieldErr("kind", "unknown kind %q (want one of %s)", m.Kind, manifestQuoteList(manifestKinds))
+		return FieldError("kind", "unknown kind %q (want one of %s)", m.Kind, manifestQuoteList(manifestKinds))
 	}
 	if strings.TrimSpace(m.Version) == "" {
-		return manifestFieldErr("version", "version is required")
+		return FieldError("version", "version is required")
 	}
 	if err := m.validateRuntime(); err != nil {
 		return err
@@ -61,11 +61,11 @@ func (m *PluginManifest) Validate() error {
 	for i, p := range m.Permissions {
 		field := fmt.Sprintf("permissions[%d]", i)
 		if !p.Valid() {
-			return manifestFieldErr(field, "unknown permission %q", p)
+			return FieldError(field, "unknown permission %q", p)
 		}
 		for j := range i {
 			if m.Permissions[j] == p {
-				return manifestFieldErr(field, "permission %q is declared twice (also permissions[%d])", p, j)
+				return FieldError(field, "permission %q is declared twice (also permissions[%d])", p, j)
 			}
 		}
 	}
@@ -81,15 +81,15 @@ func (m *PluginManifest) Validate() error {
 func validatePluginName(name string) error {
 	switch {
 	case name == "":
-		return manifestFieldErr("name", "name is required")
+		return FieldError("name", "name is required")
 	case len(name) > maxManifestNameLen:
-		return manifestFieldErr("name", "name is longer than %d bytes", maxManifestNameLen)
+		return FieldError("name", "name is longer than %d bytes", maxManifestNameLen)
 	case !isPluginIdent(name):
-		return manifestFieldErr("name", "name %q must start with a lowercase letter or digit and contain only lowercase letters, digits, '-' and '_'", name)
+		return FieldError("name", "name %q must start with a lowercase letter or digit and contain only lowercase letters, digits, '-' and '_'", name)
 	}
 	for _, ns := range manifestReservedNamespaces {
 		if name == ns {
-			return manifestFieldErr("name", "name %q is reserved for a core event namespace", name)
+			return FieldError("name", "name %q is reserved for a core event namespace", name)
 		}
 	}
 	return nil
@@ -99,37 +99,37 @@ func validatePluginName(name string) error {
 // entrypoint's extension must match the runtime, and its path must stay
 // inside the plugin directory. The wasm runtime is rejected last so a
 // well-formed wasm manifest gets the clearest error.
-func (m *PluginManifest) validateRuntime() error {
+func (m *Manifest) validateRuntime() error {
 	if !m.Runtime.Valid() {
 		if m.Runtime == "" {
-			return manifestFieldErr("runtime", "runtime is required (%q)", RuntimeLua)
+			return FieldError("runtime", "runtime is required (%q)", RuntimeLua)
 		}
-		return manifestFieldErr("runtime", "unknown runtime %q (want %q)", m.Runtime, RuntimeLua)
+		return FieldError("runtime", "unknown runtime %q (want %q)", m.Runtime, RuntimeLua)
 	}
 	if strings.TrimSpace(m.Entrypoint) == "" {
-		return manifestFieldErr("entrypoint", "entrypoint is required")
+		return FieldError("entrypoint", "entrypoint is required")
 	}
-	if err := checkEntrypointRelative(m.Entrypoint); err != nil {
+	if err := CheckEntrypoint(m.Entrypoint); err != nil {
 		return err
 	}
 	if ext := m.Runtime.entrypointExt(); !strings.HasSuffix(m.Entrypoint, ext) {
-		return manifestFieldErr("entrypoint", "the %s runtime needs a %s entrypoint, got %q", m.Runtime, ext, m.Entrypoint)
+		return FieldError("entrypoint", "the %s runtime needs a %s entrypoint, got %q", m.Runtime, ext, m.Entrypoint)
 	}
 	if m.Runtime == RuntimeWASM {
-		return &ManifestError{Field: "runtime", Reason: "the wasm runtime is not available in this build", Err: errors.ErrUnsupported}
+		return &Error{Field: "runtime", Reason: "the wasm runtime is not available in this build", Err: errors.ErrUnsupported}
 	}
 	return nil
 }
 
-// checkEntrypointRelative rejects entrypoints that could name a file outside the
+// CheckEntrypoint rejects entrypoints that could name a file outside the
 // plugin directory without looking at the filesystem.
-func checkEntrypointRelative(p string) error {
+func CheckEntrypoint(p string) error {
 	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || filepath.VolumeName(p) != "" {
-		return &ManifestError{Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q must be relative to the manifest directory", p), Err: ErrPathEscape}
+		return &Error{Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q must be relative to the manifest directory", p), Err: ErrPathEscape}
 	}
 	for part := range strings.FieldsFuncSeq(p, func(r rune) bool { return r == '/' || r == filepath.Separator }) {
 		if part == ".." {
-			return &ManifestError{Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q must not contain \"..\"", p), Err: ErrPathEscape}
+			return &Error{Field: "entrypoint", Reason: fmt.Sprintf("entrypoint %q must not contain \"..\"", p), Err: ErrPathEscape}
 		}
 	}
 	return nil
@@ -140,27 +140,27 @@ func (t *DefaultTarget) validate() error {
 		return nil
 	}
 	if strings.TrimSpace(t.Program) == "" {
-		return manifestFieldErr("default_target.program", "program is required when default_target is set")
+		return FieldError("default_target.program", "program is required when default_target is set")
 	}
 	if t.Rows < 0 || t.Rows > maxManifestPTYDim {
-		return manifestFieldErr("default_target.rows", "rows %d is out of range 0..%d", t.Rows, maxManifestPTYDim)
+		return FieldError("default_target.rows", "rows %d is out of range 0..%d", t.Rows, maxManifestPTYDim)
 	}
 	if t.Cols < 0 || t.Cols > maxManifestPTYDim {
-		return manifestFieldErr("default_target.cols", "cols %d is out of range 0..%d", t.Cols, maxManifestPTYDim)
+		return FieldError("default_target.cols", "cols %d is out of range 0..%d", t.Cols, maxManifestPTYDim)
 	}
 	for _, k := range slices.Sorted(maps.Keys(t.Env)) {
 		if !isManifestEnvName(k) {
-			return manifestFieldErr("default_target.env."+k, "invalid environment variable name %q", k)
+			return FieldError("default_target.env."+k, "invalid environment variable name %q", k)
 		}
 	}
 	for i, name := range t.RequiredEnv {
 		field := fmt.Sprintf("default_target.required_env[%d]", i)
 		if !isManifestEnvName(name) {
-			return manifestFieldErr(field, "invalid environment variable name %q", name)
+			return FieldError(field, "invalid environment variable name %q", name)
 		}
 		for j := range i {
 			if t.RequiredEnv[j] == name {
-				return manifestFieldErr(field, "%q is declared twice (also default_target.required_env[%d])", name, j)
+				return FieldError(field, "%q is declared twice (also default_target.required_env[%d])", name, j)
 			}
 		}
 	}
@@ -169,19 +169,19 @@ func (t *DefaultTarget) validate() error {
 
 // validateCallables checks hooks and intents, which share one namespace:
 // both name exported Lua functions.
-func (m *PluginManifest) validateCallables() error {
+func (m *Manifest) validateCallables() error {
 	seen := make(map[string]string) // name -> field that declared it
 	check := func(list, kind string, names []string) error {
 		for i, name := range names {
 			field := fmt.Sprintf("%s[%d]", list, i)
-			if !isHookName(name) {
-				return manifestFieldErr(field, "%s name %q must be a Lua identifier (letters, digits, '_', not starting with a digit)", kind, name)
+			if !IsHookName(name) {
+				return FieldError(field, "%s name %q must be a Lua identifier (letters, digits, '_', not starting with a digit)", kind, name)
 			}
-			if why := reservedCallable(kind, name); why != "" {
-				return manifestFieldErr(field, "%s name %q is reserved: %s", kind, name, why)
+			if why := ReservedCallable(kind, name); why != "" {
+				return FieldError(field, "%s name %q is reserved: %s", kind, name, why)
 			}
 			if prev, dup := seen[name]; dup {
-				return manifestFieldErr(field, "%q is declared twice (also %s)", name, prev)
+				return FieldError(field, "%q is declared twice (also %s)", name, prev)
 			}
 			seen[name] = field
 		}
@@ -204,11 +204,11 @@ var reservedIntentNames = map[string]string{
 	"close":    "it is the plugin's shutdown hook, run only when the instance closes",
 }
 
-// reservedCallable says why name cannot be declared as a kind ("hook" or
+// ReservedCallable says why name cannot be declared as a kind ("hook" or
 // "intent"), or "". Intents exclude the host's own exports and the wait
 // matchers (*_matcher); hooks exclude only close, which plugin.call
 // refuses to run.
-func reservedCallable(kind, name string) string {
+func ReservedCallable(kind, name string) string {
 	if kind == "hook" {
 		if name == "close" {
 			return reservedIntentNames[name]
@@ -224,47 +224,53 @@ func reservedCallable(kind, name string) string {
 	return ""
 }
 
-func (m *PluginManifest) validateEvents() error {
+func (m *Manifest) validateEvents() error {
 	if m.Events == nil {
 		return nil
 	}
 	seen := make(map[string]int)
 	for i, ev := range m.Events.Handles {
 		field := fmt.Sprintf("events.handles[%d]", i)
-		if _, _, ok := splitPluginEvent(ev); !ok {
-			return manifestFieldErr(field, "event %q must be \"<namespace>:<event>\" in lowercase letters, digits, '-' and '_'", ev)
+		if _, _, ok := SplitEvent(ev); !ok {
+			return FieldError(field, "event %q must be \"<namespace>:<event>\" in lowercase letters, digits, '-' and '_'", ev)
 		}
 		if j, dup := seen[ev]; dup {
-			return manifestFieldErr(field, "event %q is declared twice (also events.handles[%d])", ev, j)
+			return FieldError(field, "event %q is declared twice (also events.handles[%d])", ev, j)
 		}
 		seen[ev] = i
 	}
 	clear(seen)
 	for i, ev := range m.Events.Emits {
 		field := fmt.Sprintf("events.emits[%d]", i)
-		ns, _, ok := splitPluginEvent(ev)
+		ns, _, ok := SplitEvent(ev)
 		if !ok {
-			return manifestFieldErr(field, "event %q must be \"%s:<event>\" in lowercase letters, digits, '-' and '_'", ev, m.Name)
+			return FieldError(field, "event %q must be \"%s:<event>\" in lowercase letters, digits, '-' and '_'", ev, m.Name)
 		}
 		for _, core := range manifestReservedNamespaces {
 			if ns == core {
-				return manifestFieldErr(field, "event %q uses the core namespace %q, which plugins may not emit", ev, core)
+				return FieldError(field, "event %q uses the core namespace %q, which plugins may not emit", ev, core)
 			}
 		}
 		if ns != m.Name {
-			return manifestFieldErr(field, "event %q is outside the plugin's namespace %q", ev, m.Name+":")
+			return FieldError(field, "event %q is outside the plugin's namespace %q", ev, m.Name+":")
 		}
 		if j, dup := seen[ev]; dup {
-			return manifestFieldErr(field, "event %q is declared twice (also events.emits[%d])", ev, j)
+			return FieldError(field, "event %q is declared twice (also events.emits[%d])", ev, j)
 		}
 		seen[ev] = i
 	}
 	return nil
 }
 
-// splitPluginEvent splits "<namespace>:<event>", requiring both halves to be
+// IsReservedNamespace reports whether ns belongs to the host (session,
+// adapter): plugins may handle its events but never emit them.
+func IsReservedNamespace(ns string) bool {
+	return slices.Contains(manifestReservedNamespaces, ns)
+}
+
+// SplitEvent splits "<namespace>:<event>", requiring both halves to be
 // safe identifiers.
-func splitPluginEvent(ev string) (ns, name string, ok bool) {
+func SplitEvent(ev string) (ns, name string, ok bool) {
 	ns, name, found := strings.Cut(ev, ":")
 	if !found || !isPluginIdent(ns) || !isPluginIdent(name) {
 		return "", "", false
@@ -290,9 +296,9 @@ func isPluginIdent(s string) bool {
 	return true
 }
 
-// isHookName reports whether s is a Lua name: ASCII letters, digits and
+// IsHookName reports whether s is a Lua name: ASCII letters, digits and
 // '_', not starting with a digit.
-func isHookName(s string) bool {
+func IsHookName(s string) bool {
 	if s == "" {
 		return false
 	}

@@ -1,14 +1,14 @@
-package ptywright_test
+package manifest_test
 
 import (
 	"errors"
 	"fmt"
 
-	"ptywright"
+	"ptywright/manifest"
 )
 
-func ExampleParseManifestTOML() {
-	manifest := []byte(`
+func ExampleParseTOML() {
+	src := []byte(`
 name = "echo"
 kind = "adapter"
 version = "0.1.0"
@@ -20,17 +20,17 @@ permissions = ["session.spawn", "input.write", "matcher.wait"]
 program = "/bin/sh"
 args = ["-c", "cat"]
 `)
-	m, err := ptywright.ParseManifestTOML(manifest)
+	m, err := manifest.ParseTOML(src)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(m.Name, m.Kind, m.DefaultTarget.Program, m.DefaultTarget.Args)
-	fmt.Println("may write input:", m.HasPermission(ptywright.PermissionInputWrite))
-	fmt.Println("may read screen:", m.HasPermission(ptywright.PermissionScreenRead))
+	fmt.Println("may write input:", m.HasPermission(manifest.PermissionInputWrite))
+	fmt.Println("may read screen:", m.HasPermission(manifest.PermissionScreenRead))
 
 	// Problems name the field and the line.
-	_, err = ptywright.ParseManifestTOML([]byte(`
+	_, err = manifest.ParseTOML([]byte(`
 name = "echo"
 kind = "adapter"
 version = "0.1.0"
@@ -39,7 +39,7 @@ entrypoint = "main.lua"
 permissions = ["net.http"]
 `))
 	fmt.Println(err)
-	fmt.Println(errors.Is(err, ptywright.ErrInvalidManifest))
+	fmt.Println(errors.Is(err, manifest.ErrInvalid))
 	// Output:
 	// echo adapter /bin/sh [-c cat]
 	// may write input: true

@@ -1,4 +1,4 @@
-package ptywright
+package manifest
 
 import (
 	"bytes"
@@ -13,12 +13,12 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
-// ParseManifestTOML decodes a TOML manifest and validates it. Unknown
+// ParseTOML decodes a TOML manifest and validates it. Unknown
 // fields (matched case-sensitively), wrong types and validation failures
-// come back as a *ManifestError naming the field and, where the document
+// come back as a *Error naming the field and, where the document
 // has it, the line.
-func ParseManifestTOML(data []byte) (*PluginManifest, error) {
-	var m PluginManifest
+func ParseTOML(data []byte) (*Manifest, error) {
+	var m Manifest
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	decErr := dec.Decode(&m)
@@ -45,14 +45,14 @@ func ParseManifestTOML(data []byte) (*PluginManifest, error) {
 // what the document held.
 var manifestTOMLTypeMsg = regexp.MustCompile(`^cannot decode TOML (\S+) into`)
 
-// manifestTOMLError turns a go-toml error into a *ManifestError, using doc
+// manifestTOMLError turns a go-toml error into a *Error, using doc
 // (nil when the document does not parse) to name the precise field.
 func manifestTOMLError(data []byte, doc *manifestDoc, err error) error {
 	var strict *toml.StrictMissingError
 	if errors.As(err, &strict) && len(strict.Errors) > 0 {
 		first := &strict.Errors[0]
 		line, _ := first.Position()
-		me := &ManifestError{Field: strings.Join(first.Key(), "."), Line: line, Reason: "unknown field"}
+		me := &Error{Field: strings.Join(first.Key(), "."), Line: line, Reason: "unknown field"}
 		// go-toml names a key inside an inline table without its table.
 		if doc != nil && doc.unknown != nil {
 			me = doc.unknown
@@ -64,7 +64,7 @@ func manifestTOMLError(data []byte, doc *manifestDoc, err error) error {
 	}
 	var de *toml.DecodeError
 	if !errors.As(err, &de) {
-		return &ManifestError{Reason: err.Error()}
+		return &Error{Reason: err.Error()}
 	}
 	line, col := de.Position()
 	field := strings.Join(de.Key(), ".")
@@ -83,7 +83,7 @@ func manifestTOMLError(data []byte, doc *manifestDoc, err error) error {
 		}
 		return manifestTypeError(field, line, "table", got)
 	}
-	return &ManifestError{Field: field, Line: line, Reason: msg}
+	return &Error{Field: field, Line: line, Reason: msg}
 }
 
 // manifestOffsetAt converts a 1-based line and byte column to an offset.
@@ -115,7 +115,7 @@ func scanManifestTOML(data []byte) (*manifestDoc, error) {
 		}
 	}
 	if err := s.p.Error(); err != nil {
-		return nil, &ManifestError{Reason: err.Error()}
+		return nil, &Error{Reason: err.Error()}
 	}
 	return s.doc, nil
 }
@@ -182,7 +182,7 @@ func (s *manifestTOMLScanner) line(n *unstable.Node) int {
 }
 
 // manifestTOMLCheckPath rejects a key path that leaves the schema.
-func manifestTOMLCheckPath(path []string) *ManifestError {
+func manifestTOMLCheckPath(path []string) *Error {
 	n := manifestSchema
 	for i, key := range path {
 		c, err := n.child(strings.Join(path[:i+1], "."), key)

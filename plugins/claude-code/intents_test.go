@@ -1,4 +1,4 @@
-package ptywright_test
+package claudecode_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // inputMark is the transcript marker every claude-code intent sets before
@@ -195,11 +196,11 @@ func TestClaudeCodeManifestAndDescribe(t *testing.T) {
 
 	m, err := plugins.Manifest("claude-code")
 	require.NoError(t, err)
-	require.Equal(t, ptywright.PluginKindAdapter, m.Kind)
-	require.Equal(t, ptywright.RuntimeLua, m.Runtime)
+	require.Equal(t, manifest.KindAdapter, m.Kind)
+	require.Equal(t, manifest.RuntimeLua, m.Runtime)
 	require.NotNil(t, m.DefaultTarget)
 	require.Equal(t, "claude", m.DefaultTarget.Program)
-	require.ElementsMatch(t, ptywright.AllPermissions(), m.Permissions)
+	require.ElementsMatch(t, manifest.AllPermissions(), m.Permissions)
 
 	d, err := plugins.Describe(context.Background(), "claude-code")
 	require.NoError(t, err)

@@ -1,4 +1,4 @@
-package ptywright_test
+package codex_test
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 )
 
 // codexFixtureDir holds the real Codex CLI captures (see CAPTURES.md there).
-const codexFixtureDir = "testdata/fixtures/codex"
+const codexFixtureDir = "../../testdata/fixtures/codex"
 
 // codexExpected is NAME.expected.json: what the capture NAME.txt shows.
 type codexExpected struct {

@@ -1,4 +1,4 @@
-package ptywright_test
+package codex_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package ptywright
+package manifest
 
 import (
 	"encoding/json"
@@ -10,19 +10,19 @@ import (
 
 // requireManifestRoundTrip checks that a parsed manifest is valid and that
 // its wire form parses back to the same wire form.
-func requireManifestRoundTrip(t *testing.T, m *PluginManifest) {
+func requireManifestRoundTrip(t *testing.T, m *Manifest) {
 	t.Helper()
 	require.NoError(t, m.Validate())
 	wire, err := json.Marshal(m)
 	require.NoError(t, err)
-	back, err := ParseManifestJSON(wire)
+	back, err := ParseJSON(wire)
 	require.NoError(t, err, "wire form: %s", wire)
 	again, err := json.Marshal(back)
 	require.NoError(t, err)
 	require.Equal(t, string(wire), string(again))
 }
 
-func FuzzParseManifestJSON(f *testing.F) {
+func FuzzParseJSON(f *testing.F) {
 	wire, err := json.Marshal(validManifest())
 	require.NoError(f, err)
 	f.Add(wire)
@@ -30,9 +30,9 @@ func FuzzParseManifestJSON(f *testing.F) {
 	f.Add([]byte(`{"name":"m","default_target":{"env":{"A":{"x":[1]}}},"bogus":1}`))
 	f.Add([]byte(`[{"name":"m"}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := ParseManifestJSON(data)
+		m, err := ParseJSON(data)
 		if err != nil {
-			var me *ManifestError
+			var me *Error
 			require.ErrorAs(t, err, &me)
 			require.Nil(t, m)
 			return
@@ -41,16 +41,16 @@ func FuzzParseManifestJSON(f *testing.F) {
 	})
 }
 
-func FuzzParseManifestTOML(f *testing.F) {
-	echo, err := os.ReadFile("testdata/plugins/echo/manifest.toml")
+func FuzzParseTOML(f *testing.F) {
+	echo, err := os.ReadFile("../testdata/plugins/echo/manifest.toml")
 	require.NoError(f, err)
 	f.Add(echo)
 	f.Add([]byte("name = \"e\"\nkind = \"macro\"\nversion = \"1\"\nruntime = \"lua\"\nentrypoint = \"e.lua\"\nevents = { emits = [\"e:x\"] }\n[default_target]\nprogram = \"sh\"\nenv.A = \"1\"\n"))
 	f.Add([]byte("[[events]]\nName = 1\ndefault_target = { rowz = [1, {a = 2}] }\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := ParseManifestTOML(data)
+		m, err := ParseTOML(data)
 		if err != nil {
-			var me *ManifestError
+			var me *Error
 			require.ErrorAs(t, err, &me)
 			require.Nil(t, m)
 			return

@@ -1,4 +1,4 @@
-package ptywright_test
+package codex_test
 
 import (
 	"context"
@@ -14,32 +14,10 @@ import (
 
 	"ptywright"
 	"ptywright/internal/fakeopenai"
+	"ptywright/internal/tuitest"
 )
 
 // codexInstallCommand installs the Codex CLI the end-to-end test drives.
-const codexInstallCommand = "bash scripts/install-codex.sh"
-
-// codexBinary finds the real Codex CLI: $PTYWRIGHT_CODEX_BIN, else the
-// repository's .cache/tuis install. Missing, it fails the test under CI
-// and skips it elsewhere, naming the install command either way.
-func codexBinary(t *testing.T) string {
-	t.Helper()
-	path := os.Getenv("PTYWRIGHT_CODEX_BIN")
-	if path == "" {
-		path = filepath.Join(".cache", "tuis", "node_modules", ".bin", "codex")
-	}
-	abs, err := filepath.Abs(path)
-	require.NoError(t, err)
-	if _, err := os.Stat(abs); err != nil {
-		msg := "the Codex CLI is not installed at " + abs + " (" + err.Error() + "): run `" + codexInstallCommand + "` or set PTYWRIGHT_CODEX_BIN"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return abs
-}
-
 // codexHome makes a fresh HOME with CODEX_HOME inside and a work
 // directory, outside the temp dir when it can: with CODEX_HOME under /tmp
 // Codex warns that it will not create its helper binaries there.
@@ -86,7 +64,7 @@ func startCodexAdapterArgs(t *testing.T, srv *fakeopenai.Server, args []string) 
 // them).
 func startCodexAdapterWith(t *testing.T, srv *fakeopenai.Server, trusted bool, args []string) (*ptywright.ExtensionHandle, string) {
 	t.Helper()
-	bin := codexBinary(t)
+	bin := tuitest.CodexBinary(t)
 	home, work := codexHome(t)
 	codexHomeDir := filepath.Join(home, ".codex")
 	cfg := fakeopenai.CodexConfig{BaseURL: srv.BaseURL()}

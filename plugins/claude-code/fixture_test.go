@@ -1,4 +1,4 @@
-package ptywright_test
+package claudecode_test
 
 import (
 	"context"
@@ -22,7 +22,7 @@ import (
 // claudeFixtureDir holds screens of the real Claude Code (see CAPTURES.md
 // there): NAME.txt is one screen, NAME.expected.json what the claude-code
 // classifier must say about it.
-const claudeFixtureDir = "testdata/fixtures/claude_code"
+const claudeFixtureDir = "../../testdata/fixtures/claude_code"
 
 // claudeExpectation is a NAME.expected.json file.
 //
