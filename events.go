@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"ptywright/manifest"
+
+	"ptywright/internal/luart"
 )
 
 // Core event names. The core defines them and their payload (CoreEvent);
@@ -164,7 +166,7 @@ func (b *EventBus) Emit(ev Event) error {
 		return fmt.Errorf("%w: name %q must be \"<namespace>:<event>\" in lowercase letters, digits, '-' and '_'", ErrInvalidEvent, ev.Name)
 	}
 	if isCoreNamespace(ev.Name) && !slices.Contains(CoreEventNames(), ev.Name) {
-		return fmt.Errorf("%w: %q is in a core namespace but is not a core event (%s)", ErrInvalidEvent, ev.Name, nameList(CoreEventNames()))
+		return fmt.Errorf("%w: %q is in a core namespace but is not a core event (%s)", ErrInvalidEvent, ev.Name, luart.NameList(CoreEventNames()))
 	}
 	if len(ev.Payload) == 0 {
 		ev.Payload = json.RawMessage("null")
@@ -180,7 +182,7 @@ func (b *EventBus) Emit(ev Event) error {
 // when empty.
 func (b *EventBus) EmitCore(ce CoreEvent) error {
 	if !slices.Contains(CoreEventNames(), ce.Event) {
-		return fmt.Errorf("%w: %q is not a core event (%s)", ErrInvalidEvent, ce.Event, nameList(CoreEventNames()))
+		return fmt.Errorf("%w: %q is not a core event (%s)", ErrInvalidEvent, ce.Event, luart.NameList(CoreEventNames()))
 	}
 	now := time.Now()
 	if ce.Timestamp == "" {

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	lua "github.com/Shopify/go-lua"
-
 	"ptywright/manifest"
+
+	"ptywright/internal/luart"
 )
 
 // Hook call budgets.
@@ -151,45 +151,43 @@ func (e *LuaExtension) CallHook(ctx context.Context, hook string, args json.RawM
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	rt := e.rt
-	if err := rt.ensure(cctx); err != nil {
+	if err := rt.Ensure(cctx); err != nil {
 		return HookResult{}, err
 	}
-	exports := rt.exports()
+	exports := rt.Exports()
 	if !exports[hook] {
-		return HookResult{}, fmt.Errorf("%w: hook: plugin %s exports no function %q (exports: %s)", ErrInvalidParams, rt.manifest.Name, hook, nameList(sortedNames(exports)))
+		return HookResult{}, fmt.Errorf("%w: hook: plugin %s exports no function %q (exports: %s)", ErrInvalidParams, rt.Name(), hook, luart.NameList(luart.SortedNames(exports)))
 	}
-	saved := rt.budget.limits
 	instr := opts.Instructions
 	if instr <= 0 {
 		instr = DefaultHookInstructions
 	}
-	rt.budget.limits = PluginLimits{Instructions: instr, Timeout: timeout, Memory: saved.Memory}
-	defer func() { rt.budget.limits = saved }()
+	defer rt.SetCallLimits(PluginLimits{Instructions: instr, Timeout: timeout})()
 	var res HookResult
-	err = rt.callExport(cctx, hook, func(l *lua.State) (int, error) {
-		for i, a := range list {
-			if err := pushDecoded(l, a, 0); err != nil {
-				return 0, fmt.Errorf("args[%d]: %w", i, err)
+	err = rt.Call(cctx, hook, func(a *luart.Args) error {
+		for i, v := range list {
+			if err := a.Decoded(v); err != nil {
+				return fmt.Errorf("args[%d]: %w", i, err)
 			}
 		}
-		return len(list), nil
-	}, func(l *lua.State) (err error) {
-		res, err = rt.decodeHookResult(l)
+		return nil
+	}, func(v luart.Value) (err error) {
+		res.Ok, res.Err, err = v.HookResult()
 		return err
 	})
 	if err != nil {
 		if errors.Is(err, ErrTimeout) && !callersDeadline {
-			return HookResult{}, fmt.Errorf("plugin %s: hook %q timed out after %s: %w", rt.manifest.Name, hook, timeout, err)
+			return HookResult{}, fmt.Errorf("plugin %s: hook %q timed out after %s: %w", rt.Name(), hook, timeout, err)
 		}
 		return HookResult{}, err
 	}
-	res.Output = rt.lastOutput()
+	res.Output = rt.LastOutput()
 	return res, nil
 }
 
 // hookArgs decodes a JSON array of arguments.
 func hookArgs(args json.RawMessage) ([]any, error) {
-	v, err := decodeJSON(args)
+	v, err := luart.DecodeJSON(args)
 	if err != nil {
 		return nil, fmt.Errorf("%w: args: %v", ErrInvalidParams, err)
 	}
@@ -199,48 +197,12 @@ func hookArgs(args json.RawMessage) ([]any, error) {
 	case []any:
 		// Refused before the call, naming the argument, rather than
 		// rounded on the way into Lua.
-		if err := checkNumbers(v, "args"); err != nil {
+		if err := luart.CheckNumbers(v, "args"); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrInvalidParams, err)
 		}
 		return v, nil
 	}
 	return nil, fmt.Errorf("%w: args: want a JSON array of positional arguments, got %s", ErrInvalidParams, jsonKind(args))
-}
-
-// decodeHookResult reads a hook's return value.
-func (rt *luaRuntime) decodeHookResult(l *lua.State) (HookResult, error) {
-	conv := rt.newLuaToGo(l)
-	if rt.isResult(l, -1) {
-		res := l.AbsIndex(-1)
-		l.Field(res, "err")
-		if !l.IsNil(-1) {
-			msg, err := errMessage(l, conv)
-			if err != nil {
-				return HookResult{}, err
-			}
-			return HookResult{Err: &msg}, nil
-		}
-		l.Pop(1)
-		l.Field(res, "ok")
-	}
-	raw, err := conv.json(-1, "result")
-	rt.budget.charge(l, int64(conv.nodes*nodeCost))
-	if err != nil {
-		return HookResult{}, err
-	}
-	return HookResult{Ok: raw}, nil
-}
-
-// errMessage reads Err's message on top of the stack: a string or number
-// as is, anything else in its JSON form.
-func errMessage(l *lua.State, conv *luaToGo) (string, error) {
-	switch l.TypeOf(-1) {
-	case lua.TypeString, lua.TypeNumber:
-		s, _ := l.ToString(-1)
-		return s, nil
-	}
-	raw, err := conv.json(-1, "Err message")
-	return string(raw), err
 }
 
 // Call calls hook on the named plugin (plugin.call), on an instance the
@@ -287,14 +249,14 @@ func (p *Plugins) CallInline(ctx context.Context, source, hook string, args json
 func (e *LuaExtension) checkDeclared() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	m := &e.rt.manifest
+	m := e.rt.Manifest()
 	if len(m.Hooks) == 0 && len(m.Intents) == 0 {
 		return nil
 	}
-	if err := e.rt.ensure(context.Background()); err != nil {
+	if err := e.rt.Ensure(context.Background()); err != nil {
 		return err
 	}
-	exports := e.rt.exports()
+	exports := e.rt.Exports()
 	for _, list := range []struct {
 		field, kind string
 		names       []string

@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"ptywright/manifest"
+
+	"ptywright/internal/luart"
 )
 
 // builtinPlugins holds plugins/<name>/{manifest.toml,*.lua}; see
@@ -233,16 +235,19 @@ func (p *Plugins) Unload(name string) error {
 	}
 	delete(p.defs, name)
 	p.mu.Unlock()
-	def.mu.Lock()
-	defer def.mu.Unlock()
-	def.removed = true
-	def.closeInstances()
+	def.close(true)
 	return nil
 }
 
-// closeInstances closes the registry's own instances of the plugin
-// (running their cleanups); the caller holds def.mu.
-func (def *pluginDef) closeInstances() {
+// close closes the registry's own instances of the plugin (running their
+// cleanups); removed marks the plugin unloaded, so no instance is made
+// again.
+func (def *pluginDef) close(removed bool) {
+	def.mu.Lock()
+	defer def.mu.Unlock()
+	if removed {
+		def.removed = true
+	}
 	for _, inst := range []**LuaExtension{&def.instance, &def.hookInstance} {
 		if *inst != nil {
 			_ = (*inst).Close() // Never fails: plugin failures are logged.
@@ -284,7 +289,7 @@ func (p *Plugins) manifests(keep func(*pluginDef) bool) []manifest.Manifest {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	out := []manifest.Manifest{}
-	for _, name := range sortedNames(p.defs) {
+	for _, name := range luart.SortedNames(p.defs) {
 		if def := p.defs[name]; keep(def) {
 			out = append(out, *def.manifest.Clone())
 		}
@@ -350,13 +355,19 @@ func (p *Plugins) instance(name string) (*LuaExtension, error) {
 // defInstance returns *slot, one of def's own instances, creating it on
 // first use.
 func (p *Plugins) defInstance(def *pluginDef, slot **LuaExtension) (*LuaExtension, error) {
+	return def.slot(slot, p.luaOptions())
+}
+
+// slot returns *slot, one of def's own instances, creating it with opts
+// on first use.
+func (def *pluginDef) slot(slot **LuaExtension, opts LuaOptions) (*LuaExtension, error) {
 	def.mu.Lock()
 	defer def.mu.Unlock()
 	if def.removed {
 		return nil, fmt.Errorf("%w: %q", ErrPluginNotFound, def.manifest.Name)
 	}
 	if *slot == nil {
-		ext, err := NewLuaExtension(def.manifest, def.source, p.luaOptions())
+		ext, err := NewLuaExtension(def.manifest, def.source, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -377,9 +388,7 @@ func (p *Plugins) Close() error {
 	}
 	p.mu.RUnlock()
 	for _, def := range defs {
-		def.mu.Lock()
-		def.closeInstances()
-		def.mu.Unlock()
+		def.close(false)
 	}
 	return nil
 }
@@ -407,7 +416,7 @@ type PluginLimitsInfo struct {
 // and permissions manifests may use, the built-in manifests and the call
 // budgets.
 func (p *Plugins) Capabilities() PluginCapabilities {
-	lim := p.opts.Limits.withDefaults()
+	lim := p.opts.Limits.WithDefaults()
 	return PluginCapabilities{
 		EmbeddedLua:    true,
 		Runtimes:       []manifest.Runtime{manifest.RuntimeLua},

@@ -1,4 +1,4 @@
-package ptywright
+package luart
 
 import (
 	"errors"
@@ -8,8 +8,8 @@ import (
 
 // ptywright.invalid_params(message) lets a plugin say that the caller's
 // params are wrong (a missing prompt, a string where a number belongs), as
-// opposed to the plugin itself failing: the *PluginError it becomes wraps
-// ErrInvalidParams as well as ErrPluginRuntime, so a JSON-RPC client gets
+// opposed to the plugin itself failing: the *Error it becomes wraps
+// rt.host.Errors.InvalidParams as well as ErrRuntime, so a JSON-RPC client gets
 // -32602 instead of -32603. It raises a table {message = message} whose
 // metatable is the host's own (the one thing a plugin cannot forge by
 // accident), so it survives pcall and a re-raise with error(e), and
@@ -21,7 +21,7 @@ const invalidParamsKey = "ptywright.invalid_params"
 
 // installInvalidParams sets invalid_params on the ptywright table on top of
 // the stack.
-func (rt *luaRuntime) installInvalidParams(l *lua.State) {
+func (rt *Runtime) installInvalidParams(l *lua.State) {
 	l.CreateTable(0, 2)
 	l.PushGoFunction(func(l *lua.State) int {
 		l.Field(1, "message")
@@ -35,7 +35,7 @@ func (rt *luaRuntime) installInvalidParams(l *lua.State) {
 	l.SetField(-2, "invalid_params")
 }
 
-func (rt *luaRuntime) raiseInvalidParams(l *lua.State) int {
+func (rt *Runtime) raiseInvalidParams(l *lua.State) int {
 	msg := lua.CheckString(l, 1)
 	l.CreateTable(0, 1)
 	l.PushString(msg)
@@ -51,7 +51,7 @@ func (rt *luaRuntime) raiseInvalidParams(l *lua.State) int {
 
 // invalidParamsError fills pe from the error value at idx when
 // ptywright.invalid_params raised it, and reports whether it did.
-func invalidParamsError(l *lua.State, idx int, pe *PluginError) bool {
+func (rt *Runtime) invalidParamsError(l *lua.State, idx int, pe *Error) bool {
 	idx = l.AbsIndex(idx)
 	if !l.IsTable(idx) || !l.MetaTable(idx) {
 		return false
@@ -65,6 +65,6 @@ func invalidParamsError(l *lua.State, idx int, pe *PluginError) bool {
 	l.Field(idx, "message")
 	pe.Message, _ = l.ToString(-1)
 	l.Pop(1)
-	pe.Err = errors.Join(ErrPluginRuntime, ErrInvalidParams)
+	pe.Err = errors.Join(ErrRuntime, rt.host.Errors.InvalidParams)
 	return true
 }

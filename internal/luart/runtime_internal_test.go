@@ -1,7 +1,8 @@
-package ptywright
+package luart
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -16,24 +17,43 @@ local n = 0
 function M.count() n = n + 1 return {last_intent = tostring(n)} end
 return M`
 
-func counterRuntime(t *testing.T) *luaRuntime {
+func counterRuntime(t *testing.T) *Runtime {
 	t.Helper()
 	m := manifest.Manifest{Name: "counter", Kind: manifest.KindAdapter, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
-	rt, err := newLuaRuntime(context.Background(), m, []byte(counterPlugin), PluginLimits{})
+	rt, err := New(context.Background(), Config{Manifest: m, Source: []byte(counterPlugin), Host: testHost})
 	require.NoError(t, err)
 	return rt
 }
 
-func count(t *testing.T, rt *luaRuntime) string {
+// testHost is a host without the ptywright package: plain sentinels.
+var testHost = &Host{
+	Errors: Classes{
+		Timeout: errors.New("timeout"), Cancelled: errors.New("cancelled"), InvalidParams: errors.New("invalid params"),
+		PermissionDenied: errors.New("permission denied"), InvalidAction: errors.New("invalid action"), InvalidMatcher: errors.New("invalid matcher"),
+	},
+	Version:       "test",
+	ParseKey:      func(string) error { return nil },
+	ParseSignal:   func(string) error { return nil },
+	CheckSize:     func(int, int) (int, error) { return 0, nil },
+	MaxEventDepth: 8,
+	EventTime:     func(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) },
+}
+
+// lastIntent reads {last_intent = "..."}.
+func lastIntent(t *testing.T, v Value) string {
+	t.Helper()
+	s, ok := v.Field("last_intent").String()
+	require.True(t, ok, "last_intent is %s", v.Field("last_intent").TypeName())
+	return s
+}
+
+func count(t *testing.T, rt *Runtime) string {
 	t.Helper()
 	require.NoError(t, rt.ensure(context.Background()))
 	var got string
-	err := rt.callExport(context.Background(), "count", func(*lua.State) (int, error) { return 0, nil }, func(l *lua.State) error {
-		plan, err := rt.decodePlan(l)
-		if err == nil {
-			got = *plan.LastIntent
-		}
-		return err
+	err := rt.Call(context.Background(), "count", nil, func(v Value) error {
+		got = lastIntent(t, v)
+		return nil
 	})
 	require.NoError(t, err)
 	return got
@@ -66,9 +86,9 @@ func TestInterpreterFailuresReplaceTheState(t *testing.T) {
 				tt.panic()
 				return nil
 			})
-			var pe *PluginError
+			var pe *Error
 			require.ErrorAs(t, err, &pe)
-			require.ErrorIs(t, err, ErrPluginRuntime)
+			require.ErrorIs(t, err, ErrRuntime)
 			require.Equal(t, "counter", pe.Plugin)
 			require.Equal(t, "boom", pe.Function)
 			require.Contains(t, pe.Message, tt.want)
@@ -80,23 +100,20 @@ func TestInterpreterFailuresReplaceTheState(t *testing.T) {
 
 func TestCaughtStackOverflowReplacesTheState(t *testing.T) {
 	m := manifest.Manifest{Name: "deep", Kind: manifest.KindAdapter, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
-	rt, err := newLuaRuntime(context.Background(), m, []byte(`local M = {}
+	rt, err := New(context.Background(), Config{Manifest: m, Host: testHost, Limits: Limits{Timeout: time.Minute}, Source: []byte(`local M = {}
 local n = 0
 function M.count() n = n + 1 return {last_intent = tostring(n)} end
 function M.dive()
   local ok, e = pcall(function() local function f() return f() + 1 end return f() end)
   return {last_intent = tostring(ok) .. " " .. tostring(e)}
 end
-return M`), PluginLimits{Timeout: time.Minute}) // overflowing takes seconds under -race
+return M`)}) // overflowing takes seconds under -race
 	require.NoError(t, err)
 	require.Equal(t, "1", count(t, rt))
 	var got string
-	err = rt.callExport(context.Background(), "dive", func(*lua.State) (int, error) { return 0, nil }, func(l *lua.State) error {
-		plan, err := rt.decodePlan(l)
-		if err == nil {
-			got = *plan.LastIntent
-		}
-		return err
+	err = rt.Call(context.Background(), "dive", nil, func(v Value) error {
+		got = lastIntent(t, v)
+		return nil
 	})
 	require.NoError(t, err, "the plugin caught the overflow itself")
 	require.Contains(t, got, "false")

@@ -1,4 +1,4 @@
-package ptywright
+package luart
 
 import (
 	"context"
@@ -55,12 +55,10 @@ const (
 type luaSDK struct {
 	// inline: a one-shot script, without emit, on, on_cleanup and log.
 	inline bool
-	// origin is the owning instance: its own events are not delivered back
-	// to it.
-	origin any
-	bus    *EventBus
-	scope  EventScope
-	log    *slog.Logger // nil means slog.Default()
+	// emit delivers what the plugin emits (nil: nowhere).
+	emit  func(Event)
+	scope Scope
+	log   *slog.Logger // nil means slog.Default()
 	// depth is the generation of the event whose handler is running (0
 	// outside handlers); events emitted meanwhile are one further.
 	depth int
@@ -76,9 +74,9 @@ type luaSDK struct {
 
 // resetSDK forgets the per-state registrations before a (re)load; the
 // module chunk registers its handlers and cleanups again.
-func (rt *luaRuntime) resetSDK() {
+func (rt *Runtime) resetSDK() {
 	if n := rt.pendingCleanups(); n > 0 {
-		rt.logger().Warn("plugin state replaced after a failure; its cleanups are lost", "cleanups", n)
+		rt.Logger().Warn("plugin state replaced after a failure; its cleanups are lost", "cleanups", n)
 	}
 	rt.sdk.cleanups = 0
 	rt.sdk.handlers = map[string]int{}
@@ -86,7 +84,7 @@ func (rt *luaRuntime) resetSDK() {
 }
 
 // pendingCleanups counts the cleanups registered and not yet run.
-func (rt *luaRuntime) pendingCleanups() int {
+func (rt *Runtime) pendingCleanups() int {
 	if rt.sdk.cleanups == 0 || rt.l == nil {
 		return rt.sdk.cleanups
 	}
@@ -106,7 +104,7 @@ func (rt *luaRuntime) pendingCleanups() int {
 	return n
 }
 
-func (rt *luaRuntime) publishHandled() {
+func (rt *Runtime) publishHandled() {
 	if rt.sdk.handled == nil {
 		return
 	}
@@ -119,9 +117,9 @@ func (rt *luaRuntime) publishHandled() {
 	rt.sdk.handled(set)
 }
 
-// logger is the plugin's logger: the host's, with plugin=<name> and the
+// Logger is the plugin's logger: the host's, with plugin=<name> and the
 // instance's adapter and session attached.
-func (rt *luaRuntime) logger() *slog.Logger {
+func (rt *Runtime) Logger() *slog.Logger {
 	log := rt.sdk.log
 	if log == nil {
 		log = slog.Default()
@@ -138,7 +136,7 @@ func (rt *luaRuntime) logger() *slog.Logger {
 
 // installSDK adds emit, on, on_cleanup and log to the ptywright table on
 // top of the stack.
-func (rt *luaRuntime) installSDK(l *lua.State) {
+func (rt *Runtime) installSDK(l *lua.State) {
 	l.NewTable()
 	l.SetField(lua.RegistryIndex, cleanupsKey)
 	l.NewTable()
@@ -168,7 +166,7 @@ func (rt *luaRuntime) installSDK(l *lua.State) {
 // EventScope), absent when it serves none (the registry's hook and
 // predicate instances). Intents receive it as their second argument;
 // ptywright.context() returns it to any call, hooks and handlers included.
-func (rt *luaRuntime) pushCallContext(l *lua.State) {
+func (rt *Runtime) pushCallContext(l *lua.State) {
 	l.CreateTable(0, 3)
 	l.PushString(rt.manifest.Name)
 	l.SetField(-2, "plugin")
@@ -183,7 +181,7 @@ func (rt *luaRuntime) pushCallContext(l *lua.State) {
 }
 
 // luaContext is ptywright.context(): a fresh call-context table.
-func (rt *luaRuntime) luaContext(l *lua.State) int {
+func (rt *Runtime) luaContext(l *lua.State) int {
 	rt.pushCallContext(l)
 	return 1
 }
@@ -194,7 +192,7 @@ func (rt *luaRuntime) luaContext(l *lua.State) int {
 // "<plugin>:ready" both mean "<plugin>:ready"; another namespace, a core
 // one included, is refused, as is a name the manifest's events.emits (when
 // it lists any) does not declare.
-func (rt *luaRuntime) eventName(name string) (string, error) {
+func (rt *Runtime) eventName(name string) (string, error) {
 	full := name
 	if !strings.Contains(name, ":") {
 		full = rt.manifest.Name + ":" + name
@@ -209,18 +207,18 @@ func (rt *luaRuntime) eventName(name string) (string, error) {
 		return "", fmt.Errorf("event %q is outside the plugin's namespace %q", name, rt.manifest.Name+":")
 	}
 	if ev := rt.manifest.Events; ev != nil && len(ev.Emits) > 0 && !slices.Contains(ev.Emits, full) {
-		return "", fmt.Errorf("event %q is not declared in the manifest's events.emits (%s)", full, nameList(ev.Emits))
+		return "", fmt.Errorf("event %q is not declared in the manifest's events.emits (%s)", full, NameList(ev.Emits))
 	}
 	return full, nil
 }
 
 // luaEmit is ptywright.emit(event, payload?): it returns at once; the
 // payload is converted (copied) now.
-func (rt *luaRuntime) luaEmit(l *lua.State) int {
-	name := checkStringArg(l, "emit", 1)
+func (rt *Runtime) luaEmit(l *lua.State) int {
+	name := CheckString(l, "emit", 1)
 	full, err := rt.eventName(name)
 	if err != nil {
-		argError(l, "emit", 1, err.Error())
+		ArgError(l, "emit", 1, err.Error())
 	}
 	payload := json.RawMessage("null")
 	if !l.IsNoneOrNil(2) {
@@ -228,27 +226,26 @@ func (rt *luaRuntime) luaEmit(l *lua.State) int {
 		raw, err := conv.json(2, "payload")
 		rt.budget.charge(l, int64(conv.nodes*nodeCost))
 		if err != nil {
-			argError(l, "emit", 2, err.Error())
+			ArgError(l, "emit", 2, err.Error())
 		}
 		rt.budget.chargeBytes(l, len(raw))
 		payload = raw
 	}
-	if rt.sdk.bus == nil {
+	if rt.sdk.emit == nil {
 		return 0
 	}
-	if rt.sdk.depth > maxEventDepth {
-		rt.logger().Warn("event dropped: emitted from a chain of handlers too long (a loop?)", "event", full, "depth", rt.sdk.depth)
+	if rt.sdk.depth > rt.host.MaxEventDepth {
+		rt.Logger().Warn("event dropped: emitted from a chain of handlers too long (a loop?)", "event", full, "depth", rt.sdk.depth)
 		return 0
 	}
-	rt.sdk.bus.deliver(Event{
+	rt.sdk.emit(Event{
 		Name:    full,
 		Plugin:  rt.manifest.Name,
 		Session: rt.sdk.scope.Session,
 		Adapter: rt.sdk.scope.Adapter,
 		Payload: payload,
 		Time:    time.Now(),
-		origin:  rt.sdk.origin,
-		depth:   rt.sdk.depth,
+		Depth:   rt.sdk.depth,
 	})
 	return 0
 }
@@ -257,20 +254,18 @@ func (rt *luaRuntime) luaEmit(l *lua.State) int {
 // of that name on the bus, except the instance's own, after the event and
 // never inside the emitter's call. meta is {event, plugin?, session?,
 // adapter?, timestamp}.
-func (rt *luaRuntime) luaOn(l *lua.State) int {
-	name := checkStringArg(l, "on", 1)
+func (rt *Runtime) luaOn(l *lua.State) int {
+	name := CheckString(l, "on", 1)
 	if _, _, ok := manifest.SplitEvent(name); !ok {
-		argError(l, "on", 1, fmt.Sprintf("event %q must be \"<namespace>:<event>\"", name))
+		ArgError(l, "on", 1, fmt.Sprintf("event %q must be \"<namespace>:<event>\"", name))
 	}
-	if isCoreNamespace(name) && !slices.Contains(CoreEventNames(), name) {
-		argError(l, "on", 1, fmt.Sprintf("%q is not a core event (%s)", name, nameList(CoreEventNames())))
+	if ns, _, _ := manifest.SplitEvent(name); manifest.IsReservedNamespace(ns) && !slices.Contains(rt.host.CoreEvents, name) {
+		ArgError(l, "on", 1, fmt.Sprintf("%q is not a core event (%s)", name, NameList(rt.host.CoreEvents)))
 	}
 	if ev := rt.manifest.Events; ev != nil && len(ev.Handles) > 0 && !slices.Contains(ev.Handles, name) {
-		argError(l, "on", 1, fmt.Sprintf("event %q is not declared in the manifest's events.handles (%s)", name, nameList(ev.Handles)))
+		ArgError(l, "on", 1, fmt.Sprintf("event %q is not declared in the manifest's events.handles (%s)", name, NameList(ev.Handles)))
 	}
-	if !l.IsFunction(2) {
-		argError(l, "on", 2, "function expected, got "+typeNameArg(l, 2))
-	}
+	CheckFunction(l, "on", 2)
 	total := 0
 	for _, n := range rt.sdk.handlers {
 		total += n
@@ -294,9 +289,9 @@ func (rt *luaRuntime) luaOn(l *lua.State) int {
 	return 0
 }
 
-// callHandlers runs the instance's handlers of ev, each under its own call
+// CallHandlers runs the instance's handlers of ev, each under its own call
 // budget, and returns their failures. The caller holds the instance lock.
-func (rt *luaRuntime) callHandlers(ctx context.Context, ev Event) []error {
+func (rt *Runtime) CallHandlers(ctx context.Context, ev Event) []error {
 	if rt.closed || rt.sdk.handlers[ev.Name] == 0 {
 		return nil
 	}
@@ -304,7 +299,7 @@ func (rt *luaRuntime) callHandlers(ctx context.Context, ev Event) []error {
 	if err != nil {
 		return []error{fmt.Errorf("event %s: payload: %w", ev.Name, err)}
 	}
-	meta := map[string]any{"event": ev.Name, "timestamp": EventTime(ev.Time)}
+	meta := map[string]any{"event": ev.Name, "timestamp": rt.host.EventTime(ev.Time)}
 	for k, v := range map[string]string{"plugin": ev.Plugin, "session": ev.Session, "adapter": ev.Adapter} {
 		if v != "" {
 			meta[k] = v
@@ -312,7 +307,7 @@ func (rt *luaRuntime) callHandlers(ctx context.Context, ev Event) []error {
 	}
 	n := rt.sdk.handlers[ev.Name] // handlers added meanwhile wait for the next event
 	saved := rt.sdk.depth
-	rt.sdk.depth = ev.depth + 1
+	rt.sdk.depth = ev.Depth + 1
 	defer func() { rt.sdk.depth = saved }()
 	var errs []error
 	for i := 1; i <= n; i++ {
@@ -348,10 +343,8 @@ func (rt *luaRuntime) callHandlers(ctx context.Context, ev Event) []error {
 // Cleanups.
 
 // luaOnCleanup is ptywright.on_cleanup(fn).
-func (rt *luaRuntime) luaOnCleanup(l *lua.State) int {
-	if !l.IsFunction(1) {
-		argError(l, "on_cleanup", 1, "function expected, got "+typeNameArg(l, 1))
-	}
+func (rt *Runtime) luaOnCleanup(l *lua.State) int {
+	CheckFunction(l, "on_cleanup", 1)
 	if rt.sdk.cleanups >= maxCleanups {
 		// Slots of cleanups already run are reused first.
 		rt.compactCleanups(l)
@@ -368,7 +361,7 @@ func (rt *luaRuntime) luaOnCleanup(l *lua.State) int {
 }
 
 // compactCleanups closes the gaps cleanups that ran left, keeping order.
-func (rt *luaRuntime) compactCleanups(l *lua.State) {
+func (rt *Runtime) compactCleanups(l *lua.State) {
 	l.Field(lua.RegistryIndex, cleanupsKey)
 	j := 0
 	for i := 1; i <= rt.sdk.cleanups; i++ {
@@ -388,10 +381,10 @@ func (rt *luaRuntime) compactCleanups(l *lua.State) {
 	rt.sdk.cleanups = j
 }
 
-// runCleanups runs the pending cleanups newest first, each once and under
+// RunCleanups runs the pending cleanups newest first, each once and under
 // its own call budget, and returns their failures. A failure that leaves
 // the state untrusted drops the cleanups not yet run (they live in it).
-func (rt *luaRuntime) runCleanups(ctx context.Context) []error {
+func (rt *Runtime) RunCleanups(ctx context.Context) []error {
 	var errs []error
 	for i := rt.sdk.cleanups; i >= 1; i-- {
 		if rt.l == nil {
@@ -434,20 +427,20 @@ func (rt *luaRuntime) runCleanups(ctx context.Context) []error {
 // reported and the rest are lost with it (logged, as at any cleanup
 // failure). They run now rather than at shutdown because the state is not
 // kept: the fresh state loaded for the next call registers its own.
-func (rt *luaRuntime) salvageCleanups() {
+func (rt *Runtime) salvageCleanups() {
 	rt.salvaging = true
 	rt.broken = false
 	defer func() { rt.salvaging, rt.broken = false, true }()
 	rt.budget.stop(rt.l)
 	rt.l.SetTop(0)
-	rt.logger().Warn("plugin state failed; running its cleanups before replacing it", "cleanups", rt.pendingCleanups())
-	for _, err := range rt.runCleanups(context.Background()) {
-		rt.logger().Warn("plugin cleanup failed", "err", DefaultRedactor().Redact(err.Error()))
+	rt.Logger().Warn("plugin state failed; running its cleanups before replacing it", "cleanups", rt.pendingCleanups())
+	for _, err := range rt.RunCleanups(context.Background()) {
+		rt.Logger().Warn("plugin cleanup failed", "err", rt.redact(err.Error()))
 	}
 }
 
-// callClose calls the plugin's optional close() export.
-func (rt *luaRuntime) callClose(ctx context.Context) error {
+// CallClose calls the plugin's optional close() export.
+func (rt *Runtime) CallClose(ctx context.Context) error {
 	if rt.l == nil || !rt.exports()["close"] {
 		return nil
 	}
@@ -460,13 +453,13 @@ func (rt *luaRuntime) callClose(ctx context.Context) error {
 // plugin=<name> and the fields' keys in sorted order. The message and
 // string fields are redacted with the default policy, like everything
 // else that leaves the process.
-func (rt *luaRuntime) luaLog(fname string, level slog.Level) lua.Function {
+func (rt *Runtime) luaLog(fname string, level slog.Level) lua.Function {
 	fname = "log." + fname
 	return func(l *lua.State) int {
 		msg, ok := lua.ToStringMeta(l, 1)
 		l.Pop(1)
 		if !ok || l.IsNoneOrNil(1) {
-			argError(l, fname, 1, "message expected, got "+typeNameArg(l, 1))
+			ArgError(l, fname, 1, "message expected, got "+TypeName(l, 1))
 		}
 		rt.budget.chargeBytes(l, len(msg))
 		var attrs []any
@@ -475,17 +468,16 @@ func (rt *luaRuntime) luaLog(fname string, level slog.Level) lua.Function {
 			v, err := conv.value(2, "fields")
 			rt.budget.charge(l, int64(conv.nodes*nodeCost))
 			if err != nil {
-				argError(l, fname, 2, err.Error())
+				ArgError(l, fname, 2, err.Error())
 			}
 			fields, ok := v.(map[string]any)
 			if !ok {
-				argError(l, fname, 2, "want a table with string keys")
+				ArgError(l, fname, 2, "want a table with string keys")
 			}
-			red := DefaultRedactor()
 			for _, k := range slices.Sorted(maps.Keys(fields)) {
 				v := fields[k]
 				if s, ok := v.(string); ok {
-					v = red.Redact(s)
+					v = rt.redact(s)
 				}
 				attrs = append(attrs, k, v)
 			}
@@ -494,7 +486,7 @@ func (rt *luaRuntime) luaLog(fname string, level slog.Level) lua.Function {
 		// runtime guide's logger standard asks ("[pw-user-action] overlay
 		// restored"), so a line is attributable in any handler's output,
 		// text or JSON; the plugin attribute stays for filtering.
-		rt.logger().Log(context.Background(), level, "["+rt.manifest.Name+"] "+DefaultRedactor().Redact(msg), attrs...)
+		rt.Logger().Log(context.Background(), level, "["+rt.manifest.Name+"] "+rt.redact(msg), attrs...)
 		return 0
 	}
 }
@@ -505,7 +497,7 @@ func (rt *luaRuntime) luaLog(fname string, level slog.Level) lua.Function {
 // {ok = value} and {err = message} that a hook returns and the host reads
 // as {"ok": value} and {"err": message}. They share a protected metatable,
 // which is how the host tells them from a raw table return.
-func (rt *luaRuntime) installResultHelpers(l *lua.State) {
+func (rt *Runtime) installResultHelpers(l *lua.State) {
 	l.NewTable()
 	l.PushString("ptywright.result")
 	l.SetField(-2, "__metatable")
@@ -525,14 +517,14 @@ func (rt *luaRuntime) installResultHelpers(l *lua.State) {
 	l.SetGlobal("Ok")
 	l.PushGoFunction(rt.safe("Err", result("err", func(l *lua.State) {
 		if l.IsNoneOrNil(1) {
-			argError(l, "Err", 1, "message expected, got "+typeNameArg(l, 1))
+			ArgError(l, "Err", 1, "message expected, got "+TypeName(l, 1))
 		}
 	})))
 	l.SetGlobal("Err")
 }
 
 // isResult reports whether the value at idx was made by Ok or Err.
-func (rt *luaRuntime) isResult(l *lua.State, idx int) bool {
+func (rt *Runtime) isResult(l *lua.State, idx int) bool {
 	if !l.IsTable(idx) || !l.MetaTable(idx) {
 		return false
 	}

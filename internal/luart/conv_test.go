@@ -1,4 +1,4 @@
-package ptywright
+package luart
 
 import (
 	"encoding/json"
@@ -49,20 +49,58 @@ func intsOf(v any) any {
 	return v
 }
 
+// Shapes of the host's types pushGo meets (ptywright.ClassifyContext,
+// PredicateInput, Matcher, StateSnapshot): tags, omitempty, pointers,
+// raw JSON, maps, and a type with its own MarshalJSON.
+type testContext struct {
+	Screen                string  `json:"screen"`
+	BodyText              string  `json:"body_text"`
+	StatusText            string  `json:"status_text,omitempty"`
+	Transcript            *string `json:"transcript,omitempty"`
+	LastIntent            *string `json:"last_intent"`
+	StableMs              *int64  `json:"stable_ms,omitempty"`
+	CompletedTurnStableMs *int64  `json:"completed_turn_stable_ms,omitempty"`
+	Sequence              uint64  `json:"sequence"`
+	hidden                int
+}
+
+type testInput struct {
+	Screen  string           `json:"screen"`
+	Markers map[string]int64 `json:"markers,omitempty"`
+	Cursor  int              `json:"cursor"`
+	Params  json.RawMessage  `json:"params,omitempty"`
+}
+
+type testMatcher struct {
+	typ   string
+	value any
+}
+
+func (m testMatcher) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]any{"type": m.typ, "value": m.value})
+}
+
+type testSnapshot struct {
+	State      string         `json:"state"`
+	Confidence float64        `json:"confidence"`
+	Evidence   string         `json:"evidence,omitempty"`
+	Metadata   map[string]any `json:"metadata,omitempty"`
+}
+
 // TestPushGoIsTheJSONForm checks that the reflect fast path hands Lua
 // exactly what a JSON round trip would: tags, omitted and null fields,
 // nested values and types with their own MarshalJSON.
 func TestPushGoIsTheJSONForm(t *testing.T) {
 	tr, li, ms := "tail", "sent", int64(1500)
 	values := []any{
-		ClassifyContext{Screen: "a\nb", BodyText: "a", StatusText: "", Sequence: 9},
-		ClassifyContext{Screen: "s", Transcript: &tr, LastIntent: &li, StableMs: &ms, CompletedTurnStableMs: &ms, Sequence: 1 << 40},
-		PredicateInput{Screen: "x", Markers: map[string]int64{"turn": 4}, Cursor: 12, Params: json.RawMessage(`{"a":[1,2.5,"z",null,{"b":false}]}`)},
-		PredicateInput{},
+		testContext{Screen: "a\nb", BodyText: "a", StatusText: "", Sequence: 9},
+		testContext{Screen: "s", Transcript: &tr, LastIntent: &li, StableMs: &ms, CompletedTurnStableMs: &ms, Sequence: 1 << 40},
+		testInput{Screen: "x", Markers: map[string]int64{"turn": 4}, Cursor: 12, Params: json.RawMessage(`{"a":[1,2.5,"z",null,{"b":false}]}`)},
+		testInput{},
 		manifest.Manifest{Name: "m", Kind: manifest.KindAdapter, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"},
 		map[string]any{"nested": []any{map[string]any{"x": 1.25}}, "n": 3},
-		[]Matcher{ContainsText("ready"), ScreenStable(0)},
-		StateSnapshot{State: "s", Confidence: 0.5, Metadata: map[string]any{"k": []any{}}},
+		[]testMatcher{{"contains_text", "ready"}, {"screen_stable", 0}},
+		testSnapshot{State: "s", Confidence: 0.5, Metadata: map[string]any{"k": []any{}}},
 	}
 	for _, v := range values {
 		t.Run(reflect.TypeOf(v).String(), func(t *testing.T) {

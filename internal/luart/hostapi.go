@@ -1,7 +1,6 @@
-package ptywright
+package luart
 
 import (
-	"errors"
 	"regexp"
 	"strconv"
 
@@ -15,10 +14,10 @@ import (
 // nil without session.kill, ptywright.action is nil without any of
 // input.write, session.kill and session.resize, and ptywright.matcher is
 // nil without matcher.wait.
-func (rt *luaRuntime) installHostAPI(l *lua.State) error {
+func (rt *Runtime) installHostAPI(l *lua.State) error {
 	m := &rt.manifest
 	l.NewTable()
-	l.PushString(Version)
+	l.PushString(rt.host.Version)
 	l.SetField(-2, "version")
 
 	// empty_array converts to [] where an empty table would be {}.
@@ -38,23 +37,23 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 	var actions []lua.RegistryFunction
 	if m.HasPermission(manifest.PermissionInputWrite) {
 		actions = append(actions,
-			lua.RegistryFunction{Name: "text", Function: textAction("text", ActionText)},
-			lua.RegistryFunction{Name: "paste", Function: textAction("paste", ActionPaste)},
-			lua.RegistryFunction{Name: "bracketed_paste", Function: textAction("bracketed_paste", ActionBracketedPaste)},
-			lua.RegistryFunction{Name: "key", Function: namedAction("key", ActionKey, ParseKey)},
-			lua.RegistryFunction{Name: "interrupt", Function: bareAction(ActionInterrupt)},
-			lua.RegistryFunction{Name: "eof", Function: bareAction(ActionEOF)},
+			lua.RegistryFunction{Name: "text", Function: textAction("text", "text")},
+			lua.RegistryFunction{Name: "paste", Function: textAction("paste", "paste")},
+			lua.RegistryFunction{Name: "bracketed_paste", Function: textAction("bracketed_paste", "bracketed_paste")},
+			lua.RegistryFunction{Name: "key", Function: namedAction("key", "key", rt.host.ParseKey)},
+			lua.RegistryFunction{Name: "interrupt", Function: bareAction("interrupt")},
+			lua.RegistryFunction{Name: "eof", Function: bareAction("eof")},
 			lua.RegistryFunction{Name: "mark_transcript", Function: markAction},
 		)
 	}
 	if m.HasPermission(manifest.PermissionSessionKill) {
 		actions = append(actions,
-			lua.RegistryFunction{Name: "kill", Function: bareAction(ActionKill)},
-			lua.RegistryFunction{Name: "signal", Function: namedAction("signal", ActionSignal, ParseSignal)},
+			lua.RegistryFunction{Name: "kill", Function: bareAction("kill")},
+			lua.RegistryFunction{Name: "signal", Function: namedAction("signal", "signal", rt.host.ParseSignal)},
 		)
 	}
 	if m.HasPermission(manifest.PermissionSessionResize) {
-		actions = append(actions, lua.RegistryFunction{Name: "resize", Function: resizeAction})
+		actions = append(actions, lua.RegistryFunction{Name: "resize", Function: rt.resizeAction})
 	}
 	if len(actions) > 0 {
 		rt.newSafeLibrary(l, "action.", actions)
@@ -63,19 +62,19 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 
 	if m.HasPermission(manifest.PermissionMatcherWait) {
 		rt.newSafeLibrary(l, "matcher.", []lua.RegistryFunction{
-			{Name: "contains_text", Function: textMatcher("contains_text", MatchContainsText, nil)},
-			{Name: "screen_regex", Function: textMatcher("screen_regex", MatchScreenRegex, rt)},
-			{Name: "transcript_contains", Function: textMatcher("transcript_contains", MatchTranscriptContains, nil)},
-			{Name: "transcript_regex", Function: textMatcher("transcript_regex", MatchTranscriptRegex, rt)},
+			{Name: "contains_text", Function: textMatcher("contains_text", "contains_text", nil)},
+			{Name: "screen_regex", Function: textMatcher("screen_regex", "screen_regex", rt)},
+			{Name: "transcript_contains", Function: textMatcher("transcript_contains", "transcript_contains", nil)},
+			{Name: "transcript_regex", Function: textMatcher("transcript_regex", "transcript_regex", rt)},
 			{Name: "cursor_at", Function: cursorMatcher},
 			{Name: "screen_stable", Function: stableMatcher},
 			{Name: "process_exited", Function: func(l *lua.State) int {
-				tagged(l, string(MatchProcessExited))
+				tagged(l, "process_exited")
 				return 1
 			}},
-			{Name: "any", Function: listMatcher("any", MatchAny)},
-			{Name: "all", Function: listMatcher("all", MatchAll)},
-			{Name: "none", Function: listMatcher("none", MatchNone)},
+			{Name: "any", Function: listMatcher("any", "any")},
+			{Name: "all", Function: listMatcher("all", "all")},
+			{Name: "none", Function: listMatcher("none", "none")},
 			{Name: "lua", Function: luaMatcher},
 		})
 		l.SetField(-2, "matcher")
@@ -102,7 +101,7 @@ func (rt *luaRuntime) installHostAPI(l *lua.State) error {
 	return nil
 }
 
-func (rt *luaRuntime) newSafeLibrary(l *lua.State, prefix string, fns []lua.RegistryFunction) {
+func (rt *Runtime) newSafeLibrary(l *lua.State, prefix string, fns []lua.RegistryFunction) {
 	l.CreateTable(0, len(fns))
 	for _, f := range fns {
 		l.PushGoFunction(rt.safe(prefix+f.Name, f.Function))
@@ -120,9 +119,9 @@ func tagged(l *lua.State, typ string) {
 
 // Actions.
 
-func textAction(fname string, t ActionType) lua.Function {
+func textAction(fname string, t string) lua.Function {
 	return func(l *lua.State) int {
-		s := checkStringArg(l, fname, 1)
+		s := CheckString(l, fname, 1)
 		tagged(l, string(t))
 		l.PushString(s)
 		l.SetField(-2, "value")
@@ -130,7 +129,7 @@ func textAction(fname string, t ActionType) lua.Function {
 	}
 }
 
-func bareAction(t ActionType) lua.Function {
+func bareAction(t string) lua.Function {
 	return func(l *lua.State) int {
 		tagged(l, string(t))
 		return 1
@@ -139,11 +138,11 @@ func bareAction(t ActionType) lua.Function {
 
 // namedAction builds an action whose value is a name that parse must accept
 // (a key, a signal); a bad name is an argument error listing the valid ones.
-func namedAction[T any](fname string, t ActionType, parse func(string) (T, error)) lua.Function {
+func namedAction(fname string, t string, parse func(string) error) lua.Function {
 	return func(l *lua.State) int {
-		name := checkStringArg(l, fname, 1)
-		if _, err := parse(name); err != nil {
-			argError(l, fname, 1, err.Error())
+		name := CheckString(l, fname, 1)
+		if err := parse(name); err != nil {
+			ArgError(l, fname, 1, err.Error())
 		}
 		tagged(l, string(t))
 		l.PushString(name)
@@ -152,32 +151,27 @@ func namedAction[T any](fname string, t ActionType, parse func(string) (T, error
 	}
 }
 
-func resizeAction(l *lua.State) int {
-	size := Size{Rows: checkIntArg(l, "resize", 1), Cols: checkIntArg(l, "resize", 2)}
-	if err := size.Validate(); err != nil {
-		var fe *FieldError
-		arg := 1
-		if errors.As(err, &fe) && fe.Field == "cols" {
-			arg = 2
-		}
-		argError(l, "resize", arg, err.Error())
+func (rt *Runtime) resizeAction(l *lua.State) int {
+	rows, cols := CheckInt(l, "resize", 1), CheckInt(l, "resize", 2)
+	if arg, err := rt.host.CheckSize(rows, cols); err != nil {
+		ArgError(l, "resize", arg, err.Error())
 	}
-	tagged(l, string(ActionResize))
+	tagged(l, "resize")
 	l.CreateTable(0, 2)
-	l.PushInteger(size.Rows)
+	l.PushInteger(rows)
 	l.SetField(-2, "rows")
-	l.PushInteger(size.Cols)
+	l.PushInteger(cols)
 	l.SetField(-2, "cols")
 	l.SetField(-2, "value")
 	return 1
 }
 
 func markAction(l *lua.State) int {
-	label := checkStringArg(l, "mark_transcript", 1)
+	label := CheckString(l, "mark_transcript", 1)
 	if label == "" {
-		argError(l, "mark_transcript", 1, "label must not be empty")
+		ArgError(l, "mark_transcript", 1, "label must not be empty")
 	}
-	tagged(l, string(ActionMarkTranscript))
+	tagged(l, "mark_transcript")
 	l.CreateTable(0, 1)
 	l.PushString(label)
 	l.SetField(-2, "label")
@@ -189,13 +183,13 @@ func markAction(l *lua.State) int {
 
 // textMatcher builds the four text kinds; rt, when set, compiles the value
 // as a regular expression so a bad one fails where it is written.
-func textMatcher(fname string, t MatcherType, rt *luaRuntime) lua.Function {
+func textMatcher(fname string, t string, rt *Runtime) lua.Function {
 	return func(l *lua.State) int {
-		s := checkStringArg(l, fname, 1)
+		s := CheckString(l, fname, 1)
 		if rt != nil {
 			rt.regex(l, fname, 1, s)
 		} else if s == "" {
-			argError(l, fname, 1, "text must not be empty")
+			ArgError(l, fname, 1, "text must not be empty")
 		}
 		tagged(l, string(t))
 		l.PushString(s)
@@ -205,14 +199,14 @@ func textMatcher(fname string, t MatcherType, rt *luaRuntime) lua.Function {
 }
 
 func cursorMatcher(l *lua.State) int {
-	row, col := checkIntArg(l, "cursor_at", 1), checkIntArg(l, "cursor_at", 2)
+	row, col := CheckInt(l, "cursor_at", 1), CheckInt(l, "cursor_at", 2)
 	if row < 0 {
-		argError(l, "cursor_at", 1, "row must not be negative")
+		ArgError(l, "cursor_at", 1, "row must not be negative")
 	}
 	if col < 0 {
-		argError(l, "cursor_at", 2, "col must not be negative")
+		ArgError(l, "cursor_at", 2, "col must not be negative")
 	}
-	tagged(l, string(MatchCursorAt))
+	tagged(l, "cursor_at")
 	l.CreateTable(0, 2)
 	l.PushInteger(row)
 	l.SetField(-2, "row")
@@ -223,11 +217,11 @@ func cursorMatcher(l *lua.State) int {
 }
 
 func stableMatcher(l *lua.State) int {
-	ms := checkIntArg(l, "screen_stable", 1)
+	ms := CheckInt(l, "screen_stable", 1)
 	if ms < 0 {
-		argError(l, "screen_stable", 1, "min_ms must not be negative")
+		ArgError(l, "screen_stable", 1, "min_ms must not be negative")
 	}
-	tagged(l, string(MatchScreenStable))
+	tagged(l, "screen_stable")
 	l.CreateTable(0, 1)
 	l.PushInteger(ms)
 	l.SetField(-2, "min_ms")
@@ -237,21 +231,19 @@ func stableMatcher(l *lua.State) int {
 
 // listMatcher builds any/all from a list of matcher tables, copied so a
 // later change to the caller's list does not change the matcher.
-func listMatcher(fname string, t MatcherType) lua.Function {
+func listMatcher(fname string, t string) lua.Function {
 	return func(l *lua.State) int {
-		if !l.IsTable(1) {
-			argError(l, fname, 1, "table expected, got "+typeNameArg(l, 1))
-		}
+		CheckTable(l, fname, 1)
 		n := l.RawLength(1)
 		if n == 0 {
-			argError(l, fname, 1, "needs at least one matcher")
+			ArgError(l, fname, 1, "needs at least one matcher")
 		}
 		tagged(l, string(t))
 		l.CreateTable(n, 0)
 		for i := 1; i <= n; i++ {
 			l.RawGetInt(1, i)
 			if !l.IsTable(-1) {
-				argError(l, fname, 1, "element "+strconv.Itoa(i)+" is a "+lua.TypeNameOf(l, -1)+", not a matcher table")
+				ArgError(l, fname, 1, "element "+strconv.Itoa(i)+" is a "+lua.TypeNameOf(l, -1)+", not a matcher table")
 			}
 			l.RawSetInt(-2, i)
 		}
@@ -261,18 +253,18 @@ func listMatcher(fname string, t MatcherType) lua.Function {
 }
 
 func luaMatcher(l *lua.State) int {
-	plugin := checkStringArg(l, "lua", 1)
-	predicate := checkStringArg(l, "lua", 2)
+	plugin := CheckString(l, "lua", 1)
+	predicate := CheckString(l, "lua", 2)
 	if plugin == "" {
-		argError(l, "lua", 1, "plugin name must not be empty")
+		ArgError(l, "lua", 1, "plugin name must not be empty")
 	}
 	if predicate == "" {
-		argError(l, "lua", 2, "predicate name must not be empty")
+		ArgError(l, "lua", 2, "predicate name must not be empty")
 	}
 	if !l.IsNoneOrNil(3) && !l.IsTable(3) {
-		argError(l, "lua", 3, "table or nil expected, got "+lua.TypeNameOf(l, 3))
+		ArgError(l, "lua", 3, "table or nil expected, got "+lua.TypeNameOf(l, 3))
 	}
-	tagged(l, string(MatchLua))
+	tagged(l, "lua")
 	l.CreateTable(0, 3)
 	l.PushString(plugin)
 	l.SetField(-2, "plugin")
@@ -291,12 +283,12 @@ func luaMatcher(l *lua.State) int {
 
 // reSubject reads the subject and an optional 1-based init as string.find
 // takes it; ok is false when init lies past the end.
-func (rt *luaRuntime) reSubject(l *lua.State, fname string, withInit bool) (s string, re *regexp.Regexp, from int, ok bool) {
-	s = checkStringArg(l, fname, 1)
-	re = rt.regex(l, fname, 2, checkStringArg(l, fname, 2))
+func (rt *Runtime) reSubject(l *lua.State, fname string, withInit bool) (s string, re *regexp.Regexp, from int, ok bool) {
+	s = CheckString(l, fname, 1)
+	re = rt.regex(l, fname, 2, CheckString(l, fname, 2))
 	init := 1
-	if withInit && !l.IsNoneOrNil(3) {
-		init = checkIntArg(l, fname, 3)
+	if withInit {
+		init = OptInt(l, fname, 3, 1)
 	}
 	switch {
 	case init < -len(s):
@@ -338,7 +330,7 @@ func pushSubmatches(l *lua.State, s string, loc []int, whole bool) int {
 // reFind is ptywright.re.find(s, re [, init]): the 1-based inclusive
 // bounds of the first match at or after init, then its groups; nil if
 // none.
-func (rt *luaRuntime) reFind(l *lua.State) int {
+func (rt *Runtime) reFind(l *lua.State) int {
 	s, re, from, ok := rt.reSubject(l, "re.find", true)
 	if !ok {
 		l.PushNil()
@@ -361,7 +353,7 @@ func (rt *luaRuntime) reFind(l *lua.State) int {
 
 // reMatch is ptywright.re.match(s, re [, init]): the groups of the first
 // match, or the whole match when re has no group; nil if none.
-func (rt *luaRuntime) reMatch(l *lua.State) int {
+func (rt *Runtime) reMatch(l *lua.State) int {
 	s, re, from, ok := rt.reSubject(l, "re.match", true)
 	if !ok {
 		l.PushNil()
@@ -382,7 +374,7 @@ func (rt *luaRuntime) reMatch(l *lua.State) int {
 
 // reGmatch is ptywright.re.gmatch(s, re): an iterator over the successive
 // non-overlapping matches, yielding groups or whole matches.
-func (rt *luaRuntime) reGmatch(l *lua.State) int {
+func (rt *Runtime) reGmatch(l *lua.State) int {
 	s, re, _, _ := rt.reSubject(l, "re.gmatch", false)
 	// Every match is a slice of offsets, so an expression matching
 	// everywhere (the empty one) makes the list several times the size of
@@ -410,29 +402,29 @@ func (rt *luaRuntime) reGmatch(l *lua.State) int {
 
 // JSON.
 
-func (rt *luaRuntime) jsonEncode(l *lua.State) int {
+func (rt *Runtime) jsonEncode(l *lua.State) int {
 	conv := rt.newLuaToGo(l)
 	raw, err := conv.json(1, "value")
 	rt.budget.charge(l, int64(conv.nodes*nodeCost))
 	if err != nil {
-		argError(l, "json_encode", 1, err.Error())
+		ArgError(l, "json_encode", 1, err.Error())
 	}
 	rt.budget.chargeBytes(l, len(raw))
 	l.PushString(string(raw))
 	return 1
 }
 
-func (rt *luaRuntime) jsonDecode(l *lua.State) int {
-	s := checkStringArg(l, "json_decode", 1)
+func (rt *Runtime) jsonDecode(l *lua.State) int {
+	s := CheckString(l, "json_decode", 1)
 	rt.budget.chargeBytes(l, len(s))
 	l.SetTop(1)
 	v, err := decodeJSON([]byte(s))
 	if err != nil {
-		argError(l, "json_decode", 1, err.Error())
+		ArgError(l, "json_decode", 1, err.Error())
 	}
 	rt.budget.charge(l, int64(countNodes(v)*nodeCost))
 	if err := pushDecoded(l, v, 0); err != nil {
-		argError(l, "json_decode", 1, err.Error())
+		ArgError(l, "json_decode", 1, err.Error())
 	}
 	return 1
 }

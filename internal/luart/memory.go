@@ -1,6 +1,6 @@
-package ptywright
+package luart
 
-// The memory budget of a plugin instance (PluginLimits.Memory).
+// The memory budget of a plugin instance (Limits.Memory).
 //
 // go-lua leaves memory to the Go runtime: there is no allocator to limit,
 // and the instruction budget cannot see memory grow (`s = s .. s` doubles
@@ -34,7 +34,7 @@ package ptywright
 // gsub (internal/luapattern, through Options.Memory).
 //
 // A refused growth raises a budget error like the instruction budget's
-// (ErrPluginMemory, which is an ErrPluginBudget): pcall cannot swallow
+// (ErrMemory, which is an ErrBudget): pcall cannot swallow
 // it, and the instance is replaced after the call, as after a stack
 // overflow, which also frees what it held.
 
@@ -104,7 +104,7 @@ func (b *luaBudget) tripMemory(l *lua.State) {
 	if b.ctx == nil || b.tripped != nil {
 		return
 	}
-	b.trip(l, &budgetTrip{msg: fmt.Sprintf("memory budget exceeded (%s)", formatBytes(b.limits.Memory)), err: ErrPluginMemory})
+	b.trip(l, &budgetTrip{msg: fmt.Sprintf("memory budget exceeded (%s)", formatBytes(b.limits.Memory)), err: ErrMemory})
 }
 
 // grow is called before writing n more bytes to sb: when sb must grow it
@@ -135,7 +135,7 @@ func formatBytes(n int64) string {
 // before it is built. go-lua caps widths and precisions at two digits, so
 // each conversion pads at most 99 bytes; a number takes at most some 330
 // digits with %f, 24 bytes otherwise.
-func (rt *luaRuntime) formatBudgeted(format lua.Function) lua.Function {
+func (rt *Runtime) formatBudgeted(format lua.Function) lua.Function {
 	return func(l *lua.State) int {
 		fs, ok := l.ToString(1)
 		if ok {
@@ -163,5 +163,19 @@ func (rt *luaRuntime) formatBudgeted(format lua.Function) lua.Function {
 			rt.budget.alloc(l, size)
 		}
 		return format(l)
+	}
+}
+
+// SetMemoryHook removes the memory budget's allocation hook from the
+// state (on false) or puts it back (on true), so a benchmark can tell what
+// the budget costs.
+func (rt *Runtime) SetMemoryHook(on bool) {
+	if rt.l == nil {
+		return
+	}
+	if on {
+		rt.budget.installMemoryBudget(rt.l)
+	} else {
+		lua.SetAllocHook(rt.l, nil)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+
+	"ptywright/internal/luart"
 )
 
 // maxHandlerQueue bounds the events waiting for one instance's handlers;
@@ -87,14 +89,23 @@ func (ev *luaEvents) dispatch(e *LuaExtension) {
 		ev.dropped = 0
 		ev.mu.Unlock()
 
-		e.mu.Lock()
-		if dropped > 0 {
-			e.rt.logger().Warn("events dropped: the plugin's handlers fell behind", "dropped", dropped)
-		}
-		for _, err := range e.rt.callHandlers(context.Background(), x) {
-			e.rt.logger().Warn("event handler failed", "event", x.Name, "err", DefaultRedactor().Redact(err.Error()))
-		}
-		e.mu.Unlock()
+		e.handle(x, dropped)
+	}
+}
+
+// handle runs the instance's handlers of x under its lock; dropped is how
+// many events were dropped before it.
+func (e *LuaExtension) handle(x Event, dropped int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if dropped > 0 {
+		e.rt.Logger().Warn("events dropped: the plugin's handlers fell behind", "dropped", dropped)
+	}
+	for _, err := range e.rt.CallHandlers(context.Background(), luart.Event{
+		Name: x.Name, Plugin: x.Plugin, Session: x.Session, Adapter: x.Adapter,
+		Payload: x.Payload, Time: x.Time, Depth: x.depth,
+	}) {
+		e.rt.Logger().Warn("event handler failed", "event", x.Name, "err", DefaultRedactor().Redact(err.Error()))
 	}
 }
 
@@ -117,9 +128,9 @@ func (ev *luaEvents) stop() {
 // only the scope.
 func (e *LuaExtension) BindEvents(bus *EventBus, scope EventScope) {
 	e.mu.Lock()
-	e.rt.sdk.scope = scope
-	if bus != nil && bus != e.rt.sdk.bus {
-		e.rt.sdk.bus = bus
+	e.rt.SetScope(luart.Scope(scope))
+	if bus != nil && bus != e.bus {
+		e.bus = bus
 		e.mu.Unlock()
 		e.events.subscribe(bus, e)
 		return
@@ -136,12 +147,12 @@ func (e *LuaExtension) BindEvents(bus *EventBus, scope EventScope) {
 func (e *LuaExtension) RunCleanups(ctx context.Context) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.rt.closed {
+	if e.rt.Closed() {
 		return nil
 	}
-	errs := e.rt.runCleanups(ctx)
+	errs := e.rt.RunCleanups(ctx)
 	for _, err := range errs {
-		e.rt.logger().Warn("plugin cleanup failed", "err", DefaultRedactor().Redact(err.Error()))
+		e.rt.Logger().Warn("plugin cleanup failed", "err", DefaultRedactor().Redact(err.Error()))
 	}
 	return errors.Join(errs...)
 }

@@ -1,4 +1,4 @@
-package ptywright
+package luart
 
 import (
 	"context"
@@ -11,66 +11,68 @@ import (
 
 // Budgets of one plugin call.
 const (
-	// DefaultPluginInstructions is the instruction budget of one call into
+	// DefaultInstructions is the instruction budget of one call into
 	// a plugin: about 30 ms of go-lua on a modern core, and some hundred
 	// times what a realistic classifier needs.
-	DefaultPluginInstructions = 5_000_000
-	// DefaultPluginTimeout is the wall-clock budget of one call.
-	DefaultPluginTimeout = 5 * time.Second
-	// MaxPluginStringBytes caps the strings string.rep and table.concat
+	DefaultInstructions = 5_000_000
+	// DefaultTimeout is the wall-clock budget of one call.
+	DefaultTimeout = 5 * time.Second
+	// MaxStringBytes caps the strings string.rep and table.concat
 	// build for a plugin, so one call cannot allocate gigabytes.
-	MaxPluginStringBytes = 16 << 20
-	// DefaultPluginMemory is the memory budget of one plugin instance
+	MaxStringBytes = 16 << 20
+	// DefaultMemory is the memory budget of one plugin instance
 	// (one Lua state): some hundred times what a realistic classifier
 	// keeps.
-	DefaultPluginMemory = 64 << 20
-	// MaxPluginMemory is the most PluginLimits.Memory can grant; larger
+	DefaultMemory = 64 << 20
+	// MaxMemory is the most Limits.Memory can grant; larger
 	// values are cut to it.
-	MaxPluginMemory = 1 << 30
+	MaxMemory = 1 << 30
 )
 
-// ErrPluginMemory is the ErrPluginBudget of a plugin that went over its
-// memory budget (PluginLimits.Memory): errors.Is(err, ErrPluginBudget)
+// ErrMemory is the ErrBudget of a plugin that went over its
+// memory budget (Limits.Memory): errors.Is(err, ErrBudget)
 // holds for it too.
-var ErrPluginMemory = fmt.Errorf("%w: memory", ErrPluginBudget)
+var ErrMemory = fmt.Errorf("%w: memory", ErrBudget)
 
-// PluginLimits bound every call the host makes into a plugin (classify, an
+// Limits bound every call the host makes into a plugin (classify, an
 // intent, a wait matcher, a predicate, describe, and the chunk itself when
 // it loads), and the memory its state holds. A call over any budget fails
-// with an error wrapping ErrPluginBudget; the plugin cannot catch it with
+// with an error wrapping ErrBudget; the plugin cannot catch it with
 // pcall.
-type PluginLimits struct {
+type Limits struct {
 	// Instructions is the Lua VM instruction budget; 0 means
-	// DefaultPluginInstructions. Work done inside host functions
+	// DefaultInstructions. Work done inside host functions
 	// (pattern matching, regular expressions, JSON, building long strings)
 	// is charged too, in instruction-sized units.
 	Instructions int64
-	// Timeout is the wall-clock budget; 0 means DefaultPluginTimeout. A
+	// Timeout is the wall-clock budget; 0 means DefaultTimeout. A
 	// deadline on the call's context also stops it.
 	Timeout time.Duration
 	// Memory is the budget, in bytes, of what one plugin instance's Lua
 	// state may hold at any time: its strings, tables, closures, code and
-	// stack, module-level values included. 0 means DefaultPluginMemory;
-	// more than MaxPluginMemory means MaxPluginMemory. It is checked
+	// stack, module-level values included. 0 means DefaultMemory;
+	// more than MaxMemory means MaxMemory. It is checked
 	// before memory is allocated, wherever a script can make it grow (see
 	// luamemory.go), so a doubling string stops at the budget, not after
 	// the process ran out of memory. A call that would go over it fails
-	// with ErrPluginMemory and the instance is replaced by a fresh one, as
+	// with ErrMemory and the instance is replaced by a fresh one, as
 	// after a stack overflow.
 	Memory int64
 }
 
-func (p PluginLimits) withDefaults() PluginLimits {
+// WithDefaults fills zero fields with the defaults and caps Memory at
+// MaxMemory.
+func (p Limits) WithDefaults() Limits {
 	if p.Instructions <= 0 {
-		p.Instructions = DefaultPluginInstructions
+		p.Instructions = DefaultInstructions
 	}
 	if p.Timeout <= 0 {
-		p.Timeout = DefaultPluginTimeout
+		p.Timeout = DefaultTimeout
 	}
 	if p.Memory <= 0 {
-		p.Memory = DefaultPluginMemory
+		p.Memory = DefaultMemory
 	}
-	p.Memory = min(p.Memory, MaxPluginMemory)
+	p.Memory = min(p.Memory, MaxMemory)
 	return p
 }
 
@@ -97,7 +99,7 @@ const (
 	patternStepCost = 3
 )
 
-// luaBudget enforces PluginLimits on the call running on one state.
+// luaBudget enforces Limits on the call running on one state.
 //
 // go-lua's count hook runs only between VM instructions, so host functions
 // charge their own work (charge) and the hook counts the rest. Once
@@ -105,7 +107,8 @@ const (
 // again, and the host's pcall and xpcall re-raise instead of returning
 // false, so the plugin cannot swallow the error and carry on.
 type luaBudget struct {
-	limits    PluginLimits
+	limits    Limits
+	errs      *Classes
 	ctx       context.Context
 	used      int64
 	deadline  time.Time
@@ -121,7 +124,7 @@ type luaBudget struct {
 // budgetTrip says why a call was stopped.
 type budgetTrip struct {
 	msg string
-	err error // ErrPluginBudget or ErrPluginMemory, or ErrCancelled / ErrTimeout with ctx.Err()
+	err error // ErrBudget or ErrMemory, or the host's Cancelled / Timeout with ctx.Err()
 }
 
 // start arms the budget for one call.
@@ -166,7 +169,7 @@ func (b *luaBudget) charge(l *lua.State, n int64) {
 	}
 	b.used += n
 	if b.used > b.limits.Instructions {
-		b.trip(l, &budgetTrip{msg: fmt.Sprintf("instruction budget exceeded (%d instructions)", b.limits.Instructions), err: ErrPluginBudget})
+		b.trip(l, &budgetTrip{msg: fmt.Sprintf("instruction budget exceeded (%d instructions)", b.limits.Instructions), err: ErrBudget})
 	}
 	if b.used >= b.nextClock {
 		b.nextClock = b.used + clockInterval
@@ -181,7 +184,7 @@ func (b *luaBudget) chargeBytes(l *lua.State, n int) {
 
 func (b *luaBudget) check(l *lua.State) {
 	if b.used > b.limits.Instructions {
-		b.trip(l, &budgetTrip{msg: fmt.Sprintf("instruction budget exceeded (%d instructions)", b.limits.Instructions), err: ErrPluginBudget})
+		b.trip(l, &budgetTrip{msg: fmt.Sprintf("instruction budget exceeded (%d instructions)", b.limits.Instructions), err: ErrBudget})
 	}
 	now := time.Now()
 	if b.ctx != nil {
@@ -194,13 +197,13 @@ func (b *luaBudget) check(l *lua.State) {
 		}
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
-			b.trip(l, &budgetTrip{msg: "stopped: " + err.Error(), err: fmt.Errorf("%w: %w", ErrTimeout, err)})
+			b.trip(l, &budgetTrip{msg: "stopped: " + err.Error(), err: fmt.Errorf("%w: %w", b.errs.Timeout, err)})
 		case err != nil:
-			b.trip(l, &budgetTrip{msg: "stopped: " + err.Error(), err: fmt.Errorf("%w: %w", ErrCancelled, err)})
+			b.trip(l, &budgetTrip{msg: "stopped: " + err.Error(), err: fmt.Errorf("%w: %w", b.errs.Cancelled, err)})
 		}
 	}
 	if now.After(b.deadline) {
-		b.trip(l, &budgetTrip{msg: fmt.Sprintf("time budget exceeded (%s)", b.limits.Timeout), err: ErrPluginBudget})
+		b.trip(l, &budgetTrip{msg: fmt.Sprintf("time budget exceeded (%s)", b.limits.Timeout), err: ErrBudget})
 	}
 }
 
