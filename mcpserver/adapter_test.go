@@ -204,3 +204,10 @@ func TestAdapterReceipts(t *testing.T) {
 	require.Contains(t, turn.Screen, "chosen")
 	require.Contains(t, txt, "done (confirmed")
 }
+
+// TestAdapterStartRefusesOtherKinds: a matcher plugin is not started (it
+// could never report a state), and nothing is left running.
+func TestAdapterStartRefusesOtherKinds(t *testing.T) {
+	s := serve(t, Options{Plugins: newPlugins(t, "testdata/plugins/predicate/manifest.toml")}, nil)
+	s.fails(t, "adapter_start", map[string]any{"plugin": "predicate"}, `plugin: plugin "predicate" is a matcher plugin: only adapter plugins can be started`)
+}

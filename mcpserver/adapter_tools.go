@@ -218,6 +218,9 @@ func (c *client) adapterStart(ctx context.Context, _ *mcp.CallToolRequest, in ad
 	if err != nil {
 		return nil, adapterStartOut{}, fmt.Errorf("plugin: %w (see plugin_describe)", err)
 	}
+	if err := host.CheckAdapterKind(m); err != nil {
+		return nil, adapterStartOut{}, err
+	}
 	if err := host.CheckPermissions("adapter.start", &m); err != nil {
 		return nil, adapterStartOut{}, err
 	}

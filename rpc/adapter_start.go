@@ -103,8 +103,8 @@ func (s *Server) prepareStart(method string, p startParams) (manifest.Manifest, 
 	if err != nil {
 		return m, ptywright.Options{}, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
 	}
-	if m.Kind != manifest.KindAdapter {
-		return m, ptywright.Options{}, invalidParams("plugin", "plugin %q is a %s plugin: only adapter plugins can be started (adapter.list lists them)", m.Name, m.Kind)
+	if err := host.CheckAdapterKind(m); err != nil {
+		return m, ptywright.Options{}, hostError(err)
 	}
 	if err := checkPermissions(method, &m); err != nil {
 		return m, ptywright.Options{}, err

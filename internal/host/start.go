@@ -39,6 +39,16 @@ func CheckDir(dir string) error {
 	return nil
 }
 
+// CheckAdapterKind refuses to start a plugin that is not an adapter, as a
+// *ptywright.FieldError naming "plugin": a matcher or macro plugin has no
+// classify, so a session driven by it could never report a state.
+func CheckAdapterKind(m manifest.Manifest) error {
+	if m.Kind != manifest.KindAdapter {
+		return fieldError("plugin", "plugin %q is a %s plugin: only adapter plugins can be started (adapter.list lists them)", m.Name, m.Kind)
+	}
+	return nil
+}
+
 // CallerStartError says whether a failure of ptywright.Start is the
 // caller's mistake (a program that is not there, is a directory, is not
 // executable or not a format the system can run; a missing directory)

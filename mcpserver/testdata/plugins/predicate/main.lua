@@ -1,0 +1,1 @@
+return { never = function() return false end }
