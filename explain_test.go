@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
+	"ptywright/plugins"
 )
 
 // explainPlugin names its rules, and reports what it considered and the
@@ -36,8 +38,8 @@ return M`
 
 func TestExplain(t *testing.T) {
 	noLeak(t)
-	plugins := newPlugins(t, ptywright.PluginsOptions{})
-	_, err := plugins.Load(writePlugin(t, "demo", "", explainPlugin))
+	plugins := newPlugins(t, plugins.Options{})
+	_, err := plugins.Load(tuitest.WritePlugin(t, "demo", "", explainPlugin))
 	require.NoError(t, err)
 	ext, err := plugins.NewExtension("demo")
 	require.NoError(t, err)

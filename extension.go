@@ -435,13 +435,18 @@ func (h *ExtensionHandle) classifyNow(ctx context.Context) (StateSnapshot, Scree
 // contextLocked builds the ClassifyContext for snap from the live session;
 // the caller holds extMu (it reads lastIntent).
 func (h *ExtensionHandle) contextLocked(snap ScreenSnapshot) ClassifyContext {
-	h.s.mu.Lock()
-	tail := h.s.tr.Tail(ClassifyTranscriptChars)
-	last := h.s.visibleChangedLocked()
-	h.s.mu.Unlock()
+	tail, last := h.s.classifyInputs(ClassifyTranscriptChars)
 	cc := newClassifyContext(snap, tail, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
 	cc.Session, cc.Adapter = h.opts.Scope.Session, h.opts.Scope.Adapter
 	return cc
+}
+
+// classifyInputs returns the transcript's last n characters and when the
+// visible screen last changed, read together under the session's lock.
+func (s *Session) classifyInputs(n int) (tail string, lastChange time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.Tail(n), s.visibleChangedLocked()
 }
 
 // newClassifyContext builds what a classifier sees from a raw snapshot, the

@@ -205,38 +205,21 @@ func hookArgs(args json.RawMessage) ([]any, error) {
 	return nil, fmt.Errorf("%w: args: want a JSON array of positional arguments, got %s", ErrInvalidParams, jsonKind(args))
 }
 
-// Call calls hook on the named plugin (plugin.call), on an instance the
-// registry keeps for hook calls: one per plugin, created on first use, so
-// module-level state persists between calls, separate from every adapter's
-// instance and from the one deciding lua matchers. See
-// LuaExtension.CallHook.
-func (p *Plugins) Call(ctx context.Context, plugin, hook string, args json.RawMessage, opts HookOptions) (HookResult, error) {
-	def, err := p.lookup(plugin)
-	if err != nil {
-		return HookResult{}, err
-	}
-	ext, err := p.defInstance(def, &def.hookInstance)
-	if err != nil {
-		return HookResult{}, err
-	}
-	return ext.CallHook(ctx, hook, args, opts)
-}
-
-// CallInline loads source as a one-shot script named InlinePluginName,
+// CallInlineLua loads source as a one-shot script named InlinePluginName,
 // calls hook with args and closes the script (running its cleanups). The
 // script is a module like a plugin's entrypoint, or just defines global
 // functions; it runs with no permissions beyond pure Lua: the sandbox's
 // libraries, print, Ok and Err, and the ptywright table's json and re
 // helpers, without actions, matchers, emit, on, on_cleanup or log. The
-// load runs under the registry's PluginLimits, the hook under opts. Only
-// trusted callers should reach it (the JSON-RPC server requires
-// --allow-plugin-load).
-func (p *Plugins) CallInline(ctx context.Context, source, hook string, args json.RawMessage, opts HookOptions) (HookResult, error) {
+// load runs under lo.Limits (lo.Events and lo.Scope are not used), the
+// hook under opts. Only trusted callers should reach it (the JSON-RPC
+// server requires --allow-plugin-load).
+func CallInlineLua(ctx context.Context, source, hook string, args json.RawMessage, lo LuaOptions, opts HookOptions) (HookResult, error) {
 	if strings.TrimSpace(source) == "" {
 		return HookResult{}, fmt.Errorf("%w: source: empty script", ErrInvalidParams)
 	}
 	m := manifest.Manifest{Name: InlinePluginName, Kind: manifest.KindMacro, Version: "0", Runtime: manifest.RuntimeLua, Entrypoint: "inline.lua"}
-	ext, err := newLuaExtension(m, []byte(source), LuaOptions{Limits: p.opts.Limits, Logger: p.opts.Logger}, true)
+	ext, err := newLuaExtension(m, []byte(source), LuaOptions{Limits: lo.Limits, Logger: lo.Logger}, true)
 	if err != nil {
 		return HookResult{}, err
 	}
@@ -244,9 +227,11 @@ func (p *Plugins) CallInline(ctx context.Context, source, hook string, args json
 	return ext.CallHook(ctx, hook, args, opts)
 }
 
-// checkDeclared fails fast, when a plugin is registered, on hooks and
+// CheckDeclared fails, with a *manifest.Error naming the field, on hooks
+// and intents the manifest declares but the module does not export. The
+// plugin registry calls it when a plugin is registered, to fail fast., when a plugin is registered, on hooks and
 // intents its manifest declares but its module does not export.
-func (e *LuaExtension) checkDeclared() error {
+func (e *LuaExtension) CheckDeclared() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	m := e.rt.Manifest()

@@ -146,9 +146,9 @@ func (e *LuaExtension) Describe(ctx context.Context) (PluginDescription, error) 
 	return d, err
 }
 
-// evalPredicate calls an exported predicate with the wait's view of the
-// session.
-func (e *LuaExtension) evalPredicate(ctx context.Context, predicate string, in PredicateInput) (PredicateOutcome, error) {
+// EvalPredicate calls the exported predicate with the wait's view of the
+// session (a lua matcher's branch).
+func (e *LuaExtension) EvalPredicate(ctx context.Context, predicate string, in PredicateInput) (PredicateOutcome, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.rt.Ensure(ctx); err != nil {

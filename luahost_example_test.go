@@ -55,38 +55,3 @@ return M`
 	// ready prompt
 	// {"actions":[{"type":"text","value":"hi"},{"type":"key","value":"enter"}],"last_intent":"prompt_submitted"}
 }
-
-// The registry loads trusted-local plugins, describes them, hands each
-// adapter its own instance, and decides lua matchers.
-func ExamplePlugins() {
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer plugins.Close()
-	if _, err := plugins.Load("testdata/plugins/echo/manifest.toml"); err != nil {
-		log.Fatal(err)
-	}
-	ctx := context.Background()
-
-	d, err := plugins.Describe(ctx, "echo")
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, e := range d.Intents {
-		fmt.Println("intent:", e.Name())
-	}
-
-	out, err := plugins.EvalPredicate(ctx, "echo", "has_text", ptywright.PredicateInput{
-		Screen: "hello\nhello",
-		Params: json.RawMessage(`{"text":"hello","lines":2}`),
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println("matched:", out.Matched, *out.Capture)
-	// Output:
-	// intent: send_text
-	// intent: interrupt
-	// matched: true hello
-}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/plugins"
 )
 
 // memoryLimits give a plugin a small memory budget and so much of
@@ -137,7 +138,7 @@ func TestLuaMemoryBudgetDefaults(t *testing.T) {
 	require.ErrorContains(t, err, "memory budget exceeded (64 MiB)")
 
 	for _, tt := range []struct{ set, want int64 }{{0, ptywright.DefaultPluginMemory}, {-1, ptywright.DefaultPluginMemory}, {5 << 20, 5 << 20}, {1 << 40, ptywright.MaxPluginMemory}} {
-		plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true, Limits: ptywright.PluginLimits{Memory: tt.set}})
+		plugins, err := plugins.New(plugins.Options{NoBuiltins: true, Limits: ptywright.PluginLimits{Memory: tt.set}})
 		require.NoError(t, err)
 		require.Equal(t, tt.want, plugins.Capabilities().Limits.MemoryBytes, "Memory: %d", tt.set)
 		require.NoError(t, plugins.Close())
@@ -147,7 +148,7 @@ func TestLuaMemoryBudgetDefaults(t *testing.T) {
 // TestLuaMemoryBudgetInHooksAndInline: hooks run without an instruction
 // budget, but never without a memory budget.
 func TestLuaMemoryBudgetInHooksAndInline(t *testing.T) {
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true, Limits: memoryLimits})
+	plugins, err := plugins.New(plugins.Options{NoBuiltins: true, Limits: memoryLimits})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, plugins.Close()) })
 	src := `function bomb() local s = 'x' for i = 1, 40 do s = s .. s end return #s end
@@ -176,7 +177,7 @@ func TestLuaMemoryBudgetHostHelpers(t *testing.T) {
 		})
 	}
 	// A hook's result is converted under the budget as well.
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true, Limits: memoryLimits})
+	plugins, err := plugins.New(plugins.Options{NoBuiltins: true, Limits: memoryLimits})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, plugins.Close()) })
 	_, err = plugins.CallInline(context.Background(), `function dag() local t = {'x'} for i = 1, 40 do t = {t, t} end return t end`, "dag", nil, ptywright.HookOptions{Timeout: time.Minute})

@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
 	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 // sdkManifest is a plugin manifest for the SDK tests.
@@ -307,8 +309,8 @@ return M`, ptywright.LuaOptions{})
 func TestExtensionHandleEvents(t *testing.T) {
 	noLeak(t)
 	logger, _ := jsonLogger()
-	plugins := newPlugins(t, ptywright.PluginsOptions{Logger: logger})
-	_, err := plugins.Load(writePlugin(t, "watcher", "", `local M = {}
+	plugins := newPlugins(t, plugins.Options{Logger: logger})
+	_, err := plugins.Load(tuitest.WritePlugin(t, "watcher", "", `local M = {}
 ptywright.on_cleanup(function() ptywright.emit("cleaned") end)
 function M.classify(ctx)
   if ctx.screen:find("bye", 1, true) then
@@ -373,8 +375,8 @@ return M`))
 
 func TestExtensionHandleCloseRunsCleanups(t *testing.T) {
 	noLeak(t)
-	plugins := newPlugins(t, ptywright.PluginsOptions{})
-	_, err := plugins.Load(writePlugin(t, "watcher", "", `ptywright.on_cleanup(function() ptywright.emit("cleaned") end)
+	plugins := newPlugins(t, plugins.Options{})
+	_, err := plugins.Load(tuitest.WritePlugin(t, "watcher", "", `ptywright.on_cleanup(function() ptywright.emit("cleaned") end)
 return {classify = function() return {state = "idle"} end}`))
 	require.NoError(t, err)
 	ch := collect(t, plugins.Events())

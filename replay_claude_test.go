@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/plugins"
 )
 
 // TestReplayClaudeTurnThroughThePlugin replays the shipped recording of a
@@ -20,7 +21,7 @@ func TestReplayClaudeTurnThroughThePlugin(t *testing.T) {
 	rec, err := ptywright.ReadRecording(f)
 	require.NoError(t, err)
 
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	plugins, err := plugins.New(plugins.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = plugins.Close() })
 	ext, err := plugins.NewExtension("claude-code")

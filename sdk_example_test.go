@@ -45,22 +45,6 @@ return M`), ptywright.LuaOptions{Events: bus})
 	// event greeter:bye null
 }
 
-// An inline one-shot script: global functions, pure Lua only.
-func ExamplePlugins_CallInline() {
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer plugins.Close()
-	res, err := plugins.CallInline(context.Background(), `function add(a, b) print("adding") return Ok(a + b) end`, "add", json.RawMessage(`[3, 4]`), ptywright.HookOptions{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	out, _ := json.Marshal(res)
-	fmt.Println(string(out))
-	// Output: {"ok":7,"output":"adding\n"}
-}
-
 // Core events share one payload, CoreEvent.
 func ExampleEventBus_EmitCore() {
 	bus := ptywright.NewEventBus(nil)

@@ -12,6 +12,7 @@ import (
 	"ptywright"
 	"ptywright/internal/host"
 	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 type adapterStartIn struct {
@@ -133,7 +134,7 @@ func (c *client) addAdapterTools(srv *mcp.Server) {
 	}, c.adapterClose)
 }
 
-func (c *client) plugins() *ptywright.Plugins { return c.srv.opts.Plugins }
+func (c *client) plugins() *plugins.Registry { return c.srv.opts.Plugins }
 
 func (c *client) pluginDescribe(ctx context.Context, _ *mcp.CallToolRequest, in pluginDescribeIn) (*mcp.CallToolResult, pluginDescribeOut, error) {
 	var ms []manifest.Manifest

@@ -10,6 +10,7 @@ import (
 
 	"ptywright"
 	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 // The test plugins' manifests: echo is shared with the root package's tests;
@@ -30,9 +31,9 @@ const builtinEcho = "builtin-echo"
 // (the embedded ones are left out, so the lists the tests expect do not
 // change when a built-in is added) and the plugins of manifests loaded as
 // --plugin loads them.
-func newPlugins(t testing.TB, manifests ...string) *ptywright.Plugins {
+func newPlugins(t testing.TB, manifests ...string) *plugins.Registry {
 	t.Helper()
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
+	p, err := plugins.New(plugins.Options{NoBuiltins: true})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	lm, err := manifest.LoadFile(echoManifest)

@@ -8,6 +8,7 @@ import (
 	"ptywright"
 	"ptywright/internal/host"
 	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 func TestTargetOptions(t *testing.T) {
@@ -86,7 +87,7 @@ func TestTargetOptions(t *testing.T) {
 // Every method in the reference's permission table is gated, and only
 // those the reference exempts are not.
 func TestAdapterPermissionTable(t *testing.T) {
-	srv := NewServer(Options{Plugins: &ptywright.Plugins{}})
+	srv := NewServer(Options{Plugins: &plugins.Registry{}})
 	defer srv.Close()
 	exempt := map[string]bool{"adapter.list": true, "adapter.live": true, "adapter.cancel_wait": true}
 	for name := range srv.adapterMethods() {

@@ -8,6 +8,7 @@ import (
 
 	"ptywright"
 	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 // ErrServerClosed is returned by Serve, ListenUnix and ServeConn once Close
@@ -46,9 +47,9 @@ var classes = []struct {
 	{ptywright.ErrInvalidRecording, ErrInvalidParams},
 	{manifest.ErrInvalid, ErrInvalidParams},
 	{manifest.ErrPathEscape, ErrInvalidParams},
-	{ptywright.ErrPluginNotFound, ErrInvalidParams},
-	{ptywright.ErrPluginExists, ErrInvalidParams},
-	{ptywright.ErrBuiltinPlugin, ErrInvalidParams},
+	{plugins.ErrNotFound, ErrInvalidParams},
+	{plugins.ErrExists, ErrInvalidParams},
+	{plugins.ErrBuiltin, ErrInvalidParams},
 	{ptywright.ErrNoMatch, ErrInvalidParams},
 	{context.DeadlineExceeded, ErrTimeout},
 	{context.Canceled, ErrCancelled},

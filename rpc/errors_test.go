@@ -12,6 +12,7 @@ import (
 
 	"ptywright"
 	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 func TestCodeMapsRootSentinels(t *testing.T) {
@@ -35,9 +36,9 @@ func TestCodeMapsRootSentinels(t *testing.T) {
 		{ptywright.ErrInvalidParams, CodeInvalidParams},
 		{manifest.ErrInvalid, CodeInvalidParams},
 		{manifest.ErrPathEscape, CodeInvalidParams},
-		{ptywright.ErrPluginNotFound, CodeInvalidParams},
-		{ptywright.ErrPluginExists, CodeInvalidParams},
-		{ptywright.ErrBuiltinPlugin, CodeInvalidParams},
+		{plugins.ErrNotFound, CodeInvalidParams},
+		{plugins.ErrExists, CodeInvalidParams},
+		{plugins.ErrBuiltin, CodeInvalidParams},
 		{ptywright.ErrNoMatch, CodeInvalidParams},
 		{ptywright.ErrRecordingExists, CodeInvalidParams},
 		{ptywright.ErrInvalidRecording, CodeInvalidParams},

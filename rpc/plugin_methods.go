@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 
-	"ptywright"
 	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 func (s *Server) pluginMethods() map[string]handlerFunc {
@@ -72,7 +72,7 @@ func (s *Server) pluginDescribe(ctx context.Context, _ *conn, raw []byte) (any, 
 	}
 	d, err := s.opts.Plugins.Describe(ctx, p.Plugin)
 	if err != nil {
-		if errors.Is(err, ptywright.ErrPluginNotFound) {
+		if errors.Is(err, plugins.ErrNotFound) {
 			return nil, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
 		}
 		return nil, err
@@ -122,11 +122,11 @@ func (s *Server) pluginUnload(_ context.Context, _ *conn, raw []byte) (any, erro
 		return nil, err
 	}
 	if s.opts.Plugins.IsBuiltin(p.Plugin) {
-		return nil, fmt.Errorf("%w: plugin: %w: %q cannot be unloaded", ErrInvalidParams, ptywright.ErrBuiltinPlugin, p.Plugin)
+		return nil, fmt.Errorf("%w: plugin: %w: %q cannot be unloaded", ErrInvalidParams, plugins.ErrBuiltin, p.Plugin)
 	}
 	err := s.adapters.unloadIfUnused(p.Plugin, func() error { return s.opts.Plugins.Unload(p.Plugin) })
 	if err != nil {
-		if errors.Is(err, ptywright.ErrPluginNotFound) {
+		if errors.Is(err, plugins.ErrNotFound) {
 			return nil, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
 		}
 		return nil, err

@@ -37,6 +37,7 @@ type Error struct {
 	Err error
 }
 
+// Error reads "plugin <name>: <function>: <message>".
 func (e *Error) Error() string {
 	return fmt.Sprintf("plugin %s: %s: %s", e.Plugin, e.Function, e.Message)
 }

@@ -17,6 +17,7 @@ import (
 	"ptywright"
 	"ptywright/internal/fakeanthropic"
 	"ptywright/internal/tuitest"
+	"ptywright/plugins"
 )
 
 // claudeE2E is one real Claude Code driven through the claude-code plugin.
@@ -146,7 +147,7 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 		{When: fakeanthropic.Match{Prompt: "stream slowly"}, Reply: fakeanthropic.Reply{Text: slow.String(), ChunkRunes: 8, Delay: 100 * time.Millisecond}},
 	})
 
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	plugins, err := plugins.New(plugins.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = plugins.Close() })
 	ext, err := plugins.NewExtension("claude-code")
@@ -324,7 +325,7 @@ func seedOnboardedHome(t *testing.T, home string) {
 func TestClaudeCodeTrustEager(t *testing.T) {
 	bin := tuitest.ClaudeBinary(t)
 	srv := fakeanthropic.New(t, nil)
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	plugins, err := plugins.New(plugins.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = plugins.Close() })
 	const runs = 20

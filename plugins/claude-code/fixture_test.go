@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/plugins"
 )
 
 // claudeFixtureDir holds screens of the real Claude Code (see CAPTURES.md
@@ -144,7 +145,7 @@ func classifyContext(snap ptywright.ScreenSnapshot, lastIntent *string, stableMs
 
 func newClaudeExtension(tb testing.TB) ptywright.Extension {
 	tb.Helper()
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	plugins, err := plugins.New(plugins.Options{})
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = plugins.Close() })
 	ext, err := plugins.NewExtension("claude-code")

@@ -12,6 +12,7 @@ import (
 
 	"ptywright"
 	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 // inputMark is the transcript marker every claude-code intent sets before
@@ -189,7 +190,7 @@ func TestClaudeCodeMenuIsConsumed(t *testing.T) {
 }
 
 func TestClaudeCodeManifestAndDescribe(t *testing.T) {
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	plugins, err := plugins.New(plugins.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = plugins.Close() })
 	require.True(t, plugins.IsBuiltin("claude-code"))
@@ -330,7 +331,7 @@ func TestClaudeCodeWaitMatchers(t *testing.T) {
 // TestClaudeCodeOutputSinceInput runs the predicate the wait matchers use
 // through the registry, as a wait does.
 func TestClaudeCodeOutputSinceInput(t *testing.T) {
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	plugins, err := plugins.New(plugins.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = plugins.Close() })
 	tests := []struct {

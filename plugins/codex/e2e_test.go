@@ -15,6 +15,7 @@ import (
 	"ptywright"
 	"ptywright/internal/fakeopenai"
 	"ptywright/internal/tuitest"
+	"ptywright/plugins"
 )
 
 // codexInstallCommand installs the Codex CLI the end-to-end test drives.
@@ -77,7 +78,7 @@ func startCodexAdapterWith(t *testing.T, srv *fakeopenai.Server, trusted bool, a
 	}
 	require.NoError(t, cfg.Write(codexHomeDir))
 
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	plugins, err := plugins.New(plugins.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = plugins.Close() })
 	ext, err := plugins.NewExtension("codex")

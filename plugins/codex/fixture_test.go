@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/plugins"
 )
 
 // codexFixtureDir holds the real Codex CLI captures (see CAPTURES.md there).
@@ -99,7 +100,7 @@ func codexFixtureCols(tb testing.TB, name string) int {
 // codexExtension starts a fresh instance of the built-in codex plugin.
 func codexExtension(tb testing.TB) ptywright.Extension {
 	tb.Helper()
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	plugins, err := plugins.New(plugins.Options{})
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = plugins.Close() })
 	ext, err := plugins.NewExtension("codex")

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/plugins"
 )
 
 // codexFixtureText reads the capture NAME.txt.
@@ -218,7 +219,7 @@ func TestCodexIntents(t *testing.T) {
 }
 
 func TestCodexDescribe(t *testing.T) {
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	plugins, err := plugins.New(plugins.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = plugins.Close() })
 	d, err := plugins.Describe(context.Background(), "codex")

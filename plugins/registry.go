@@ -1,8 +1,9 @@
-package ptywright
+package plugins
 
 import (
 	"context"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,52 +13,52 @@ import (
 	"strings"
 	"sync"
 
-	"ptywright/manifest"
-
+	"ptywright"
 	"ptywright/internal/luart"
+	"ptywright/manifest"
 )
 
-// builtinPlugins holds plugins/<name>/{manifest.toml,*.lua}; see
-// plugins/README.md.
+// builtinPlugins holds <name>/{manifest.toml,*.lua} of this directory; see
+// README.md.
 //
-//go:embed plugins/*/manifest.toml plugins/*/*.lua
+//go:embed */manifest.toml */*.lua
 var builtinPlugins embed.FS
 
 // Errors of the plugin registry.
 var (
-	// ErrPluginNotFound: no plugin of that name is registered.
-	ErrPluginNotFound = errors.New("ptywright: plugin not found")
-	// ErrPluginExists: a plugin of that name is already registered.
-	ErrPluginExists = errors.New("ptywright: plugin already registered")
-	// ErrBuiltinPlugin: built-in plugins cannot be unloaded or shadowed.
-	ErrBuiltinPlugin = errors.New("ptywright: built-in plugin")
+	// ErrNotFound: no plugin of that name is registered.
+	ErrNotFound = errors.New("ptywright: plugin not found")
+	// ErrExists: a plugin of that name is already registered.
+	ErrExists = errors.New("ptywright: plugin already registered")
+	// ErrBuiltin: built-in plugins cannot be unloaded or shadowed.
+	ErrBuiltin = errors.New("ptywright: built-in plugin")
 )
 
-// PluginsOptions tune a Plugins registry.
-type PluginsOptions struct {
+// Options tune a Registry registry.
+type Options struct {
 	// Limits bound every call into every plugin instance the registry
 	// creates (adapters' and its own); the zero value means the defaults.
-	Limits PluginLimits
+	Limits ptywright.PluginLimits
 	// NoBuiltins leaves out the plugins embedded in this package.
 	NoBuiltins bool
 	// Events carries what every instance the registry creates emits, and
 	// the events their handlers receive; nil means a bus of the
 	// registry's own (see Events).
-	Events *EventBus
+	Events *ptywright.EventBus
 	// Logger receives the plugins' ptywright.log records and their
 	// handler and cleanup failures; nil means slog.Default().
 	Logger *slog.Logger
 }
 
-// Plugins is the registry of plugins a host can run: built-ins embedded in
+// Registry is the registry of plugins a host can run: built-ins embedded in
 // the binary and trusted-local third-party plugins loaded from manifests
 // on disk. It hands out a fresh Lua instance per adapter (NewExtension) and
-// decides lua matchers (it is a PredicateRegistry) with instances of its
+// decides lua matchers (it is a ptywright.PredicateRegistry) with instances of its
 // own, one per plugin, so predicates never see state an adapter's
 // classifier or intents set. It is safe for concurrent use.
-type Plugins struct {
-	opts PluginsOptions
-	bus  *EventBus
+type Registry struct {
+	opts Options
+	bus  *ptywright.EventBus
 
 	mu   sync.RWMutex
 	defs map[string]*pluginDef
@@ -72,23 +73,23 @@ type pluginDef struct {
 	path     string // manifest file of a loaded plugin
 
 	mu       sync.Mutex
-	instance *LuaExtension // predicates and describe
+	instance *ptywright.LuaExtension // predicates and describe
 	// hookInstance serves plugin.call, so a long hook never holds up a
 	// lua matcher.
-	hookInstance *LuaExtension
+	hookInstance *ptywright.LuaExtension
 	removed      bool
 }
 
-// NewPlugins returns a registry holding the built-in plugins (unless
+// New returns a registry holding the built-in plugins (unless
 // opts.NoBuiltins). It fails only if a built-in is broken.
-func NewPlugins(opts PluginsOptions) (*Plugins, error) {
+func New(opts Options) (*Registry, error) {
 	bus := opts.Events
 	if bus == nil {
-		bus = NewEventBus(opts.Logger)
+		bus = ptywright.NewEventBus(opts.Logger)
 	}
-	p := &Plugins{opts: opts, bus: bus, defs: map[string]*pluginDef{}}
+	p := &Registry{opts: opts, bus: bus, defs: map[string]*pluginDef{}}
 	if !opts.NoBuiltins {
-		if _, err := p.RegisterBuiltinFS(builtinPlugins, "plugins"); err != nil {
+		if _, err := p.RegisterBuiltinFS(builtinPlugins, "."); err != nil {
 			return nil, fmt.Errorf("built-in plugins: %w", err)
 		}
 	}
@@ -100,7 +101,7 @@ func NewPlugins(opts PluginsOptions) (*Plugins, error) {
 // directory holding a manifest.toml, with the entrypoint relative to that
 // directory. Other directories and files are ignored. It returns the
 // manifests registered, in name order.
-func (p *Plugins) RegisterBuiltinFS(fsys fs.FS, root string) ([]manifest.Manifest, error) {
+func (p *Registry) RegisterBuiltinFS(fsys fs.FS, root string) ([]manifest.Manifest, error) {
 	entries, err := fs.ReadDir(fsys, root)
 	if err != nil {
 		return nil, err
@@ -143,7 +144,7 @@ func (p *Plugins) RegisterBuiltinFS(fsys fs.FS, root string) ([]manifest.Manifes
 
 // RegisterBuiltin registers one built-in plugin from its manifest and
 // entrypoint source.
-func (p *Plugins) RegisterBuiltin(m manifest.Manifest, source []byte) error {
+func (p *Registry) RegisterBuiltin(m manifest.Manifest, source []byte) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
@@ -155,8 +156,8 @@ func (p *Plugins) RegisterBuiltin(m manifest.Manifest, source []byte) error {
 // stay inside the manifest's directory (see manifest.LoadFile) and must
 // load: a syntax error or a chunk that does not return a module table is
 // reported here, not at first use. A name already registered is
-// ErrPluginExists (joined with ErrBuiltinPlugin for a built-in).
-func (p *Plugins) Load(manifestPath string) (manifest.Manifest, error) {
+// ErrExists (joined with ErrBuiltin for a built-in).
+func (p *Registry) Load(manifestPath string) (manifest.Manifest, error) {
 	lm, err := manifest.LoadFile(manifestPath)
 	if err != nil {
 		return manifest.Manifest{}, err
@@ -174,64 +175,67 @@ func (p *Plugins) Load(manifestPath string) (manifest.Manifest, error) {
 	return *lm.Manifest.Clone(), nil
 }
 
-func (p *Plugins) checkFree(name string) error {
+func (p *Registry) checkFree(name string) error {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	return p.checkFreeLocked(name)
 }
 
-func (p *Plugins) checkFreeLocked(name string) error {
+func (p *Registry) checkFreeLocked(name string) error {
 	def, ok := p.defs[name]
 	switch {
 	case !ok:
 		return nil
 	case def.builtin:
-		return fmt.Errorf("%w: %q is a built-in plugin: %w", ErrPluginExists, name, ErrBuiltinPlugin)
+		return fmt.Errorf("%w: %q is a built-in plugin: %w", ErrExists, name, ErrBuiltin)
 	default:
-		return fmt.Errorf("%w: %q (loaded from %s)", ErrPluginExists, name, def.path)
+		return fmt.Errorf("%w: %q (loaded from %s)", ErrExists, name, def.path)
 	}
 }
 
 // register checks that the source loads, then adds the plugin.
-func (p *Plugins) register(m manifest.Manifest, source []byte, builtin bool, from string) error {
+func (p *Registry) register(m manifest.Manifest, source []byte, builtin bool, from string) error {
 	if m.Runtime != manifest.RuntimeLua {
 		return manifest.FieldError("runtime", "runtime %q cannot run in the Lua host", m.Runtime)
 	}
 	if err := p.checkFree(m.Name); err != nil {
 		return err
 	}
-	probe, err := NewLuaExtension(m, source, p.luaOptions())
+	probe, err := ptywright.NewLuaExtension(m, source, p.luaOptions())
 	if err != nil {
 		return err
 	}
-	if err := probe.checkDeclared(); err != nil {
+	if err := probe.CheckDeclared(); err != nil {
 		_ = probe.Close() // Best effort: never used.
 		return err
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if err := p.checkFreeLocked(m.Name); err != nil {
-		_ = probe.Close() // Best effort: never used.
+	err = p.checkFreeLocked(m.Name)
+	if err == nil {
+		// The probe becomes the registry's own instance.
+		p.defs[m.Name] = &pluginDef{manifest: *m.Clone(), source: slices.Clone(source), builtin: builtin, path: from, instance: probe}
+	}
+	p.mu.Unlock()
+	if err != nil {
+		_ = probe.Close() // Best effort: never used; closed outside the lock.
 		return err
 	}
-	// The probe becomes the registry's own instance.
-	p.defs[m.Name] = &pluginDef{manifest: *m.Clone(), source: slices.Clone(source), builtin: builtin, path: from, instance: probe}
 	return nil
 }
 
 // Unload removes a loaded plugin; built-ins cannot be unloaded
-// (ErrBuiltinPlugin). Extensions already created from it keep running; a
+// (ErrBuiltin). Extensions already created from it keep running; a
 // host that must refuse while adapters use the plugin tracks them itself.
-func (p *Plugins) Unload(name string) error {
+func (p *Registry) Unload(name string) error {
 	p.mu.Lock()
 	def, ok := p.defs[name]
 	switch {
 	case !ok:
 		p.mu.Unlock()
-		return fmt.Errorf("%w: %q", ErrPluginNotFound, name)
+		return fmt.Errorf("%w: %q", ErrNotFound, name)
 	case def.builtin:
 		p.mu.Unlock()
-		return fmt.Errorf("%w: %q cannot be unloaded", ErrBuiltinPlugin, name)
+		return fmt.Errorf("%w: %q cannot be unloaded", ErrBuiltin, name)
 	}
 	delete(p.defs, name)
 	p.mu.Unlock()
@@ -248,7 +252,7 @@ func (def *pluginDef) close(removed bool) {
 	if removed {
 		def.removed = true
 	}
-	for _, inst := range []**LuaExtension{&def.instance, &def.hookInstance} {
+	for _, inst := range []**ptywright.LuaExtension{&def.instance, &def.hookInstance} {
 		if *inst != nil {
 			_ = (*inst).Close() // Never fails: plugin failures are logged.
 			*inst = nil
@@ -256,18 +260,18 @@ func (def *pluginDef) close(removed bool) {
 	}
 }
 
-func (p *Plugins) lookup(name string) (*pluginDef, error) {
+func (p *Registry) lookup(name string) (*pluginDef, error) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	def, ok := p.defs[name]
 	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrPluginNotFound, name)
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, name)
 	}
 	return def, nil
 }
 
 // Manifest returns the manifest of the named plugin.
-func (p *Plugins) Manifest(name string) (manifest.Manifest, error) {
+func (p *Registry) Manifest(name string) (manifest.Manifest, error) {
 	def, err := p.lookup(name)
 	if err != nil {
 		return manifest.Manifest{}, err
@@ -276,16 +280,16 @@ func (p *Plugins) Manifest(name string) (manifest.Manifest, error) {
 }
 
 // Manifests returns every registered manifest, sorted by name.
-func (p *Plugins) Manifests() []manifest.Manifest {
+func (p *Registry) Manifests() []manifest.Manifest {
 	return p.manifests(func(*pluginDef) bool { return true })
 }
 
 // Builtins returns the built-in manifests, sorted by name.
-func (p *Plugins) Builtins() []manifest.Manifest {
+func (p *Registry) Builtins() []manifest.Manifest {
 	return p.manifests(func(d *pluginDef) bool { return d.builtin })
 }
 
-func (p *Plugins) manifests(keep func(*pluginDef) bool) []manifest.Manifest {
+func (p *Registry) manifests(keep func(*pluginDef) bool) []manifest.Manifest {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	out := []manifest.Manifest{}
@@ -298,35 +302,35 @@ func (p *Plugins) manifests(keep func(*pluginDef) bool) []manifest.Manifest {
 }
 
 // IsBuiltin reports whether name is a registered built-in plugin.
-func (p *Plugins) IsBuiltin(name string) bool {
+func (p *Registry) IsBuiltin(name string) bool {
 	def, err := p.lookup(name)
 	return err == nil && def.builtin
 }
 
 // NewExtension starts a fresh instance of the named plugin, with its own
 // Lua state: each adapter gets one, and closes it.
-func (p *Plugins) NewExtension(name string) (Extension, error) {
+func (p *Registry) NewExtension(name string) (ptywright.Extension, error) {
 	def, err := p.lookup(name)
 	if err != nil {
 		return nil, err
 	}
-	return NewLuaExtension(def.manifest, def.source, p.luaOptions())
+	return ptywright.NewLuaExtension(def.manifest, def.source, p.luaOptions())
 }
 
 // Events returns the bus the registry's plugin instances emit to and
-// handle events from: PluginsOptions.Events, or the registry's own.
-func (p *Plugins) Events() *EventBus { return p.bus }
+// handle events from: Options.Events, or the registry's own.
+func (p *Registry) Events() *ptywright.EventBus { return p.bus }
 
-func (p *Plugins) luaOptions() LuaOptions {
-	return LuaOptions{Limits: p.opts.Limits, Events: p.bus, Logger: p.opts.Logger}
+func (p *Registry) luaOptions() ptywright.LuaOptions {
+	return ptywright.LuaOptions{Limits: p.opts.Limits, Events: p.bus, Logger: p.opts.Logger}
 }
 
 // Describe returns the named plugin's catalogue of intents, wait matchers
 // and states (plugin.describe), using the registry's own instance.
-func (p *Plugins) Describe(ctx context.Context, name string) (PluginDescription, error) {
+func (p *Registry) Describe(ctx context.Context, name string) (ptywright.PluginDescription, error) {
 	ext, err := p.instance(name)
 	if err != nil {
-		return PluginDescription{}, err
+		return ptywright.PluginDescription{}, err
 	}
 	return ext.Describe(ctx)
 }
@@ -334,17 +338,17 @@ func (p *Plugins) Describe(ctx context.Context, name string) (PluginDescription,
 // EvalPredicate decides a lua matcher by calling the predicate the plugin
 // exports, on the registry's own instance of the plugin: one per plugin,
 // created on first use and serialised, separate from every adapter's.
-func (p *Plugins) EvalPredicate(ctx context.Context, plugin, predicate string, in PredicateInput) (PredicateOutcome, error) {
+func (p *Registry) EvalPredicate(ctx context.Context, plugin, predicate string, in ptywright.PredicateInput) (ptywright.PredicateOutcome, error) {
 	ext, err := p.instance(plugin)
 	if err != nil {
-		return PredicateOutcome{}, err
+		return ptywright.PredicateOutcome{}, err
 	}
-	return ext.evalPredicate(ctx, predicate, in)
+	return ext.EvalPredicate(ctx, predicate, in)
 }
 
-var _ PredicateRegistry = (*Plugins)(nil)
+var _ ptywright.PredicateRegistry = (*Registry)(nil)
 
-func (p *Plugins) instance(name string) (*LuaExtension, error) {
+func (p *Registry) instance(name string) (*ptywright.LuaExtension, error) {
 	def, err := p.lookup(name)
 	if err != nil {
 		return nil, err
@@ -354,20 +358,20 @@ func (p *Plugins) instance(name string) (*LuaExtension, error) {
 
 // defInstance returns *slot, one of def's own instances, creating it on
 // first use.
-func (p *Plugins) defInstance(def *pluginDef, slot **LuaExtension) (*LuaExtension, error) {
+func (p *Registry) defInstance(def *pluginDef, slot **ptywright.LuaExtension) (*ptywright.LuaExtension, error) {
 	return def.slot(slot, p.luaOptions())
 }
 
 // slot returns *slot, one of def's own instances, creating it with opts
 // on first use.
-func (def *pluginDef) slot(slot **LuaExtension, opts LuaOptions) (*LuaExtension, error) {
+func (def *pluginDef) slot(slot **ptywright.LuaExtension, opts ptywright.LuaOptions) (*ptywright.LuaExtension, error) {
 	def.mu.Lock()
 	defer def.mu.Unlock()
 	if def.removed {
-		return nil, fmt.Errorf("%w: %q", ErrPluginNotFound, def.manifest.Name)
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, def.manifest.Name)
 	}
 	if *slot == nil {
-		ext, err := NewLuaExtension(def.manifest, def.source, opts)
+		ext, err := ptywright.NewLuaExtension(def.manifest, def.source, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -380,7 +384,7 @@ func (def *pluginDef) slot(slot **LuaExtension, opts LuaOptions) (*LuaExtension,
 // matchers and serving hook calls), running their cleanups and close()
 // exports. Extensions handed out by NewExtension belong to their callers.
 // The registry stays usable: an instance is created again on next use.
-func (p *Plugins) Close() error {
+func (p *Registry) Close() error {
 	p.mu.RLock()
 	defs := make([]*pluginDef, 0, len(p.defs))
 	for _, def := range p.defs {
@@ -393,18 +397,18 @@ func (p *Plugins) Close() error {
 	return nil
 }
 
-// PluginCapabilities is plugin.capabilities' result.
-type PluginCapabilities struct {
+// Capabilities is plugin.capabilities' result.
+type Capabilities struct {
 	EmbeddedLua    bool                  `json:"embedded_lua"`
 	Runtimes       []manifest.Runtime    `json:"runtimes"`
 	Kinds          []manifest.Kind       `json:"kinds"`
 	Permissions    []manifest.Permission `json:"permissions"`
 	BuiltinPlugins []manifest.Manifest   `json:"builtin_plugins"`
-	Limits         PluginLimitsInfo      `json:"limits"`
+	Limits         LimitsInfo            `json:"limits"`
 }
 
-// PluginLimitsInfo reports the budgets every plugin call runs under.
-type PluginLimitsInfo struct {
+// LimitsInfo reports the budgets every plugin call runs under.
+type LimitsInfo struct {
 	Instructions   int64 `json:"instructions"`
 	TimeoutMs      int64 `json:"timeout_ms"`
 	MaxStringBytes int   `json:"max_string_bytes"`
@@ -415,19 +419,49 @@ type PluginLimitsInfo struct {
 // Capabilities reports what this host can run: the Lua runtime, the kinds
 // and permissions manifests may use, the built-in manifests and the call
 // budgets.
-func (p *Plugins) Capabilities() PluginCapabilities {
+func (p *Registry) Capabilities() Capabilities {
 	lim := p.opts.Limits.WithDefaults()
-	return PluginCapabilities{
+	return Capabilities{
 		EmbeddedLua:    true,
 		Runtimes:       []manifest.Runtime{manifest.RuntimeLua},
 		Kinds:          manifest.Kinds(),
 		Permissions:    manifest.AllPermissions(),
 		BuiltinPlugins: p.Builtins(),
-		Limits: PluginLimitsInfo{
+		Limits: LimitsInfo{
 			Instructions:   lim.Instructions,
 			TimeoutMs:      lim.Timeout.Milliseconds(),
-			MaxStringBytes: MaxPluginStringBytes,
+			MaxStringBytes: ptywright.MaxPluginStringBytes,
 			MemoryBytes:    lim.Memory,
 		},
 	}
+}
+
+// Call calls hook on the named plugin (plugin.call), on an instance the
+// registry keeps for hook calls: one per plugin, created on first use, so
+// module-level state persists between calls, separate from every adapter's
+// instance and from the one deciding lua matchers. See
+// ptywright.LuaExtension.CallHook.
+func (p *Registry) Call(ctx context.Context, plugin, hook string, args json.RawMessage, opts ptywright.HookOptions) (ptywright.HookResult, error) {
+	def, err := p.lookup(plugin)
+	if err != nil {
+		return ptywright.HookResult{}, err
+	}
+	ext, err := p.defInstance(def, &def.hookInstance)
+	if err != nil {
+		return ptywright.HookResult{}, err
+	}
+	return ext.CallHook(ctx, hook, args, opts)
+}
+
+// CallInline loads source as a one-shot script named ptywright.InlinePluginName,
+// calls hook with args and closes the script (running its cleanups). The
+// script is a module like a plugin's entrypoint, or just defines global
+// functions; it runs with no permissions beyond pure Lua: the sandbox's
+// libraries, print, Ok and Err, and the ptywright table's json and re
+// helpers, without actions, matchers, emit, on, on_cleanup or log. The
+// load runs under the registry's ptywright.PluginLimits, the hook under opts. Only
+// trusted callers should reach it (the JSON-RPC server requires
+// --allow-plugin-load).
+func (p *Registry) CallInline(ctx context.Context, source, hook string, args json.RawMessage, opts ptywright.HookOptions) (ptywright.HookResult, error) {
+	return ptywright.CallInlineLua(ctx, source, hook, args, ptywright.LuaOptions{Limits: p.opts.Limits, Logger: p.opts.Logger}, opts)
 }

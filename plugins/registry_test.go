@@ -1,4 +1,4 @@
-package ptywright_test
+package plugins_test
 
 import (
 	"context"
@@ -12,20 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
 	"ptywright/manifest"
+	"ptywright/plugins"
 )
-
-// writePlugin writes manifest.toml and main.lua for a third-party plugin
-// into a fresh directory and returns the manifest's path.
-func writePlugin(t *testing.T, name, extraManifest, src string) string {
-	t.Helper()
-	dir := t.TempDir()
-	manifest := "name = \"" + name + "\"\nkind = \"adapter\"\nversion = \"0.1.0\"\nruntime = \"lua\"\nentrypoint = \"main.lua\"\n" +
-		"permissions = [\"input.write\", \"matcher.wait\", \"screen.read\"]\n" + extraManifest
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "manifest.toml"), []byte(manifest), 0o600))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.lua"), []byte(src), 0o600))
-	return filepath.Join(dir, "manifest.toml")
-}
 
 // builtinFS is a built-in plugin directory as go:embed would hold it.
 func builtinFS(name string) fstest.MapFS {
@@ -48,32 +38,32 @@ func names(ms []manifest.Manifest) []string {
 // TestPluginsEmbedsTheBuiltins: every plugins/<name>/ holding a
 // manifest.toml is registered as a built-in, and only those.
 func TestPluginsEmbedsTheBuiltins(t *testing.T) {
-	entries, err := os.ReadDir("plugins")
+	entries, err := os.ReadDir(".")
 	require.NoError(t, err)
 	want := []string{}
 	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join("plugins", e.Name(), "manifest.toml")); e.IsDir() && err == nil {
+		if _, err := os.Stat(filepath.Join(e.Name(), "manifest.toml")); e.IsDir() && err == nil {
 			want = append(want, e.Name())
 		}
 	}
 	require.NotEmpty(t, want)
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	p, err := plugins.New(plugins.Options{})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
 	require.Equal(t, want, names(p.Builtins()))
 	require.Equal(t, want, names(p.Manifests()))
 	for _, name := range want {
 		require.True(t, p.IsBuiltin(name), name)
-		require.ErrorIs(t, p.Unload(name), ptywright.ErrBuiltinPlugin)
+		require.ErrorIs(t, p.Unload(name), plugins.ErrBuiltin)
 	}
-	none, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
+	none, err := plugins.New(plugins.Options{NoBuiltins: true})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, none.Close()) }()
 	require.Empty(t, none.Builtins())
 }
 
 func TestPluginsRegistry(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
+	p, err := plugins.New(plugins.Options{NoBuiltins: true})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
 	require.Empty(t, p.Builtins(), "NoBuiltins leaves the embedded plugins out")
@@ -82,7 +72,7 @@ func TestPluginsRegistry(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"demo"}, names(got))
 
-	m, err := p.Load("testdata/plugins/echo/manifest.toml")
+	m, err := p.Load("../testdata/plugins/echo/manifest.toml")
 	require.NoError(t, err)
 	require.Equal(t, "echo", m.Name)
 	require.Equal(t, []string{"demo", "echo"}, names(p.Manifests()))
@@ -99,35 +89,35 @@ func TestPluginsRegistry(t *testing.T) {
 	require.Equal(t, manifest.PermissionSessionSpawn, again.Permissions[0], "manifests are handed out as copies")
 
 	// Collisions: with a loaded plugin, and with a built-in.
-	_, err = p.Load("testdata/plugins/echo/manifest.toml")
-	require.ErrorIs(t, err, ptywright.ErrPluginExists)
-	require.NotErrorIs(t, err, ptywright.ErrBuiltinPlugin)
-	_, err = p.Load(writePlugin(t, "demo", "", "return {}"))
-	require.ErrorIs(t, err, ptywright.ErrPluginExists)
-	require.ErrorIs(t, err, ptywright.ErrBuiltinPlugin)
+	_, err = p.Load("../testdata/plugins/echo/manifest.toml")
+	require.ErrorIs(t, err, plugins.ErrExists)
+	require.NotErrorIs(t, err, plugins.ErrBuiltin)
+	_, err = p.Load(tuitest.WritePlugin(t, "demo", "", "return {}"))
+	require.ErrorIs(t, err, plugins.ErrExists)
+	require.ErrorIs(t, err, plugins.ErrBuiltin)
 	_, err = p.RegisterBuiltinFS(builtinFS("echo"), "plugins")
-	require.ErrorIs(t, err, ptywright.ErrPluginExists)
+	require.ErrorIs(t, err, plugins.ErrExists)
 
 	// Unloading.
-	require.ErrorIs(t, p.Unload("demo"), ptywright.ErrBuiltinPlugin)
+	require.ErrorIs(t, p.Unload("demo"), plugins.ErrBuiltin)
 	require.NoError(t, p.Unload("echo"))
-	require.ErrorIs(t, p.Unload("echo"), ptywright.ErrPluginNotFound)
+	require.ErrorIs(t, p.Unload("echo"), plugins.ErrNotFound)
 	_, err = p.Manifest("echo")
-	require.ErrorIs(t, err, ptywright.ErrPluginNotFound)
+	require.ErrorIs(t, err, plugins.ErrNotFound)
 	_, err = p.NewExtension("echo")
-	require.ErrorIs(t, err, ptywright.ErrPluginNotFound)
+	require.ErrorIs(t, err, plugins.ErrNotFound)
 	_, err = p.EvalPredicate(context.Background(), "echo", "has_text", ptywright.PredicateInput{})
-	require.ErrorIs(t, err, ptywright.ErrPluginNotFound)
+	require.ErrorIs(t, err, plugins.ErrNotFound)
 	_, err = p.Describe(context.Background(), "echo")
-	require.ErrorIs(t, err, ptywright.ErrPluginNotFound)
+	require.ErrorIs(t, err, plugins.ErrNotFound)
 
 	// Once unloaded, the name is free again.
-	_, err = p.Load("testdata/plugins/echo/manifest.toml")
+	_, err = p.Load("../testdata/plugins/echo/manifest.toml")
 	require.NoError(t, err)
 }
 
 func TestPluginsLoadRejects(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{Limits: testLimits, NoBuiltins: true})
+	p, err := plugins.New(plugins.Options{Limits: testLimits, NoBuiltins: true})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
 
@@ -146,10 +136,10 @@ func TestPluginsLoadRejects(t *testing.T) {
 	require.ErrorIs(t, err, manifest.ErrPathEscape)
 
 	// Source that does not load is refused at Load, not at first use.
-	_, err = p.Load(writePlugin(t, "broken", "", "local M = {"))
+	_, err = p.Load(tuitest.WritePlugin(t, "broken", "", "local M = {"))
 	require.ErrorIs(t, err, ptywright.ErrPluginRuntime)
 	require.ErrorContains(t, err, "plugin broken: (load): broken/main.lua:1:")
-	_, err = p.Load(writePlugin(t, "spin", "", "while true do end"))
+	_, err = p.Load(tuitest.WritePlugin(t, "spin", "", "while true do end"))
 	require.ErrorIs(t, err, ptywright.ErrPluginBudget)
 	_, err = p.Load(filepath.Join(t.TempDir(), "missing.toml"))
 	require.ErrorIs(t, err, os.ErrNotExist)
@@ -177,10 +167,10 @@ function M.echo_params(input) return {matched = true, evidence = input.params, c
 return M`
 
 func TestPluginsPredicatesUseTheirOwnInstances(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{Limits: testLimits})
+	p, err := plugins.New(plugins.Options{Limits: testLimits})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
-	_, err = p.Load(writePlugin(t, "memo", "", rememberSource))
+	_, err = p.Load(tuitest.WritePlugin(t, "memo", "", rememberSource))
 	require.NoError(t, err)
 	ctx := context.Background()
 
@@ -208,10 +198,10 @@ func TestPluginsPredicatesUseTheirOwnInstances(t *testing.T) {
 }
 
 func TestPluginsPredicateResults(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{Limits: testLimits})
+	p, err := plugins.New(plugins.Options{Limits: testLimits})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
-	_, err = p.Load(writePlugin(t, "memo", "", rememberSource))
+	_, err = p.Load(tuitest.WritePlugin(t, "memo", "", rememberSource))
 	require.NoError(t, err)
 	ctx := context.Background()
 	in := ptywright.PredicateInput{Screen: "all ready", Sequence: 3}
@@ -236,7 +226,7 @@ func TestPluginsPredicateResults(t *testing.T) {
 	_, err = p.EvalPredicate(ctx, "memo", "nope", in)
 	require.ErrorIs(t, err, ptywright.ErrInvalidMatcher)
 	_, err = p.EvalPredicate(ctx, "ghost", "x", in)
-	require.ErrorIs(t, err, ptywright.ErrPluginNotFound)
+	require.ErrorIs(t, err, plugins.ErrNotFound)
 
 	// A runaway predicate is stopped by the registry's budget, and the
 	// instance answers the next call.
@@ -263,12 +253,12 @@ func TestPluginsPredicateResults(t *testing.T) {
 }
 
 func TestPluginsCapabilities(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
+	p, err := plugins.New(plugins.Options{NoBuiltins: true})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
 	_, err = p.RegisterBuiltinFS(builtinFS("demo"), "plugins")
 	require.NoError(t, err)
-	_, err = p.Load("testdata/plugins/echo/manifest.toml")
+	_, err = p.Load("../testdata/plugins/echo/manifest.toml")
 	require.NoError(t, err)
 
 	raw, err := json.Marshal(p.Capabilities())
@@ -286,12 +276,12 @@ func TestPluginsCapabilities(t *testing.T) {
 }
 
 func TestPluginsRegisterBuiltin(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
+	p, err := plugins.New(plugins.Options{NoBuiltins: true})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
 	m := manifest.Manifest{Name: "inline", Kind: manifest.KindMatcher, Version: "1.0.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 	require.NoError(t, p.RegisterBuiltin(m, []byte(`return {always = function() return true end}`)))
-	require.ErrorIs(t, p.RegisterBuiltin(m, []byte(`return {}`)), ptywright.ErrPluginExists)
+	require.ErrorIs(t, p.RegisterBuiltin(m, []byte(`return {}`)), plugins.ErrExists)
 	out, err := p.EvalPredicate(context.Background(), "inline", "always", ptywright.PredicateInput{})
 	require.NoError(t, err)
 	require.True(t, out.Matched)
@@ -301,7 +291,7 @@ func TestPluginsRegisterBuiltin(t *testing.T) {
 }
 
 func TestPluginsEmbedsClaudeCode(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	p, err := plugins.New(plugins.Options{})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
 	require.Contains(t, names(p.Builtins()), "claude-code")
