@@ -56,11 +56,17 @@ const claudeInstallHint = "install it with `bash scripts/install-tuis.sh` (puts 
 // when CI is set and skips it otherwise, saying how to install it.
 func ClaudeBinary(tb testing.TB) string {
 	tb.Helper()
-	bin := os.Getenv("PTYWRIGHT_CLAUDE_BIN")
-	if bin == "" {
-		bin = filepath.Join(TUIDir(tb), "node_modules", ".bin", "claude")
+	return require(tb, ClaudePath(tb), "Claude Code", claudeInstallHint)
+}
+
+// ClaudePath is where the Claude Code CLI should be, installed or not:
+// $PTYWRIGHT_CLAUDE_BIN, else the one scripts/install-tuis.sh installs.
+func ClaudePath(tb testing.TB) string {
+	tb.Helper()
+	if bin := os.Getenv("PTYWRIGHT_CLAUDE_BIN"); bin != "" {
+		return bin
 	}
-	return require(tb, bin, "Claude Code", claudeInstallHint)
+	return filepath.Join(TUIDir(tb), "node_modules", ".bin", "claude")
 }
 
 const codexInstallHint = "run `bash scripts/install-codex.sh` or set PTYWRIGHT_CODEX_BIN"
