@@ -109,7 +109,7 @@ const maxEventDepth = 8
 // subscribers must only record the event (queue it, set a flag) and
 // return, never block. A subscriber that panics is logged and skipped, so
 // one bad consumer never breaks the emitter. The bus has no goroutine and
-// nothing to close; it is owned by whoever creates it (a Plugins registry
+// nothing to close; it is owned by whoever creates it (a plugins.Registry
 // makes one, the JSON-RPC server shares it), never global.
 type EventBus struct {
 	log  *slog.Logger

@@ -75,10 +75,7 @@ const (
 
 // luaHost is what every Lua runtime may reach of this package.
 var luaHost = &luart.Host{
-	Errors: luart.Classes{
-		Timeout: ErrTimeout, Cancelled: ErrCancelled, InvalidParams: ErrInvalidParams,
-		PermissionDenied: ErrPermissionDenied, InvalidAction: ErrInvalidAction, InvalidMatcher: ErrInvalidMatcher,
-	},
+	Errors:      luart.Classes{Timeout: ErrTimeout, Cancelled: ErrCancelled, InvalidParams: ErrInvalidParams},
 	Version:     Version,
 	ParseKey:    func(name string) error { _, err := ParseKey(name); return err },
 	ParseSignal: func(name string) error { _, err := ParseSignal(name); return err },

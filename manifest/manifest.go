@@ -211,12 +211,12 @@ func (m Manifest) MarshalJSON() ([]byte, error) {
 }
 
 // ErrInvalid matches (with errors.Is) every *Error.
-var ErrInvalid = errors.New("invalid plugin manifest")
+var ErrInvalid = errors.New("ptywright: invalid plugin manifest")
 
 // ErrPathEscape matches entrypoint errors where the path is absolute, has a
 // ".." component, or resolves (through symlinks) outside the manifest's
 // directory.
-var ErrPathEscape = errors.New("path escapes the plugin directory")
+var ErrPathEscape = errors.New("ptywright: path escapes the plugin directory")
 
 // Error reports why a manifest was rejected, naming the offending
 // field and, when the manifest came from a document, its line.

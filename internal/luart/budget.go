@@ -53,7 +53,7 @@ type Limits struct {
 	// stack, module-level values included. 0 means DefaultMemory;
 	// more than MaxMemory means MaxMemory. It is checked
 	// before memory is allocated, wherever a script can make it grow (see
-	// luamemory.go), so a doubling string stops at the budget, not after
+	// memory.go), so a doubling string stops at the budget, not after
 	// the process ran out of memory. A call that would go over it fails
 	// with ErrMemory and the instance is replaced by a fresh one, as
 	// after a stack overflow.

@@ -6,8 +6,8 @@ import (
 )
 
 // Errors of the plugin host. Calls into a plugin fail with a *Error
-// wrapping one of them (or the host's Cancelled / Timeout classes (see Classes) when the caller's
-// context ended the call).
+// wrapping one of them (or the host's Cancelled / Timeout classes, see
+// Classes, when the caller's context ended the call).
 var (
 	// ErrBudget: a call used up its instruction or wall-clock budget
 	// (see Limits).
@@ -33,7 +33,8 @@ type Error struct {
 	Traceback string
 	// Err is the class: ErrRuntime, ErrBudget, or the host's Cancelled or
 	// Timeout class, possibly joined with a more precise cause (the host's
-	// InvalidParams, InvalidAction, InvalidMatcher, PermissionDenied).
+	// InvalidParams, or the host's own error when its decoding of a result
+	// failed).
 	Err error
 }
 

@@ -17,9 +17,6 @@ type Classes struct {
 	Timeout, Cancelled error
 	// InvalidParams: ptywright.invalid_params rejected the caller's params.
 	InvalidParams error
-	// PermissionDenied, InvalidAction, InvalidMatcher: reserved for the
-	// host's own checks of what a plugin returns.
-	PermissionDenied, InvalidAction, InvalidMatcher error
 }
 
 // Host is everything the runtime reaches outside its Lua state: the

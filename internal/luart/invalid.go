@@ -9,7 +9,7 @@ import (
 // ptywright.invalid_params(message) lets a plugin say that the caller's
 // params are wrong (a missing prompt, a string where a number belongs), as
 // opposed to the plugin itself failing: the *Error it becomes wraps
-// rt.host.Errors.InvalidParams as well as ErrRuntime, so a JSON-RPC client gets
+// the host's InvalidParams class as well as ErrRuntime, so a JSON-RPC client gets
 // -32602 instead of -32603. It raises a table {message = message} whose
 // metatable is the host's own (the one thing a plugin cannot forge by
 // accident), so it survives pcall and a re-raise with error(e), and

@@ -27,10 +27,7 @@ func counterRuntime(t *testing.T) *Runtime {
 
 // testHost is a host without the ptywright package: plain sentinels.
 var testHost = &Host{
-	Errors: Classes{
-		Timeout: errors.New("timeout"), Cancelled: errors.New("cancelled"), InvalidParams: errors.New("invalid params"),
-		PermissionDenied: errors.New("permission denied"), InvalidAction: errors.New("invalid action"), InvalidMatcher: errors.New("invalid matcher"),
-	},
+	Errors:        Classes{Timeout: errors.New("timeout"), Cancelled: errors.New("cancelled"), InvalidParams: errors.New("invalid params")},
 	Version:       "test",
 	ParseKey:      func(string) error { return nil },
 	ParseSignal:   func(string) error { return nil },
