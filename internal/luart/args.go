@@ -42,6 +42,13 @@ func OptInt(l *lua.State, fname string, arg, def int) int {
 	return CheckInt(l, fname, arg)
 }
 
+// CheckAny raises unless argument arg is present (nil counts).
+func CheckAny(l *lua.State, fname string, arg int) {
+	if l.IsNone(arg) {
+		ArgError(l, fname, arg, "value expected")
+	}
+}
+
 // CheckFunction raises unless argument arg is a function.
 func CheckFunction(l *lua.State, fname string, arg int) {
 	if !l.IsFunction(arg) {

@@ -36,7 +36,7 @@ func (rt *Runtime) installInvalidParams(l *lua.State) {
 }
 
 func (rt *Runtime) raiseInvalidParams(l *lua.State) int {
-	msg := lua.CheckString(l, 1)
+	msg := CheckString(l, "invalid_params", 1)
 	l.CreateTable(0, 1)
 	l.PushString(msg)
 	l.SetField(-2, "message")

@@ -435,7 +435,7 @@ func frameInfo(l *lua.State, f lua.Frame) (s string) {
 // and the host itself, swap the token back for the value.
 
 func (rt *Runtime) luaError(l *lua.State) int {
-	level := lua.OptInteger(l, 2, 1)
+	level := OptInt(l, "error", 2, 1)
 	l.SetTop(1)
 	if l.TypeOf(1) == lua.TypeString {
 		if level > 0 {
@@ -480,7 +480,7 @@ func (rt *Runtime) unstash(l *lua.State, idx int) {
 }
 
 func (rt *Runtime) pcall(l *lua.State) int {
-	lua.CheckAny(l, 1)
+	CheckAny(l, "pcall", 1)
 	rt.budget.raiseIfTripped(l)
 	l.PushNil()
 	l.Insert(1) // room for the status
@@ -506,9 +506,7 @@ func (rt *Runtime) pcall(l *lua.State) int {
 // handler is returned in place of the original.
 func (rt *Runtime) xpcall(l *lua.State) int {
 	n := l.Top()
-	if n < 2 {
-		lua.Errorf(l, "bad argument #2 to 'xpcall' (value expected)")
-	}
+	CheckAny(l, "xpcall", 2)
 	rt.budget.raiseIfTripped(l)
 	l.PushValue(1) // swap function and handler: handler, f, args...
 	l.Copy(2, 1)

@@ -104,7 +104,7 @@ func asciiCase(fname string, from, to byte, delta int) lua.Function {
 // tableConcat is table.concat in linear time (go-lua's is quadratic),
 // capped at MaxStringBytes and charged to the budget.
 func (rt *Runtime) tableConcat(l *lua.State) int {
-	lua.CheckType(l, 1, lua.TypeTable)
+	CheckTable(l, "concat", 1)
 	sep := ""
 	if !l.IsNoneOrNil(2) {
 		sep = CheckString(l, "concat", 2)
