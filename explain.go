@@ -2,6 +2,7 @@ package ptywright
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -11,7 +12,7 @@ import (
 // Explanation is the account of one classification: which of the plugin's
 // rules fired, on which rows, with what evidence, what else it considered
 // and why not, and the parser's provenance and anomalies. Plugins name
-// their rules with stable ids (classify returns rule = "codex.composer").
+// their rules with stable ids (classify returns rule = "claude.permission").
 type Explanation struct {
 	State      string  `json:"state"`
 	Confidence float64 `json:"confidence"`
@@ -93,15 +94,157 @@ func explanationOf(st StateSnapshot) Explanation {
 	return x
 }
 
-// Explain classifies the current screen and accounts for it: the rule
-// that fired, the rows it matched, the evidence, what the plugin
-// considered and rejected, the parser version and anomalies. It is a
-// classification like State (it reports a state change, feeds the
-// lifecycle), and queues like every handle method. The texts are raw; a
-// caller that shows them elsewhere redacts them (Explanation.Redact), as
-// the JSON-RPC server does. An extension that is not an Explainer gets
-// the explanation its snapshot allows (no rule, nothing considered).
-func (h *ExtensionHandle) Explain(ctx context.Context) (Explanation, error) {
+// ExplainOption adjusts one Explain call.
+type ExplainOption func(*explainConfig)
+
+type explainConfig struct {
+	at    uint64
+	hasAt bool
+	last  bool
+}
+
+// ExplainAt asks Explain for the classification the handle made at screen
+// sequence seq (StateSnapshot.Sequence) instead of a new one: the newest
+// held classification of a screen at or before seq. The handle holds its
+// last HeldClassifications classifications; an older (or a later, not yet
+// classified) sequence is a *NotHeldError.
+func ExplainAt(seq uint64) ExplainOption {
+	return func(c *explainConfig) { c.at, c.hasAt = seq, true }
+}
+
+// ExplainLast asks Explain for the handle's last classification, whoever
+// made it (a State, a Send's, the lifecycle's), instead of a new one: like
+// ExplainAt, it does not queue. A handle that has classified nothing yet
+// answers a *NotHeldError.
+func ExplainLast() ExplainOption {
+	return func(c *explainConfig) { c.last = true }
+}
+
+// HeldClassifications is how many of its latest classifications an
+// ExtensionHandle keeps explainable (ExplainAt, wait timeouts). It keeps
+// what the classifier saw, not an explanation: the explanation is built
+// only when asked, by classifying that context again with ctx.explain set.
+const HeldClassifications = 8
+
+// ErrNotHeld is matched by a *NotHeldError: the classification asked for is
+// no longer (or not yet) held by the handle. Over JSON-RPC it is -32602.
+var ErrNotHeld = errors.New("ptywright: classification not held")
+
+// NotHeldError says which sequences the handle still holds.
+type NotHeldError struct {
+	// Sequence is the sequence asked for.
+	Sequence uint64
+	// Oldest and Newest are the sequences of the oldest and newest held
+	// classification; Held is how many are held (0: nothing classified
+	// yet, and Oldest and Newest are 0).
+	Oldest, Newest uint64
+	Held           int
+}
+
+func (e *NotHeldError) Error() string {
+	if e.Held == 0 {
+		return fmt.Sprintf("classification at sequence %d is not held: nothing has been classified yet", e.Sequence)
+	}
+	if e.Sequence > e.Newest {
+		return fmt.Sprintf("classification at sequence %d is not held: the newest classification is at sequence %d (held: %d to %d)", e.Sequence, e.Newest, e.Oldest, e.Newest)
+	}
+	return fmt.Sprintf("classification at sequence %d is no longer held: the oldest held is at sequence %d (held: %d to %d)", e.Sequence, e.Oldest, e.Oldest, e.Newest)
+}
+
+func (e *NotHeldError) Unwrap() error { return ErrNotHeld }
+
+// heldClassification is what a classification needs to be explained later:
+// the context the classifier saw and its verdict. Both were built for the
+// classification anyway, so holding them allocates nothing.
+type heldClassification struct {
+	cc ClassifyContext
+	st StateSnapshot
+}
+
+// heldRing holds the last HeldClassifications classifications, guarded by
+// the handle's extMu. A fixed array: recording one is a copy, no
+// allocation.
+type heldRing struct {
+	buf  [HeldClassifications]heldClassification
+	next int // where the next one goes
+	n    int // how many are held
+}
+
+func (r *heldRing) add(cc ClassifyContext, st StateSnapshot) {
+	cc.Explain = false
+	r.buf[r.next] = heldClassification{cc: cc, st: st}
+	r.next = (r.next + 1) % len(r.buf)
+	if r.n < len(r.buf) {
+		r.n++
+	}
+}
+
+// get returns the i-th held classification, 0 the oldest.
+func (r *heldRing) get(i int) *heldClassification {
+	return &r.buf[(r.next-r.n+i+2*len(r.buf))%len(r.buf)]
+}
+
+func (r *heldRing) newest() (*heldClassification, bool) {
+	if r.n == 0 {
+		return nil, false
+	}
+	return r.get(r.n - 1), true
+}
+
+// at finds the held classification of the latest screen at or before seq
+// (of two of the same screen, the later one). Classifications are recorded
+// in the order they finish, which two classifiers racing (the lifecycle's
+// and a caller's) may swap, so it looks at them all.
+func (r *heldRing) at(seq uint64) (*heldClassification, error) {
+	if r.n == 0 {
+		return nil, &NotHeldError{Sequence: seq}
+	}
+	var best *heldClassification
+	oldest, newest := r.get(0).st.Sequence, r.get(0).st.Sequence
+	for i := 0; i < r.n; i++ {
+		e := r.get(i)
+		oldest, newest = min(oldest, e.st.Sequence), max(newest, e.st.Sequence)
+		if e.st.Sequence <= seq && (best == nil || e.st.Sequence >= best.st.Sequence) {
+			best = e
+		}
+	}
+	if best == nil || seq > newest {
+		return nil, &NotHeldError{Sequence: seq, Oldest: oldest, Newest: newest, Held: r.n}
+	}
+	return best, nil
+}
+
+// Explain accounts for a classification: the rule that fired, the rows it
+// matched, the evidence, what the plugin considered and rejected, the
+// parser version and anomalies.
+//
+// Without options it classifies the current screen: a classification like
+// State (it reports a state change, feeds the lifecycle), and it queues
+// like every handle method. With ExplainAt(seq) it explains the
+// classification the handle made at that sequence, if it still holds it
+// (else a *NotHeldError), with ExplainLast the newest it holds: these do
+// not queue behind a running Send, Wait or
+// Turn, so a caller can ask why a wait has not ended while it runs, and it
+// is not a new classification (no state change, no lifecycle evidence).
+// The explanation is built then, by running the plugin's classify again on
+// the held context with ctx.explain set (a classify should read only the
+// screen and its own memory: whatever else it does, it does again).
+//
+// The texts are raw; a caller that shows them elsewhere redacts them
+// (Explanation.Redact), as the JSON-RPC server does. An extension that is
+// not an Explainer gets the explanation its snapshot allows (no rule,
+// nothing considered).
+func (h *ExtensionHandle) Explain(ctx context.Context, opts ...ExplainOption) (Explanation, error) {
+	var c explainConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.hasAt {
+		return h.explainHeld(ctx, &c.at)
+	}
+	if c.last {
+		return h.explainHeld(ctx, nil)
+	}
 	if err := h.turn.lock(ctx); err != nil {
 		return Explanation{}, err
 	}
@@ -120,6 +263,7 @@ func (h *ExtensionHandle) explainLocked(ctx context.Context) Explanation {
 	cc := h.contextLocked(snap)
 	cc.Explain = true
 	st, x := classifyExplained(ctx, h.ext, cc)
+	h.held.add(cc, st)
 	h.noteStateLocked(st)
 	h.surface.note(st, shown)
 	h.extMu.Unlock()
@@ -127,6 +271,74 @@ func (h *ExtensionHandle) explainLocked(ctx context.Context) Explanation {
 		h.feed(st, snap)
 	}
 	return x
+}
+
+// explainHeld explains the held classification at *seq, or the newest
+// one when seq is nil. It needs extMu only, not the turn lock.
+func (h *ExtensionHandle) explainHeld(ctx context.Context, seq *uint64) (Explanation, error) {
+	h.extMu.Lock()
+	defer h.extMu.Unlock()
+	if h.extClosed {
+		return Explanation{}, ErrSessionClosed
+	}
+	newest, ok := h.held.newest()
+	e := newest
+	if seq != nil {
+		var err error
+		if e, err = h.held.at(*seq); err != nil {
+			return Explanation{}, err
+		}
+	} else if !ok {
+		return Explanation{}, &NotHeldError{}
+	}
+	return h.explainHeldLocked(ctx, e, newest), nil
+}
+
+// explainHeldLocked builds the explanation of a held classification by
+// classifying its context again with an explanation asked for. The verdict
+// reported is the held one; the rule, region and considered come from the
+// second pass when it reached the same state (a plugin's memory may have
+// moved on, e.g. a remembered menu), and an anomaly says so when it did
+// not. A second pass over an older context is followed by a plain one over
+// the newest, so the plugin's memory is left as the newest classification
+// left it. The caller holds extMu.
+func (h *ExtensionHandle) explainHeldLocked(ctx context.Context, e, newest *heldClassification) Explanation {
+	cc := e.cc
+	cc.Explain = true
+	again, x := classifyExplained(ctx, h.ext, cc)
+	if e != newest {
+		_ = classify(ctx, h.ext, newest.cc)
+	}
+	out := explanationOf(e.st)
+	if again.State == e.st.State {
+		out.Rule, out.Region, out.Considered = x.Rule, x.Region, x.Considered
+	} else {
+		out.Anomalies = append(append([]Anomaly(nil), out.Anomalies...), Anomaly{
+			Code: "explanation_unavailable",
+			Message: fmt.Sprintf("classifying sequence %d again for its explanation gave %s (rule %q), not %s: the plugin's memory has moved on since",
+				e.st.Sequence, again.State, x.Rule, e.st.State),
+		})
+	}
+	return out
+}
+
+// timeoutExplanation is the explanation a wait that gave up carries: the
+// last classification's (the one the wait last evaluated, whoever made
+// it), redacted with the default policy. Only when the handle has
+// classified nothing yet does it classify the screen now. nil when the
+// handle is closed.
+func (h *ExtensionHandle) timeoutExplanation(ctx context.Context) *Explanation {
+	ctx = context.WithoutCancel(ctx)
+	x, err := h.explainHeld(ctx, nil)
+	if errors.Is(err, ErrNotHeld) {
+		h.classifyNow(ctx)
+		x, err = h.explainHeld(ctx, nil)
+	}
+	if err != nil {
+		return nil
+	}
+	x = x.Redact(DefaultRedactor())
+	return &x
 }
 
 // classifyExplained is classify through an Explainer, when ext is one.

@@ -174,6 +174,8 @@ type ExtensionHandle struct {
 	lastIntent *string
 	surface    surface    // what the last classification showed, and since when
 	lc         *lifecycle // nil unless opts.Lifecycle
+	held       heldRing   // the last classifications, explainable on demand (explain.go)
+	extClosed  bool       // ext is closed: nothing more to explain
 
 	sdk handleSDK // runtime SDK: state events, cleanup on exit (handle_events.go)
 }
@@ -331,6 +333,7 @@ func (h *ExtensionHandle) Close() error {
 	h.stopSDK()
 	h.extMu.Lock()
 	extErr := h.ext.Close()
+	h.extClosed = true
 	h.extMu.Unlock()
 	sErr := h.s.Close()
 	if sErr != nil {
@@ -351,7 +354,7 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 	if intent == LifecycleWaitIntent {
 		res, err := h.waitLifecycle(ctx, objectParams(params))
 		if err != nil {
-			return StateSnapshot{}, nil, err
+			return StateSnapshot{}, nil, h.explainWaitError(ctx, err)
 		}
 		return h.classifyLocked(context.WithoutCancel(ctx)), res, nil
 	}
@@ -367,18 +370,21 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 	}
 	res, err := h.s.Wait(ctx, m, append(opts, extra...)...)
 	if err != nil {
-		var we *WaitError
-		if errors.As(err, &we) && we.Explanation == nil {
-			// Why the plugin saw what it saw when the wait gave up: the
-			// classification of the screen now, with its explanation.
-			x := h.explainLocked(context.WithoutCancel(ctx)).Redact(DefaultRedactor())
-			we.Explanation = &x
-		}
-		return StateSnapshot{}, nil, err
+		return StateSnapshot{}, nil, h.explainWaitError(ctx, err)
 	}
 	// The wait's context may be at its end; classification gets its own
 	// budget from the plugin host.
 	return h.classifyLocked(context.WithoutCancel(ctx)), res, nil
+}
+
+// explainWaitError gives a *WaitError the explanation of the last
+// classification: why the plugin saw what it saw when the wait gave up.
+func (h *ExtensionHandle) explainWaitError(ctx context.Context, err error) error {
+	var we *WaitError
+	if errors.As(err, &we) && we.Explanation == nil {
+		we.Explanation = h.timeoutExplanation(ctx)
+	}
+	return err
 }
 
 // withDefaultWaitTimeout bounds ctx by DefaultAdapterWaitTimeout unless it
@@ -425,7 +431,9 @@ func (h *ExtensionHandle) classifyNow(ctx context.Context) (StateSnapshot, Scree
 	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
 	shown := h.s.lastVisibleChange()
 	h.extMu.Lock()
-	st := classify(ctx, h.ext, h.contextLocked(snap))
+	cc := h.contextLocked(snap)
+	st := classify(ctx, h.ext, cc)
+	h.held.add(cc, st)
 	h.noteStateLocked(st)
 	h.surface.note(st, shown)
 	h.extMu.Unlock()

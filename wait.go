@@ -32,9 +32,12 @@ type WaitError struct {
 	Sequence       uint64
 	Snapshot       ScreenSnapshot
 	TranscriptTail string
-	// Explanation, on an adapter's wait (ExtensionHandle.Wait and Turn),
-	// accounts for the classification of the last screen, redacted like
-	// Snapshot with the default policy.
+	// Explanation, on an adapter's wait (ExtensionHandle.Wait, Turn, the
+	// wait_lifecycle intent, and a wait that gave up while queued), is the
+	// explanation of the handle's last classification, whoever made it
+	// (its Sequence says which screen; it is not a new classification
+	// unless the handle had made none), redacted like Snapshot with the
+	// default policy. nil once the handle is closed.
 	Explanation *Explanation
 }
 

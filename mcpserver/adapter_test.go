@@ -3,6 +3,7 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -29,10 +30,12 @@ type sendOut struct {
 }
 
 type turnOut struct {
-	Receipt ptywright.Receipt       `json:"receipt"`
-	State   ptywright.StateSnapshot `json:"state"`
-	Matched *ptywright.MatchOutcome `json:"matched"`
-	Screen  string                  `json:"screen"`
+	Receipt     ptywright.Receipt       `json:"receipt"`
+	State       ptywright.StateSnapshot `json:"state"`
+	Matched     *ptywright.MatchOutcome `json:"matched"`
+	Screen      string                  `json:"screen"`
+	TimedOut    bool                    `json:"timed_out"`
+	Explanation *ptywright.Explanation  `json:"explanation"`
 }
 
 func TestPluginDescribeListsIntents(t *testing.T) {
@@ -147,10 +150,27 @@ func TestAdapterErrorsAreToolResults(t *testing.T) {
 	}
 	// A turn that times out says so and shows the screen.
 	res := s.call(t, "adapter_turn", map[string]any{"adapter": echo.Adapter, "intent": "send_text", "params": map[string]any{"text": "late"},
-		"wait_intent": "wait_echo_matcher", "wait_params": map[string]any{"text": "never-shown"}, "timeout_ms": 50})
+		"wait_intent": "wait_echo_matcher", "wait_params": map[string]any{"text": "never-shown"}, "timeout_ms": 1000}) // long enough for the send and cat's echo on a loaded machine
 	require.True(t, res.IsError)
 	require.Contains(t, text(res), "timed out")
 	require.Contains(t, text(res), "--- screen ---\nlate")
+	// It explains the plugin's last reading of the screen, in the text and
+	// in the structured content.
+	require.Contains(t, text(res), "Why: the plugin last read the screen (sequence ")
+	require.Contains(t, text(res), "by rule echo.")
+	var late turnOut
+	b, err := json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &late))
+	require.True(t, late.TimedOut)
+	require.Contains(t, late.Screen, "late")
+	require.Equal(t, "send_text", late.Receipt.Intent)
+	require.NotNil(t, late.Explanation, "structured content: %s", b)
+	// The last classification (the lifecycle's, or the send's) is of the
+	// screen before or after cat echoed "late".
+	rules := map[string]string{"echo.nothing_sent": "idle", "echo.awaiting_echo": "idle", "echo.echoed": "echoed"}
+	require.Equal(t, rules[late.Explanation.Rule], late.Explanation.State, "rule %q", late.Explanation.Rule)
+	require.Positive(t, late.Explanation.Sequence)
 	// Both adapters are intact.
 	var st stateOut
 	s.ok(t, "adapter_state", map[string]any{"adapter": echo.Adapter}, &st)

@@ -39,6 +39,8 @@ type adapterIn struct {
 
 type adapterStateOut struct {
 	State ptywright.StateSnapshot `json:"state"`
+	// Explanation is set when the call timed out: see explanationNote.
+	Explanation *ptywright.Explanation `json:"explanation,omitempty" jsonschema:"on a timeout: why the plugin read the screen as it last did (rule, evidence, what it rejected)"`
 }
 
 type adapterSendOut struct {
@@ -46,6 +48,8 @@ type adapterSendOut struct {
 	// Receipt is a ptywright.Receipt; typed any because its evidence is a
 	// match outcome, a tree a JSON schema inferred from Go cannot say.
 	Receipt any `json:"receipt" jsonschema:"what became of the intent: effect confirmed (the program took it), ignored (it dropped the keys: try again) or unverified; bytes written, attempts, reason"`
+	// Explanation is set when the call timed out: see explanationNote.
+	Explanation *ptywright.Explanation `json:"explanation,omitempty" jsonschema:"on a timeout: why the plugin read the screen as it last did (rule, evidence, what it rejected)"`
 }
 
 type adapterSendIn struct {
@@ -71,6 +75,10 @@ type adapterTurnOut struct {
 	Screen  string `json:"screen" jsonschema:"the screen as text when the turn ended"`
 	// Receipt is a ptywright.Receipt, typed any like Matched.
 	Receipt any `json:"receipt" jsonschema:"what became of the intent (see adapter_send); when it was ignored the turn did not wait"`
+	// TimedOut and Explanation are set when the wait gave up: see
+	// explanationNote.
+	TimedOut    bool                   `json:"timed_out,omitempty" jsonschema:"the wait timed out before its matcher fired; screen is the last screen"`
+	Explanation *ptywright.Explanation `json:"explanation,omitempty" jsonschema:"on a timeout: why the plugin read the screen as it last did (rule, evidence, what it rejected)"`
 }
 
 type adapterCloseOut struct {
@@ -273,6 +281,10 @@ func (c *client) adapterState(ctx context.Context, _ *mcp.CallToolRequest, in ad
 		return nil, adapterStateOut{}, err
 	}
 	st, err := a.h.State(ctx)
+	if x := timeoutExplanation(err, a.h); x != nil {
+		msg := toolError(fmt.Errorf("adapter %s: %w", a.id, err)).Error()
+		return errorResult(msg + "\n" + explanationNote(x)), adapterStateOut{Explanation: x}, nil
+	}
 	if err != nil {
 		return nil, adapterStateOut{}, toolError(err)
 	}
@@ -301,6 +313,13 @@ func (c *client) adapterSend(ctx context.Context, _ *mcp.CallToolRequest, in ada
 		return nil, adapterSendOut{}, err
 	}
 	res, err := a.h.Send(ctx, in.Intent, params)
+	if x := timeoutExplanation(err, a.h); x != nil {
+		out := adapterSendOut{Explanation: x}
+		if res.Receipt.Intent != "" {
+			out.Receipt = receiptOut(res.Receipt)
+		}
+		return errorResult(toolError(fmt.Errorf("intent %s: %w", in.Intent, err)).Error() + "\n" + explanationNote(x)), out, nil
+	}
 	if err != nil {
 		return nil, adapterSendOut{}, toolError(fmt.Errorf("intent %s: %w", in.Intent, err))
 	}
@@ -357,10 +376,19 @@ func (c *client) adapterTurn(ctx context.Context, req *mcp.CallToolRequest, in a
 	defer cancel()
 	tr, err := a.h.Turn(ctx, in.Intent, params, in.WaitIntent, waitParams)
 	if err != nil {
-		// The screen says what went wrong better than the error alone.
+		// The screen says what went wrong better than the error alone, and
+		// the explanation why the plugin read it as it did.
 		var we *ptywright.WaitError
 		if errors.As(err, &we) {
-			return nil, adapterTurnOut{}, toolError(fmt.Errorf("turn %s on adapter %s: %w\n%s", in.Intent, a.id, err, screenBlock(we.Snapshot.PlainText)))
+			msg := toolError(fmt.Errorf("turn %s on adapter %s: %w", in.Intent, a.id, err)).Error()
+			out := adapterTurnOut{Screen: we.Snapshot.PlainText, TimedOut: errors.Is(err, ptywright.ErrTimeout), Explanation: we.Explanation}
+			if tr.Receipt.Intent != "" {
+				out.Receipt = receiptOut(tr.Receipt)
+			}
+			if we.Explanation != nil {
+				msg += "\n" + explanationNote(we.Explanation)
+			}
+			return errorResult(msg + "\n" + screenBlock(out.Screen)), out, nil
 		}
 		return nil, adapterTurnOut{}, toolError(fmt.Errorf("turn %s on adapter %s: %w", in.Intent, a.id, err))
 	}
@@ -396,6 +424,43 @@ func (c *client) adapterClose(_ context.Context, _ *mcp.CallToolRequest, in adap
 		return nil, adapterCloseOut{}, toolError(fmt.Errorf("closing %s: %w", a.id, err))
 	}
 	return textResult(fmt.Sprintf("Closed adapter %s and its session %s.", a.id, a.session.id)), adapterCloseOut{Closed: true}, nil
+}
+
+// timeoutExplanation is, for a call that timed out, the explanation of the
+// adapter's last classification (a wait's own, when it carries one),
+// redacted; nil for any other outcome or when nothing was classified.
+func timeoutExplanation(err error, h *ptywright.ExtensionHandle) *ptywright.Explanation {
+	if !errors.Is(err, ptywright.ErrTimeout) {
+		return nil
+	}
+	var we *ptywright.WaitError
+	if errors.As(err, &we) && we.Explanation != nil {
+		return we.Explanation
+	}
+	x, xerr := h.Explain(context.Background(), ptywright.ExplainLast())
+	if xerr != nil {
+		return nil
+	}
+	x = x.Redact(ptywright.DefaultRedactor())
+	return &x
+}
+
+// explanationNote is the short line a timeout's text carries: what the
+// plugin last read the screen as, and by which rule.
+func explanationNote(x *ptywright.Explanation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Why: the plugin last read the screen (sequence %d) as %s", x.Sequence, x.State)
+	if x.Rule != "" {
+		fmt.Fprintf(&b, " by rule %s", x.Rule)
+	}
+	if x.Evidence != "" {
+		fmt.Fprintf(&b, ": %q", x.Evidence)
+	}
+	if n := len(x.Considered); n > 0 {
+		fmt.Fprintf(&b, " (%d other rule(s) rejected; see explanation)", n)
+	}
+	b.WriteString(".")
+	return b.String()
 }
 
 func stateText(st ptywright.StateSnapshot) string {

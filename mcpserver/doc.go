@@ -16,5 +16,9 @@
 //
 // A tool that fails answers a tool result with isError set and a message
 // for the model, never a protocol error; a wait that times out is not a
-// failure: it answers matched: false with the last screen.
+// failure: it answers matched: false with the last screen. An adapter tool
+// that times out (adapter_turn's wait, or adapter_state and adapter_send
+// given a deadline) answers isError with, in its structured content, the
+// explanation of the adapter's last classification (rule, evidence, what
+// the plugin rejected; redacted) and in its text a "Why:" line.
 package mcpserver

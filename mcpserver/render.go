@@ -16,6 +16,13 @@ func textResult(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
 
+// errorResult is a failed tool result (isError) whose structured content is
+// still added from the tool's output value: a timeout's screen and
+// explanation.
+func errorResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true}
+}
+
 // toolError makes a library error fit for the model: redacted, as every
 // diagnostic that leaves the process is (an error may quote a command line
 // or a screen).

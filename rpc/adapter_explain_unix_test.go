@@ -3,6 +3,7 @@
 package rpc
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -62,6 +63,21 @@ func TestAdapterExplain(t *testing.T) {
 	require.True(t, ok, "data: %v", data)
 	require.Equal(t, "demo.prompt", ex["rule"])
 	require.Equal(t, "prompt shown; key [REDACTED]", ex["evidence"])
+	require.Equal(t, float64(x.Sequence), ex["sequence"], "the last classification's, not a new one")
+
+	// A held classification, by its sequence: at once, redacted.
+	c.do("adapter.explain", map[string]any{"adapter": "e1", "sequence": x.Sequence}, &res)
+	require.Equal(t, x.Sequence, res.Explanation.Sequence)
+	require.Equal(t, "demo.prompt", res.Explanation.Rule)
+	require.Equal(t, "prompt shown; key [REDACTED]", res.Explanation.Evidence)
+	// One not held: -32602 naming the oldest held sequence, with data.
+	e = c.callErr("adapter.explain", map[string]any{"adapter": "e1", "sequence": x.Sequence + 1000})
+	requireError(t, e, CodeInvalidParams, fmt.Sprintf("classification at sequence %d is not held", x.Sequence+1000))
+	data = errData(t, e)
+	require.Equal(t, float64(x.Sequence+1000), data["sequence"])
+	require.Equal(t, float64(ptywright.HeldClassifications), data["capacity"])
+	require.Positive(t, data["held"])
+	requireError(t, c.callErr("adapter.explain", map[string]any{"adapter": "e1", "sequence": -1}), CodeInvalidParams, "sequence")
 }
 
 func TestAdapterExplainNeedsScreenRead(t *testing.T) {

@@ -98,6 +98,25 @@
 //     signal?} (code -1 when a signal ended the child).
 //   - A state's input_settle_ms says how long after its first frame the
 //     program takes keys; adapter.send holds the keys until then.
+//   - adapter.explain {adapter, sequence?, redact?, redaction?} answers
+//     {adapter, plugin, explanation}: the plugin's account of a
+//     classification (state, confidence, sequence, rule: the stable id of
+//     the plugin's rule that fired, region: {first_row, last_row},
+//     evidence, considered: [{state?, rule?, reason}], parser_version,
+//     parser, anomalies), redacted like every read. Without sequence it
+//     classifies the screen now, queued like adapter.state; with sequence
+//     it answers at once for the classification made at that screen
+//     sequence (the newest one at or before it) while the adapter holds
+//     it: an adapter holds its last 8 classifications (what the plugin saw,
+//     explained on demand). An older or not yet classified sequence is
+//     -32602 "classification at sequence N is no longer held: the oldest
+//     held is at sequence M", data {sequence, oldest_held, newest_held,
+//     held, capacity}.
+//   - Every adapter wait that times out or is cancelled (adapter.wait,
+//     adapter.turn's wait, wait_lifecycle, and a call that gave up while
+//     queued behind another) carries data.explanation beside the last
+//     screen: the explanation of the adapter's last classification (its
+//     sequence says which screen), not a new one, redacted.
 //
 // A server on stdio, with the built-in plugins and one loaded from disk:
 //

@@ -33,6 +33,7 @@ var classes = []struct {
 	{ptywright.ErrProcessExited, ErrProcessExited},
 	{ptywright.ErrPermissionDenied, ErrPermissionDenied},
 	{ptywright.ErrInvalidParams, ErrInvalidParams},
+	{ptywright.ErrNotHeld, ErrInvalidParams},
 	{ptywright.ErrInvalidMatcher, ErrInvalidParams},
 	{ptywright.ErrInvalidAction, ErrInvalidParams},
 	{ptywright.ErrInvalidSize, ErrInvalidParams},

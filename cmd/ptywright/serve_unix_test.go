@@ -323,6 +323,7 @@ func TestSnapshotCommand(t *testing.T) {
 		require.Contains(t, out.PlainText, "from the adapter")
 		require.Empty(t, out.Cells)
 		require.Equal(t, "echoed", out.Explanation.State)
+		require.Equal(t, "echo.echoed", out.Explanation.Rule)
 		require.Contains(t, out.Explanation.Evidence, `"from the adapter" typed and echoed`)
 		for _, bad := range [][]string{{"--session", created.Session, "--explain"}, {"--adapter", started.Adapter, "--explain", "--svg"}} {
 			res := runBinary(t, nil, append([]string{"snapshot", "--socket", s.socket}, bad...)...)

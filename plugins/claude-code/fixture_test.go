@@ -28,6 +28,7 @@ const claudeFixtureDir = "../../testdata/fixtures/claude_code"
 // claudeExpectation is a NAME.expected.json file.
 //
 //   - state: the state the classifier must report.
+//   - rule: the id of the plugin's rule that fires (its explanation).
 //   - evidence: a substring the classifier's evidence must contain.
 //   - min_confidence: the confidence must be at least this.
 //   - metadata: a subset of the metadata: every key given must be there
@@ -44,6 +45,7 @@ const claudeFixtureDir = "../../testdata/fixtures/claude_code"
 //     not contain.
 type claudeExpectation struct {
 	State           string                 `json:"state"`
+	Rule            string                 `json:"rule"`
 	Evidence        string                 `json:"evidence"`
 	MinConfidence   float64                `json:"min_confidence"`
 	Metadata        map[string]any         `json:"metadata"`
@@ -178,6 +180,24 @@ func classifyFixture(t *testing.T, fx claudeFixture) ptywright.StateSnapshot {
 	return st
 }
 
+// explainFixture classifies fx with an explanation, on a fresh instance.
+func explainFixture(t *testing.T, fx claudeFixture) ptywright.Explanation {
+	t.Helper()
+	ext := newClaudeExtension(t)
+	stable := int64(5000)
+	var given *string
+	if fx.Expect != nil {
+		if fx.Expect.StableMs != nil {
+			stable = *fx.Expect.StableMs
+		}
+		given = fx.Expect.GivenLastIntent
+	}
+	st, x, err := ext.(ptywright.Explainer).ClassifyExplained(context.Background(), classifyContext(fx.Screen, given, stable))
+	require.NoError(t, err)
+	x.State = st.State
+	return x
+}
+
 // TestClaudeCodeFixtures enrols every capture under claudeFixtureDir. A
 // capture without an .expected.json is reported, not failed, so exploratory
 // captures can sit next to graded ones.
@@ -199,6 +219,17 @@ func TestClaudeCodeFixtures(t *testing.T) {
 			require.Equal(t, e.State, st.State, "state; classifier said:\n%s", dump)
 			require.Contains(t, st.Evidence, e.Evidence, "evidence; classifier said:\n%s", dump)
 			require.GreaterOrEqual(t, st.Confidence, e.MinConfidence, "confidence; classifier said:\n%s", dump)
+			x := explainFixture(t, fx)
+			require.NotEmpty(t, e.Rule, "%s.expected.json names no rule", fx.Name)
+			require.Equal(t, e.Rule, x.Rule, "the rule that fires; classifier said:\n%s", dump)
+			require.Equal(t, st.State, x.State, "explaining does not change the state")
+			for _, c := range x.Considered {
+				require.NotEqual(t, x.Rule, c.Rule, "the rule that fired is not among those rejected")
+				require.NotEmpty(t, c.Reason)
+			}
+			if x.Region != nil {
+				require.LessOrEqual(t, x.Region.LastRow, fx.Screen.Size.Rows, "the region lies on the screen")
+			}
 			if e.LastIntent != nil {
 				require.NotNil(t, st.LastIntent, "last_intent")
 				require.Equal(t, *e.LastIntent, *st.LastIntent, "last_intent")

@@ -681,8 +681,39 @@ end
 
 -- Results -----------------------------------------------------------------------
 
-local function result(state, confidence, evidence, meta)
-  return { state = state, confidence = confidence, evidence = evidence, metadata = meta }
+-- Explanations. Only when the host asks (ctx.explain) does classify name
+-- the rule that fired, list the rules it tried before it and why each did
+-- not (trace), and give the rows the firing rule matched (region): a plain
+-- classify builds none of it (the host reads them only for an explanation).
+local trace = nil
+
+-- result is a classification; rule is the stable id of the detector that
+-- made it ("claude.permission"), which adapter.explain reports and every
+-- fixture's expected file names.
+local function result(state, confidence, evidence, meta, rule)
+  local res = { state = state, confidence = confidence, evidence = evidence, metadata = meta }
+  if trace then
+    res.rule = rule
+  end
+  return res
+end
+
+-- tried records that rule was tried and did not fire, and why.
+local function tried(rule, reason)
+  if trace then
+    trace[#trace + 1] = { rule = rule, reason = reason }
+  end
+end
+
+-- at records the rows first..last (1-based) the rule matched.
+local function at(res, first, last)
+  if trace and first and first >= 1 then
+    if not last or last < first then
+      last = first
+    end
+    res.region = { first_row = first, last_row = last }
+  end
+  return res
 end
 
 -- fallback marks a state the classifier reached by a catch-all rule
@@ -815,22 +846,24 @@ local function classify_box(ctx, lines, last, box)
       meta.turn = { text = block_text(lines, b, e), partial = true }
     end
     if ctx.last_intent == "cancelling" then
-      return result("cancelling", 0.9, "cancel sent; status row still says esc to interrupt", with_status(meta))
+      return at(result("cancelling", 0.9, "cancel sent; status row still says esc to interrupt", with_status(meta), "claude.cancelling_busy"), box.top, last)
     end
-    local ev
+    tried("claude.cancelling_busy", "no cancel sent (last_intent is not cancelling)")
     if has(status_block, "esc to interrupt") then
-      ev = "status row: esc to interrupt"
-    else
-      ev = "spinner row: " .. trim(lines[spin_row])
+      return at(result("thinking", 0.95, "status row: esc to interrupt", with_status(meta), "claude.busy_status"), box.bottom + 1, last)
     end
-    return result("thinking", 0.95, ev, with_status(meta))
+    tried("claude.busy_status", "the status row does not say esc to interrupt")
+    return at(result("thinking", 0.95, "spinner row: " .. trim(lines[spin_row]), with_status(meta), "claude.spinner"), spin_row)
   end
+  tried("claude.busy_status", "the status row does not say esc to interrupt")
+  tried("claude.spinner", "no spinner row just above the prompt box")
 
   local stable = ctx.stable_ms or 0
   local threshold = ctx.completed_turn_stable_ms or 300
   if ctx.last_intent == "cancelling" and stable < threshold then
-    return result("cancelling", 0.8, "cancel sent; screen not settled yet", with_status(meta))
+    return at(result("cancelling", 0.8, "cancel sent; screen not settled yet", with_status(meta), "claude.cancelling_unsettled"), box.top, box.bottom)
   end
+  tried("claude.cancelling_unsettled", ctx.last_intent == "cancelling" and "the screen has settled since the cancel" or "no cancel sent")
 
   -- What ended the current turn: the last of a turn-end line, an API
   -- error, an auth failure or an interruption. Right-aligned hint rows just
@@ -859,8 +892,9 @@ local function classify_box(ctx, lines, last, box)
   end
 
   if input ~= "" then
-    return result("ready", 0.9, "live prompt holds typed input", with_status(meta))
+    return at(result("ready", 0.9, "live prompt holds typed input", with_status(meta), "claude.typed_input"), box.input_row, box.bottom - 1)
   end
+  tried("claude.typed_input", "the prompt box holds no typed input")
 
   if kind == "done" then
     local settled = stable >= threshold
@@ -876,7 +910,7 @@ local function classify_box(ctx, lines, last, box)
     turn.truncated = echo == 0 or nil
     meta.turn = turn
     meta.settled = settled
-    return result("completed_turn", settled and 0.95 or 0.8, "turn-end line: " .. trim(lines[done_row]), with_status(meta))
+    return at(result("completed_turn", settled and 0.95 or 0.8, "turn-end line: " .. trim(lines[done_row]), with_status(meta), "claude.turn_done"), done_row)
   elseif kind == "error" then
     local e = 0
     for k = err_row + 1, upto do
@@ -892,7 +926,7 @@ local function classify_box(ctx, lines, last, box)
     local msg = block_text(lines, err_row, e)
     msg = string.gsub(msg, "\n", " ")
     meta.error = error_meta(msg)
-    return result("error", 0.95, "API error block: " .. trim(lines[err_row]), with_status(meta))
+    return at(result("error", 0.95, "API error block: " .. trim(lines[err_row]), with_status(meta), "claude.api_error"), err_row, e)
   elseif kind == "auth" then
     -- The error sits on a result row under the prompt, maybe wrapped.
     local parts = { trim(nbsp_to_space(string.sub(lines[auth_row], #"  ⎿" + 1))) }
@@ -904,12 +938,19 @@ local function classify_box(ctx, lines, last, box)
     end
     local msg = table.concat(parts, " ")
     meta.error = error_meta(msg)
-    return result("error", 0.9, "error under the prompt: " .. msg, with_status(meta))
+    return at(result("error", 0.9, "error under the prompt: " .. msg, with_status(meta), "claude.result_error"), auth_row, auth_row + #parts - 1)
   elseif kind == "interrupted" then
     meta.interrupted = true
-    return result("ready", 0.95, "live prompt; turn interrupted", with_status(meta))
+    return at(result("ready", 0.95, "live prompt; turn interrupted", with_status(meta), "claude.interrupted"), int_row)
   end
-  return result("ready", 0.95, "live prompt, idle status row", with_status(meta))
+  if trace then
+    local why = "nothing ends the current turn above the prompt box"
+    tried("claude.turn_done", why)
+    tried("claude.api_error", why)
+    tried("claude.result_error", why)
+    tried("claude.interrupted", why)
+  end
+  return at(result("ready", 0.95, "live prompt, idle status row", with_status(meta), "claude.idle_box"), box.top, box.bottom)
 end
 
 -- Screens without the box ---------------------------------------------------------
@@ -1012,7 +1053,7 @@ local function permission_dialog(lines, a, last, q)
     perm.requires_approval = true
   end
   local id = "perm-" .. hash32(tool .. "\n" .. title .. "\n" .. (description or "") .. "\n" .. (preview or ""))
-  return perm, id, opts, sel
+  return perm, id, opts, sel, top
 end
 
 local function classify_dialog(ctx, lines, last)
@@ -1020,9 +1061,10 @@ local function classify_dialog(ctx, lines, last)
   -- Blank screen: start-up, or a terminal editor that cleared the screen.
   if last == 0 then
     if ctx.last_intent == "external_editor" then
-      return result("waiting_for_external_editor", 0.7, "blank screen after ctrl+g (terminal editor)", with_status())
+      return result("waiting_for_external_editor", 0.7, "blank screen after ctrl+g (terminal editor)", with_status(), "claude.blank_after_editor")
     end
-    return result("starting", 0.6, "blank screen", with_status())
+    tried("claude.blank_after_editor", "no ctrl+g sent (last_intent is not external_editor)")
+    return result("starting", 0.6, "blank screen", with_status(), "claude.blank")
   end
 
   -- Terminal editor owning the screen (vi), or the GUI-editor wait.
@@ -1033,18 +1075,21 @@ local function classify_dialog(ctx, lines, last)
     end
   end
   if tildes >= 3 then
-    return result("waiting_for_external_editor", 0.85, "editor owns the screen (" .. tildes .. " '~' rows)", with_status({ editor = "terminal" }))
+    return at(result("waiting_for_external_editor", 0.85, "editor owns the screen (" .. tildes .. " '~' rows)", with_status({ editor = "terminal" }), "claude.terminal_editor"), 1, last)
   end
+  tried("claude.terminal_editor", "fewer than 3 '~' rows")
   local gui = find_row_has(lines, 1, last, "Save and close the editor to continue")
   if gui then
-    return result("waiting_for_external_editor", 0.95, "Save and close the editor to continue…", with_status({ editor = "gui" }))
+    return at(result("waiting_for_external_editor", 0.95, "Save and close the editor to continue…", with_status({ editor = "gui" }), "claude.gui_editor"), gui)
   end
+  tried("claude.gui_editor", "no 'Save and close the editor to continue' row")
 
   -- Transcript view (ctrl+o).
   local tv = find_row_has(lines, math.max(1, last - 2), last, "Showing detailed transcript")
   if tv then
-    return result("local_ui_screen", 0.95, "transcript view: " .. trim(lines[tv]), with_status({ screen = "transcript" }))
+    return at(result("local_ui_screen", 0.95, "transcript view: " .. trim(lines[tv]), with_status({ screen = "transcript" }), "claude.transcript_view"), tv)
   end
+  tried("claude.transcript_view", "no 'Showing detailed transcript' in the last three rows")
 
   local a = content_end(lines, last) + 1
 
@@ -1059,13 +1104,15 @@ local function classify_dialog(ctx, lines, last)
     local meta = { error = error_meta(msg) }
     meta.error.kind = "connection"
     meta.exited = true
-    return result("error", 0.95, "start-up connectivity check failed", with_status(meta))
+    return at(result("error", 0.95, "start-up connectivity check failed", with_status(meta), "claude.connect_failed"), r, detail)
   end
+  tried("claude.connect_failed", "no 'Unable to connect to Anthropic services' below the transcript")
   r = find_row_has(lines, a, last, "didn't start because this folder isn't trusted")
   if r then
     local meta = { error = { kind = "unknown", message = trim(lines[r]) }, exited = true }
-    return result("error", 0.95, "workspace trust declined: Claude Code exited", with_status(meta))
+    return at(result("error", 0.95, "workspace trust declined: Claude Code exited", with_status(meta), "claude.trust_declined"), r)
   end
+  tried("claude.trust_declined", "no 'folder isn't trusted' exit message")
 
   -- Workspace trust.
   local acc = find_row(lines, a, last, "Accessing workspace:")
@@ -1086,16 +1133,18 @@ local function classify_dialog(ctx, lines, last)
       end
     end
     meta.workspace = p
-    return result("waiting_for_trust", 0.95, "workspace trust dialog: " .. trim(lines[acc]), with_status(meta))
+    return at(result("waiting_for_trust", 0.95, "workspace trust dialog: " .. trim(lines[acc]), with_status(meta), "claude.trust_dialog"), acc, last)
   end
+  tried("claude.trust_dialog", acc and "no 'trust this folder' option below the trust question" or "no 'Accessing workspace:' or trust question row")
 
   -- Login.
   r = find_row(lines, a, last, "Select login method:")
   if r then
     local opts, sel = parse_numbered(lines, r + 1, last, "label", false)
     set_menu("login", opts, sel, true)
-    return result("waiting_for_login", 0.95, "Select login method:", with_status(options_meta({}, opts, sel)))
+    return at(result("waiting_for_login", 0.95, "Select login method:", with_status(options_meta({}, opts, sel)), "claude.login_method"), r, last)
   end
+  tried("claude.login_method", "no 'Select login method:' row")
   r = find_row(lines, a, last, "Paste code here if prompted") or find_row(lines, a, last, "Browser didn't open?")
   if r then
     local meta = {}
@@ -1103,8 +1152,9 @@ local function classify_dialog(ctx, lines, last)
     if u then
       meta.url = trim(lines[u])
     end
-    return result("waiting_for_login", 0.9, "sign-in page: " .. trim(lines[r]), with_status(meta))
+    return at(result("waiting_for_login", 0.9, "sign-in page: " .. trim(lines[r]), with_status(meta), "claude.login_page"), r)
   end
+  tried("claude.login_page", "no 'Paste code here if prompted' or 'Browser didn't open?' row")
 
   -- Onboarding pages.
   r = find_row(lines, a, last, "Do you want to use this API key?")
@@ -1112,24 +1162,28 @@ local function classify_dialog(ctx, lines, last)
     local opts, sel = parse_unnumbered(lines, r + 1, last)
     set_menu("api_key", opts, sel, false)
     local meta = options_meta({ onboarding = "api_key" }, opts, sel)
-    return result("starting", 0.9, "onboarding: Do you want to use this API key?", with_status(meta))
+    return at(result("starting", 0.9, "onboarding: Do you want to use this API key?", with_status(meta), "claude.onboarding_api_key"), r, last)
   end
+  tried("claude.onboarding_api_key", "no 'Do you want to use this API key?' row")
   r = find_row(lines, a, last, "Choose the text style")
   if r then
     local opts, sel = parse_unnumbered(lines, r + 1, last)
     set_menu("theme", opts, sel, false)
     local meta = options_meta({ onboarding = "theme" }, opts, sel)
-    return result("starting", 0.9, "onboarding: theme picker", with_status(meta))
+    return at(result("starting", 0.9, "onboarding: theme picker", with_status(meta), "claude.onboarding_theme"), r, last)
   end
+  tried("claude.onboarding_theme", "no 'Choose the text style' row")
   r = find_row(lines, a, last, "Security notes:")
   if r and find_row(lines, r, last, "Press Enter to continue") then
     last_menu = { kind = "security_notes", options = {} }
-    return result("starting", 0.9, "onboarding: Security notes", with_status({ onboarding = "security_notes" }))
+    return at(result("starting", 0.9, "onboarding: Security notes", with_status({ onboarding = "security_notes" }), "claude.onboarding_security_notes"), r, last)
   end
+  tried("claude.onboarding_security_notes", "no 'Security notes:' page with 'Press Enter to continue'")
   r = find_row_has(lines, a, last, "Checking connectivity")
   if r then
-    return result("starting", 0.85, "Checking connectivity…", with_status({ onboarding = "connectivity" }))
+    return at(result("starting", 0.85, "Checking connectivity…", with_status({ onboarding = "connectivity" }), "claude.onboarding_connectivity"), r)
   end
+  tried("claude.onboarding_connectivity", "no 'Checking connectivity' row")
 
   -- Panels opened by a "▔" row.
   local panel = nil
@@ -1151,9 +1205,10 @@ local function classify_dialog(ctx, lines, last)
     end
     if #opts > 0 then
       set_menu("plan_approval", opts, sel, numbered)
-      return result("waiting_for_plan_approval", 0.95, "Exit plan mode?", with_status(options_meta({}, opts, sel)))
+      return at(result("waiting_for_plan_approval", 0.95, "Exit plan mode?", with_status(options_meta({}, opts, sel)), "claude.exit_plan_mode"), r, last)
     end
   end
+  tried("claude.exit_plan_mode", r and "'Exit plan mode?' without options below it" or "no 'Exit plan mode?' row")
   r = find_row(lines, base, last, "Enter plan mode?")
   if r then
     local opts, sel = parse_numbered(lines, r + 1, last, "label", false)
@@ -1163,9 +1218,10 @@ local function classify_dialog(ctx, lines, last)
     end
     if #opts > 0 then
       set_menu("enter_plan_mode", opts, sel, numbered)
-      return result("waiting_for_enter_plan_mode", 0.95, "Enter plan mode?", with_status(options_meta({}, opts, sel)))
+      return at(result("waiting_for_enter_plan_mode", 0.95, "Enter plan mode?", with_status(options_meta({}, opts, sel)), "claude.enter_plan_mode"), r, last)
     end
   end
+  tried("claude.enter_plan_mode", r and "'Enter plan mode?' without options below it" or "no 'Enter plan mode?' row")
 
   -- Model picker and its switch confirmation.
   r = find_row(lines, base, last, "Select model")
@@ -1184,16 +1240,18 @@ local function classify_dialog(ctx, lines, last)
     if eff then
       meta.effort = string.match(trim(lines[eff]), "^%S+ (%a+) effort")
     end
-    return result("waiting_for_model_select", 0.95, "Select model", with_status(meta))
+    return at(result("waiting_for_model_select", 0.95, "Select model", with_status(meta), "claude.model_picker"), r, last)
   end
+  tried("claude.model_picker", "no 'Select model' row")
   r = find_row(lines, base, last, "Switch model?")
   if r then
     local opts, sel = parse_numbered(lines, r + 1, last, "label", false)
     if #opts > 0 then
       set_menu("model_switch", opts, sel, true)
-      return result("waiting_for_model_select", 0.9, "Switch model?", with_status(options_meta({ confirm = true }, opts, sel)))
+      return at(result("waiting_for_model_select", 0.9, "Switch model?", with_status(options_meta({ confirm = true }, opts, sel)), "claude.model_switch"), r, last)
     end
   end
+  tried("claude.model_switch", r and "'Switch model?' without numbered options" or "no 'Switch model?' row")
 
   if panel then
     local tabs = trim(lines[panel + 1] or "")
@@ -1201,8 +1259,9 @@ local function classify_dialog(ctx, lines, last)
       or find_row(lines, panel, last, "Usage by model:")
       or find_row(lines, panel, last, "Total duration (API):")
       or find_row_has(lines, panel, last, "% used")) then
-      return result("usage_screen", 0.95, "Settings panel, Usage tab", with_status({ screen = "usage" }))
+      return at(result("usage_screen", 0.95, "Settings panel, Usage tab", with_status({ screen = "usage" }), "claude.usage_panel"), panel, last)
     end
+    tried("claude.usage_panel", "the panel is not the Settings panel's Usage tab")
     local name = "panel"
     if starts(tabs, "Settings") then
       if find_row(lines, panel, last, "Version:") then
@@ -1223,8 +1282,10 @@ local function classify_dialog(ctx, lines, last)
       local opts, sel = parse_unnumbered(lines, panel + 1, last)
       set_menu("rewind", opts, sel, false)
     end
-    return result("local_ui_screen", 0.9, "panel: " .. tabs, with_status({ screen = name }))
+    return at(result("local_ui_screen", 0.9, "panel: " .. tabs, with_status({ screen = name }), "claude.panel"), panel, last)
   end
+  tried("claude.usage_panel", "no panel ('▔' row)")
+  tried("claude.panel", "no panel ('▔' row)")
 
   -- AskUserQuestion: "☐ Header", the question, numbered options, footer
   -- "Enter to select · ↑/↓ to navigate".
@@ -1244,9 +1305,10 @@ local function classify_dialog(ctx, lines, last)
       set_menu("question", opts, sel, true)
       local meta = options_meta({}, opts, sel)
       meta.question = { header = trim(string.sub(trim(lines[hdr]), #"☐ " + 1)), text = qrow and trim(lines[qrow]) or nil }
-      return result("waiting_for_user_input", 0.95, "question dialog: " .. trim(lines[hdr]), with_status(meta))
+      return at(result("waiting_for_user_input", 0.95, "question dialog: " .. trim(lines[hdr]), with_status(meta), "claude.question"), hdr, foot)
     end
   end
+  tried("claude.question", (foot and hdr) and "question header and footer without numbered options" or "no '☐ ' header with an 'Enter to select' footer")
 
   -- Permission dialogs: a rule, a title, "Do you want to ...?", numbered
   -- options, footer "Esc to cancel".
@@ -1259,30 +1321,35 @@ local function classify_dialog(ctx, lines, last)
     end
   end
   if q and find_row(lines, q, last, "Esc to cancel") then
-    local perm, id, opts, sel = permission_dialog(lines, a, last, q)
+    local perm, id, opts, sel, top = permission_dialog(lines, a, last, q)
     if perm then
       set_menu("permission", opts, sel, true)
       local meta = options_meta({ permission = perm, dialog_id = id }, opts, sel)
-      return result("waiting_for_permission", 0.95, perm.title .. ": " .. perm.question, with_status(meta))
+      return at(result("waiting_for_permission", 0.95, perm.title .. ": " .. perm.question, with_status(meta), "claude.permission"), top, last)
     end
   end
+  tried("claude.permission", q and "a 'Do you want to ...?' row without the permission dialog's shape" or "no 'Do you want to ...?' row")
 
   -- Any other numbered menu with a cursor.
   local opts, sel = parse_numbered(lines, a, last, "label", false)
   if sel then
     set_menu("menu", opts, sel, true)
-    return fallback(result("waiting_for_user_input", 0.6, "numbered menu with a cursor", with_status(options_meta({}, opts, sel))),
-      "no known dialog; a numbered menu with a cursor read as waiting_for_user_input")
+    return at(fallback(result("waiting_for_user_input", 0.6, "numbered menu with a cursor", with_status(options_meta({}, opts, sel)), "claude.numbered_menu"),
+      "no known dialog; a numbered menu with a cursor read as waiting_for_user_input"), a, last)
   end
+  tried("claude.numbered_menu", "no numbered menu with a cursor below the transcript")
 
-  if find_row(lines, 1, last, "Welcome to Claude Code") then
-    return result("starting", 0.6, "welcome header, no prompt yet", with_status())
+  local w = find_row(lines, 1, last, "Welcome to Claude Code")
+  if w then
+    return at(result("starting", 0.6, "welcome header, no prompt yet", with_status(), "claude.welcome"), w)
   end
+  tried("claude.welcome", "no 'Welcome to Claude Code' row")
   if a == 1 then
-    return unmatched(result("starting", 0.4, "no prompt box, dialog or transcript yet", with_status()))
+    return unmatched(result("starting", 0.4, "no prompt box, dialog or transcript yet", with_status(), "claude.unrecognised"))
   end
-  return fallback(result("thinking", 0.3, "transcript without a prompt box or known dialog (transient frame)", with_status()),
-    "no prompt box and no known dialog below the transcript; read as a transient frame of a running turn")
+  tried("claude.unrecognised", "the screen has a transcript")
+  return at(fallback(result("thinking", 0.3, "transcript without a prompt box or known dialog (transient frame)", with_status(), "claude.transient_frame"),
+    "no prompt box and no known dialog below the transcript; read as a transient frame of a running turn"), 1, a - 1)
 end
 
 -- Assessment -------------------------------------------------------------------
@@ -1441,6 +1508,8 @@ function M.classify(ctx)
   if screen == nil or screen == "" then
     screen = (ctx.body_text or "") .. "\n" .. (ctx.status_text or "")
   end
+  -- Set afresh on every call, so a call that failed leaves nothing behind.
+  trace = ctx.explain and {} or nil
   local lines, n, offsets = split_lines(screen)
   doc = { screen = screen, lines = lines, offsets = offsets, n = n }
   local last = n
@@ -1461,6 +1530,7 @@ function M.classify(ctx)
       last_menu = { kind = "prompt", options = {} }
     end
   else
+    tried("claude.prompt_box", "no live prompt box (a '❯' row between two full-width rules)")
     res = classify_dialog(ctx, lines, last)
     variant = last == 0 and "blank" or "no_prompt_box"
   end
@@ -1469,6 +1539,7 @@ function M.classify(ctx)
   res.input_settle_ms = INPUT_SETTLE_MS[res.state]
   doc = nil
   res.sequence = ctx.sequence
+  res.considered, trace = trace, nil
   return res
 end
 

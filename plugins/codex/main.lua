@@ -793,6 +793,17 @@ local function parse_slash(lines, composer)
   return slash, top
 end
 
+-- named gives r the id of the composer rule that made it, when the host
+-- asks for an explanation: the composer reads several distinct situations
+-- (a running turn by its working line, queued inputs, a typed draft, an
+-- empty composer after a completed turn...), each its own rule.
+local function named(r, ctx, rule)
+  if ctx.explain then
+    r.rule = rule
+  end
+  return r
+end
+
 local function detect_composer(view, ctx)
   local lines = view.lines
   local composer = find_composer(lines)
@@ -850,20 +861,20 @@ local function detect_composer(view, ctx)
   end
 
   local anomalies = {}
-  local signal = nil
+  local signal, rule = nil, nil
   if working then
-    signal = "working line: " .. working.line
+    signal, rule = "working line: " .. working.line, "codex.working_line"
     if working.waiting_for_network then
       anomalies[#anomalies + 1] = { code = "provider_unreachable", message = working.detail or working.line }
     end
   elseif queued then
-    signal = "queued follow-up inputs"
+    signal, rule = "queued follow-up inputs", "codex.queued_inputs"
   elseif hint == "tab_to_queue" then
-    signal = "footer: tab to queue message"
+    signal, rule = "footer: tab to queue message", "codex.tab_to_queue"
   elseif braille_spinner(view.title) then
-    signal = "title spinner: " .. view.title
+    signal, rule = "title spinner: " .. view.title, "codex.title_spinner"
   elseif turn.state == "running" then
-    signal = "turn running: no Worked for or banner after the last prompt"
+    signal, rule = "turn running: no Worked for or banner after the last prompt", "codex.turn_running"
   end
   if signal then
     local state, conf = "thinking", 0.9
@@ -873,8 +884,8 @@ local function detect_composer(view, ctx)
     if not working and not queued and hint ~= "tab_to_queue" then
       conf = braille_spinner(view.title) and 0.85 or 0.7
     end
-    return result(view, state, conf, signal,
-      { business_state = "working", input_mode = "freeform", ui_context = ui, anomalies = anomalies }, metadata)
+    return named(result(view, state, conf, signal,
+      { business_state = "working", input_mode = "freeform", ui_context = ui, anomalies = anomalies }, metadata), ctx, rule)
   end
 
   local idle = { business_state = "idle", input_mode = "freeform", ui_context = ui, anomalies = anomalies }
@@ -882,25 +893,25 @@ local function detect_composer(view, ctx)
     metadata.error = error_info(turn.banner)
     anomalies[#anomalies + 1] = { code = "error_banner", message = turn.banner }
     if empty then
-      return result(view, "error", 0.9, "error banner: " .. SQUARE .. " " .. turn.banner, idle, metadata)
+      return named(result(view, "error", 0.9, "error banner: " .. SQUARE .. " " .. turn.banner, idle, metadata), ctx, "codex.error_banner")
     end
   end
   if not empty then
     if ui == "slash_command" then
-      return result(view, "ready", 0.9, "slash command popup: " .. composer.text, idle, metadata)
+      return named(result(view, "ready", 0.9, "slash command popup: " .. composer.text, idle, metadata), ctx, "codex.slash_command")
     end
-    return result(view, "ready", 0.9, "composer has text", idle, metadata)
+    return named(result(view, "ready", 0.9, "composer has text", idle, metadata), ctx, "codex.composer_draft")
   end
   if hint == "esc_again_to_edit" then
-    return result(view, "ready", 0.85, "composer idle: esc again to edit previous message", idle, metadata)
+    return named(result(view, "ready", 0.85, "composer idle: esc again to edit previous message", idle, metadata), ctx, "codex.esc_to_edit")
   end
   if turn.state == "completed" then
-    return result(view, "completed_turn", 0.9, "turn completed: Worked for " .. (turn.worked_for or "?"), idle, metadata)
+    return named(result(view, "completed_turn", 0.9, "turn completed: Worked for " .. (turn.worked_for or "?"), idle, metadata), ctx, "codex.turn_completed")
   end
   if turn.state == "interrupted" then
-    return result(view, "ready", 0.9, "composer idle after an interrupted turn", idle, metadata)
+    return named(result(view, "ready", 0.9, "composer idle after an interrupted turn", idle, metadata), ctx, "codex.turn_interrupted")
   end
-  return result(view, "ready", 0.9, "composer idle: " .. composer.text, idle, metadata)
+  return named(result(view, "ready", 0.9, "composer idle: " .. composer.text, idle, metadata), ctx, "codex.composer_idle")
 end
 
 -- An approval Codex announces in the title but this plugin cannot read on

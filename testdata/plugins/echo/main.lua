@@ -38,15 +38,18 @@ function M.classify(ctx)
         confidence = 0.9,
         evidence = string.format("%q typed and echoed (%d lines)", last_sent, seen),
         metadata = { text = last_sent, lines = seen },
+        rule = "echo.echoed",
       }
     end
     return {
       state = "idle",
       confidence = 0.5,
       evidence = string.format("%q seen on %d line(s), waiting for the echo", last_sent, seen),
+      rule = "echo.awaiting_echo",
+      considered = ctx.explain and { { state = "echoed", rule = "echo.echoed", reason = "fewer than 2 lines show the text" } } or nil,
     }
   end
-  return { state = "idle", confidence = 0.8, evidence = "nothing sent yet" }
+  return { state = "idle", confidence = 0.8, evidence = "nothing sent yet", rule = "echo.nothing_sent" }
 end
 
 function M.send_text(params)
