@@ -47,31 +47,15 @@ type PluginError = luart.Error
 // intent, a wait matcher, a predicate, describe, and the chunk itself when
 // it loads), and the memory its state holds. A call over any budget fails
 // with an error wrapping ErrPluginBudget; the plugin cannot catch it with
-// pcall. Fields: Instructions (the Lua VM instruction budget, 0 means
-// DefaultPluginInstructions; work inside host functions is charged too),
-// Timeout (wall clock, 0 means DefaultPluginTimeout; a deadline on the
-// call's context also stops it) and Memory (bytes one instance's state may
-// hold, 0 means DefaultPluginMemory, capped at MaxPluginMemory; a call
-// going over fails with ErrPluginMemory and the instance is replaced by a
-// fresh one).
+// pcall. Fields: Instructions (the Lua VM instruction budget, 0 means 5
+// million, about 30 ms of go-lua; work inside host functions is charged
+// too), Timeout (wall clock, 0 means 5 s; a deadline on the call's context
+// also stops it) and Memory (bytes one instance's state may hold, 0 means
+// 64 MiB, capped at 1 GiB; a call going over fails with ErrPluginMemory
+// and the instance is replaced by a fresh one). Strings built by
+// string.rep and table.concat are capped at 16 MiB. plugins.Registry's
+// Capabilities reports these defaults.
 type PluginLimits = luart.Limits
-
-// Budgets of one plugin call.
-const (
-	// DefaultPluginInstructions is the instruction budget of one call into
-	// a plugin: about 30 ms of go-lua on a modern core, and some hundred
-	// times what a realistic classifier needs.
-	DefaultPluginInstructions = luart.DefaultInstructions
-	// DefaultPluginTimeout is the wall-clock budget of one call.
-	DefaultPluginTimeout = luart.DefaultTimeout
-	// MaxPluginStringBytes caps the strings string.rep and table.concat
-	// build for a plugin, so one call cannot allocate gigabytes.
-	MaxPluginStringBytes = luart.MaxStringBytes
-	// DefaultPluginMemory is the memory budget of one plugin instance.
-	DefaultPluginMemory = luart.DefaultMemory
-	// MaxPluginMemory is the most PluginLimits.Memory can grant.
-	MaxPluginMemory = luart.MaxMemory
-)
 
 // luaHost is what every Lua runtime may reach of this package.
 var luaHost = &luart.Host{

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/luart"
 	"ptywright/plugins"
 )
 
@@ -129,15 +130,15 @@ return M`, nil, memoryLimits)
 	require.Equal(t, "1", *plan.LastIntent, "a fresh state starts with an empty cache")
 }
 
-// TestLuaMemoryBudgetDefaults: the zero value means DefaultPluginMemory,
-// and no plugin gets more than MaxPluginMemory.
+// TestLuaMemoryBudgetDefaults: the zero value means the default memory
+// budget (64 MiB), and no plugin gets more than the maximum (1 GiB).
 func TestLuaMemoryBudgetDefaults(t *testing.T) {
 	ext := luaPlugin(t, probeSource(`local s = 'x' for i = 1, 40 do s = s .. s end`), nil, ptywright.PluginLimits{Instructions: 1 << 40, Timeout: time.Minute})
 	_, err := run(t, ext)
 	require.ErrorIs(t, err, ptywright.ErrPluginMemory)
 	require.ErrorContains(t, err, "memory budget exceeded (64 MiB)")
 
-	for _, tt := range []struct{ set, want int64 }{{0, ptywright.DefaultPluginMemory}, {-1, ptywright.DefaultPluginMemory}, {5 << 20, 5 << 20}, {1 << 40, ptywright.MaxPluginMemory}} {
+	for _, tt := range []struct{ set, want int64 }{{0, luart.DefaultMemory}, {-1, luart.DefaultMemory}, {5 << 20, 5 << 20}, {1 << 40, luart.MaxMemory}} {
 		plugins, err := plugins.New(plugins.Options{NoBuiltins: true, Limits: ptywright.PluginLimits{Memory: tt.set}})
 		require.NoError(t, err)
 		require.Equal(t, tt.want, plugins.Capabilities().Limits.MemoryBytes, "Memory: %d", tt.set)

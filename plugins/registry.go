@@ -430,7 +430,7 @@ func (p *Registry) Capabilities() Capabilities {
 		Limits: LimitsInfo{
 			Instructions:   lim.Instructions,
 			TimeoutMs:      lim.Timeout.Milliseconds(),
-			MaxStringBytes: ptywright.MaxPluginStringBytes,
+			MaxStringBytes: luart.MaxStringBytes,
 			MemoryBytes:    lim.Memory,
 		},
 	}
