@@ -157,17 +157,29 @@ func (a *Args) CallContext() {
 // adds and hands its first result to result. A failure is an *Error for
 // function fn. Call Ensure first.
 func (rt *Runtime) Call(ctx context.Context, fn string, push func(*Args) error, result func(Value) error) error {
-	return rt.callExport(ctx, fn, func(l *lua.State) (int, error) {
-		a := &Args{rt: rt, l: l}
+	cs := &callState{args: Args{rt: rt}, vc: valueCall{rt: rt}}
+	return rt.protected(ctx, fn, func(l *lua.State) error {
+		l.Field(lua.RegistryIndex, moduleKey)
+		l.Field(-1, fn)
+		if !l.IsFunction(-1) {
+			return fmt.Errorf("the module exports no function %q", fn)
+		}
+		cs.args.l = l
 		if push != nil {
-			if err := push(a); err != nil {
-				return 0, err
+			if err := push(&cs.args); err != nil {
+				return err
 			}
 		}
-		return a.n, nil
-	}, func(l *lua.State) error {
-		return result(Value{c: &valueCall{rt: rt, l: l}, idx: l.AbsIndex(-1)})
+		l.Call(cs.args.n, 1)
+		cs.vc.l = l
+		return result(Value{c: &cs.vc, idx: l.AbsIndex(-1)})
 	})
+}
+
+// callState is one Call's arguments and result, allocated together.
+type callState struct {
+	args Args
+	vc   valueCall
 }
 
 // NameList joins names for messages, or says "none".
