@@ -3,9 +3,9 @@
 // on it and wait for it: Playwright for TUIs.
 //
 // A Session runs one program on a PTY. One goroutine reads its output and
-// feeds a Screen (the parsed grid: text, cells, styles, cursor, modes, title)
-// and a bounded transcript; every change advances a sequence number and wakes
-// every waiter at once. Nothing polls.
+// another feeds it to a Screen (the parsed grid: text, cells, styles,
+// cursor, modes, title) and a bounded transcript; every change advances a
+// sequence number and wakes every waiter at once. Nothing polls.
 //
 //	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh"})
 //	if err != nil { ... }

@@ -43,7 +43,8 @@ type Options struct {
 	RawTranscriptAppend bool
 	// Output, when set, receives every byte the program writes as it
 	// arrives, unredacted (e.g. a terminal for live pass-through). It is
-	// written from the reader goroutine: a slow writer slows the session.
+	// written from the goroutine that parses the output: a slow writer
+	// slows the session.
 	Output io.Writer
 	// CloseGrace is how long Close waits after SIGTERM before SIGKILL; 0
 	// means 500ms. Detached descendants get the same grace after the group.
@@ -84,8 +85,9 @@ type ExitStatus struct {
 // Session is a program running on a pseudo-terminal, with its parsed screen
 // and a bounded transcript of its output.
 //
-// One goroutine reads the PTY and feeds the screen and the transcript under
-// one lock; every change advances the sequence and wakes every waiter at once.
+// One goroutine reads the PTY and another feeds what it read to the screen
+// and the transcript under one lock (pty_read.go); every change advances the
+// sequence and wakes every waiter at once.
 // Close must be called to reap the child and stop the goroutines.
 type Session struct {
 	opts   Options
@@ -96,6 +98,8 @@ type Session struct {
 	start  time.Time
 
 	replies chan []byte   // terminal replies on their way to the child
+	chunks  chan []byte   // read from the PTY, on their way to the parser (pty_read.go)
+	free    chan []byte   // read buffers the parser is done with
 	stop    chan struct{} // closed by Close: ends the reply writer
 	wg      sync.WaitGroup
 
@@ -103,7 +107,8 @@ type Session struct {
 
 	mu         sync.Mutex
 	tr         *transcript
-	changed    chan struct{} // closed and replaced on every change
+	changed    chan struct{} // closed and replaced on every change someone watches
+	watched    bool          // changed was handed out since it was made (pty_read.go)
 	lastChange time.Time     // the last output, resize or exit
 	lastOutput time.Time     // when the child last wrote (OutputSince holds back after it)
 	vis        visibleState  // the last visible change (visible.go)
@@ -144,6 +149,7 @@ func Start(opts Options) (*Session, error) {
 		exited:     make(chan struct{}),
 		readerDone: make(chan struct{}),
 	}
+	s.initReader()
 	s.opts.Size = size
 	s.lastChange = s.start
 	s.vis.at = s.start
@@ -178,8 +184,9 @@ func Start(opts Options) (*Session, error) {
 	}
 	s.proc = proc
 	s.since = processStart(proc.pid())
-	s.wg.Add(3)
+	s.wg.Add(4)
 	go s.readLoop()
+	go s.parseLoop()
 	go s.writeReplies()
 	go s.waitLoop()
 	return s, nil
@@ -226,51 +233,6 @@ func cutEnv(kv string) (name, value string, ok bool) {
 		}
 	}
 	return kv, "", false
-}
-
-// readLoop is the one goroutine that reads the PTY master.
-func (s *Session) readLoop() {
-	defer s.wg.Done()
-	defer close(s.readerDone)
-	buf := make([]byte, 32*1024)
-	for {
-		n, err := s.proc.master.Read(buf)
-		if n > 0 {
-			s.feed(buf[:n])
-		}
-		if err != nil {
-			// EIO once every holder of the tty is gone; ErrClosed after Close.
-			return
-		}
-	}
-}
-
-func (s *Session) feed(p []byte) {
-	if s.opts.Output != nil {
-		_, _ = s.opts.Output.Write(p) // Best effort: the session goes on without its tap.
-	}
-	if s.raw != nil {
-		if _, err := s.raw.Write(p); err != nil {
-			s.closeRaw() // The sink failed (disk full?): stop writing to it.
-		}
-	}
-	s.mu.Lock()
-	s.rec.output(p) // Under the lock: in the order the screen sees, resizes included.
-	_, _ = s.screen.Write(p)
-	s.tr.Write(p)
-	s.notifyLocked()
-	s.lastOutput = s.lastChange
-	if s.vis.watchers > 0 {
-		s.visibleChangedLocked()
-	}
-	s.mu.Unlock()
-}
-
-// notifyLocked wakes everyone waiting for a change.
-func (s *Session) notifyLocked() {
-	s.lastChange = time.Now()
-	close(s.changed)
-	s.changed = make(chan struct{})
 }
 
 // waitLoop reaps the child and marks the session exited once the output the
@@ -517,8 +479,17 @@ func (s *Session) Markers() map[string]int64 {
 // notification watcher loop on it instead of polling: after the channel
 // closes, call Changed again for the next one.
 func (s *Session) Changed() (seq uint64, changed <-chan struct{}) {
-	seq, changed, _, _ = s.watch()
+	seq, changed, _ = s.watchChanges()
 	return seq, changed
+}
+
+// watchChanges is watch without the time of the last visible change, for
+// watchers that do not need it: bringing it up to date hashes the screen.
+func (s *Session) watchChanges() (seq uint64, changed <-chan struct{}, closed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.watched = true
+	return s.screen.Sequence(), s.changed, s.closed
 }
 
 // watch returns the current sequence, a channel closed on the next change,
@@ -527,6 +498,7 @@ func (s *Session) Changed() (seq uint64, changed <-chan struct{}) {
 func (s *Session) watch() (seq uint64, changed <-chan struct{}, last time.Time, closed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.watched = true
 	return s.screen.Sequence(), s.changed, s.visibleChangedLocked(), s.closed
 }
 

@@ -27,7 +27,7 @@ const (
 )
 
 // recorder writes a Session as an asciicast v2 file: output events from the
-// reader goroutine in the order the bytes were read, input events for what
+// goroutine that parses the output, in the order the bytes were read, input events for what
 // the Session sent (never the terminal's replies), resize and marker events.
 //
 // Redaction has to work on a stream cut into arbitrary chunks, where a
@@ -131,7 +131,8 @@ func headerEnv(env []string) map[string]string {
 	return m
 }
 
-// output records bytes the program wrote. Called from the reader goroutine.
+// output records bytes the program wrote. Called from the goroutine that
+// parses the output.
 func (r *recorder) output(p []byte) {
 	if r == nil || len(p) == 0 {
 		return

@@ -98,7 +98,12 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 		return nil, fmt.Errorf("%w: matcher has a lua branch but no plugin registry is bound", ErrInvalidMatcher)
 	}
 	start := time.Now()
-	if cm.needsStability() {
+	// Only a matcher that looks at stability needs the time of the last
+	// visible change at every look; for the others it is read once, for
+	// the result's StableFor, since bringing it up to date hashes the
+	// screen.
+	stable := cm.needsStability()
+	if stable {
 		defer s.watchStability()()
 	}
 	var timer *time.Timer
@@ -108,22 +113,37 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 		}
 	}()
 	for {
-		seq, changed, last, closed := s.watch()
+		var (
+			seq     uint64
+			changed <-chan struct{}
+			last    time.Time
+			closed  bool
+		)
+		if stable {
+			seq, changed, last, closed = s.watch()
+		} else {
+			seq, changed, closed = s.watchChanges()
+		}
 		if closed {
 			return nil, s.waitError(ErrSessionClosed, start, cfg.redactor)
 		}
 		st := &evalState{ctx: ctx, s: s, reg: cfg.reg, now: time.Now(), lastChange: last, exited: isDone(s.exited)}
 		if cfg.after != nil {
 			st.held = seq <= *cfg.after
-			if last.Before(start) {
-				st.lastChange = start
-			}
 		}
+		st.lastChange = lastChangeAfter(last, start, cfg.after != nil)
 		out, wake, err := cm.eval(st)
 		if err != nil {
 			return nil, err
 		}
 		if out != nil {
+			if !stable {
+				// Never later than the look the match was made at.
+				if last = s.lastVisibleChange(); last.After(st.now) {
+					last = st.now
+				}
+				st.lastChange = lastChangeAfter(last, start, cfg.after != nil)
+			}
 			return s.waitResult(seq, out, start, st, cfg.redactor), nil
 		}
 		var wakeC <-chan time.Time
@@ -147,6 +167,15 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 			return nil, s.waitError(cause, start, cfg.redactor)
 		}
 	}
+}
+
+// lastChangeAfter is the last visible change as a wait sees it: a wait
+// after a sequence counts stability from its own start at the earliest.
+func lastChangeAfter(last, start time.Time, after bool) time.Time {
+	if after && last.Before(start) {
+		return start
+	}
+	return last
 }
 
 func (s *Session) waitResult(seq uint64, out *MatchOutcome, start time.Time, st *evalState, r *Redactor) *WaitResult {

@@ -217,3 +217,60 @@ func BenchmarkAdapterState(b *testing.B) {
 	b.StopTimer()
 	reportLatencies(b, lat, elapsed)
 }
+
+// BenchmarkWaitLatency measures the time from a child writing a line to
+// the client holding the response of the session.wait that matches it. The
+// wait is sent first and blocks; then the input that makes the child write
+// goes out on the same connection. The child stamps the line with its own
+// clock at the moment it writes, which the response's transcript_tail
+// carries back.
+func BenchmarkWaitLatency(b *testing.B) {
+	exe, err := os.Executable()
+	require.NoError(b, err)
+	srv := newServer(b, Options{})
+	path := serveUnix(b, srv)
+	c := dialRaw(b, path)
+	create, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 0, "method": "session.create", "params": map[string]any{
+		"program": "/bin/sh", "args": []string{"-c", `stty -echo; echo started; exec "$0"`, exe},
+		"env": map[string]string{childModeEnv: "stamp"},
+	}})
+	require.NoError(b, err)
+	c.mustRoundTrip(b, append(create, '\n'))
+	c.mustRoundTrip(b, []byte(`{"jsonrpc":"2.0","id":0,"method":"session.wait","params":{"session":"s1","matcher":{"type":"contains_text","value":"started"}}}`+"\n"))
+
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	start := time.Now()
+	for i := range b.N {
+		wait := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session.wait","params":{"session":"s1","timeout_ms":10000,"matcher":{"type":"screen_regex","value":"M%d T=\\d+"}}}`+"\n", i)
+		in := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"session.input","params":{"session":"s1","action":{"type":"text","value":"%d\n"}}}`+"\n", i)
+		if _, err := c.nc.Write([]byte(wait + in)); err != nil {
+			b.Fatal(err)
+		}
+		key := fmt.Appendf(nil, "M%d T=", i)
+		for {
+			line, err := c.in.ReadBytes('\n')
+			if err != nil {
+				b.Fatal(err)
+			}
+			got := time.Now()
+			if !bytes.HasPrefix(line, []byte(`{"jsonrpc":"2.0","id":2,`)) {
+				continue
+			}
+			j := bytes.Index(line, key)
+			require.GreaterOrEqual(b, j, 0, "%s", line)
+			rest := line[j+len(key):]
+			end := 0
+			for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+				end++
+			}
+			ns, err := strconv.ParseInt(string(rest[:end]), 10, 64)
+			require.NoError(b, err)
+			lat = append(lat, got.Sub(time.Unix(0, ns)))
+			break
+		}
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	reportLatencies(b, lat, elapsed)
+}

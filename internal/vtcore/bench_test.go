@@ -9,7 +9,8 @@ import (
 )
 
 // BenchmarkWrite measures the emulator alone on scrolling text, a redrawn
-// full-screen program and wide text.
+// full-screen program and wide text, without a scrollback and with a
+// Session's default one.
 func BenchmarkWrite(b *testing.B) {
 	var plain, mixed, wide strings.Builder
 	for i := 0; plain.Len() < 256<<10; i++ {
@@ -26,16 +27,19 @@ func BenchmarkWrite(b *testing.B) {
 		data string
 	}{{"plain", plain.String()}, {"mixed", mixed.String()}, {"wide", wide.String()}} {
 		for _, size := range [][2]int{{24, 80}, {60, 200}} {
-			b.Run(fmt.Sprintf("%s/%dx%d", in.name, size[1], size[0]), func(b *testing.B) {
-				term := vtcore.New(size[0], size[1], nil)
-				data := []byte(in.data)
-				b.SetBytes(int64(len(data)))
-				for b.Loop() {
-					for off := 0; off < len(data); off += 4096 {
-						term.Write(data[off:min(off+4096, len(data))])
+			for _, hist := range []int{0, 3000} {
+				b.Run(fmt.Sprintf("%s/%dx%d/scrollback=%d", in.name, size[1], size[0], hist), func(b *testing.B) {
+					term := vtcore.New(size[0], size[1], nil)
+					term.SetScrollback(hist) // 3000: a Session's default
+					data := []byte(in.data)
+					b.SetBytes(int64(len(data)))
+					for b.Loop() {
+						for off := 0; off < len(data); off += 4096 {
+							term.Write(data[off:min(off+4096, len(data))])
+						}
 					}
-				}
-			})
+				})
+			}
 		}
 	}
 }

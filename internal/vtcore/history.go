@@ -46,10 +46,7 @@ func (h *history) push(row []Cell) {
 	if h.limit == 0 {
 		return
 	}
-	end := len(row)
-	for end > 0 && row[end-1] == (Cell{}) {
-		end--
-	}
+	end := trimmedLen(row)
 	for h.n > 0 && h.cells+end > h.limit*cellsPerRow {
 		h.dropOldest()
 	}
@@ -70,6 +67,29 @@ func (h *history) push(row []Cell) {
 		h.rows[h.start] = reuse(h.rows[h.start], row[:end])
 		h.start = (h.start + 1) % len(h.rows)
 	}
+}
+
+// trimmedLen returns the length of row without its trailing blank cells.
+// It runs for every row that scrolls into the history, where most rows end
+// in a long run of blanks: four cells are tested at once, with the fields
+// OR-ed together rather than compared one by one (struct equality branches
+// on every field and made this scan the emulator's largest cost on wide
+// screens).
+func trimmedLen(row []Cell) int {
+	end := len(row)
+	for end >= 4 && bits(&row[end-1])|bits(&row[end-2])|bits(&row[end-3])|bits(&row[end-4]) == 0 {
+		end -= 4
+	}
+	for end > 0 && bits(&row[end-1]) == 0 {
+		end--
+	}
+	return end
+}
+
+// bits is zero exactly when c is the zero Cell (a blank).
+func bits(c *Cell) uint32 {
+	return uint32(c.content) | uint32(uint8(c.width)) | uint32(c.Style.Fg) | uint32(c.Style.Bg) |
+		uint32(c.Style.UnderlineColor) | uint32(c.Style.Attrs) | uint32(c.Style.Underline)
 }
 
 // reuse copies src into dst's storage when it is not much larger than

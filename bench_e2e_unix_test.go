@@ -1,0 +1,252 @@
+//go:build unix
+
+package ptywright_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	gopty "github.com/aymanbagabas/go-pty"
+	"github.com/stretchr/testify/require"
+
+	"ptywright"
+	"ptywright/rpc"
+)
+
+// e2eWorkloadSize is the size of each generated workload.
+const e2eWorkloadSize = 5 << 20
+
+// claudeRedraws is what Claude Code writes while it works: a line of
+// output now and then above a prompt box that is erased line by line
+// (ESC[2K ESC[1A) and redrawn in truecolour with box-drawing characters
+// and a spinner, frame after frame.
+func claudeRedraws(n, rows, cols int) []byte {
+	var b strings.Builder
+	spin := []string{"·", "✢", "✳", "✶", "✻", "✽"}
+	box := min(rows-2, 8)
+	width := cols - 2
+	rule := strings.Repeat("─", width)
+	drawn := 0
+	for i := 0; b.Len() < n; i++ {
+		for range drawn {
+			b.WriteString("\x1b[2K\x1b[1A")
+		}
+		b.WriteString("\x1b[2K\x1b[G")
+		if i%3 == 0 {
+			fmt.Fprintf(&b, "\x1b[38;2;215;119;87m⏺\x1b[39m Read \x1b[1mfile_%05d.go\x1b[22m (%d lines)\r\n", i, i%400)
+		}
+		fmt.Fprintf(&b, "\x1b[38;2;215;119;87m%s\x1b[39m \x1b[38;2;215;119;87mThinking…\x1b[39m \x1b[2m(%ds · ↓ %d tokens · esc to interrupt)\x1b[22m\r\n", spin[i%len(spin)], i/10, i*7)
+		fmt.Fprintf(&b, "\x1b[38;2;136;136;136m╭%s╮\x1b[39m\r\n", rule)
+		for j := range box - 3 {
+			text := fmt.Sprintf(" > prompt line %d of frame %d", j, i)
+			fmt.Fprintf(&b, "\x1b[38;2;136;136;136m│\x1b[39m%s%s\x1b[38;2;136;136;136m│\x1b[39m\r\n", text, strings.Repeat(" ", max(0, width-len(text))))
+		}
+		fmt.Fprintf(&b, "\x1b[38;2;136;136;136m╰%s╯\x1b[39m\r\n", rule)
+		b.WriteString("  \x1b[2m? for shortcuts\x1b[22m")
+		drawn = box
+	}
+	return []byte(b.String())
+}
+
+type e2eWorkload struct {
+	name string
+	size ptywright.Size
+	data []byte
+}
+
+func e2eWorkloads() []e2eWorkload {
+	var ws []e2eWorkload
+	for _, size := range []ptywright.Size{{Rows: 24, Cols: 80}, {Rows: 60, Cols: 200}} {
+		ws = append(ws,
+			e2eWorkload{"plain", size, plainScroll(e2eWorkloadSize)},
+			e2eWorkload{"mixed", size, mixedTUI(e2eWorkloadSize, size.Rows)},
+			e2eWorkload{"claude", size, claudeRedraws(e2eWorkloadSize, size.Rows, size.Cols)},
+		)
+	}
+	return ws
+}
+
+// BenchmarkEndToEnd measures, in the same run and interleaved so that the
+// shared machine's load hits all three alike, how fast `cat` of a 5 MB
+// workload gets through
+//
+//   - raw: a PTY of the same size, read and thrown away (the limit);
+//   - full: a Session, from Start until Wait(ProcessExited) returns
+//     (screen, transcript, waiters);
+//   - rpc: a JSON-RPC server over a Unix socket, from sending
+//     session.create until the client has read session.exited, with
+//     notifications on (session.changed and the redacted session.output).
+//
+// It reports MB/s for each, full/raw and rpc/raw as shares, and the CPU
+// this process spent per MB on each.
+func BenchmarkEndToEnd(b *testing.B) {
+	dir, err := os.MkdirTemp("", "pwe2e")
+	require.NoError(b, err)
+	b.Cleanup(func() { _ = os.RemoveAll(dir) })
+	cl := newE2EClient(b, dir)
+	for _, w := range e2eWorkloads() {
+		b.Run(fmt.Sprintf("%s/%dx%d", w.name, w.size.Cols, w.size.Rows), func(b *testing.B) {
+			path := filepath.Join(dir, "out")
+			require.NoError(b, os.WriteFile(path, w.data, 0o600))
+			var raw, full, viaRPC, rawCPU, fullCPU, rpcCPU time.Duration
+			for b.Loop() {
+				c0 := cpuTime(b)
+				raw += rawPTYRead(b, path, w.size)
+				c1 := cpuTime(b)
+				full += sessionRead(b, path, w.size)
+				c2 := cpuTime(b)
+				viaRPC += cl.run(b, path, w.size)
+				c3 := cpuTime(b)
+				rawCPU, fullCPU, rpcCPU = rawCPU+c1-c0, fullCPU+c2-c1, rpcCPU+c3-c2
+			}
+			mb := float64(len(w.data)) * float64(b.N) / 1e6
+			b.ReportMetric(mb/raw.Seconds(), "raw-MB/s")
+			b.ReportMetric(mb/full.Seconds(), "full-MB/s")
+			b.ReportMetric(mb/viaRPC.Seconds(), "rpc-MB/s")
+			b.ReportMetric(raw.Seconds()/full.Seconds(), "full/raw")
+			b.ReportMetric(raw.Seconds()/viaRPC.Seconds(), "rpc/raw")
+			// This process's CPU per MB (the child's not included): what
+			// each path costs, which the shared machine's load moves less
+			// than the wall clock.
+			b.ReportMetric(float64(rawCPU.Microseconds())/mb, "raw-cpu-µs/MB")
+			b.ReportMetric(float64(fullCPU.Microseconds())/mb, "full-cpu-µs/MB")
+			b.ReportMetric(float64(rpcCPU.Microseconds())/mb, "rpc-cpu-µs/MB")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// rawPTYRead runs cat of path on a new PTY of the given size and reads the
+// master until the child has gone, throwing the bytes away.
+func rawPTYRead(b *testing.B, path string, size ptywright.Size) time.Duration {
+	start := time.Now()
+	pt, err := gopty.New()
+	require.NoError(b, err)
+	upt := pt.(gopty.UnixPty)
+	require.NoError(b, upt.SetWinsize(&gopty.Winsize{Row: uint16(size.Rows), Col: uint16(size.Cols)}))
+	cmd := pt.Command("/bin/cat", path)
+	require.NoError(b, cmd.Start())
+	require.NoError(b, upt.Slave().Close()) // EOF (EIO) once cat exits
+	buf := make([]byte, 32<<10)
+	n := 0
+	for {
+		k, err := upt.Master().Read(buf)
+		n += k
+		if err != nil {
+			break
+		}
+	}
+	require.NoError(b, cmd.Wait())
+	elapsed := time.Since(start)
+	_ = upt.Master().Close() // Best effort: the benchmark is done with it.
+	require.Positive(b, n)
+	return elapsed
+}
+
+// sessionRead runs cat of path in a Session until the child has exited and
+// its output is parsed.
+func sessionRead(b *testing.B, path string, size ptywright.Size) time.Duration {
+	start := time.Now()
+	s, err := ptywright.Start(ptywright.Options{Program: "/bin/cat", Args: []string{path}, Size: size})
+	require.NoError(b, err)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	_, err = s.Wait(ctx, ptywright.ProcessExited())
+	cancel()
+	require.NoError(b, err)
+	elapsed := time.Since(start)
+	require.NoError(b, s.Close())
+	return elapsed
+}
+
+// e2eClient is a minimal NDJSON client of an in-process server on a Unix
+// socket, subscribed to every session's notifications.
+type e2eClient struct {
+	nc net.Conn
+	in *bufio.Reader
+	id int
+}
+
+func newE2EClient(b *testing.B, dir string) *e2eClient {
+	path := filepath.Join(dir, "s.sock")
+	l, err := rpc.ListenUnix(path)
+	require.NoError(b, err)
+	srv := rpc.NewServer(rpc.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(context.Background(), l) }()
+	nc, err := net.Dial("unix", path)
+	require.NoError(b, err)
+	c := &e2eClient{nc: nc, in: bufio.NewReaderSize(nc, 1<<20)}
+	b.Cleanup(func() {
+		_ = nc.Close()
+		require.NoError(b, srv.Close())
+		require.ErrorIs(b, <-done, rpc.ErrServerClosed)
+	})
+	c.call(b, "server.set_notifications", map[string]any{"enabled": true})
+	return c
+}
+
+// call sends a request and reads lines until its response, returning the
+// result.
+func (c *e2eClient) call(b *testing.B, method string, params any) json.RawMessage {
+	c.send(b, method, params)
+	return c.until(b, nil)
+}
+
+func (c *e2eClient) send(b *testing.B, method string, params any) {
+	c.id++
+	req, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": c.id, "method": method, "params": params})
+	require.NoError(b, err)
+	_, err = c.nc.Write(append(req, '\n'))
+	require.NoError(b, err)
+}
+
+// until reads lines until the response to the last request has come and,
+// when note is set, a line containing note: it returns the response's
+// result.
+func (c *e2eClient) until(b *testing.B, note []byte) json.RawMessage {
+	var result json.RawMessage
+	prefix := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,`, c.id)
+	for result == nil || note != nil {
+		line, err := c.in.ReadBytes('\n')
+		require.NoError(b, err)
+		switch {
+		case bytes.HasPrefix(line, prefix):
+			var resp struct {
+				Result json.RawMessage `json:"result"`
+				Error  json.RawMessage `json:"error"`
+			}
+			require.NoError(b, json.Unmarshal(line, &resp))
+			require.Nil(b, resp.Error, "%s", line)
+			result = resp.Result
+		case note != nil && bytes.Contains(line, note):
+			note = nil
+		}
+	}
+	return result
+}
+
+// run creates a session running cat of path and returns the time until
+// its session.exited has been read; it closes the session afterwards.
+func (c *e2eClient) run(b *testing.B, path string, size ptywright.Size) time.Duration {
+	start := time.Now()
+	c.send(b, "session.create", map[string]any{"program": "/bin/cat", "args": []string{path}, "rows": size.Rows, "cols": size.Cols})
+	res := c.until(b, []byte(`"method":"session.exited"`))
+	elapsed := time.Since(start)
+	var created struct {
+		Session string `json:"session"`
+	}
+	require.NoError(b, json.Unmarshal(res, &created))
+	c.call(b, "session.close", map[string]any{"session": created.Session})
+	return elapsed
+}
