@@ -304,11 +304,23 @@ func (t *Terminal) fastCSI(b []byte) int {
 		c := b[i]
 		switch {
 		case c >= '0' && c <= '9':
-			if n < len(params) {
-				if params[n] == missing {
-					params[n] = 0
+			// The whole number at once (a parameter is missing when its
+			// first digit comes), with the parser's arithmetic: a value
+			// that reaches MissingParam restarts from 0.
+			v := ansi.Param(c - '0')
+			for i+1 < len(b) {
+				d := b[i+1] - '0'
+				if d > 9 {
+					break
 				}
-				params[n] = params[n]*10 + ansi.Param(c-'0')
+				i++
+				if v == missing {
+					v = 0
+				}
+				v = v*10 + ansi.Param(d)
+			}
+			if n < len(params) {
+				params[n] = v
 			}
 		case c == ';' || c == ':':
 			if n < len(params) {

@@ -69,14 +69,15 @@ func (h *history) push(row []Cell) {
 	}
 }
 
-// trimmedLen returns the length of row without its trailing blank cells.
-// It runs for every row that scrolls into the history, where most rows end
+// trimmedLen returns the length of row without its trailing blank cells,
+// scanning back from how far it has been written (rowused.go). It runs for
+// every row that scrolls into the history, where most rows end
 // in a long run of blanks: four cells are tested at once, with the fields
 // OR-ed together rather than compared one by one (struct equality branches
 // on every field and made this scan the emulator's largest cost on wide
 // screens).
 func trimmedLen(row []Cell) int {
-	end := len(row)
+	end := rowUsed(row)
 	for end >= 4 && bits(&row[end-1])|bits(&row[end-2])|bits(&row[end-3])|bits(&row[end-4]) == 0 {
 		end -= 4
 	}
@@ -130,8 +131,8 @@ func (h *history) pop(cols int) []Cell {
 	src := h.at(h.n - 1)
 	h.n--
 	h.cells -= len(src)
-	line := make([]Cell, cols)
-	copy(line, src)
+	line := newRow(cols)
+	markUsed(line, copy(line, src))
 	if len(src) > cols && cols > 0 && line[cols-1].Width() > 1 {
 		line[cols-1] = line[cols-1].blank()
 	}

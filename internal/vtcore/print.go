@@ -57,6 +57,13 @@ func (t *Terminal) flushGrapheme() {
 		t.printRun(g[:1])
 		return
 	}
+	if r, n := decodeRune(g); n == len(g) && n > 1 && simpleRune(r) {
+		// One simple character (often the last before a sequence): its
+		// own cluster, printed as the loop below would print it.
+		t.grapheme = g[:0]
+		t.printSimple(r)
+		return
+	}
 	for len(g) > 0 {
 		cluster, width := t.nextCluster(g)
 		if len(cluster) == 0 {
@@ -132,6 +139,7 @@ func (t *Terminal) printRun(run []byte) int {
 		t.printByte(run[0])
 		return 1
 	}
+	markUsed(s.lines[y], x+n)
 	line := s.lines[y][x : x+n]
 	pen := s.cur.pen
 	for i, b := range run[:n] {
@@ -229,6 +237,7 @@ func (t *Terminal) putGrapheme(content int32, width int, ascii byte) {
 	if y >= 0 && y < t.rows && x >= 0 && x < t.cols {
 		line := s.lines[y]
 		if line[x].width == 0 && width == 1 {
+			markUsed(line, x+1)
 			line[x] = c
 		} else {
 			s.prepareSet(line, x)

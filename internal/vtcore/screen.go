@@ -64,12 +64,9 @@ func (s *screen) bounds() rect { return rect{0, s.rows, 0, s.cols} }
 func (s *screen) resize(rows, cols int) (diverged bool) {
 	if cols != s.cols {
 		for y, line := range s.lines {
-			if cols < len(line) {
-				s.lines[y] = line[:cols:cols]
-				continue
-			}
-			nl := make([]Cell, cols)
+			nl := newRow(cols)
 			copy(nl, line)
+			markUsed(nl, rowUsed(line))
 			s.lines[y] = nl
 		}
 	}
@@ -103,7 +100,7 @@ func (s *screen) resize(rows, cols int) (diverged bool) {
 		s.cur.y += pull
 	}
 	for len(s.lines) < rows {
-		s.lines = append(s.lines, make([]Cell, cols))
+		s.lines = append(s.lines, newRow(cols))
 	}
 	s.rows, s.cols = rows, cols
 	s.scroll = s.bounds()
@@ -114,7 +111,7 @@ func (s *screen) resize(rows, cols int) (diverged bool) {
 // clearAll blanks every cell.
 func (s *screen) clearAll() {
 	for _, line := range s.lines {
-		clear(line)
+		clearRow(line)
 	}
 }
 
@@ -187,6 +184,8 @@ func (s *screen) prepareSet(line []Cell, x int) {
 
 // place stores c at x after prepareSet, with its continuation cells.
 func (s *screen) place(line []Cell, x int, c Cell) {
+	// prepareSet may have written up to x+1 too.
+	markUsed(line, x+2)
 	line[x] = c
 	cw := c.Width()
 	if x+cw > len(line) {
@@ -216,13 +215,17 @@ func (s *screen) fill(y, x0, x1 int, c Cell) {
 	line := s.lines[y]
 	if x0 == 0 && x1 == s.cols {
 		if c == (Cell{}) {
-			clear(line)
+			clearRow(line)
 			return
 		}
+		markUsed(line, x1)
 		for x := range line {
 			line[x] = c
 		}
 		return
+	}
+	if c != (Cell{}) {
+		markUsed(line, x1)
 	}
 	for x := x0; x < x1; x++ {
 		if line[x].width == 0 {
@@ -311,6 +314,8 @@ func (s *screen) insertCells(n int) {
 		n = a.right - x
 	}
 	line := s.lines[y]
+	// Cells move right by n: the written part grows by as much.
+	markUsed(line, rowUsed(line)+n)
 	for i := a.right - 1; i >= x+n && i-n >= a.left; i-- {
 		line[i] = line[i-n]
 	}
@@ -393,6 +398,7 @@ func (s *screen) insertLineArea(y, n int, c Cell, a rect) {
 		clear(s.spare[:n])
 	} else {
 		for i := a.bottom - 1; i >= y+n; i-- {
+			markUsed(s.lines[i], min(rowUsed(s.lines[i-n]), a.right))
 			copy(s.lines[i][a.left:a.right], s.lines[i-n][a.left:a.right])
 		}
 	}
@@ -422,6 +428,7 @@ func (s *screen) deleteLineArea(y, n int, c Cell, a rect) {
 		}
 	} else {
 		for dst := y; dst < a.bottom-n; dst++ {
+			markUsed(s.lines[dst], min(rowUsed(s.lines[dst+n]), a.right))
 			copy(s.lines[dst][a.left:a.right], s.lines[dst+n][a.left:a.right])
 		}
 	}

@@ -121,11 +121,11 @@ func (t *Terminal) Write(p []byte) {
 					j++
 				}
 				// Hold the last character back only when what follows could
-				// extend its cluster: a non-ASCII character, or one after an
-				// escape sequence that ends without being dispatched (a CSI
-				// made invalid, a string cancelled by CAN). A control or the
-				// end of the write prints it anyway.
-				t.printASCII(p[i:j], j < len(p) && (p[j] >= utf8.RuneSelf || p[j] == 0x1b))
+				// extend its cluster: a non-ASCII character that is not
+				// simple, or one after an escape sequence that ends without
+				// being dispatched (a CSI made invalid, a string cancelled by
+				// CAN). A control or the end of the write prints it anyway.
+				t.printASCII(p[i:j], j < len(p) && (p[j] == 0x1b || p[j] >= utf8.RuneSelf && !boundaryBefore(p[j:])))
 				i = j
 				continue
 			} else if b == 0x1b {
@@ -141,10 +141,9 @@ func (t *Terminal) Write(p []byte) {
 					}
 				}
 			} else if b >= 0xc2 && b <= 0xf4 {
-				// A complete, valid UTF-8 character decodes as the parser
-				// would decode it; anything else is left to the parser.
-				if r, n := utf8.DecodeRune(p[i:]); n > 1 {
-					t.handlePrint(r)
+				// Complete, valid UTF-8 characters decode as the parser
+				// would decode them; anything else is left to the parser.
+				if n := t.printUTF8(p[i:]); n > 0 {
 					i += n
 					continue
 				}

@@ -1,0 +1,115 @@
+package vtcore
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// writeViaParser is Write without its ground-state fast paths: every byte
+// goes through the parser, whose callbacks are the general path.
+func (t *Terminal) writeViaParser(p []byte) {
+	for _, b := range p {
+		t.parser.Advance(b)
+	}
+	t.flushGrapheme()
+}
+
+// fastPathPieces are what the random streams are made of: ASCII, simple
+// characters of every width, characters that join (combining marks, ZWJ,
+// variation selectors, skin tones, regional indicators, Hangul jamo,
+// Indic), controls, sequences and broken UTF-8.
+var fastPathPieces = []string{
+	"a", "Z", " ", "~", "é", "─", "│", "╭", "中", "文", "カ", "🙂", "⏺", "✻", "…", "·", "↓", "\u00a0",
+	"\u0301", "\u200d", "\ufe0f", "\ufe0e", "🏽", "🇫", "🇷", "\u1100", "\u1161", "\u11a8", "क", "\u094d", "ष",
+	"👩", "💻", "❤", "\u00ad", "\ufffd", "\r\n", "\r", "\n", "\t", "\b", "\x1b[2K", "\x1b[1A", "\x1b[G",
+	"\x1b[38;2;215;119;87m", "\x1b[39m", "\x1b[1m", "\x1b[m", "\x1b[5;3H", "\x1b[?2027h", "\x1b[?2027l",
+	"\x1b[4h", "\x1b[4l", "\x1b[?7l", "\x1b[?7h", "\x1b[3@", "\x1b[2P", "\x1b(0", "\x1b(B", "\x0e", "\x0f",
+	"\x1b[", "\x1b", "\xc3", "\xe2\x94", "\xf0\x9f", "\xff", "\x80", "\x18", "\x1b[1;2$", "\x1b[2b",
+	"\x1b[2147483647;214748364799;99999999999999999999m", "\x1b[4:3m", "\x1b[38:2::1:2:3m", "\x1b[48;5;200m",
+	"\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33;34;35;36;37m",
+	"────────", "中中中", "🙂🙂", "│││", "\x1b[;5H", "\x1b[21474836473;21474836472H", "\x1b[3;;4r", "\x1b[?25l", "\x1b[>c", "\x1b[ q", "\x1b[1 $p", "\x1b[2147483647@", "\x1b[J", "\x1b[1J",
+	"\x1b[2;4r", "\x1b[r", "\x1b[2L", "\x1b[M", "\x1b[S", "\x1b[2T", "\x1b[?1049h", "\x1b[?1049l", "\x1b[?69h",
+	"\x1b[3;12s", "\x1b[?69l", "\x1b[44m", "\x1b[2J", "\x1b[3J", "\x1b[K", "\x1b[1K", "\x1b[3X", "\x1bM", "\x1bD",
+}
+
+// TestFastPathsMatchTheParser checks that Write's fast paths print exactly
+// what the parser's callbacks print, on random streams cut into random
+// writes, with and without grapheme clustering (mode 2027).
+func TestFastPathsMatchTheParser(t *testing.T) {
+	for seed := range uint64(3000) {
+		rng := rand.New(rand.NewPCG(seed, 0xfa57))
+		rows, cols := 1+rng.IntN(8), 1+rng.IntN(30)
+		fast, slow := New(rows, cols, nil), New(rows, cols, nil)
+		fast.SetScrollback(50)
+		slow.SetScrollback(50)
+		var stream []byte
+		for range 1 + rng.IntN(6) {
+			var chunk []byte
+			for range rng.IntN(40) {
+				chunk = append(chunk, fastPathPieces[rng.IntN(len(fastPathPieces))]...)
+			}
+			stream = append(stream, chunk...)
+			fast.Write(chunk)
+			slow.writeViaParser(chunk)
+			if rng.IntN(4) == 0 {
+				r, c := 1+rng.IntN(8), 1+rng.IntN(30)
+				fast.Resize(r, c)
+				slow.Resize(r, c)
+			}
+		}
+		for _, term := range []*Terminal{fast, slow} {
+			checkRowsUsed(t, term)
+		}
+		if d := diffTerminals(fast, slow); d != "" {
+			t.Fatalf("seed %d, %dx%d, stream %q: %s", seed, rows, cols, stream, d)
+		}
+	}
+}
+
+// checkRowsUsed checks every row's mark (rowused.go): the cells from it on
+// are blanks, and the rows that left into the scrollback kept their text.
+func checkRowsUsed(t *testing.T, term *Terminal) {
+	t.Helper()
+	for _, s := range term.scrs {
+		for y, line := range s.lines {
+			if cap(line) == len(line) {
+				t.Fatalf("row %d has no mark", y)
+			}
+			for x := rowUsed(line); x < len(line); x++ {
+				if line[x] != (Cell{}) {
+					t.Fatalf("row %d: cell %d past the mark %d is not blank", y, x, rowUsed(line))
+				}
+			}
+		}
+	}
+}
+
+// diffTerminals describes the first difference between a and b's grids,
+// cursors and departure counts, or returns "".
+func diffTerminals(a, b *Terminal) string {
+	if ay, ax := a.Cursor(); true {
+		if by, bx := b.Cursor(); ax != bx || ay != by {
+			return "cursor differs"
+		}
+	}
+	if a.atPhantom != b.atPhantom || a.divergences != b.divergences || a.lastChar != b.lastChar {
+		return "pending wrap, departures or last character differ"
+	}
+	if a.hist.len() != b.hist.len() {
+		return "scrollback lengths differ"
+	}
+	for i := range a.hist.len() {
+		if string(a.AppendScrollbackText(nil, i)) != string(b.AppendScrollbackText(nil, i)) {
+			return "scrollback differs"
+		}
+	}
+	for y := range a.rows {
+		for x := range a.cols {
+			ca, cb := a.Cell(y, x), b.Cell(y, x)
+			if a.Text(ca) != b.Text(cb) || ca.Width() != cb.Width() || ca.Style != cb.Style {
+				return "cell differs at row " + string(rune('0'+y)) + ": " + string(a.AppendRowText(nil, y)) + " vs " + string(b.AppendRowText(nil, y))
+			}
+		}
+	}
+	return ""
+}

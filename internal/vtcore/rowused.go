@@ -1,0 +1,54 @@
+package vtcore
+
+// Each screen row remembers how far it has been written: all its cells from
+// that column on are blanks (zero cells). Rows mostly hold a short line on a
+// wide screen, so pushing a row into the scrollback (which trims trailing
+// blanks) and erasing a row then touch only the written part instead of
+// every cell.
+//
+// The mark lives in a hidden cell just past the row's end (the row is
+// allocated one cell longer than its length), so it moves with the row
+// when scrolling rotates row headers. A row without one (cap == len) is
+// taken as written to its end, which is always safe: every write raises the
+// mark, and only a full erase lowers it.
+
+// usedTag marks the hidden cell; no grid cell has this width.
+const usedTag int8 = 42
+
+// newRow returns a blank row of cols cells with a mark of 0.
+func newRow(cols int) []Cell {
+	line := make([]Cell, cols, cols+1)
+	line[:cols+1][cols] = Cell{width: usedTag}
+	return line
+}
+
+// rowUsed returns how many leading cells of line may be other than blanks.
+func rowUsed(line []Cell) int {
+	if cap(line) > len(line) {
+		if m := &line[:len(line)+1][len(line)]; m.width == usedTag {
+			return int(m.content)
+		}
+	}
+	return len(line)
+}
+
+// markUsed records that cells before end may have been written.
+func markUsed(line []Cell, end int) {
+	if cap(line) > len(line) {
+		if m := &line[:len(line)+1][len(line)]; m.width == usedTag && int(m.content) < end {
+			m.content = int32(min(end, len(line)))
+		}
+	}
+}
+
+// clearRow blanks every cell of line.
+func clearRow(line []Cell) {
+	if cap(line) > len(line) {
+		if m := &line[:len(line)+1][len(line)]; m.width == usedTag {
+			clear(line[:min(int(m.content), len(line))])
+			m.content = 0
+			return
+		}
+	}
+	clear(line)
+}
