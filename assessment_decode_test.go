@@ -8,6 +8,7 @@ import (
 
 	"ptywright"
 	"ptywright/contract"
+	"ptywright/manifest"
 )
 
 // newerPluginLua classifies every screen as ready with an assessment that
@@ -33,8 +34,8 @@ return M
 
 func newLuaTestExtension(t *testing.T, src string) *ptywright.LuaExtension {
 	t.Helper()
-	m := ptywright.PluginManifest{Name: "repl", Kind: ptywright.PluginKindAdapter, Version: "1.0.0", Runtime: ptywright.RuntimeLua,
-		Entrypoint: "main.lua", Permissions: ptywright.AllPermissions()}
+	m := manifest.Manifest{Name: "repl", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua,
+		Entrypoint: "main.lua", Permissions: manifest.AllPermissions()}
 	ext, err := ptywright.NewLuaExtension(m, []byte(src), ptywright.LuaOptions{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = ext.Close() })

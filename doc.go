@@ -53,7 +53,7 @@
 // through a Screen and [ReplayClassify] through an [Extension]. Package
 // [ptywright/svg] draws a snapshot as a picture.
 //
-// # Extensions and Lua plugins
+// # Extensions and plugins
 //
 // An [ExtensionHandle] drives a session through an [Extension], which owns
 // one TUI's vocabulary: states, intents and wait matchers. Every intent
@@ -61,14 +61,19 @@
 // screen, its turn lifecycle and its dialog projection are the shared
 // contract of package [ptywright/contract].
 //
-// [LuaExtension] runs a Lua plugin (go-lua, Lua 5.2) in a sandbox: base,
-// string, table and math only, Lua 5.2 patterns, host helpers gated by the
-// manifest's permissions, instruction and wall-clock budgets on every
-// call, and a memory budget on every instance, checked before each
-// allocation through a small patch of go-lua kept in third_party/go-lua
-// (see [PluginLimits]). [Plugins] is the registry of built-in and
-// trusted-local plugins, and the [PredicateRegistry] that decides lua
-// matchers.
+// [LuaExtension] runs a
+// Lua plugin (go-lua, Lua 5.2) in a sandbox: base, string, table and math
+// only, Lua 5.2 patterns, host helpers gated by the manifest's permissions,
+// instruction and wall-clock budgets on every call, and a memory budget on
+// every instance, checked before each allocation through a small patch of
+// go-lua kept in third_party/go-lua (see PluginLimits). luahost.go is the
+// host's public face; the sandbox itself is internal/luart, which reaches
+// this package only through the luart.Host and callbacks luahost.go passes
+// in. Manifests are package [ptywright/manifest]; the registry of built-in
+// and trusted-local plugins, which also decides lua matchers (a
+// PredicateRegistry), is package [ptywright/plugins].
+//
+// # Plugin runtime SDK
 //
 // Plugins also get a small runtime SDK: ptywright.emit (fire-and-forget
 // events, namespaced "<plugin>:<event>"), ptywright.on (handlers of core
@@ -83,9 +88,27 @@
 // ptywright.invalid_params(message) (rejects the caller's params: the
 // *[PluginError] wraps [ErrInvalidParams], -32602 over JSON-RPC, where any
 // other Lua error is the plugin's own failure), and Ok/Err results for
-// hooks, which [Plugins.Call] and [Plugins.CallInline] invoke by name with
-// JSON arguments. Events travel on an [EventBus] owned by the Plugins
-// registry.
+// hooks, which LuaExtension.CallHook and CallInlineLua (and the registry's
+// Call and CallInline) invoke by name with JSON arguments. Events travel
+// on an EventBus: the registry's, or HandleOptions.Events.
+//
+// # Lock order
+//
+// Locks are taken outermost first, and no type locks another type's mutex
+// (it calls a method of that type instead):
+//
+//  1. plugins.Registry.mu, never held while calling out; then one plugin's
+//     definition lock, held while the registry creates or closes its own
+//     instances of that plugin.
+//  2. ExtensionHandle.extMu, serialising a handle's classify, send and wait.
+//  3. LuaExtension.mu, serialising calls into one Lua state; held while its
+//     event handlers run and while it emits.
+//  4. Session.mu, then Screen.mu and the recorder's lock inside it;
+//     Session.wmu (PTY writes) on its own.
+//  5. Leaves, held only for their own fields: EventBus.mu (subscribers run
+//     without it) and a LuaExtension's event queue lock. Emitting never
+//     runs another plugin's handlers under the emitter's locks: they are
+//     queued and run on the receiving instance's own goroutine.
 //
 // # Errors
 //

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
-
-	lua "github.com/Shopify/go-lua"
 
 	"ptywright/contract"
+	"ptywright/internal/luart"
 )
 
 // Explanation is the account of one classification: which of the plugin's
@@ -385,36 +383,29 @@ func (e *LuaExtension) ClassifyExplained(ctx context.Context, cc ClassifyContext
 	cc.Explain = true
 	var st StateSnapshot
 	var x Explanation
-	err := e.call(ctx, "classify", func(l *lua.State) (int, error) {
-		return 1, pushGo(l, reflect.ValueOf(cc), 0)
-	}, func(l *lua.State) (err error) {
-		res := l.AbsIndex(-1)
-		if st, err = e.rt.decodeSnapshot(l); err != nil {
+	err := e.call(ctx, "classify", func(a *luart.Args) error { return a.Go(cc) }, func(v luart.Value) (err error) {
+		if st, err = decodeSnapshot(v); err != nil {
 			return err
 		}
-		x, err = e.rt.decodeExplanation(l, res)
+		x, err = decodeExplanation(v)
 		return err
 	})
 	return st, x, err
 }
 
 // decodeExplanation reads rule, region and considered from classify's
-// result at res.
-func (rt *luaRuntime) decodeExplanation(l *lua.State, res int) (Explanation, error) {
+// result res.
+func decodeExplanation(res luart.Value) (Explanation, error) {
 	var x Explanation
-	l.Field(res, "rule")
-	switch l.TypeOf(-1) {
-	case lua.TypeNil:
-	case lua.TypeString:
-		x.Rule, _ = l.ToString(-1)
+	switch r := res.Field("rule"); {
+	case r.IsNil():
+	case r.IsString():
+		x.Rule, _ = r.String()
 	default:
-		return x, fmt.Errorf("classify: field \"rule\": want a string, got %s", lua.TypeNameOf(l, -1))
+		return x, fmt.Errorf("classify: field \"rule\": want a string, got %s", r.TypeName())
 	}
-	l.Pop(1)
-	conv := rt.newLuaToGo(l)
-	l.Field(res, "region")
-	if !l.IsNil(-1) {
-		v, err := conv.value(-1, "classify: region")
+	if r := res.Field("region"); !r.IsNil() {
+		v, err := r.Go("classify: region")
 		if err != nil {
 			return x, err
 		}
@@ -426,10 +417,8 @@ func (rt *luaRuntime) decodeExplanation(l *lua.State, res int) (Explanation, err
 		}
 		x.Region = &RowRegion{FirstRow: int(first), LastRow: int(last)}
 	}
-	l.Pop(1)
-	l.Field(res, "considered")
-	if !l.IsNil(-1) {
-		v, err := conv.value(-1, "classify: considered")
+	if c := res.Field("considered"); !c.IsNil() {
+		v, err := c.Go("classify: considered")
 		if err != nil {
 			return x, err
 		}
@@ -458,6 +447,5 @@ func (rt *luaRuntime) decodeExplanation(l *lua.State, res int) (Explanation, err
 			x.Considered = append(x.Considered, cs)
 		}
 	}
-	l.Pop(1)
 	return x, nil
 }

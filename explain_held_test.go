@@ -11,6 +11,8 @@ import (
 
 	"ptywright"
 	"ptywright/contract"
+	"ptywright/internal/tuitest"
+	"ptywright/plugins"
 )
 
 // heldPlugin reads "ready" or not, remembers the sequence it classified
@@ -37,8 +39,8 @@ return M`
 
 func startHeld(t *testing.T, opts ptywright.HandleOptions) (*ptywright.ExtensionHandle, *ptywright.Session) {
 	t.Helper()
-	plugins := newPlugins(t, ptywright.PluginsOptions{})
-	_, err := plugins.Load(writePlugin(t, "held", "", heldPlugin))
+	plugins := newPlugins(t, plugins.Options{})
+	_, err := plugins.Load(tuitest.WritePlugin(t, "held", "", heldPlugin))
 	require.NoError(t, err)
 	ext, err := plugins.NewExtension("held")
 	require.NoError(t, err)

@@ -10,6 +10,8 @@ import (
 
 	"ptywright"
 	"ptywright/contract"
+	"ptywright/internal/tuitest"
+	"ptywright/plugins"
 )
 
 // explainPlugin names its rules, and reports what it considered and the
@@ -37,8 +39,8 @@ return M`
 
 func TestExplain(t *testing.T) {
 	noLeak(t)
-	plugins := newPlugins(t, ptywright.PluginsOptions{})
-	_, err := plugins.Load(writePlugin(t, "demo", "", explainPlugin))
+	plugins := newPlugins(t, plugins.Options{})
+	_, err := plugins.Load(tuitest.WritePlugin(t, "demo", "", explainPlugin))
 	require.NoError(t, err)
 	ext, err := plugins.NewExtension("demo")
 	require.NoError(t, err)

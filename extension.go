@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ptywright/contract"
+	"ptywright/manifest"
 )
 
 // Defaults of the extension host loop.
@@ -39,7 +40,7 @@ const (
 // The host serialises calls on one Extension.
 type Extension interface {
 	// Manifest describes the plugin.
-	Manifest() PluginManifest
+	Manifest() manifest.Manifest
 	// Classify names the state the screen shows.
 	Classify(ctx context.Context, cc ClassifyContext) (StateSnapshot, error)
 	// Plan turns an intent into actions.
@@ -197,7 +198,7 @@ func NewExtensionHandle(s *Session, ext Extension, opts HandleOptions) *Extensio
 func (h *ExtensionHandle) Session() *Session { return h.s }
 
 // Manifest returns the extension's manifest.
-func (h *ExtensionHandle) Manifest() PluginManifest { return h.ext.Manifest() }
+func (h *ExtensionHandle) Manifest() manifest.Manifest { return h.ext.Manifest() }
 
 // State classifies the current screen. Like every handle method it queues
 // behind a running Send, Wait or Turn, and gives up when ctx ends while
@@ -443,13 +444,18 @@ func (h *ExtensionHandle) classifyNow(ctx context.Context) (StateSnapshot, Scree
 // contextLocked builds the ClassifyContext for snap from the live session;
 // the caller holds extMu (it reads lastIntent).
 func (h *ExtensionHandle) contextLocked(snap ScreenSnapshot) ClassifyContext {
-	h.s.mu.Lock()
-	tail := h.s.tr.Tail(ClassifyTranscriptChars)
-	last := h.s.visibleChangedLocked()
-	h.s.mu.Unlock()
+	tail, last := h.s.classifyInputs(ClassifyTranscriptChars)
 	cc := newClassifyContext(snap, tail, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
 	cc.Session, cc.Adapter = h.opts.Scope.Session, h.opts.Scope.Adapter
 	return cc
+}
+
+// classifyInputs returns the transcript's last n characters and when the
+// visible screen last changed, read together under the session's lock.
+func (s *Session) classifyInputs(n int) (tail string, lastChange time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.Tail(n), s.visibleChangedLocked()
 }
 
 // newClassifyContext builds what a classifier sees from a raw snapshot, the

@@ -11,6 +11,7 @@ import (
 
 	"ptywright"
 	"ptywright/contract"
+	"ptywright/manifest"
 )
 
 // A Lua adapter for a shell REPL that reports the shared assessment and
@@ -59,8 +60,8 @@ const lifecycleRepl = `printf 'REPL v1.2\n'; while printf 'READY> '; read -r lin
 
 func startLifecycleAdapter(t *testing.T, lua string, opts ptywright.HandleOptions) *ptywright.ExtensionHandle {
 	t.Helper()
-	m := ptywright.PluginManifest{Name: "repl", Kind: ptywright.PluginKindAdapter, Version: "1.0.0", Runtime: ptywright.RuntimeLua,
-		Entrypoint: "main.lua", Permissions: ptywright.AllPermissions()}
+	m := manifest.Manifest{Name: "repl", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua,
+		Entrypoint: "main.lua", Permissions: manifest.AllPermissions()}
 	ext, err := ptywright.NewLuaExtension(m, []byte(lua), ptywright.LuaOptions{})
 	require.NoError(t, err)
 	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", lifecycleRepl}})

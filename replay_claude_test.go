@@ -9,6 +9,7 @@ import (
 
 	"ptywright"
 	"ptywright/asciicast"
+	"ptywright/plugins"
 )
 
 // TestReplayClaudeTurnThroughThePlugin replays the shipped recording of a
@@ -21,7 +22,7 @@ func TestReplayClaudeTurnThroughThePlugin(t *testing.T) {
 	rec, err := asciicast.Read(f)
 	require.NoError(t, err)
 
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	plugins, err := plugins.New(plugins.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = plugins.Close() })
 	ext, err := plugins.NewExtension("claude-code")

@@ -15,6 +15,7 @@ import (
 
 	"ptywright"
 	"ptywright/asciicast"
+	"ptywright/manifest"
 )
 
 func castOf(t *testing.T, lines ...string) *asciicast.Recording {
@@ -106,8 +107,8 @@ type vimModes struct {
 	fail bool
 }
 
-func (v *vimModes) Manifest() ptywright.PluginManifest {
-	return ptywright.PluginManifest{Name: "vim-modes", Kind: ptywright.PluginKindAdapter, Version: "1.0.0", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua"}
+func (v *vimModes) Manifest() manifest.Manifest {
+	return manifest.Manifest{Name: "vim-modes", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 }
 
 func (v *vimModes) Classify(_ context.Context, cc ptywright.ClassifyContext) (ptywright.StateSnapshot, error) {

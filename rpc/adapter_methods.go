@@ -11,6 +11,7 @@ import (
 	"ptywright/contract"
 	"ptywright/internal/host"
 	"ptywright/internal/wire"
+	"ptywright/manifest"
 )
 
 func (s *Server) adapterMethods() map[string]handlerFunc {
@@ -36,7 +37,7 @@ func (s *Server) adapterMethods() map[string]handlerFunc {
 
 // checkPermissions fails with -32004 {method, required_permission} for the
 // first permission of method that m does not declare.
-func checkPermissions(method string, m *ptywright.PluginManifest) error {
+func checkPermissions(method string, m *manifest.Manifest) error {
 	var pe *host.PermissionError
 	if err := host.CheckPermissions(method, m); errors.As(err, &pe) {
 		return PermissionDenied(pe.Method, string(pe.Permission))
@@ -60,7 +61,7 @@ func (s *Server) adapterFor(method, id string) (*adapter, error) {
 }
 
 type adapterListResult struct {
-	Plugins []ptywright.PluginManifest `json:"plugins"`
+	Plugins []manifest.Manifest `json:"plugins"`
 }
 
 // adapterList lists what adapter.start can instantiate: the plugins of
@@ -71,9 +72,9 @@ func (s *Server) adapterList(_ context.Context, _ *conn, raw []byte) (any, error
 		return nil, err
 	}
 	all := s.opts.Plugins.Manifests()
-	out := make([]ptywright.PluginManifest, 0, len(all))
+	out := make([]manifest.Manifest, 0, len(all))
 	for _, m := range all {
-		if m.Kind == ptywright.PluginKindAdapter {
+		if m.Kind == manifest.KindAdapter {
 			out = append(out, m)
 		}
 	}

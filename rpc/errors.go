@@ -9,6 +9,8 @@ import (
 	"ptywright"
 	"ptywright/asciicast"
 	"ptywright/internal/wire"
+	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 // ErrServerClosed is returned by Serve, ListenUnix and ServeConn once Close
@@ -46,11 +48,11 @@ var classes = []struct {
 	{ptywright.ErrRawTranscriptExists, ErrInvalidParams},
 	{ptywright.ErrRecordingExists, ErrInvalidParams},
 	{asciicast.ErrInvalid, ErrInvalidParams},
-	{ptywright.ErrInvalidManifest, ErrInvalidParams},
-	{ptywright.ErrPathEscape, ErrInvalidParams},
-	{ptywright.ErrPluginNotFound, ErrInvalidParams},
-	{ptywright.ErrPluginExists, ErrInvalidParams},
-	{ptywright.ErrBuiltinPlugin, ErrInvalidParams},
+	{manifest.ErrInvalid, ErrInvalidParams},
+	{manifest.ErrPathEscape, ErrInvalidParams},
+	{plugins.ErrNotFound, ErrInvalidParams},
+	{plugins.ErrExists, ErrInvalidParams},
+	{plugins.ErrBuiltin, ErrInvalidParams},
 	{ptywright.ErrNoMatch, ErrInvalidParams},
 	{context.DeadlineExceeded, ErrTimeout},
 	{context.Canceled, ErrCancelled},

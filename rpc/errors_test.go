@@ -13,6 +13,8 @@ import (
 
 	"ptywright"
 	"ptywright/asciicast"
+	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 func TestCodeMapsRootSentinels(t *testing.T) {
@@ -34,16 +36,16 @@ func TestCodeMapsRootSentinels(t *testing.T) {
 		{ptywright.ErrTooManyMarkers, CodeInvalidParams},
 		{ptywright.ErrRawTranscriptExists, CodeInvalidParams},
 		{ptywright.ErrInvalidParams, CodeInvalidParams},
-		{ptywright.ErrInvalidManifest, CodeInvalidParams},
-		{ptywright.ErrPathEscape, CodeInvalidParams},
-		{ptywright.ErrPluginNotFound, CodeInvalidParams},
-		{ptywright.ErrPluginExists, CodeInvalidParams},
-		{ptywright.ErrBuiltinPlugin, CodeInvalidParams},
+		{manifest.ErrInvalid, CodeInvalidParams},
+		{manifest.ErrPathEscape, CodeInvalidParams},
+		{plugins.ErrNotFound, CodeInvalidParams},
+		{plugins.ErrExists, CodeInvalidParams},
+		{plugins.ErrBuiltin, CodeInvalidParams},
 		{ptywright.ErrNoMatch, CodeInvalidParams},
 		{ptywright.ErrRecordingExists, CodeInvalidParams},
 		{asciicast.ErrInvalid, CodeInvalidParams},
 		{ptywright.ErrProcessExited, CodeSessionClosed},
-		{&ptywright.ManifestError{Field: "name", Reason: "name is required"}, CodeInvalidParams},
+		{&manifest.Error{Field: "name", Reason: "name is required"}, CodeInvalidParams},
 		{&asciicast.Error{}, CodeInvalidParams},
 		{&ptywright.PluginError{Plugin: "echo", Function: "send_text", Message: "boom", Err: ptywright.ErrPluginRuntime}, CodeInternalError},
 		{&ptywright.PluginError{Plugin: "echo", Function: "classify", Message: "slow", Err: ptywright.ErrPluginBudget}, CodeInternalError},
