@@ -8,14 +8,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"ptywright/internal/wire"
 )
 
 // ErrInvalidAction is wrapped by every error Action.Validate and
 // Action.UnmarshalJSON return; the RPC layer maps it to "invalid params".
-var ErrInvalidAction = errors.New("invalid action")
+var ErrInvalidAction = errors.New("ptywright: invalid action")
 
 // ErrUnknownSignal is wrapped by ParseSignal when a name is not in the table.
-var ErrUnknownSignal = errors.New("unknown signal")
+var ErrUnknownSignal = errors.New("ptywright: unknown signal")
 
 // FieldError names the input field that was rejected. Field is a dotted path
 // in the wire form ("action.value.rows", "extra_regexes[2]") so a client can
@@ -27,6 +29,7 @@ type FieldError struct {
 	Err    error
 }
 
+// Error reads "field: reason".
 func (e *FieldError) Error() string { return e.Field + ": " + e.Reason }
 
 // Unwrap exposes the sentinel class to errors.Is and errors.As.
@@ -299,7 +302,7 @@ func (a *Action) UnmarshalJSON(data []byte) error {
 	}
 	var typ string
 	if err := json.Unmarshal(rawType, &typ); err != nil {
-		return actionError("action.type", "must be a string, got %s", jsonKind(rawType))
+		return actionError("action.type", "must be a string, got %s", wire.Kind(rawType))
 	}
 	rawValue, hasValue := fields["value"]
 	if hasValue && isNull(rawValue) {
@@ -367,7 +370,7 @@ func (a *Action) UnmarshalJSON(data []byte) error {
 func decodeObject(data []byte, field string) (map[string]json.RawMessage, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {
-		return nil, actionError(field, "must be a JSON object, got %s", jsonKind(data))
+		return nil, actionError(field, "must be a JSON object, got %s", wire.Kind(data))
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {
@@ -394,7 +397,7 @@ func requireString(raw json.RawMessage, present bool, field string) (string, err
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", actionError(field, "must be a string, got %s", jsonKind(raw))
+		return "", actionError(field, "must be a string, got %s", wire.Kind(raw))
 	}
 	return s, nil
 }
@@ -439,11 +442,11 @@ func decodeInt(raw json.RawMessage, field string) (int, error) {
 	raw = bytes.TrimSpace(raw)
 	// json.Number also accepts a quoted number; the wire form does not.
 	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
-		return 0, actionError(field, "must be an integer, got %s", jsonKind(raw))
+		return 0, actionError(field, "must be an integer, got %s", wire.Kind(raw))
 	}
 	var n json.Number
 	if err := json.Unmarshal(raw, &n); err != nil {
-		return 0, actionError(field, "must be an integer, got %s", jsonKind(raw))
+		return 0, actionError(field, "must be an integer, got %s", wire.Kind(raw))
 	}
 	v, err := strconv.ParseInt(string(n), 10, 32)
 	switch {
@@ -453,27 +456,4 @@ func decodeInt(raw json.RawMessage, field string) (int, error) {
 		return 0, actionError(field, "must be an integer, got %s", n)
 	}
 	return int(v), nil
-}
-
-// jsonKind describes a raw JSON value for error messages without echoing it
-// (it may be large or sensitive).
-func jsonKind(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	default:
-		return "a number"
-	}
 }

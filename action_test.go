@@ -132,7 +132,7 @@ func TestActionJSONValid(t *testing.T) {
 		{"paste", `{"type":"paste","value":"multi\nline"}`, Paste("multi\nline"), ""},
 		{"bracketed_paste", `{"type":"bracketed_paste","value":"wrap me"}`, BracketedPaste("wrap me"), ""},
 		{"key", `{"type":"key","value":"enter"}`, Press(KeyEnter), ""},
-		{"key f12", `{"type":"key","value":"f12"}`, Press(KeyF12), ""},
+		{"key f12", `{"type":"key","value":"f12"}`, Press(F(12)), ""},
 		{"resize full", `{"type":"resize","value":{"rows":40,"cols":120,"pixel_width":0,"pixel_height":0}}`, Resize(40, 120), ""},
 		{"resize without pixels", `{"type":"resize","value":{"rows":40,"cols":120}}`, Resize(40, 120), `{"type":"resize","value":{"rows":40,"cols":120,"pixel_width":0,"pixel_height":0}}`},
 		{"resize pixels", `{"type":"resize","value":{"rows":40,"cols":120,"pixel_width":960,"pixel_height":800}}`, ResizeTo(Size{Rows: 40, Cols: 120, PixelWidth: 960, PixelHeight: 800}), ""},

@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
+	"ptywright/manifest"
 )
 
 // newerPluginLua classifies every screen as ready with an assessment that
@@ -32,8 +34,8 @@ return M
 
 func newLuaTestExtension(t *testing.T, src string) *ptywright.LuaExtension {
 	t.Helper()
-	m := ptywright.PluginManifest{Name: "repl", Kind: ptywright.PluginKindAdapter, Version: "1.0.0", Runtime: ptywright.RuntimeLua,
-		Entrypoint: "main.lua", Permissions: ptywright.AllPermissions()}
+	m := manifest.Manifest{Name: "repl", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua,
+		Entrypoint: "main.lua", Permissions: manifest.AllPermissions()}
 	ext, err := ptywright.NewLuaExtension(m, []byte(src), ptywright.LuaOptions{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = ext.Close() })
@@ -51,11 +53,11 @@ func TestAssessmentUnknownFieldsAreNotFatal(t *testing.T) {
 	a := st.Assessment
 	require.NotNil(t, a)
 	require.NoError(t, a.Validate())
-	require.Equal(t, ptywright.BusinessIdle, a.BusinessState)
+	require.Equal(t, contract.BusinessIdle, a.BusinessState)
 	require.Equal(t, "1.2", a.ParserMetadata.DetectedVersion)
 	require.Len(t, a.Anomalies, 2)
 	require.Equal(t, "something_new", a.Anomalies[0].Code)
-	require.Equal(t, ptywright.AnomalyUnknownAssessmentFields, a.Anomalies[1].Code)
+	require.Equal(t, contract.AnomalyUnknownAssessmentFields, a.Anomalies[1].Code)
 	require.Equal(t, "fields this host does not know were dropped: dialog_kind, evidence_rows, parser_metadata.parser_confidence, anomalies[0].severity",
 		a.Anomalies[1].Message)
 

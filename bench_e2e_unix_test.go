@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
 	"ptywright/rpc"
 )
 
@@ -101,13 +102,13 @@ func BenchmarkEndToEnd(b *testing.B) {
 			require.NoError(b, os.WriteFile(path, w.data, 0o600))
 			var raw, full, viaRPC, rawCPU, fullCPU, rpcCPU time.Duration
 			for b.Loop() {
-				c0 := cpuTime(b)
+				c0 := tuitest.CPUTime(b)
 				raw += rawPTYRead(b, path, w.size)
-				c1 := cpuTime(b)
+				c1 := tuitest.CPUTime(b)
 				full += sessionRead(b, path, w.size)
-				c2 := cpuTime(b)
+				c2 := tuitest.CPUTime(b)
 				viaRPC += cl.run(b, path, w.size)
-				c3 := cpuTime(b)
+				c3 := tuitest.CPUTime(b)
 				rawCPU, fullCPU, rpcCPU = rawCPU+c1-c0, fullCPU+c2-c1, rpcCPU+c3-c2
 			}
 			mb := float64(len(w.data)) * float64(b.N) / 1e6

@@ -4,20 +4,12 @@ package ptywright_test
 
 import (
 	"context"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"ptywright"
+	"ptywright/internal/tuitest"
 )
-
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	require.NoError(b, syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkIdleWait reports the CPU this process spends while 100 sessions
 // each have a wait blocked on output that never comes. Waits are
@@ -37,9 +29,9 @@ func BenchmarkIdleWait(b *testing.B) {
 	time.Sleep(200 * time.Millisecond) // let start-up settle
 	var idle time.Duration
 	for b.Loop() {
-		before := cpuTime(b)
+		before := tuitest.CPUTime(b)
 		time.Sleep(500 * time.Millisecond)
-		idle += cpuTime(b) - before
+		idle += tuitest.CPUTime(b) - before
 	}
 	cancel()
 	for range sessions {

@@ -92,21 +92,21 @@ func corpusRecipes(t *testing.T, dir string) []streamRecipe {
 			waitText("LS(1)"), typeText(" "), typeText("/sort\r"), typeText("n"), resize(30, 80), typeText("b"), typeText("q"),
 		}},
 		{name: "vim", size: ptywright.Size{Rows: 24, Cols: 80}, prog: "vim", args: []string{"-u", "NONE", "-i", "NONE", "-N", "-n", src}, env: env, steps: []streamStep{
-			waitText("package"), typeText(":set nu\r"), typeText(":syntax on\r"), press(ptywright.KeyCtrlD),
+			waitText("package"), typeText(":set nu\r"), typeText(":syntax on\r"), press(ptywright.Ctrl('d')),
 			typeText(":split\r"), typeText(":vsplit\r"), typeText("Vjj"), press(ptywright.KeyEscape),
 			typeText("ohello 中文 ✓"), press(ptywright.KeyEscape), resize(30, 100), typeText("/func\r"), resize(20, 80),
 			typeText(":qa!\r"),
 		}},
 		{name: "vim", size: ptywright.Size{Rows: 40, Cols: 120}, prog: "vim", args: []string{"-u", "NONE", "-i", "NONE", "-N", "-n", "-c", "set title", src}, env: env, steps: []streamStep{
 			waitText("package"), typeText(":set nu\r"), typeText(":syntax on\r"), typeText("20G"), typeText("vjjj>"),
-			typeText(":vsplit\r"), press(ptywright.KeyCtrlD), resize(24, 80), typeText("/注释\r"), resize(40, 120), typeText(":qa!\r"),
+			typeText(":vsplit\r"), press(ptywright.Ctrl('d')), resize(24, 80), typeText("/注释\r"), resize(40, 120), typeText(":qa!\r"),
 		}},
 		{name: "watch", size: ptywright.Size{Rows: 12, Cols: 60}, prog: "watch", args: []string{"-n", "0.5", "-t", "printf 'tick 中文\\n'; seq 1 20"}, env: env, steps: []streamStep{
-			waitText("tick"), resize(8, 60), waitText("tick"), resize(14, 50), waitText("tick"), press(ptywright.KeyCtrlC),
+			waitText("tick"), resize(8, 60), waitText("tick"), resize(14, 50), waitText("tick"), press(ptywright.Ctrl('c')),
 		}},
 		{name: "htop", size: ptywright.Size{Rows: 24, Cols: 100}, prog: "htop", args: []string{"-d", "50"}, env: env, steps: []streamStep{
-			waitText("Load average"), press(ptywright.KeyF5), press(ptywright.KeyF5), press(ptywright.KeyF6), press(ptywright.KeyEscape),
-			resize(30, 120), press(ptywright.KeyF1), press(ptywright.KeyEscape), typeText("q"),
+			waitText("Load average"), press(ptywright.F(5)), press(ptywright.F(5)), press(ptywright.F(6)), press(ptywright.KeyEscape),
+			resize(30, 120), press(ptywright.F(1)), press(ptywright.KeyEscape), typeText("q"),
 		}},
 		{name: "top", size: ptywright.Size{Rows: 24, Cols: 80}, prog: "top", args: []string{"-d", "5"}, env: env, steps: []streamStep{
 			waitText("load average"), typeText("1"), resize(30, 100), typeText("q"),
@@ -117,15 +117,15 @@ func corpusRecipes(t *testing.T, dir string) []streamRecipe {
 		}},
 		{name: "nano", size: ptywright.Size{Rows: 24, Cols: 80}, prog: "nano", args: []string{filepath.Join(dir, "note.txt")}, env: env, steps: []streamStep{
 			waitText("GNU nano"), typeText("first line\rsecond 中文 line\r"), press(ptywright.KeyUp), resize(20, 70),
-			press(ptywright.KeyCtrlX), waitText("Save"), typeText("n"),
+			press(ptywright.Ctrl('x')), waitText("Save"), typeText("n"),
 		}},
 		{name: "git_add_p", size: ptywright.Size{Rows: 24, Cols: 80}, prog: "git", args: []string{"-C", repo, "-c", "color.ui=always", "add", "-p"},
 			env: map[string]string{"HOME": home, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "GIT_PAGER": "cat"}, steps: []streamStep{
 				waitText("Stage"), typeText("y\r"), waitText("Stage"), typeText("n\r"), {wait: ptywright.ProcessExited()},
 			}},
 		{name: "mc", size: ptywright.Size{Rows: 24, Cols: 80}, prog: "mc", args: []string{"-u", dir, home}, env: env, steps: []streamStep{
-			waitText("Name"), press(ptywright.KeyF9), press(ptywright.KeyDown), press(ptywright.KeyEscape), press(ptywright.KeyEscape),
-			press(ptywright.KeyDown), press(ptywright.KeyTab), resize(30, 100), press(ptywright.KeyF10), {wait: ptywright.ProcessExited()},
+			waitText("Name"), press(ptywright.F(9)), press(ptywright.KeyDown), press(ptywright.KeyEscape), press(ptywright.KeyEscape),
+			press(ptywright.KeyDown), press(ptywright.KeyTab), resize(30, 100), press(ptywright.F(10)), {wait: ptywright.ProcessExited()},
 		}},
 		{name: "ncdu", size: ptywright.Size{Rows: 24, Cols: 80}, prog: "ncdu", args: []string{"-x", dir}, env: env, steps: []streamStep{
 			waitText("ncdu"), press(ptywright.KeyDown), press(ptywright.KeyDown), resize(20, 90), typeText("?"), typeText("q"), typeText("q"),

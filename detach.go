@@ -1,9 +1,9 @@
 package ptywright
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"strings"
+	"time"
+
+	"ptywright/internal/proctree"
 )
 
 // SessionMarkerEnv is the environment variable that marks every process a
@@ -13,45 +13,32 @@ import (
 // session's marker appended. Descendants inherit it across fork, exec,
 // setsid and double forks, which is how Close finds the daemons a program
 // detached from its terminal session (see Options.KeepDetached).
-const SessionMarkerEnv = "PTYWRIGHT_SESSION"
-
-// newMarker returns a fresh session marker: 128 random bits, so that no
-// other session, ours or another program's, can carry the same one.
-func newMarker() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // Never fails (crypto/rand panics rather than return an error).
-	return "ptyw-" + hex.EncodeToString(b[:])
-}
-
-// withMarker returns env with marker appended to SessionMarkerEnv's list.
-func withMarker(env []string, marker string) []string {
-	out := make([]string, 0, len(env)+1)
-	value := marker
-	for _, kv := range env {
-		name, v, _ := cutEnv(kv)
-		if name == SessionMarkerEnv {
-			if v != "" {
-				value = v + ":" + marker
-			}
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(out, SessionMarkerEnv+"="+value)
-}
-
-// hasMarker reports whether a SessionMarkerEnv value lists marker.
-func hasMarker(value, marker string) bool {
-	for m := range strings.SplitSeq(value, ":") {
-		if m == marker {
-			return true
-		}
-	}
-	return false
-}
+const SessionMarkerEnv = proctree.MarkerEnv
 
 // Marker returns the session's marker: the entry this session appended to
 // SessionMarkerEnv in its child's environment. Every process that inherits
 // that environment carries it, which lets a caller find what the session
 // started (Close uses it to end detached daemons).
 func (s *Session) Marker() string { return s.marker }
+
+// The session's process bookkeeping lives in internal/proctree; these
+// names are what Start and Close call.
+
+func newMarker() string                               { return proctree.NewMarker() }
+func withMarker(env []string, marker string) []string { return proctree.WithMarker(env, marker) }
+func processStart(pid int) uint64                     { return proctree.StartTime(pid) }
+func killSessionMembers(sid int)                      { proctree.KillSession(sid) }
+
+// detached is what Close ends after the process group; nil when the
+// session keeps its detached daemons.
+type detached struct{ d *proctree.Detached }
+
+func trackDetached(root int, since uint64, marker string) *detached {
+	return &detached{proctree.Track(root, since, marker)}
+}
+
+func (d *detached) end(grace time.Duration) {
+	if d != nil {
+		d.d.End(grace)
+	}
+}

@@ -2,10 +2,15 @@
 // pseudo-terminal, keeps a parsed screen of what they show, and lets code act
 // on it and wait for it: Playwright for TUIs.
 //
-// A Session runs one program on a PTY. One goroutine reads its output and
-// another feeds it to a Screen (the parsed grid: text, cells, styles,
-// cursor, modes, title) and a bounded transcript; every change advances a
-// sequence number and wakes every waiter at once. Nothing polls.
+// # Sessions and screens
+//
+// A [Session] runs one program on a PTY ([Start], [Options]). One goroutine
+// reads its output and another feeds it to a [Screen] (the parsed grid:
+// text, cells, styles, cursor, modes, title; see [ScreenSnapshot]) and a
+// bounded transcript; every change advances a sequence number and wakes
+// every waiter at once. Nothing polls. [Session.Close] ends everything the
+// program started, on Linux the daemons that detached from its terminal
+// session included ([SessionMarkerEnv], [Options].KeepDetached).
 //
 //	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh"})
 //	if err != nil { ... }
@@ -13,28 +18,62 @@
 //	s.Send(ctx, ptywright.Text("echo hello\r"))
 //	res, err := s.Wait(ctx, ptywright.ContainsText("hello"))
 //
-// Actions (Text, Paste, BracketedPaste, Press, Resize, Interrupt, EOF, Kill,
-// SendSignal, MarkTranscript) are what a user would do at the keyboard, or to
-// the process. Matchers (ContainsText, ScreenRegex, TranscriptContains,
-// TranscriptRegex, CursorAt, ScreenStable, ProcessExited, Any, All, Lua)
-// describe what to wait for; Wait returns evidence of the branch that fired,
-// and on timeout a *WaitError with the last screen.
+// The emulator behind a Screen is chosen by [Engine]: [EngineVTCore], the
+// default, or [EngineXVT].
+//
+// # Actions and keys
+//
+// An [Action] is what a user would do at the keyboard, or to the process:
+// [Text], [Paste], [BracketedPaste], [Press] (a [Key]: the named keys such
+// as [KeyEnter], [Ctrl] and [F]), [Resize], [Interrupt], [EOF], [Kill],
+// [SendSignal] and [MarkTranscript].
+//
+// # Matchers and waits
+//
+// A [Matcher] ([ContainsText], [ScreenRegex], [TranscriptContains],
+// [TranscriptRegex], [CursorAt], [ScreenStable], [ProcessExited], [Any],
+// [All], [None], [Lua]) describes what to wait for. [Session.Wait] returns
+// a [WaitResult] with evidence of the branch that fired, and on timeout a
+// *[WaitError] with the last screen. [After] limits a wait to what followed
+// a given sequence.
+//
+// # Redaction
 //
 // Everything that leaves the library is redacted with the default policy
-// (see RedactionPolicy and redact.go): snapshots, transcripts, the output
-// stream, wait evidence, plugin states, extractions, recordings and errors.
-// A nil *Redactor always means the default policy; raw text is asked for
-// explicitly, with NoRedaction.
+// (see [RedactionPolicy] and [Redactor]): snapshots, transcripts, the
+// output stream, wait evidence, plugin states, extractions, recordings and
+// errors. A nil *Redactor always means the default policy; raw text is
+// asked for explicitly, with [NoRedaction].
 //
-// An ExtensionHandle drives a session through an Extension, which owns one
-// TUI's vocabulary: states, intents and wait matchers. LuaExtension runs a
+// # Transcript, recording and replay
+//
+// [Session.Transcript] and [Session.OutputSince] read what the program
+// wrote, with markers ([Session.Mark]). [Options].RecordPath records an
+// asciicast v2 file (package [ptywright/asciicast]); [Replay] plays one back
+// through a Screen and [ReplayClassify] through an [Extension]. Package
+// [ptywright/svg] draws a snapshot as a picture.
+//
+// # Extensions and plugins
+//
+// An [ExtensionHandle] drives a session through an [Extension], which owns
+// one TUI's vocabulary: states, intents and wait matchers. Every intent
+// sent comes back with a [Receipt]. The provider-agnostic reading of a
+// screen, its turn lifecycle and its dialog projection are the shared
+// contract of package [ptywright/contract].
+//
+// [LuaExtension] runs a
 // Lua plugin (go-lua, Lua 5.2) in a sandbox: base, string, table and math
 // only, Lua 5.2 patterns, host helpers gated by the manifest's permissions,
 // instruction and wall-clock budgets on every call, and a memory budget on
 // every instance, checked before each allocation through a small patch of
-// go-lua kept in third_party/go-lua (see PluginLimits). Plugins is the
-// registry of built-in and trusted-local plugins, and the PredicateRegistry
-// that decides lua matchers.
+// go-lua kept in third_party/go-lua (see PluginLimits). luahost.go is the
+// host's public face; the sandbox itself is internal/luart, which reaches
+// this package only through the luart.Host and callbacks luahost.go passes
+// in. Manifests are package [ptywright/manifest]; the registry of built-in
+// and trusted-local plugins, which also decides lua matchers (a
+// PredicateRegistry), is package [ptywright/plugins].
+//
+// # Plugin runtime SDK
 //
 // Plugins also get a small runtime SDK: ptywright.emit (fire-and-forget
 // events, namespaced "<plugin>:<event>"), ptywright.on (handlers of core
@@ -47,11 +86,45 @@
 // session and adapter ids of the instance, which classify also gets as
 // ctx.session and intents as their second argument),
 // ptywright.invalid_params(message) (rejects the caller's params: the
-// *PluginError wraps ErrInvalidParams, -32602 over JSON-RPC, where any
+// *[PluginError] wraps [ErrInvalidParams], -32602 over JSON-RPC, where any
 // other Lua error is the plugin's own failure), and Ok/Err results for
-// hooks, which Plugins.Call and Plugins.CallInline invoke by name with JSON
-// arguments. Events travel on an EventBus owned by the Plugins registry.
+// hooks, which LuaExtension.CallHook and CallInlineLua (and the registry's
+// Call and CallInline) invoke by name with JSON arguments. Events travel
+// on an EventBus: the registry's, or HandleOptions.Events.
 //
-// Errors wrap the sentinels ErrTimeout, ErrCancelled, ErrSessionClosed,
-// ErrPermissionDenied and ErrUnsupported; test them with errors.Is.
+// # Lock order
+//
+// Locks are taken outermost first, and no type locks another type's mutex
+// (it calls a method of that type instead):
+//
+//  1. plugins.Registry.mu, never held while calling out; then one plugin's
+//     definition lock, held while the registry creates or closes its own
+//     instances of that plugin.
+//  2. ExtensionHandle.extMu, serialising a handle's classify, send and wait.
+//  3. LuaExtension.mu, serialising calls into one Lua state; held while its
+//     event handlers run and while it emits.
+//  4. Session.mu, then Screen.mu and the recorder's lock inside it;
+//     Session.wmu (PTY writes) on its own.
+//  5. Leaves, held only for their own fields: EventBus.mu (subscribers run
+//     without it) and a LuaExtension's event queue lock. Emitting never
+//     runs another plugin's handlers under the emitter's locks: they are
+//     queued and run on the receiving instance's own goroutine.
+//
+// # Errors
+//
+// Errors wrap the sentinels [ErrTimeout], [ErrCancelled], [ErrSessionClosed],
+// [ErrProcessExited], [ErrPermissionDenied], [ErrInvalidParams] and
+// [ErrUnsupported], and bad input gets a *[FieldError] naming the field;
+// test them with errors.Is and errors.As. Every sentinel's text starts
+// with "ptywright: ".
+//
+// # Other packages
+//
+// [ptywright/ptywrighttest] helps Go tests (leak-checked sessions, golden
+// screens); [ptywright/rpc] serves this API as JSON-RPC 2.0 and
+// [ptywright/mcpserver] as MCP tools; cmd/ptywright is the command.
 package ptywright
+
+// Version is the ptywright library version. Plugins see it as
+// ptywright.version.
+const Version = "0.1.0"

@@ -3,6 +3,8 @@ package ptywright
 import (
 	"errors"
 	"fmt"
+
+	"ptywright/internal/wire"
 )
 
 // Sentinel errors. Test them with errors.Is: the errors ptywright returns wrap
@@ -20,7 +22,7 @@ var (
 	// ErrPermissionDenied: a plugin lacks the permission an operation needs.
 	ErrPermissionDenied = errors.New("ptywright: permission denied")
 	// ErrInvalidParams: a caller passed a malformed or missing argument.
-	ErrInvalidParams = errors.New("ptywright: invalid params")
+	ErrInvalidParams = wire.ErrInvalidParams
 	// ErrUnsupported: this platform cannot do it yet. It also matches
 	// errors.ErrUnsupported.
 	ErrUnsupported = fmt.Errorf("ptywright: %w", errors.ErrUnsupported)

@@ -9,6 +9,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"ptywright/manifest"
+
+	"ptywright/internal/luart"
 )
 
 // Core event names. The core defines them and their payload (CoreEvent);
@@ -105,7 +109,7 @@ const maxEventDepth = 8
 // subscribers must only record the event (queue it, set a flag) and
 // return, never block. A subscriber that panics is logged and skipped, so
 // one bad consumer never breaks the emitter. The bus has no goroutine and
-// nothing to close; it is owned by whoever creates it (a Plugins registry
+// nothing to close; it is owned by whoever creates it (a plugins.Registry
 // makes one, the JSON-RPC server shares it), never global.
 type EventBus struct {
 	log  *slog.Logger
@@ -158,11 +162,11 @@ func (b *EventBus) list() []*eventSub {
 // events in any plugin namespace; Lua plugins go through ptywright.emit,
 // which confines them to their own.
 func (b *EventBus) Emit(ev Event) error {
-	if _, _, ok := splitPluginEvent(ev.Name); !ok {
+	if _, _, ok := manifest.SplitEvent(ev.Name); !ok {
 		return fmt.Errorf("%w: name %q must be \"<namespace>:<event>\" in lowercase letters, digits, '-' and '_'", ErrInvalidEvent, ev.Name)
 	}
 	if isCoreNamespace(ev.Name) && !slices.Contains(CoreEventNames(), ev.Name) {
-		return fmt.Errorf("%w: %q is in a core namespace but is not a core event (%s)", ErrInvalidEvent, ev.Name, nameList(CoreEventNames()))
+		return fmt.Errorf("%w: %q is in a core namespace but is not a core event (%s)", ErrInvalidEvent, ev.Name, luart.NameList(CoreEventNames()))
 	}
 	if len(ev.Payload) == 0 {
 		ev.Payload = json.RawMessage("null")
@@ -178,7 +182,7 @@ func (b *EventBus) Emit(ev Event) error {
 // when empty.
 func (b *EventBus) EmitCore(ce CoreEvent) error {
 	if !slices.Contains(CoreEventNames(), ce.Event) {
-		return fmt.Errorf("%w: %q is not a core event (%s)", ErrInvalidEvent, ce.Event, nameList(CoreEventNames()))
+		return fmt.Errorf("%w: %q is not a core event (%s)", ErrInvalidEvent, ce.Event, luart.NameList(CoreEventNames()))
 	}
 	now := time.Now()
 	if ce.Timestamp == "" {
@@ -210,6 +214,6 @@ func (b *EventBus) call(s *eventSub, ev Event) {
 // isCoreNamespace reports whether an event name is in a namespace the
 // core owns.
 func isCoreNamespace(name string) bool {
-	ns, _, _ := splitPluginEvent(name)
-	return slices.Contains(manifestReservedNamespaces, ns)
+	ns, _, _ := manifest.SplitEvent(name)
+	return manifest.IsReservedNamespace(ns)
 }

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 
-	lua "github.com/Shopify/go-lua"
+	"ptywright/contract"
+	"ptywright/internal/luart"
 )
 
 // Explanation is the account of one classification: which of the plugin's
@@ -29,10 +29,10 @@ type Explanation struct {
 	Considered []ConsideredState `json:"considered,omitempty"`
 	// ParserVersion is the parser preset's version (from the assessment's
 	// parser_metadata), Parser the whole provenance.
-	ParserVersion string          `json:"parser_version,omitempty"`
-	Parser        *ParserMetadata `json:"parser,omitempty"`
+	ParserVersion string                   `json:"parser_version,omitempty"`
+	Parser        *contract.ParserMetadata `json:"parser,omitempty"`
 	// Anomalies are the assessment's (unknown version, fallback...).
-	Anomalies []Anomaly `json:"anomalies,omitempty"`
+	Anomalies []contract.Anomaly `json:"anomalies,omitempty"`
 }
 
 // RowRegion is a span of screen rows, 1-based and inclusive.
@@ -71,7 +71,7 @@ func (x Explanation) Redact(r *Redactor) Explanation {
 		x.Considered = c
 	}
 	if x.Anomalies != nil {
-		a := make([]Anomaly, len(x.Anomalies))
+		a := make([]contract.Anomaly, len(x.Anomalies))
 		for i, an := range x.Anomalies {
 			an.Message = r.Redact(an.Message)
 			a[i] = an
@@ -142,6 +142,7 @@ type NotHeldError struct {
 	Held           int
 }
 
+// Error says which sequences are held.
 func (e *NotHeldError) Error() string {
 	if e.Held == 0 {
 		return fmt.Sprintf("classification at sequence %d is not held: nothing has been classified yet", e.Sequence)
@@ -152,6 +153,7 @@ func (e *NotHeldError) Error() string {
 	return fmt.Sprintf("classification at sequence %d is no longer held: the oldest held is at sequence %d (held: %d to %d)", e.Sequence, e.Oldest, e.Oldest, e.Newest)
 }
 
+// Unwrap lets errors.Is match ErrNotHeld.
 func (e *NotHeldError) Unwrap() error { return ErrNotHeld }
 
 // heldClassification is what a classification needs to be explained later:
@@ -314,7 +316,7 @@ func (h *ExtensionHandle) explainHeldLocked(ctx context.Context, e, newest *held
 	if again.State == e.st.State {
 		out.Rule, out.Region, out.Considered = x.Rule, x.Region, x.Considered
 	} else {
-		out.Anomalies = append(append([]Anomaly(nil), out.Anomalies...), Anomaly{
+		out.Anomalies = append(append([]contract.Anomaly(nil), out.Anomalies...), contract.Anomaly{
 			Code: "explanation_unavailable",
 			Message: fmt.Sprintf("classifying sequence %d again for its explanation gave %s (rule %q), not %s: the plugin's memory has moved on since",
 				e.st.Sequence, again.State, x.Rule, e.st.State),
@@ -381,36 +383,29 @@ func (e *LuaExtension) ClassifyExplained(ctx context.Context, cc ClassifyContext
 	cc.Explain = true
 	var st StateSnapshot
 	var x Explanation
-	err := e.call(ctx, "classify", func(l *lua.State) (int, error) {
-		return 1, pushGo(l, reflect.ValueOf(cc), 0)
-	}, func(l *lua.State) (err error) {
-		res := l.AbsIndex(-1)
-		if st, err = e.rt.decodeSnapshot(l); err != nil {
+	err := e.call(ctx, "classify", func(a *luart.Args) error { return a.Go(cc) }, func(v luart.Value) (err error) {
+		if st, err = decodeSnapshot(v); err != nil {
 			return err
 		}
-		x, err = e.rt.decodeExplanation(l, res)
+		x, err = decodeExplanation(v)
 		return err
 	})
 	return st, x, err
 }
 
 // decodeExplanation reads rule, region and considered from classify's
-// result at res.
-func (rt *luaRuntime) decodeExplanation(l *lua.State, res int) (Explanation, error) {
+// result res.
+func decodeExplanation(res luart.Value) (Explanation, error) {
 	var x Explanation
-	l.Field(res, "rule")
-	switch l.TypeOf(-1) {
-	case lua.TypeNil:
-	case lua.TypeString:
-		x.Rule, _ = l.ToString(-1)
+	switch r := res.Field("rule"); {
+	case r.IsNil():
+	case r.IsString():
+		x.Rule, _ = r.String()
 	default:
-		return x, fmt.Errorf("classify: field \"rule\": want a string, got %s", lua.TypeNameOf(l, -1))
+		return x, fmt.Errorf("classify: field \"rule\": want a string, got %s", r.TypeName())
 	}
-	l.Pop(1)
-	conv := rt.newLuaToGo(l)
-	l.Field(res, "region")
-	if !l.IsNil(-1) {
-		v, err := conv.value(-1, "classify: region")
+	if r := res.Field("region"); !r.IsNil() {
+		v, err := r.Go("classify: region")
 		if err != nil {
 			return x, err
 		}
@@ -422,10 +417,8 @@ func (rt *luaRuntime) decodeExplanation(l *lua.State, res int) (Explanation, err
 		}
 		x.Region = &RowRegion{FirstRow: int(first), LastRow: int(last)}
 	}
-	l.Pop(1)
-	l.Field(res, "considered")
-	if !l.IsNil(-1) {
-		v, err := conv.value(-1, "classify: considered")
+	if c := res.Field("considered"); !c.IsNil() {
+		v, err := c.Go("classify: considered")
 		if err != nil {
 			return x, err
 		}
@@ -454,6 +447,5 @@ func (rt *luaRuntime) decodeExplanation(l *lua.State, res int) (Explanation, err
 			x.Considered = append(x.Considered, cs)
 		}
 	}
-	l.Pop(1)
 	return x, nil
 }

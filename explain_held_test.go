@@ -10,6 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
+	"ptywright/internal/tuitest"
+	"ptywright/plugins"
 )
 
 // heldPlugin reads "ready" or not, remembers the sequence it classified
@@ -36,8 +39,8 @@ return M`
 
 func startHeld(t *testing.T, opts ptywright.HandleOptions) (*ptywright.ExtensionHandle, *ptywright.Session) {
 	t.Helper()
-	plugins := newPlugins(t, ptywright.PluginsOptions{})
-	_, err := plugins.Load(writePlugin(t, "held", "", heldPlugin))
+	plugins := newPlugins(t, plugins.Options{})
+	_, err := plugins.Load(tuitest.WritePlugin(t, "held", "", heldPlugin))
 	require.NoError(t, err)
 	ext, err := plugins.NewExtension("held")
 	require.NoError(t, err)
@@ -182,7 +185,7 @@ func TestExplainHeldDoesNotQueue(t *testing.T) {
 // the explanation of the lifecycle's last classification.
 func TestLifecycleWaitTimeoutExplains(t *testing.T) {
 	noLeak(t)
-	h, s := startHeld(t, ptywright.HandleOptions{Lifecycle: &ptywright.LifecycleOptions{}})
+	h, s := startHeld(t, ptywright.HandleOptions{Lifecycle: &contract.LifecycleOptions{}})
 	ctx := context.Background()
 	_, err := s.Perform(ctx, ptywright.Text("go\n"))
 	require.NoError(t, err)

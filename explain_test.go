@@ -9,6 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
+	"ptywright/internal/tuitest"
+	"ptywright/plugins"
 )
 
 // explainPlugin names its rules, and reports what it considered and the
@@ -36,8 +39,8 @@ return M`
 
 func TestExplain(t *testing.T) {
 	noLeak(t)
-	plugins := newPlugins(t, ptywright.PluginsOptions{})
-	_, err := plugins.Load(writePlugin(t, "demo", "", explainPlugin))
+	plugins := newPlugins(t, plugins.Options{})
+	_, err := plugins.Load(tuitest.WritePlugin(t, "demo", "", explainPlugin))
 	require.NoError(t, err)
 	ext, err := plugins.NewExtension("demo")
 	require.NoError(t, err)
@@ -54,7 +57,7 @@ func TestExplain(t *testing.T) {
 	require.Equal(t, &ptywright.RowRegion{FirstRow: 1, LastRow: 1}, x.Region)
 	require.Equal(t, "3", x.ParserVersion)
 	require.Equal(t, "demo-tui", x.Parser.ParserPresetID)
-	require.Equal(t, []ptywright.Anomaly{{Code: "unknown_version_floor_used", Message: "no banner"}}, x.Anomalies)
+	require.Equal(t, []contract.Anomaly{{Code: "unknown_version_floor_used", Message: "no banner"}}, x.Anomalies)
 	require.Len(t, x.Considered, 1)
 
 	// A wait that times out carries the explanation beside the screen.

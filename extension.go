@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"ptywright/contract"
+	"ptywright/manifest"
 )
 
 // Defaults of the extension host loop.
@@ -37,7 +40,7 @@ const (
 // The host serialises calls on one Extension.
 type Extension interface {
 	// Manifest describes the plugin.
-	Manifest() PluginManifest
+	Manifest() manifest.Manifest
 	// Classify names the state the screen shows.
 	Classify(ctx context.Context, cc ClassifyContext) (StateSnapshot, error)
 	// Plan turns an intent into actions.
@@ -93,9 +96,9 @@ type StateSnapshot struct {
 	Metadata map[string]any `json:"metadata,omitempty"`
 	// Assessment is the provider-agnostic reading of the surface, for
 	// plugins that report one; the host validates its vocabulary.
-	Assessment *SurfaceAssessment `json:"assessment,omitempty"`
+	Assessment *contract.SurfaceAssessment `json:"assessment,omitempty"`
 	// Lifecycle is the host's turn lifecycle, when the handle tracks one.
-	Lifecycle *LifecycleStatus `json:"lifecycle,omitempty"`
+	Lifecycle *contract.LifecycleStatus `json:"lifecycle,omitempty"`
 	// InputSettleMs is how long this state's screen must stay visibly
 	// unchanged before it takes keys: a freshly drawn dialog may drop the
 	// first keys sent to it. Send holds an intent's keys until then.
@@ -131,10 +134,10 @@ type HandleOptions struct {
 	// Lifecycle, when set, makes the handle track the turn lifecycle: a
 	// goroutine classifies every screen change and feeds the assessments to
 	// a LifecycleTracker (see Lifecycle and the wait_lifecycle intent).
-	Lifecycle *LifecycleOptions
+	Lifecycle *contract.LifecycleOptions
 	// OnLifecycle is called (from the tracking goroutine, never under a
 	// lock) when the lifecycle status changes. It must not block.
-	OnLifecycle func(LifecycleStatus)
+	OnLifecycle func(contract.LifecycleStatus)
 
 	// Runtime SDK (handle_events.go).
 
@@ -195,7 +198,7 @@ func NewExtensionHandle(s *Session, ext Extension, opts HandleOptions) *Extensio
 func (h *ExtensionHandle) Session() *Session { return h.s }
 
 // Manifest returns the extension's manifest.
-func (h *ExtensionHandle) Manifest() PluginManifest { return h.ext.Manifest() }
+func (h *ExtensionHandle) Manifest() manifest.Manifest { return h.ext.Manifest() }
 
 // State classifies the current screen. Like every handle method it queues
 // behind a running Send, Wait or Turn, and gives up when ctx ends while
@@ -280,7 +283,7 @@ type Inspection struct {
 	TranscriptTail string        `json:"transcript_tail"`
 	Sequence       uint64        `json:"sequence"`
 	// Projection is the dialog-oriented rendering of the screen.
-	Projection DialogProjection `json:"projection"`
+	Projection contract.DialogProjection `json:"projection"`
 }
 
 // Inspect classifies and returns the texts the classifier saw, redacted with
@@ -441,13 +444,18 @@ func (h *ExtensionHandle) classifyNow(ctx context.Context) (StateSnapshot, Scree
 // contextLocked builds the ClassifyContext for snap from the live session;
 // the caller holds extMu (it reads lastIntent).
 func (h *ExtensionHandle) contextLocked(snap ScreenSnapshot) ClassifyContext {
-	h.s.mu.Lock()
-	tail := h.s.tr.Tail(ClassifyTranscriptChars)
-	last := h.s.visibleChangedLocked()
-	h.s.mu.Unlock()
+	tail, last := h.s.classifyInputs(ClassifyTranscriptChars)
 	cc := newClassifyContext(snap, tail, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
 	cc.Session, cc.Adapter = h.opts.Scope.Session, h.opts.Scope.Adapter
 	return cc
+}
+
+// classifyInputs returns the transcript's last n characters and when the
+// visible screen last changed, read together under the session's lock.
+func (s *Session) classifyInputs(n int) (tail string, lastChange time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.Tail(n), s.visibleChangedLocked()
 }
 
 // newClassifyContext builds what a classifier sees from a raw snapshot, the

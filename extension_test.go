@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // replExtension is a small extension written in Go, as a Go user of the
@@ -25,8 +26,8 @@ type replExtension struct {
 	closed      bool
 }
 
-func (e *replExtension) Manifest() ptywright.PluginManifest {
-	return ptywright.PluginManifest{Name: "repl", Kind: ptywright.PluginKindAdapter, Version: "1.0.0", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua"}
+func (e *replExtension) Manifest() manifest.Manifest {
+	return manifest.Manifest{Name: "repl", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 }
 
 func (e *replExtension) Classify(_ context.Context, cc ptywright.ClassifyContext) (ptywright.StateSnapshot, error) {

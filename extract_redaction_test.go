@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 // TestExtractIsRedacted: an answer holding a secret comes back redacted
@@ -19,7 +20,7 @@ import (
 func TestExtractIsRedacted(t *testing.T) {
 	const secret = "sk-ant-api03-Wq3Er5Ty7Ui9Op1As3Df5Gh7AA" // fits on one row
 	h := startLifecycleAdapter(t, lifecycleLua, ptywright.HandleOptions{
-		Lifecycle: &ptywright.LifecycleOptions{CompletionStability: 200 * time.Millisecond},
+		Lifecycle: &contract.LifecycleOptions{CompletionStability: 200 * time.Millisecond},
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"strings"
 	"time"
+
+	"ptywright/contract"
 )
 
 const (
@@ -22,16 +26,16 @@ const (
 // lifecycle is a handle's tracker and the goroutine that feeds it. Its
 // fields other than stop/done are guarded by the handle's extMu.
 type lifecycle struct {
-	tr      *LifecycleTracker
-	status  LifecycleStatus
+	tr      *contract.LifecycleTracker
+	status  contract.LifecycleStatus
 	changed chan struct{} // closed and replaced when status changes
 	stop    chan struct{}
 	done    chan struct{}
 }
 
-func (h *ExtensionHandle) startLifecycle(opts LifecycleOptions) {
+func (h *ExtensionHandle) startLifecycle(opts contract.LifecycleOptions) {
 	now := time.Now()
-	tr := NewLifecycleTracker(opts, now)
+	tr := contract.NewLifecycleTracker(opts, now)
 	h.lc = &lifecycle{tr: tr, status: tr.Status(), changed: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
 	go h.observeLoop()
 }
@@ -71,7 +75,7 @@ func (h *ExtensionHandle) observeLoop() {
 			// A burst of output is observed once per wake-up: the next
 			// watch returns the latest sequence.
 		case <-tick:
-			h.publish(func(tr *LifecycleTracker) LifecycleStatus { return tr.Tick(time.Now()) })
+			h.publish(func(tr *contract.LifecycleTracker) contract.LifecycleStatus { return tr.Tick(time.Now()) })
 		}
 		if !timer.Stop() {
 			select {
@@ -91,8 +95,8 @@ func (h *ExtensionHandle) feed(st StateSnapshot, snap ScreenSnapshot) {
 	if st.Assessment == nil {
 		return // Plugins without assessments have no lifecycle evidence.
 	}
-	obs := Observation{Time: time.Now(), Assessment: *st.Assessment, NormalizedText: NormalizeText(snap.PlainText)}
-	h.publish(func(tr *LifecycleTracker) LifecycleStatus { return tr.Observe(obs) })
+	obs := contract.Observation{Time: time.Now(), Assessment: *st.Assessment, NormalizedText: contract.NormalizeText(snap.PlainText)}
+	h.publish(func(tr *contract.LifecycleTracker) contract.LifecycleStatus { return tr.Observe(obs) })
 }
 
 // submitTurn anchors a turn at the latest observation.
@@ -100,11 +104,11 @@ func (h *ExtensionHandle) submitTurn() {
 	if h.lc == nil {
 		return
 	}
-	h.publish(func(tr *LifecycleTracker) LifecycleStatus { return tr.Submit(time.Now()) })
+	h.publish(func(tr *contract.LifecycleTracker) contract.LifecycleStatus { return tr.Submit(time.Now()) })
 }
 
 // publish applies step under extMu and reports a changed status.
-func (h *ExtensionHandle) publish(step func(*LifecycleTracker) LifecycleStatus) {
+func (h *ExtensionHandle) publish(step func(*contract.LifecycleTracker) contract.LifecycleStatus) {
 	h.extMu.Lock()
 	prev := h.lc.status
 	st := step(h.lc.tr)
@@ -122,7 +126,7 @@ func (h *ExtensionHandle) publish(step func(*LifecycleTracker) LifecycleStatus) 
 
 // Lifecycle returns the turn lifecycle, or nil when the handle does not
 // track one (HandleOptions.Lifecycle unset).
-func (h *ExtensionHandle) Lifecycle() *LifecycleStatus {
+func (h *ExtensionHandle) Lifecycle() *contract.LifecycleStatus {
 	if h.lc == nil {
 		return nil
 	}
@@ -138,16 +142,16 @@ func (h *ExtensionHandle) waitLifecycle(ctx context.Context, params json.RawMess
 		return nil, fmt.Errorf("%w: %s: this adapter does not track a lifecycle", ErrInvalidParams, LifecycleWaitIntent)
 	}
 	var p struct {
-		State                 LifecycleState `json:"state"`
-		CompletedTurnStableMs *int64         `json:"completed_turn_stable_ms"`
+		State                 contract.LifecycleState `json:"state"`
+		CompletedTurnStableMs *int64                  `json:"completed_turn_stable_ms"`
 	}
 	if err := strictDecode(params, &p); err != nil {
 		return nil, fmt.Errorf("%w: %s params: %v", ErrInvalidParams, LifecycleWaitIntent, err)
 	}
 	switch p.State {
 	case "":
-		p.State = LifecycleCompleted
-	case LifecycleWaiting, LifecycleInProgress, LifecycleCandidateComplete, LifecycleCompleted, LifecycleStalled:
+		p.State = contract.LifecycleCompleted
+	case contract.LifecycleWaiting, contract.LifecycleInProgress, contract.LifecycleCandidateComplete, contract.LifecycleCompleted, contract.LifecycleStalled:
 	default:
 		return nil, fmt.Errorf("%w: %s params.state: unknown lifecycle state %q", ErrInvalidParams, LifecycleWaitIntent, p.State)
 	}
@@ -192,18 +196,18 @@ type Projector interface {
 // Project renders the current screen as a DialogProjection: the plugin's
 // projector when it has one, the normalized screen otherwise. head and tail
 // are line counts (0: defaults).
-func (h *ExtensionHandle) Project(ctx context.Context, head, tail int) (DialogProjection, error) {
+func (h *ExtensionHandle) Project(ctx context.Context, head, tail int) (contract.DialogProjection, error) {
 	if err := h.turn.lock(ctx); err != nil {
-		return DialogProjection{}, err
+		return contract.DialogProjection{}, err
 	}
 	defer h.turn.unlock()
 	if h.closed {
-		return DialogProjection{}, ErrSessionClosed
+		return contract.DialogProjection{}, ErrSessionClosed
 	}
 	return h.projectLocked(ctx, head, tail)
 }
 
-func (h *ExtensionHandle) projectLocked(ctx context.Context, head, tail int) (DialogProjection, error) {
+func (h *ExtensionHandle) projectLocked(ctx context.Context, head, tail int) (contract.DialogProjection, error) {
 	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
 	dialog, projector := "", ""
 	if p, ok := h.ext.(Projector); ok {
@@ -211,13 +215,13 @@ func (h *ExtensionHandle) projectLocked(ctx context.Context, head, tail int) (Di
 		d, id, ok, err := p.Project(ctx, h.contextLocked(snap))
 		h.extMu.Unlock()
 		if err != nil {
-			return DialogProjection{}, fmt.Errorf("plugin %s: project: %w", h.ext.Manifest().Name, err)
+			return contract.DialogProjection{}, fmt.Errorf("plugin %s: project: %w", h.ext.Manifest().Name, err)
 		}
 		if ok {
 			dialog, projector = d, id
 		}
 	}
-	return NewDialogProjection(snap.PlainText, dialog, h.ext.Manifest().Name, projector, head, tail), nil
+	return contract.NewDialogProjection(snap.PlainText, dialog, h.ext.Manifest().Name, projector, head, tail), nil
 }
 
 // Extract runs a caller-owned extraction over the projected dialog,
@@ -228,4 +232,78 @@ func (h *ExtensionHandle) Extract(ctx context.Context, e Extraction) (ExtractRes
 		return ExtractResult{}, err
 	}
 	return e.Extract(e.Redactor.Redact(p.DialogText))
+}
+
+// ErrNoMatch is returned by extraction when the pattern or sentinels are not
+// in the text.
+var ErrNoMatch = errors.New("ptywright: no match")
+
+// Extraction is caller-owned answer association over projected dialog.
+type Extraction struct {
+	// Regex searches the last TailChars characters; the first capture group
+	// (or the whole match) is the answer.
+	Regex string `json:"regex,omitempty"`
+	// Sentinels [start, end] delimit the answer after the last start marker.
+	Sentinels []string `json:"sentinels,omitempty"`
+	// TailChars bounds the searched text (0: all of it).
+	TailChars int `json:"tail_chars,omitempty"`
+	// Redactor redacts the dialog before it is searched, so the answer is
+	// redacted like every other read: nil means DefaultRedactor,
+	// NoRedaction searches the raw dialog (ExtensionHandle.Extract).
+	Redactor *Redactor `json:"-"`
+}
+
+// ExtractResult is an extracted answer.
+type ExtractResult struct {
+	Text   string `json:"text"`
+	Method string `json:"method"`
+}
+
+// Extract runs e over text.
+func (e Extraction) Extract(text string) (ExtractResult, error) {
+	if e.TailChars < 0 {
+		return ExtractResult{}, fmt.Errorf("%w: tail_chars: must not be negative", ErrInvalidParams)
+	}
+	if (e.Regex == "") == (len(e.Sentinels) == 0) {
+		return ExtractResult{}, fmt.Errorf("%w: exactly one of regex or sentinels is required", ErrInvalidParams)
+	}
+	if e.TailChars > 0 {
+		if r := []rune(text); len(r) > e.TailChars {
+			text = string(r[len(r)-e.TailChars:])
+		}
+	}
+	if e.Regex != "" {
+		re, err := regexp.Compile(e.Regex)
+		if err != nil {
+			return ExtractResult{}, fmt.Errorf("%w: regex: %v", ErrInvalidParams, err)
+		}
+		all := re.FindAllStringSubmatchIndex(text, -1)
+		if len(all) == 0 {
+			return ExtractResult{}, fmt.Errorf("%w: regex %q", ErrNoMatch, e.Regex)
+		}
+		return ExtractResult{Text: *capture(text, all[len(all)-1]), Method: "tail_regex"}, nil
+	}
+	if len(e.Sentinels) != 2 || e.Sentinels[0] == "" || e.Sentinels[1] == "" {
+		return ExtractResult{}, fmt.Errorf("%w: sentinels: need [start, end], both non-empty", ErrInvalidParams)
+	}
+	start, end := e.Sentinels[0], e.Sentinels[1]
+	// The last start marker wins: a prompt that quotes the sentinels comes
+	// before the model's answer. Its end must follow, or the answer is not
+	// complete yet.
+	if i := strings.LastIndex(text, start); i >= 0 {
+		body := text[i+len(start):]
+		if j := strings.Index(body, end); j >= 0 {
+			return ExtractResult{Text: strings.TrimSpace(unwrap(body[:j])), Method: "sentinel"}, nil
+		}
+	}
+	return ExtractResult{}, fmt.Errorf("%w: sentinels %q…%q", ErrNoMatch, start, end)
+}
+
+// unwrap joins a payload the terminal wrapped over several rows.
+func unwrap(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
+	"ptywright/manifest"
 )
 
 // A Lua adapter for a shell REPL that reports the shared assessment and
@@ -58,8 +60,8 @@ const lifecycleRepl = `printf 'REPL v1.2\n'; while printf 'READY> '; read -r lin
 
 func startLifecycleAdapter(t *testing.T, lua string, opts ptywright.HandleOptions) *ptywright.ExtensionHandle {
 	t.Helper()
-	m := ptywright.PluginManifest{Name: "repl", Kind: ptywright.PluginKindAdapter, Version: "1.0.0", Runtime: ptywright.RuntimeLua,
-		Entrypoint: "main.lua", Permissions: ptywright.AllPermissions()}
+	m := manifest.Manifest{Name: "repl", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua,
+		Entrypoint: "main.lua", Permissions: manifest.AllPermissions()}
 	ext, err := ptywright.NewLuaExtension(m, []byte(lua), ptywright.LuaOptions{})
 	require.NoError(t, err)
 	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", lifecycleRepl}})
@@ -73,10 +75,10 @@ func startLifecycleAdapter(t *testing.T, lua string, opts ptywright.HandleOption
 func TestLifecycleThroughAHandle(t *testing.T) {
 	noLeak(t)
 	var mu sync.Mutex
-	var seen []ptywright.LifecycleState
+	var seen []contract.LifecycleState
 	h := startLifecycleAdapter(t, lifecycleLua, ptywright.HandleOptions{
-		Lifecycle: &ptywright.LifecycleOptions{CompletionStability: 200 * time.Millisecond},
-		OnLifecycle: func(st ptywright.LifecycleStatus) {
+		Lifecycle: &contract.LifecycleOptions{CompletionStability: 200 * time.Millisecond},
+		OnLifecycle: func(st contract.LifecycleStatus) {
 			mu.Lock()
 			seen = append(seen, st.State)
 			mu.Unlock()
@@ -88,7 +90,7 @@ func TestLifecycleThroughAHandle(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "ready", st.State)
 	require.Equal(t, "1.2", st.Assessment.ParserMetadata.DetectedVersion)
-	require.Equal(t, ptywright.LifecycleWaiting, st.Lifecycle.State)
+	require.Equal(t, contract.LifecycleWaiting, st.Lifecycle.State)
 	require.True(t, st.Lifecycle.SubmitReady)
 
 	turn, err := h.Turn(ctx, "send_prompt", json.RawMessage(`{"prompt":"forty-two"}`), ptywright.LifecycleWaitIntent, nil)
@@ -96,23 +98,23 @@ func TestLifecycleThroughAHandle(t *testing.T) {
 	st, res := turn.State, turn.Wait
 	require.Equal(t, ptywright.MatchLifecycle, res.Outcome.Kind)
 	require.Equal(t, "completed", res.Outcome.Text)
-	require.Equal(t, ptywright.LifecycleCompleted, st.Lifecycle.State)
+	require.Equal(t, contract.LifecycleCompleted, st.Lifecycle.State)
 	require.Equal(t, 1, h.Lifecycle().TurnID)
 
 	// OnLifecycle runs after the status is published (and the wait woken),
 	// outside the handle's locks: its last call may still be on its way.
-	var got []ptywright.LifecycleState
+	var got []contract.LifecycleState
 	require.Eventually(t, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		got = append(got[:0], seen...)
-		return len(got) > 0 && got[len(got)-1] == ptywright.LifecycleCompleted
+		return len(got) > 0 && got[len(got)-1] == contract.LifecycleCompleted
 	}, 5*time.Second, time.Millisecond, "OnLifecycle never reported completed: %v", got)
 	// The typed echo already changes the text while the prompt still looks
 	// ready, so a candidate may come and be retracted before the work shows:
 	// the turn must end working → candidate → completed.
 	require.GreaterOrEqual(t, len(got), 3)
-	require.Equal(t, []ptywright.LifecycleState{ptywright.LifecycleInProgress, ptywright.LifecycleCandidateComplete, ptywright.LifecycleCompleted}, got[len(got)-3:])
+	require.Equal(t, []contract.LifecycleState{contract.LifecycleInProgress, contract.LifecycleCandidateComplete, contract.LifecycleCompleted}, got[len(got)-3:])
 
 	p, err := h.Project(ctx, 0, 1)
 	require.NoError(t, err)
@@ -136,7 +138,7 @@ func TestLifecycleWaitErrors(t *testing.T) {
 	require.ErrorIs(t, err, ptywright.ErrInvalidParams, "no lifecycle tracked")
 	require.Nil(t, h.Lifecycle())
 
-	h2 := startLifecycleAdapter(t, lifecycleLua, ptywright.HandleOptions{Lifecycle: &ptywright.LifecycleOptions{}})
+	h2 := startLifecycleAdapter(t, lifecycleLua, ptywright.HandleOptions{Lifecycle: &contract.LifecycleOptions{}})
 	_, _, err = h2.Wait(ctx, ptywright.LifecycleWaitIntent, json.RawMessage(`{"state":"done"}`))
 	require.ErrorContains(t, err, `unknown lifecycle state "done"`)
 	tctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
@@ -165,6 +167,6 @@ return M`
 	require.NoError(t, err)
 	require.Equal(t, "ready", st.State)
 	require.Len(t, st.Assessment.Anomalies, 1)
-	require.Equal(t, ptywright.AnomalyUnknownAssessmentFields, st.Assessment.Anomalies[0].Code)
+	require.Equal(t, contract.AnomalyUnknownAssessmentFields, st.Assessment.Anomalies[0].Code)
 	require.Contains(t, st.Assessment.Anomalies[0].Message, "mood")
 }

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
-	lua "github.com/Shopify/go-lua"
+	"ptywright/internal/luart"
+	"ptywright/internal/wire"
+	"ptywright/manifest"
 )
 
 // Hook call budgets.
@@ -123,7 +125,7 @@ func (r *HookResult) UnmarshalJSON(data []byte) error {
 // only Close calls. Calls are serialised with the instance's other calls,
 // so a long hook holds them up.
 func (e *LuaExtension) CallHook(ctx context.Context, hook string, args json.RawMessage, opts HookOptions) (HookResult, error) {
-	if !isHookName(hook) {
+	if !manifest.IsHookName(hook) {
 		return HookResult{}, fmt.Errorf("%w: hook: %q is not a Lua function name", ErrInvalidParams, hook)
 	}
 	if hook == "close" {
@@ -149,45 +151,43 @@ func (e *LuaExtension) CallHook(ctx context.Context, hook string, args json.RawM
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	rt := e.rt
-	if err := rt.ensure(cctx); err != nil {
+	if err := rt.Ensure(cctx); err != nil {
 		return HookResult{}, err
 	}
-	exports := rt.exports()
+	exports := rt.Exports()
 	if !exports[hook] {
-		return HookResult{}, fmt.Errorf("%w: hook: plugin %s exports no function %q (exports: %s)", ErrInvalidParams, rt.manifest.Name, hook, nameList(sortedNames(exports)))
+		return HookResult{}, fmt.Errorf("%w: hook: plugin %s exports no function %q (exports: %s)", ErrInvalidParams, rt.Name(), hook, luart.NameList(luart.SortedNames(exports)))
 	}
-	saved := rt.budget.limits
 	instr := opts.Instructions
 	if instr <= 0 {
 		instr = DefaultHookInstructions
 	}
-	rt.budget.limits = PluginLimits{Instructions: instr, Timeout: timeout, Memory: saved.Memory}
-	defer func() { rt.budget.limits = saved }()
+	defer rt.SetCallLimits(PluginLimits{Instructions: instr, Timeout: timeout})()
 	var res HookResult
-	err = rt.callExport(cctx, hook, func(l *lua.State) (int, error) {
-		for i, a := range list {
-			if err := pushDecoded(l, a, 0); err != nil {
-				return 0, fmt.Errorf("args[%d]: %w", i, err)
+	err = rt.Call(cctx, hook, func(a *luart.Args) error {
+		for i, v := range list {
+			if err := a.Decoded(v); err != nil {
+				return fmt.Errorf("args[%d]: %w", i, err)
 			}
 		}
-		return len(list), nil
-	}, func(l *lua.State) (err error) {
-		res, err = rt.decodeHookResult(l)
+		return nil
+	}, func(v luart.Value) (err error) {
+		res.Ok, res.Err, err = v.HookResult()
 		return err
 	})
 	if err != nil {
 		if errors.Is(err, ErrTimeout) && !callersDeadline {
-			return HookResult{}, fmt.Errorf("plugin %s: hook %q timed out after %s: %w", rt.manifest.Name, hook, timeout, err)
+			return HookResult{}, fmt.Errorf("plugin %s: hook %q timed out after %s: %w", rt.Name(), hook, timeout, err)
 		}
 		return HookResult{}, err
 	}
-	res.Output = rt.lastOutput()
+	res.Output = rt.LastOutput()
 	return res, nil
 }
 
 // hookArgs decodes a JSON array of arguments.
 func hookArgs(args json.RawMessage) ([]any, error) {
-	v, err := decodeJSON(args)
+	v, err := luart.DecodeJSON(args)
 	if err != nil {
 		return nil, fmt.Errorf("%w: args: %v", ErrInvalidParams, err)
 	}
@@ -197,82 +197,29 @@ func hookArgs(args json.RawMessage) ([]any, error) {
 	case []any:
 		// Refused before the call, naming the argument, rather than
 		// rounded on the way into Lua.
-		if err := checkNumbers(v, "args"); err != nil {
+		if err := luart.CheckNumbers(v, "args"); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrInvalidParams, err)
 		}
 		return v, nil
 	}
-	return nil, fmt.Errorf("%w: args: want a JSON array of positional arguments, got %s", ErrInvalidParams, jsonKind(args))
+	return nil, fmt.Errorf("%w: args: want a JSON array of positional arguments, got %s", ErrInvalidParams, wire.Kind(args))
 }
 
-// decodeHookResult reads a hook's return value.
-func (rt *luaRuntime) decodeHookResult(l *lua.State) (HookResult, error) {
-	conv := rt.newLuaToGo(l)
-	if rt.isResult(l, -1) {
-		res := l.AbsIndex(-1)
-		l.Field(res, "err")
-		if !l.IsNil(-1) {
-			msg, err := errMessage(l, conv)
-			if err != nil {
-				return HookResult{}, err
-			}
-			return HookResult{Err: &msg}, nil
-		}
-		l.Pop(1)
-		l.Field(res, "ok")
-	}
-	raw, err := conv.json(-1, "result")
-	rt.budget.charge(l, int64(conv.nodes*nodeCost))
-	if err != nil {
-		return HookResult{}, err
-	}
-	return HookResult{Ok: raw}, nil
-}
-
-// errMessage reads Err's message on top of the stack: a string or number
-// as is, anything else in its JSON form.
-func errMessage(l *lua.State, conv *luaToGo) (string, error) {
-	switch l.TypeOf(-1) {
-	case lua.TypeString, lua.TypeNumber:
-		s, _ := l.ToString(-1)
-		return s, nil
-	}
-	raw, err := conv.json(-1, "Err message")
-	return string(raw), err
-}
-
-// Call calls hook on the named plugin (plugin.call), on an instance the
-// registry keeps for hook calls: one per plugin, created on first use, so
-// module-level state persists between calls, separate from every adapter's
-// instance and from the one deciding lua matchers. See
-// LuaExtension.CallHook.
-func (p *Plugins) Call(ctx context.Context, plugin, hook string, args json.RawMessage, opts HookOptions) (HookResult, error) {
-	def, err := p.lookup(plugin)
-	if err != nil {
-		return HookResult{}, err
-	}
-	ext, err := p.defInstance(def, &def.hookInstance)
-	if err != nil {
-		return HookResult{}, err
-	}
-	return ext.CallHook(ctx, hook, args, opts)
-}
-
-// CallInline loads source as a one-shot script named InlinePluginName,
+// CallInlineLua loads source as a one-shot script named InlinePluginName,
 // calls hook with args and closes the script (running its cleanups). The
 // script is a module like a plugin's entrypoint, or just defines global
 // functions; it runs with no permissions beyond pure Lua: the sandbox's
 // libraries, print, Ok and Err, and the ptywright table's json and re
 // helpers, without actions, matchers, emit, on, on_cleanup or log. The
-// load runs under the registry's PluginLimits, the hook under opts. Only
-// trusted callers should reach it (the JSON-RPC server requires
-// --allow-plugin-load).
-func (p *Plugins) CallInline(ctx context.Context, source, hook string, args json.RawMessage, opts HookOptions) (HookResult, error) {
+// load runs under lo.Limits (lo.Events and lo.Scope are not used), the
+// hook under opts. Only trusted callers should reach it (the JSON-RPC
+// server requires --allow-plugin-load).
+func CallInlineLua(ctx context.Context, source, hook string, args json.RawMessage, lo LuaOptions, opts HookOptions) (HookResult, error) {
 	if strings.TrimSpace(source) == "" {
 		return HookResult{}, fmt.Errorf("%w: source: empty script", ErrInvalidParams)
 	}
-	m := PluginManifest{Name: InlinePluginName, Kind: PluginKindMacro, Version: "0", Runtime: RuntimeLua, Entrypoint: "inline.lua"}
-	ext, err := newLuaExtension(m, []byte(source), LuaOptions{Limits: p.opts.Limits, Logger: p.opts.Logger}, true)
+	m := manifest.Manifest{Name: InlinePluginName, Kind: manifest.KindMacro, Version: "0", Runtime: manifest.RuntimeLua, Entrypoint: "inline.lua"}
+	ext, err := newLuaExtension(m, []byte(source), LuaOptions{Limits: lo.Limits, Logger: lo.Logger}, true)
 	if err != nil {
 		return HookResult{}, err
 	}
@@ -280,26 +227,28 @@ func (p *Plugins) CallInline(ctx context.Context, source, hook string, args json
 	return ext.CallHook(ctx, hook, args, opts)
 }
 
-// checkDeclared fails fast, when a plugin is registered, on hooks and
+// CheckDeclared fails, with a *manifest.Error naming the field, on hooks
+// and intents the manifest declares but the module does not export. The
+// plugin registry calls it when a plugin is registered, to fail fast., when a plugin is registered, on hooks and
 // intents its manifest declares but its module does not export.
-func (e *LuaExtension) checkDeclared() error {
+func (e *LuaExtension) CheckDeclared() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	m := &e.rt.manifest
+	m := e.rt.Manifest()
 	if len(m.Hooks) == 0 && len(m.Intents) == 0 {
 		return nil
 	}
-	if err := e.rt.ensure(context.Background()); err != nil {
+	if err := e.rt.Ensure(context.Background()); err != nil {
 		return err
 	}
-	exports := e.rt.exports()
+	exports := e.rt.Exports()
 	for _, list := range []struct {
 		field, kind string
 		names       []string
 	}{{"hooks", "hook", m.Hooks}, {"intents", "intent", m.Intents}} {
 		for i, name := range list.names {
 			if !exports[name] {
-				return manifestFieldErr(fmt.Sprintf("%s[%d]", list.field, i), "%s %q is declared but the plugin exports no such function", list.kind, name)
+				return manifest.FieldError(fmt.Sprintf("%s[%d]", list.field, i), "%s %q is declared but the plugin exports no such function", list.kind, name)
 			}
 		}
 	}

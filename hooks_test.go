@@ -10,6 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
+	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 const hookPlugin = `local M = {}
@@ -32,8 +35,8 @@ function M.close() end
 return M`
 
 func TestHookCalls(t *testing.T) {
-	p := newPlugins(t, ptywright.PluginsOptions{Limits: testLimits})
-	_, err := p.Load(writePlugin(t, "hooks", "", hookPlugin))
+	p := newPlugins(t, plugins.Options{Limits: testLimits})
+	_, err := p.Load(tuitest.WritePlugin(t, "hooks", "", hookPlugin))
 	require.NoError(t, err)
 	ctx := context.Background()
 	str := func(s string) *string { return &s }
@@ -76,8 +79,8 @@ func TestHookCalls(t *testing.T) {
 }
 
 func TestHookCallErrors(t *testing.T) {
-	p := newPlugins(t, ptywright.PluginsOptions{Limits: testLimits})
-	_, err := p.Load(writePlugin(t, "hooks", "", hookPlugin))
+	p := newPlugins(t, plugins.Options{Limits: testLimits})
+	_, err := p.Load(tuitest.WritePlugin(t, "hooks", "", hookPlugin))
 	require.NoError(t, err)
 	ctx := context.Background()
 	tests := []struct {
@@ -85,7 +88,7 @@ func TestHookCallErrors(t *testing.T) {
 		is                 error
 		want               string
 	}{
-		{"nope", "add", "", ptywright.ErrPluginNotFound, `"nope"`},
+		{"nope", "add", "", plugins.ErrNotFound, `"nope"`},
 		{"hooks", "missing", "", ptywright.ErrInvalidParams, `plugin hooks exports no function "missing" (exports: add, argc, chatty, close, count, fail`},
 		{"hooks", "not a name", "", ptywright.ErrInvalidParams, "is not a Lua function name"},
 		{"hooks", "close", "", ptywright.ErrInvalidParams, "close is the plugin's shutdown hook"},
@@ -107,8 +110,8 @@ func TestHookCallErrors(t *testing.T) {
 // (DefaultHookInstructions, not testLimits', which would stop spin at once),
 // so its timeout stops it, as a timeout.
 func TestHookTimeout(t *testing.T) {
-	p := newPlugins(t, ptywright.PluginsOptions{Limits: testLimits})
-	_, err := p.Load(writePlugin(t, "hooks", "", hookPlugin))
+	p := newPlugins(t, plugins.Options{Limits: testLimits})
+	_, err := p.Load(tuitest.WritePlugin(t, "hooks", "", hookPlugin))
 	require.NoError(t, err)
 	_, err = p.Call(context.Background(), "hooks", "spin", nil, ptywright.HookOptions{Timeout: 100 * time.Millisecond})
 	require.ErrorIs(t, err, ptywright.ErrTimeout)
@@ -134,8 +137,8 @@ func TestHookTimeout(t *testing.T) {
 // A hook has an instruction budget like every plugin call: a loop that
 // allocates nothing ends with a budget error, not only at its timeout.
 func TestHookInstructionBudget(t *testing.T) {
-	p := newPlugins(t, ptywright.PluginsOptions{Limits: testLimits})
-	_, err := p.Load(writePlugin(t, "hooks", "", hookPlugin))
+	p := newPlugins(t, plugins.Options{Limits: testLimits})
+	_, err := p.Load(tuitest.WritePlugin(t, "hooks", "", hookPlugin))
 	require.NoError(t, err)
 	start := time.Now()
 	_, err = p.Call(context.Background(), "hooks", "spin", nil, ptywright.HookOptions{Timeout: 30 * time.Second, Instructions: 1_000_000})
@@ -151,8 +154,8 @@ func TestHookInstructionBudget(t *testing.T) {
 }
 
 func TestHookInstanceIsSeparate(t *testing.T) {
-	p := newPlugins(t, ptywright.PluginsOptions{Limits: testLimits})
-	_, err := p.Load(writePlugin(t, "hooks", "", hookPlugin))
+	p := newPlugins(t, plugins.Options{Limits: testLimits})
+	_, err := p.Load(tuitest.WritePlugin(t, "hooks", "", hookPlugin))
 	require.NoError(t, err)
 	ctx := context.Background()
 	_, err = p.Call(ctx, "hooks", "count", nil, ptywright.HookOptions{})
@@ -167,7 +170,7 @@ func TestHookInstanceIsSeparate(t *testing.T) {
 }
 
 func TestHookInline(t *testing.T) {
-	p := newPlugins(t, ptywright.PluginsOptions{Limits: testLimits})
+	p := newPlugins(t, plugins.Options{Limits: testLimits})
 	ctx := context.Background()
 	tests := []struct {
 		name, source, hook, args, want string
@@ -207,27 +210,27 @@ end`, "probe", ``, `{"ok":{"action":true,"matcher":true,"emit":true,"on":true,"c
 }
 
 func TestManifestDeclaredHooksMustExist(t *testing.T) {
-	p := newPlugins(t, ptywright.PluginsOptions{Limits: testLimits})
-	_, err := p.Load(writePlugin(t, "decl", "hooks = [\"add\", \"sub\"]\n", `return {add = function() end}`))
-	require.ErrorIs(t, err, ptywright.ErrInvalidManifest)
-	var me *ptywright.ManifestError
+	p := newPlugins(t, plugins.Options{Limits: testLimits})
+	_, err := p.Load(tuitest.WritePlugin(t, "decl", "hooks = [\"add\", \"sub\"]\n", `return {add = function() end}`))
+	require.ErrorIs(t, err, manifest.ErrInvalid)
+	var me *manifest.Error
 	require.True(t, errors.As(err, &me))
 	require.Equal(t, "hooks[1]", me.Field)
 	require.ErrorContains(t, err, `hook "sub" is declared but the plugin exports no such function`)
-	_, err = p.Load(writePlugin(t, "decl", "intents = [\"go\"]\n", `return {}`))
+	_, err = p.Load(tuitest.WritePlugin(t, "decl", "intents = [\"go\"]\n", `return {}`))
 	require.ErrorContains(t, err, `field "intents[0]": intent "go" is declared but the plugin exports no such function`)
-	_, err = p.Load(writePlugin(t, "decl", "hooks = [\"add\"]\nintents = [\"go\"]\n", `return {add = function() end, go = function() end}`))
+	_, err = p.Load(tuitest.WritePlugin(t, "decl", "hooks = [\"add\"]\nintents = [\"go\"]\n", `return {add = function() end, go = function() end}`))
 	require.NoError(t, err)
 	// Two loaded plugins claiming one name: the second fails fast.
-	_, err = p.Load(writePlugin(t, "decl", "", `return {}`))
-	require.ErrorIs(t, err, ptywright.ErrPluginExists)
+	_, err = p.Load(tuitest.WritePlugin(t, "decl", "", `return {}`))
+	require.ErrorIs(t, err, plugins.ErrExists)
 }
 
 func TestPluginsCloseRunsInstanceCleanups(t *testing.T) {
 	logger, logs := jsonLogger()
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{Limits: testLimits, Logger: logger})
+	p, err := plugins.New(plugins.Options{Limits: testLimits, Logger: logger})
 	require.NoError(t, err)
-	_, err = p.Load(writePlugin(t, "svc", "", `local M = {}
+	_, err = p.Load(tuitest.WritePlugin(t, "svc", "", `local M = {}
 ptywright.on_cleanup(function() ptywright.log.info("svc cleanup") end)
 function M.ping() return "pong" end
 function M.close() ptywright.log.info("svc close") end
@@ -248,7 +251,7 @@ return M`))
 // exactly is refused, naming the argument, rather than rounded; one within
 // ±2^53 makes the round trip unchanged, in both directions.
 func TestHookNumbersAreNeverAltered(t *testing.T) {
-	p := newPlugins(t, ptywright.PluginsOptions{Limits: testLimits})
+	p := newPlugins(t, plugins.Options{Limits: testLimits})
 	ctx := context.Background()
 	const echo = `function echo(...) return {...} end
 function big() return 2^53 + 2 end

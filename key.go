@@ -3,15 +3,17 @@ package ptywright
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // ErrUnknownKey is wrapped by ParseKey when a name is not in the key table.
-var ErrUnknownKey = errors.New("unknown key")
+var ErrUnknownKey = errors.New("ptywright: unknown key")
 
 // Key names a single key press by its snake_case wire name (the value of a
-// {"type":"key"} action). Use the Key* constants or ParseKey; a Key outside the
-// table has no byte sequence.
+// {"type":"key"} action). Use the Key* constants, Ctrl, F or ParseKey; a Key
+// outside the table has no byte sequence.
 type Key string
 
 // Submission and editing keys.
@@ -39,49 +41,17 @@ const (
 	KeyInsert   Key = "insert"
 )
 
-// Control combinations. ctrl_h, ctrl_i, ctrl_j and ctrl_m are deliberately
-// absent: they send the same bytes as backspace (in some terminals), tab,
-// line feed and enter, and one name per byte sequence keeps plans readable.
-const (
-	KeyCtrlA Key = "ctrl_a"
-	KeyCtrlB Key = "ctrl_b"
-	KeyCtrlC Key = "ctrl_c"
-	KeyCtrlD Key = "ctrl_d"
-	KeyCtrlE Key = "ctrl_e"
-	KeyCtrlF Key = "ctrl_f"
-	KeyCtrlG Key = "ctrl_g"
-	KeyCtrlK Key = "ctrl_k"
-	KeyCtrlL Key = "ctrl_l"
-	KeyCtrlN Key = "ctrl_n"
-	KeyCtrlO Key = "ctrl_o"
-	KeyCtrlP Key = "ctrl_p"
-	KeyCtrlQ Key = "ctrl_q"
-	KeyCtrlR Key = "ctrl_r"
-	KeyCtrlS Key = "ctrl_s"
-	KeyCtrlT Key = "ctrl_t"
-	KeyCtrlU Key = "ctrl_u"
-	KeyCtrlV Key = "ctrl_v"
-	KeyCtrlW Key = "ctrl_w"
-	KeyCtrlX Key = "ctrl_x"
-	KeyCtrlY Key = "ctrl_y"
-	KeyCtrlZ Key = "ctrl_z"
-)
+// Ctrl returns the key that types letter with Control held: Ctrl('c') is
+// "ctrl_c" (ETX, what interrupts a program). Upper and lower case name the
+// same key. ctrl_h, ctrl_i, ctrl_j and ctrl_m are deliberately absent from
+// the key table (Ctrl('h').Valid() is false): they send the same bytes as
+// backspace (in some terminals), tab, line feed and enter, and one name per
+// byte sequence keeps plans readable.
+func Ctrl(letter rune) Key { return Key("ctrl_" + string(unicode.ToLower(letter))) }
 
-// Function keys, encoded as xterm does.
-const (
-	KeyF1  Key = "f1"
-	KeyF2  Key = "f2"
-	KeyF3  Key = "f3"
-	KeyF4  Key = "f4"
-	KeyF5  Key = "f5"
-	KeyF6  Key = "f6"
-	KeyF7  Key = "f7"
-	KeyF8  Key = "f8"
-	KeyF9  Key = "f9"
-	KeyF10 Key = "f10"
-	KeyF11 Key = "f11"
-	KeyF12 Key = "f12"
-)
+// F returns function key n, 1 to 12 (F(5) is "f5"), encoded as xterm does.
+// Other numbers give a Key that is not Valid.
+func F(n int) Key { return Key("f" + strconv.Itoa(n)) }
 
 // keyCode is one row of the key table: the bytes sent normally and, when they
 // differ, in application cursor mode.
@@ -91,8 +61,10 @@ type keyCode struct {
 	app    string // "" means same as normal
 }
 
-// keyTable is the single source of truth for names, order and bytes.
-var keyTable = [...]keyCode{
+// keyTable is the single source of truth for names, order and bytes: the
+// editing and navigation keys, then ctrl_a..ctrl_z (less h, i, j and m:
+// see Ctrl), then f1..f12.
+var keyTable = append(append([]keyCode{
 	{KeyEnter, "\r", ""},
 	{KeyEscape, "\x1b", ""},
 	{KeyTab, "\t", ""},
@@ -109,40 +81,28 @@ var keyTable = [...]keyCode{
 	{KeyPageUp, "\x1b[5~", ""},
 	{KeyPageDown, "\x1b[6~", ""},
 	{KeyInsert, "\x1b[2~", ""},
-	{KeyCtrlA, "\x01", ""},
-	{KeyCtrlB, "\x02", ""},
-	{KeyCtrlC, "\x03", ""},
-	{KeyCtrlD, "\x04", ""},
-	{KeyCtrlE, "\x05", ""},
-	{KeyCtrlF, "\x06", ""},
-	{KeyCtrlG, "\x07", ""},
-	{KeyCtrlK, "\x0b", ""},
-	{KeyCtrlL, "\x0c", ""},
-	{KeyCtrlN, "\x0e", ""},
-	{KeyCtrlO, "\x0f", ""},
-	{KeyCtrlP, "\x10", ""},
-	{KeyCtrlQ, "\x11", ""},
-	{KeyCtrlR, "\x12", ""},
-	{KeyCtrlS, "\x13", ""},
-	{KeyCtrlT, "\x14", ""},
-	{KeyCtrlU, "\x15", ""},
-	{KeyCtrlV, "\x16", ""},
-	{KeyCtrlW, "\x17", ""},
-	{KeyCtrlX, "\x18", ""},
-	{KeyCtrlY, "\x19", ""},
-	{KeyCtrlZ, "\x1a", ""},
-	{KeyF1, "\x1bOP", ""},
-	{KeyF2, "\x1bOQ", ""},
-	{KeyF3, "\x1bOR", ""},
-	{KeyF4, "\x1bOS", ""},
-	{KeyF5, "\x1b[15~", ""},
-	{KeyF6, "\x1b[17~", ""},
-	{KeyF7, "\x1b[18~", ""},
-	{KeyF8, "\x1b[19~", ""},
-	{KeyF9, "\x1b[20~", ""},
-	{KeyF10, "\x1b[21~", ""},
-	{KeyF11, "\x1b[23~", ""},
-	{KeyF12, "\x1b[24~", ""},
+}, ctrlKeys()...), functionKeys()...)
+
+// ctrlKeys are the Control-letter rows: each sends the letter's C0 code.
+func ctrlKeys() []keyCode {
+	var out []keyCode
+	for c := 'a'; c <= 'z'; c++ {
+		if strings.ContainsRune("hijm", c) {
+			continue
+		}
+		out = append(out, keyCode{key: Ctrl(c), normal: string(rune(c - 'a' + 1))})
+	}
+	return out
+}
+
+// functionKeys are F1..F12 as xterm sends them.
+func functionKeys() []keyCode {
+	seqs := [...]string{"\x1bOP", "\x1bOQ", "\x1bOR", "\x1bOS", "\x1b[15~", "\x1b[17~", "\x1b[18~", "\x1b[19~", "\x1b[20~", "\x1b[21~", "\x1b[23~", "\x1b[24~"}
+	out := make([]keyCode, len(seqs))
+	for i, seq := range seqs {
+		out[i] = keyCode{key: F(i + 1), normal: seq}
+	}
+	return out
 }
 
 func lookupKey(k Key) (keyCode, bool) {

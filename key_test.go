@@ -29,40 +29,40 @@ func TestKeyBytes(t *testing.T) {
 		{KeyPageUp, "\x1b[5~", "\x1b[5~"},
 		{KeyPageDown, "\x1b[6~", "\x1b[6~"},
 		{KeyInsert, "\x1b[2~", "\x1b[2~"},
-		{KeyCtrlA, "\x01", "\x01"},
-		{KeyCtrlB, "\x02", "\x02"},
-		{KeyCtrlC, "\x03", "\x03"},
-		{KeyCtrlD, "\x04", "\x04"},
-		{KeyCtrlE, "\x05", "\x05"},
-		{KeyCtrlF, "\x06", "\x06"},
-		{KeyCtrlG, "\x07", "\x07"},
-		{KeyCtrlK, "\x0b", "\x0b"},
-		{KeyCtrlL, "\x0c", "\x0c"},
-		{KeyCtrlN, "\x0e", "\x0e"},
-		{KeyCtrlO, "\x0f", "\x0f"},
-		{KeyCtrlP, "\x10", "\x10"},
-		{KeyCtrlQ, "\x11", "\x11"},
-		{KeyCtrlR, "\x12", "\x12"},
-		{KeyCtrlS, "\x13", "\x13"},
-		{KeyCtrlT, "\x14", "\x14"},
-		{KeyCtrlU, "\x15", "\x15"},
-		{KeyCtrlV, "\x16", "\x16"},
-		{KeyCtrlW, "\x17", "\x17"},
-		{KeyCtrlX, "\x18", "\x18"},
-		{KeyCtrlY, "\x19", "\x19"},
-		{KeyCtrlZ, "\x1a", "\x1a"},
-		{KeyF1, "\x1bOP", "\x1bOP"},
-		{KeyF2, "\x1bOQ", "\x1bOQ"},
-		{KeyF3, "\x1bOR", "\x1bOR"},
-		{KeyF4, "\x1bOS", "\x1bOS"},
-		{KeyF5, "\x1b[15~", "\x1b[15~"},
-		{KeyF6, "\x1b[17~", "\x1b[17~"},
-		{KeyF7, "\x1b[18~", "\x1b[18~"},
-		{KeyF8, "\x1b[19~", "\x1b[19~"},
-		{KeyF9, "\x1b[20~", "\x1b[20~"},
-		{KeyF10, "\x1b[21~", "\x1b[21~"},
-		{KeyF11, "\x1b[23~", "\x1b[23~"},
-		{KeyF12, "\x1b[24~", "\x1b[24~"},
+		{Ctrl('a'), "\x01", "\x01"},
+		{Ctrl('b'), "\x02", "\x02"},
+		{Ctrl('c'), "\x03", "\x03"},
+		{Ctrl('d'), "\x04", "\x04"},
+		{Ctrl('e'), "\x05", "\x05"},
+		{Ctrl('f'), "\x06", "\x06"},
+		{Ctrl('g'), "\x07", "\x07"},
+		{Ctrl('k'), "\x0b", "\x0b"},
+		{Ctrl('l'), "\x0c", "\x0c"},
+		{Ctrl('n'), "\x0e", "\x0e"},
+		{Ctrl('o'), "\x0f", "\x0f"},
+		{Ctrl('p'), "\x10", "\x10"},
+		{Ctrl('q'), "\x11", "\x11"},
+		{Ctrl('r'), "\x12", "\x12"},
+		{Ctrl('s'), "\x13", "\x13"},
+		{Ctrl('t'), "\x14", "\x14"},
+		{Ctrl('u'), "\x15", "\x15"},
+		{Ctrl('v'), "\x16", "\x16"},
+		{Ctrl('w'), "\x17", "\x17"},
+		{Ctrl('x'), "\x18", "\x18"},
+		{Ctrl('y'), "\x19", "\x19"},
+		{Ctrl('z'), "\x1a", "\x1a"},
+		{F(1), "\x1bOP", "\x1bOP"},
+		{F(2), "\x1bOQ", "\x1bOQ"},
+		{F(3), "\x1bOR", "\x1bOR"},
+		{F(4), "\x1bOS", "\x1bOS"},
+		{F(5), "\x1b[15~", "\x1b[15~"},
+		{F(6), "\x1b[17~", "\x1b[17~"},
+		{F(7), "\x1b[18~", "\x1b[18~"},
+		{F(8), "\x1b[19~", "\x1b[19~"},
+		{F(9), "\x1b[20~", "\x1b[20~"},
+		{F(10), "\x1b[21~", "\x1b[21~"},
+		{F(11), "\x1b[23~", "\x1b[23~"},
+		{F(12), "\x1b[24~", "\x1b[24~"},
 	}
 	// The table above must cover every key exactly once, in Keys() order.
 	want := make([]Key, len(tests))
@@ -100,7 +100,7 @@ func TestKeysOrderIsStable(t *testing.T) {
 	first := Keys()
 	require.Equal(t, first, Keys())
 	require.Equal(t, []Key{KeyEnter, KeyEscape, KeyTab}, first[:3])
-	require.Equal(t, KeyF12, first[len(first)-1])
+	require.Equal(t, F(12), first[len(first)-1])
 	// Callers may modify the result without affecting the table.
 	first[0] = "mutated"
 	require.Equal(t, KeyEnter, Keys()[0])
@@ -127,4 +127,17 @@ func TestParseKeyRejects(t *testing.T) {
 			require.True(t, strings.Contains(err.Error(), "enter, escape, tab, shift_tab"), err.Error())
 		})
 	}
+}
+
+// TestCtrlAndFNameTheWireKeys: the constructors give the snake_case wire
+// names, and a name outside the table stays invalid.
+func TestCtrlAndFNameTheWireKeys(t *testing.T) {
+	require.Equal(t, Key("ctrl_c"), Ctrl('c'))
+	require.Equal(t, Key("ctrl_c"), Ctrl('C'))
+	require.Equal(t, Key("f5"), F(5))
+	for _, k := range []Key{Ctrl('h'), Ctrl('i'), Ctrl('j'), Ctrl('m'), Ctrl('['), F(0), F(13)} {
+		require.False(t, k.Valid(), "%q", k)
+		require.Nil(t, k.Bytes(false), "%q", k)
+	}
+	require.Len(t, Keys(), 16+22+12)
 }

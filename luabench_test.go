@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // benchScreen is a 200x60 screen of a TUI asking for a tool permission:
@@ -61,7 +62,7 @@ func pad(s string, cols int) string {
 
 func classifierExtension(tb testing.TB) *ptywright.LuaExtension {
 	tb.Helper()
-	lm, err := ptywright.LoadManifestFile("testdata/plugins/classifier/manifest.toml")
+	lm, err := manifest.LoadFile("testdata/plugins/classifier/manifest.toml")
 	require.NoError(tb, err)
 	src, err := lm.ReadSource()
 	require.NoError(tb, err)
@@ -147,7 +148,7 @@ func BenchmarkLuaEmit(b *testing.B) {
 	bus := ptywright.NewEventBus(nil)
 	var n int
 	defer bus.Subscribe(func(ptywright.Event) { n++ })()
-	m := ptywright.PluginManifest{Name: "bench", Kind: ptywright.PluginKindMacro, Version: "1", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua"}
+	m := manifest.Manifest{Name: "bench", Kind: manifest.KindMacro, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 	ext, err := ptywright.NewLuaExtension(m, []byte(`local M = {}
 function M.burst(k) for i = 1, k do ptywright.emit("tick", {i = i, state = "ready"}) end end
 return M`), ptywright.LuaOptions{Events: bus})

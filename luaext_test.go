@@ -9,13 +9,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/plugins"
 )
 
 // newPlugins returns a registry with the echo plugin loaded from
 // testdata, closed with the test.
-func newPlugins(t testing.TB, opts ptywright.PluginsOptions) *ptywright.Plugins {
+func newPlugins(t testing.TB, opts plugins.Options) *plugins.Registry {
 	t.Helper()
-	p, err := ptywright.NewPlugins(opts)
+	p, err := plugins.New(opts)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	_, err = p.Load("testdata/plugins/echo/manifest.toml")
@@ -25,7 +26,7 @@ func newPlugins(t testing.TB, opts ptywright.PluginsOptions) *ptywright.Plugins 
 
 // startEcho starts the echo plugin's default target under an
 // ExtensionHandle whose lua matchers go to plugins.
-func startEcho(t *testing.T, plugins *ptywright.Plugins) *ptywright.ExtensionHandle {
+func startEcho(t *testing.T, plugins *plugins.Registry) *ptywright.ExtensionHandle {
 	t.Helper()
 	m, err := plugins.Manifest("echo")
 	require.NoError(t, err)
@@ -43,7 +44,7 @@ func startEcho(t *testing.T, plugins *ptywright.Plugins) *ptywright.ExtensionHan
 
 func TestEchoPluginEndToEnd(t *testing.T) {
 	noLeak(t)
-	plugins := newPlugins(t, ptywright.PluginsOptions{})
+	plugins := newPlugins(t, plugins.Options{})
 	h := startEcho(t, plugins)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -100,7 +101,7 @@ func TestEchoPluginEndToEnd(t *testing.T) {
 }
 
 func TestEchoPluginDescribe(t *testing.T) {
-	plugins := newPlugins(t, ptywright.PluginsOptions{})
+	plugins := newPlugins(t, plugins.Options{})
 	d, err := plugins.Describe(context.Background(), "echo")
 	require.NoError(t, err)
 	require.Equal(t, "echo", d.Plugin)

@@ -7,15 +7,16 @@ import (
 	"log"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // A plugin is a Lua module: classify names the state, each intent returns
 // the actions to perform.
 func ExampleNewLuaExtension() {
-	m := ptywright.PluginManifest{
-		Name: "greeter", Kind: ptywright.PluginKindAdapter, Version: "1.0.0",
-		Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua",
-		Permissions: []ptywright.Permission{ptywright.PermissionInputWrite},
+	m := manifest.Manifest{
+		Name: "greeter", Kind: manifest.KindAdapter, Version: "1.0.0",
+		Runtime: manifest.RuntimeLua, Entrypoint: "main.lua",
+		Permissions: []manifest.Permission{manifest.PermissionInputWrite},
 	}
 	src := `local M = {}
 function M.classify(ctx)
@@ -53,39 +54,4 @@ return M`
 	// Output:
 	// ready prompt
 	// {"actions":[{"type":"text","value":"hi"},{"type":"key","value":"enter"}],"last_intent":"prompt_submitted"}
-}
-
-// The registry loads trusted-local plugins, describes them, hands each
-// adapter its own instance, and decides lua matchers.
-func ExamplePlugins() {
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer plugins.Close()
-	if _, err := plugins.Load("testdata/plugins/echo/manifest.toml"); err != nil {
-		log.Fatal(err)
-	}
-	ctx := context.Background()
-
-	d, err := plugins.Describe(ctx, "echo")
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, e := range d.Intents {
-		fmt.Println("intent:", e.Name())
-	}
-
-	out, err := plugins.EvalPredicate(ctx, "echo", "has_text", ptywright.PredicateInput{
-		Screen: "hello\nhello",
-		Params: json.RawMessage(`{"text":"hello","lines":2}`),
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println("matched:", out.Matched, *out.Capture)
-	// Output:
-	// intent: send_text
-	// intent: interrupt
-	// matched: true hello
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // testLimits keep runaway tests short: about a millisecond of Lua. The
@@ -19,12 +20,12 @@ var testLimits = ptywright.PluginLimits{Instructions: 200_000, Timeout: 30 * tim
 
 // luaPlugin builds a LuaExtension from inline source, as an adapter with
 // the given permissions (all of them when perms is nil).
-func luaPlugin(t testing.TB, src string, perms []ptywright.Permission, limits ptywright.PluginLimits) *ptywright.LuaExtension {
+func luaPlugin(t testing.TB, src string, perms []manifest.Permission, limits ptywright.PluginLimits) *ptywright.LuaExtension {
 	t.Helper()
 	if perms == nil {
-		perms = ptywright.AllPermissions()
+		perms = manifest.AllPermissions()
 	}
-	m := ptywright.PluginManifest{Name: "probe", Kind: ptywright.PluginKindAdapter, Version: "0.1.0", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua", Permissions: perms}
+	m := manifest.Manifest{Name: "probe", Kind: manifest.KindAdapter, Version: "0.1.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua", Permissions: perms}
 	ext, err := ptywright.NewLuaExtension(m, []byte(src), ptywright.LuaOptions{Limits: limits})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, ext.Close()) })
@@ -96,15 +97,15 @@ result = table.concat({
 }, " ")`
 	tests := []struct {
 		name  string
-		perms []ptywright.Permission
+		perms []manifest.Permission
 		want  string
 	}{
-		{"all", ptywright.AllPermissions(), "true true true true true true true true true true true"},
-		{"none", []ptywright.Permission{ptywright.PermissionScreenRead}, "false false false false false false false false false false true"},
-		{"input only", []ptywright.Permission{ptywright.PermissionInputWrite}, "true true true true false false false false false false true"},
-		{"kill only", []ptywright.Permission{ptywright.PermissionSessionKill}, "true false false false true true false false false false true"},
-		{"resize only", []ptywright.Permission{ptywright.PermissionSessionResize}, "true false false false false false true false false false true"},
-		{"matcher only", []ptywright.Permission{ptywright.PermissionMatcherWait}, "false false false false false false false true true true true"},
+		{"all", manifest.AllPermissions(), "true true true true true true true true true true true"},
+		{"none", []manifest.Permission{manifest.PermissionScreenRead}, "false false false false false false false false false false true"},
+		{"input only", []manifest.Permission{manifest.PermissionInputWrite}, "true true true true false false false false false false true"},
+		{"kill only", []manifest.Permission{manifest.PermissionSessionKill}, "true false false false true true false false false false true"},
+		{"resize only", []manifest.Permission{manifest.PermissionSessionResize}, "true false false false false false true false false false true"},
+		{"matcher only", []manifest.Permission{manifest.PermissionMatcherWait}, "false false false false false false false true true true true"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,7 +122,7 @@ func TestLuaPlanActionsNeedPermissions(t *testing.T) {
 function M.kill_it() return {actions = {{type = "kill"}}} end
 function M.type_it() return {actions = {{type = "text", value = "x"}}} end
 return M`
-	ext := luaPlugin(t, src, []ptywright.Permission{ptywright.PermissionInputWrite}, testLimits)
+	ext := luaPlugin(t, src, []manifest.Permission{manifest.PermissionInputWrite}, testLimits)
 	_, err := ext.Plan(context.Background(), "kill_it", nil)
 	require.ErrorIs(t, err, ptywright.ErrPermissionDenied)
 	require.ErrorContains(t, err, "actions[1] (kill)")
@@ -174,9 +175,9 @@ func TestLuaHelperArgumentErrors(t *testing.T) {
 		want string
 	}{
 		{`ptywright.action.key(nil)`, "bad argument #1 to 'key' (string expected, got nil)"},
-		{`ptywright.action.key("Enter")`, `bad argument #1 to 'key' (unknown key "Enter" (valid keys: enter, escape,`},
+		{`ptywright.action.key("Enter")`, `bad argument #1 to 'key' (ptywright: unknown key "Enter" (valid keys: enter, escape,`},
 		{`ptywright.action.text({})`, "bad argument #1 to 'text' (string expected, got table)"},
-		{`ptywright.action.signal("stop")`, `bad argument #1 to 'signal' (unknown signal "stop" (valid signals: int, term,`},
+		{`ptywright.action.signal("stop")`, `bad argument #1 to 'signal' (ptywright: unknown signal "stop" (valid signals: int, term,`},
 		{`ptywright.action.resize(0, 80)`, "bad argument #1 to 'resize' (rows: must be between 1 and"},
 		{`ptywright.action.resize(24, "wide")`, "bad argument #2 to 'resize' (number expected, got string)"},
 		{`ptywright.action.resize(24.5, 80)`, "bad argument #1 to 'resize' (number has no integer representation)"},
@@ -385,7 +386,7 @@ func TestLuaUncaughtErrorsReachTheHost(t *testing.T) {
 }
 
 func TestLuaLoadErrors(t *testing.T) {
-	m := ptywright.PluginManifest{Name: "broken", Kind: ptywright.PluginKindAdapter, Version: "0.1.0", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua"}
+	m := manifest.Manifest{Name: "broken", Kind: manifest.KindAdapter, Version: "0.1.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 	tests := []struct {
 		name, src, want string
 		is              error
@@ -407,7 +408,7 @@ func TestLuaLoadErrors(t *testing.T) {
 	bad := m
 	bad.Name = ""
 	_, err := ptywright.NewLuaExtension(bad, []byte("return {}"), ptywright.LuaOptions{})
-	require.ErrorIs(t, err, ptywright.ErrInvalidManifest)
+	require.ErrorIs(t, err, manifest.ErrInvalid)
 }
 
 func TestLuaClassifyResults(t *testing.T) {
@@ -478,7 +479,7 @@ func TestLuaPlanResults(t *testing.T) {
 		{"empty array sentinel", `{actions = ptywright.empty_array}`, ptywright.ActionPlan{}, nil, ""},
 		{"clear intent", `{last_intent = ""}`, ptywright.ActionPlan{LastIntent: strPtr("")}, nil, ""},
 		{"hand-built action", `{actions = {{type = "key", value = "enter"}}}`, ptywright.ActionPlan{Actions: []ptywright.Action{ptywright.Press(ptywright.KeyEnter)}}, nil, ""},
-		{"bad action", `{actions = {{type = "key", value = "Enter"}}}`, ptywright.ActionPlan{}, ptywright.ErrInvalidAction, `actions[1]: action.value: unknown key "Enter"`},
+		{"bad action", `{actions = {{type = "key", value = "Enter"}}}`, ptywright.ActionPlan{}, ptywright.ErrInvalidAction, `actions[1]: action.value: ptywright: unknown key "Enter"`},
 		{"unknown field", `{actions = {{type = "text", value = "x", extra = 1}}}`, ptywright.ActionPlan{}, ptywright.ErrInvalidAction, "actions[1]: action.extra: unknown field"},
 		{"actions object", `{actions = {type = "text"}}`, ptywright.ActionPlan{}, ptywright.ErrPluginRuntime, `field "actions": want a list of actions`},
 		{"nil", `nil`, ptywright.ActionPlan{}, ptywright.ErrPluginRuntime, "intent returned nil, want a table"},
@@ -546,7 +547,7 @@ return M`, nil, testLimits)
 	_, err = ext.WaitMatcher(ctx, "nil_matcher", nil)
 	require.ErrorIs(t, err, ptywright.ErrInvalidMatcher)
 
-	noWait := luaPlugin(t, `local M = {} function M.x_matcher() return {type = "process_exited"} end return M`, []ptywright.Permission{ptywright.PermissionInputWrite}, testLimits)
+	noWait := luaPlugin(t, `local M = {} function M.x_matcher() return {type = "process_exited"} end return M`, []manifest.Permission{manifest.PermissionInputWrite}, testLimits)
 	_, err = noWait.WaitMatcher(ctx, "x_matcher", nil)
 	require.ErrorIs(t, err, ptywright.ErrPermissionDenied)
 }

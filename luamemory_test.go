@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/luart"
+	"ptywright/plugins"
 )
 
 // memoryLimits give a plugin a small memory budget and so much of
@@ -128,16 +130,16 @@ return M`, nil, memoryLimits)
 	require.Equal(t, "1", *plan.LastIntent, "a fresh state starts with an empty cache")
 }
 
-// TestLuaMemoryBudgetDefaults: the zero value means DefaultPluginMemory,
-// and no plugin gets more than MaxPluginMemory.
+// TestLuaMemoryBudgetDefaults: the zero value means the default memory
+// budget (64 MiB), and no plugin gets more than the maximum (1 GiB).
 func TestLuaMemoryBudgetDefaults(t *testing.T) {
 	ext := luaPlugin(t, probeSource(`local s = 'x' for i = 1, 40 do s = s .. s end`), nil, ptywright.PluginLimits{Instructions: 1 << 40, Timeout: time.Minute})
 	_, err := run(t, ext)
 	require.ErrorIs(t, err, ptywright.ErrPluginMemory)
 	require.ErrorContains(t, err, "memory budget exceeded (64 MiB)")
 
-	for _, tt := range []struct{ set, want int64 }{{0, ptywright.DefaultPluginMemory}, {-1, ptywright.DefaultPluginMemory}, {5 << 20, 5 << 20}, {1 << 40, ptywright.MaxPluginMemory}} {
-		plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true, Limits: ptywright.PluginLimits{Memory: tt.set}})
+	for _, tt := range []struct{ set, want int64 }{{0, luart.DefaultMemory}, {-1, luart.DefaultMemory}, {5 << 20, 5 << 20}, {1 << 40, luart.MaxMemory}} {
+		plugins, err := plugins.New(plugins.Options{NoBuiltins: true, Limits: ptywright.PluginLimits{Memory: tt.set}})
 		require.NoError(t, err)
 		require.Equal(t, tt.want, plugins.Capabilities().Limits.MemoryBytes, "Memory: %d", tt.set)
 		require.NoError(t, plugins.Close())
@@ -147,7 +149,7 @@ func TestLuaMemoryBudgetDefaults(t *testing.T) {
 // TestLuaMemoryBudgetInHooksAndInline: hooks run without an instruction
 // budget, but never without a memory budget.
 func TestLuaMemoryBudgetInHooksAndInline(t *testing.T) {
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true, Limits: memoryLimits})
+	plugins, err := plugins.New(plugins.Options{NoBuiltins: true, Limits: memoryLimits})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, plugins.Close()) })
 	src := `function bomb() local s = 'x' for i = 1, 40 do s = s .. s end return #s end
@@ -176,7 +178,7 @@ func TestLuaMemoryBudgetHostHelpers(t *testing.T) {
 		})
 	}
 	// A hook's result is converted under the budget as well.
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true, Limits: memoryLimits})
+	plugins, err := plugins.New(plugins.Options{NoBuiltins: true, Limits: memoryLimits})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, plugins.Close()) })
 	_, err = plugins.CallInline(context.Background(), `function dag() local t = {'x'} for i = 1, 40 do t = {t, t} end return t end`, "dag", nil, ptywright.HookOptions{Timeout: time.Minute})

@@ -11,15 +11,18 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
+	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 // sdkManifest is a plugin manifest for the SDK tests.
-func sdkManifest(name string, perms ...ptywright.Permission) ptywright.PluginManifest {
-	return ptywright.PluginManifest{Name: name, Kind: ptywright.PluginKindAdapter, Version: "1", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua", Permissions: perms}
+func sdkManifest(name string, perms ...manifest.Permission) manifest.Manifest {
+	return manifest.Manifest{Name: name, Kind: manifest.KindAdapter, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua", Permissions: perms}
 }
 
 // newSDKExt loads src as plugin name on bus, logging into logger.
-func newSDKExt(t testing.TB, m ptywright.PluginManifest, src string, opts ptywright.LuaOptions) *ptywright.LuaExtension {
+func newSDKExt(t testing.TB, m manifest.Manifest, src string, opts ptywright.LuaOptions) *ptywright.LuaExtension {
 	t.Helper()
 	if opts.Limits == (ptywright.PluginLimits{}) {
 		opts.Limits = testLimits
@@ -77,7 +80,7 @@ return M`, ptywright.LuaOptions{Events: bus, Scope: ptywright.EventScope{Session
 func TestLuaEmitDeclaredEvents(t *testing.T) {
 	bus := ptywright.NewEventBus(nil)
 	m := sdkManifest("tool")
-	m.Events = &ptywright.PluginEvents{Emits: []string{"tool:ok"}, Handles: []string{"session:exited"}}
+	m.Events = &manifest.Events{Emits: []string{"tool:ok"}, Handles: []string{"session:exited"}}
 	ext := newSDKExt(t, m, `local M = {}
 function M.fire(name) ptywright.emit(name) end
 function M.listen(name) ptywright.on(name, function() end) end
@@ -306,8 +309,8 @@ return M`, ptywright.LuaOptions{})
 func TestExtensionHandleEvents(t *testing.T) {
 	noLeak(t)
 	logger, _ := jsonLogger()
-	plugins := newPlugins(t, ptywright.PluginsOptions{Logger: logger})
-	_, err := plugins.Load(writePlugin(t, "watcher", "", `local M = {}
+	plugins := newPlugins(t, plugins.Options{Logger: logger})
+	_, err := plugins.Load(tuitest.WritePlugin(t, "watcher", "", `local M = {}
 ptywright.on_cleanup(function() ptywright.emit("cleaned") end)
 function M.classify(ctx)
   if ctx.screen:find("bye", 1, true) then
@@ -372,8 +375,8 @@ return M`))
 
 func TestExtensionHandleCloseRunsCleanups(t *testing.T) {
 	noLeak(t)
-	plugins := newPlugins(t, ptywright.PluginsOptions{})
-	_, err := plugins.Load(writePlugin(t, "watcher", "", `ptywright.on_cleanup(function() ptywright.emit("cleaned") end)
+	plugins := newPlugins(t, plugins.Options{})
+	_, err := plugins.Load(tuitest.WritePlugin(t, "watcher", "", `ptywright.on_cleanup(function() ptywright.emit("cleaned") end)
 return {classify = function() return {state = "idle"} end}`))
 	require.NoError(t, err)
 	ch := collect(t, plugins.Events())

@@ -155,9 +155,7 @@ func (st *evalState) screenText() string {
 
 func (st *evalState) transcriptText() string {
 	if st.transcript == nil {
-		st.s.mu.Lock()
-		t := st.s.tr.String()
-		st.s.mu.Unlock()
+		t := st.s.transcriptText()
 		st.transcript = &t
 	}
 	return *st.transcript
@@ -271,10 +269,7 @@ func (c *compiled) evalLua(st *evalState) (*MatchOutcome, time.Time, error) {
 	if st.reg == nil {
 		return nil, time.Time{}, fmt.Errorf("%w: lua predicate %s.%s: no plugin registry bound to this wait", ErrInvalidMatcher, lp.Plugin, lp.Predicate)
 	}
-	st.s.mu.Lock()
-	markers := st.s.tr.Markers()
-	cursor := st.s.tr.Cursor()
-	st.s.mu.Unlock()
+	markers, cursor := st.s.transcriptMarks()
 	in := PredicateInput{
 		Screen:        st.screenText(),
 		Transcript:    st.transcriptText(),
@@ -325,4 +320,19 @@ func capture(text string, loc []int) *string {
 		return strPtr(text[loc[2]:loc[3]])
 	}
 	return strPtr(text[loc[0]:loc[1]])
+}
+
+// transcriptText is the whole transcript, read under the session's lock.
+func (s *Session) transcriptText() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.String()
+}
+
+// transcriptMarks are the transcript's markers and cursor, read together
+// under the session's lock.
+func (s *Session) transcriptMarks() (map[string]int64, int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.Markers(), s.tr.Cursor()
 }

@@ -1,15 +1,16 @@
 package ptywright
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
+
+	"ptywright/internal/wire"
 )
 
 // ErrInvalidMatcher is wrapped by every error about a malformed matcher.
-var ErrInvalidMatcher = errors.New("invalid matcher")
+var ErrInvalidMatcher = errors.New("ptywright: invalid matcher")
 
 // MatcherType names a kind of matcher; the values are the wire names.
 type MatcherType string
@@ -155,17 +156,9 @@ func matcherErr(path, format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrInvalidMatcher, path, fmt.Sprintf(format, args...))
 }
 
-func strictDecode(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("trailing data")
-	}
-	return nil
-}
+// strictDecode decodes one JSON value, refusing unknown fields and
+// trailing data.
+func strictDecode(data []byte, v any) error { return wire.StrictDecode(data, v) }
 
 func parseMatcher(data []byte, path string) (Matcher, error) {
 	var w matcherWire

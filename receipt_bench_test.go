@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // catExtension types a marker into cat; with expect, its receipt waits for
@@ -17,8 +18,8 @@ type catExtension struct {
 	next   string
 }
 
-func (e *catExtension) Manifest() ptywright.PluginManifest {
-	return ptywright.PluginManifest{Name: "cat", Kind: ptywright.PluginKindAdapter, Version: "1.0.0", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua"}
+func (e *catExtension) Manifest() manifest.Manifest {
+	return manifest.Manifest{Name: "cat", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 }
 
 func (e *catExtension) Classify(context.Context, ptywright.ClassifyContext) (ptywright.StateSnapshot, error) {

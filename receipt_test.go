@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 var (
@@ -60,8 +61,8 @@ type menuExtension struct {
 	expect *ptywright.Expectation
 }
 
-func (e *menuExtension) Manifest() ptywright.PluginManifest {
-	return ptywright.PluginManifest{Name: "menu", Kind: ptywright.PluginKindAdapter, Version: "1.0.0", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua"}
+func (e *menuExtension) Manifest() manifest.Manifest {
+	return manifest.Manifest{Name: "menu", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 }
 
 func (e *menuExtension) Classify(_ context.Context, cc ptywright.ClassifyContext) (ptywright.StateSnapshot, error) {
@@ -204,8 +205,8 @@ return M`
 
 func TestLuaPluginDeclaresReadinessAndExpectations(t *testing.T) {
 	noLeak(t)
-	m := ptywright.PluginManifest{Name: "menu", Kind: ptywright.PluginKindAdapter, Version: "1.0.0", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua",
-		Permissions: []ptywright.Permission{ptywright.PermissionInputWrite, ptywright.PermissionMatcherWait, ptywright.PermissionScreenRead}}
+	m := manifest.Manifest{Name: "menu", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua",
+		Permissions: []manifest.Permission{manifest.PermissionInputWrite, manifest.PermissionMatcherWait, manifest.PermissionScreenRead}}
 	for _, intent := range []string{"choose", "choose_leave"} {
 		ext, err := ptywright.NewLuaExtension(m, []byte(menuLua), ptywright.LuaOptions{})
 		require.NoError(t, err)

@@ -8,11 +8,13 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"ptywright/asciicast"
 )
 
 // ErrRecordingExists is returned when Options.RecordPath names an existing
 // file: a recording is never overwritten. It also matches fs.ErrExist.
-var ErrRecordingExists = fmt.Errorf("recording file already exists (refusing to overwrite): %w", fs.ErrExist)
+var ErrRecordingExists = fmt.Errorf("ptywright: recording file already exists (refusing to overwrite): %w", fs.ErrExist)
 
 // Limits of the redacting recorder beyond the shared hold-back ones
 // (redact_stream.go).
@@ -65,7 +67,7 @@ type recorder struct {
 
 type pendingEvent struct {
 	t    time.Duration
-	code EventType
+	code asciicast.EventType
 	off  int    // output: the event's bytes are stream[off:off+n]
 	n    int    // output: how many bytes
 	data string // input, resize, marker
@@ -107,7 +109,7 @@ func newRecorder(path string, size Size, env []string, red *Redactor) (*recorder
 		}
 		r.maxLit = red.maxLiteral()
 	}
-	h := RecordingHeader{Version: 2, Width: size.Cols, Height: size.Rows, Timestamp: r.start.Unix(), Env: headerEnv(env)}
+	h := asciicast.Header{Version: 2, Width: size.Cols, Height: size.Rows, Timestamp: r.start.Unix(), Env: headerEnv(env)}
 	b, err := json.Marshal(h)
 	if err == nil {
 		_, err = f.Write(append(b, '\n'))
@@ -142,7 +144,7 @@ func (r *recorder) output(p []byte) {
 	if r.closed || r.err != nil {
 		return
 	}
-	r.pending = append(r.pending, pendingEvent{t: time.Since(r.start), code: EventOutput, off: len(r.stream), n: len(p)})
+	r.pending = append(r.pending, pendingEvent{t: time.Since(r.start), code: asciicast.EventOutput, off: len(r.stream), n: len(p)})
 	r.stream = append(r.stream, p...)
 	r.settle(false)
 }
@@ -152,21 +154,21 @@ func (r *recorder) input(b []byte) {
 	if r == nil || len(b) == 0 {
 		return
 	}
-	r.event(EventInput, r.redact(string(b)))
+	r.event(asciicast.EventInput, r.redact(string(b)))
 }
 
 func (r *recorder) resize(s Size) {
 	if r == nil {
 		return
 	}
-	r.event(EventResize, resizeData(s))
+	r.event(asciicast.EventResize, asciicast.ResizeData(s.Rows, s.Cols))
 }
 
 func (r *recorder) marker(label string) {
 	if r == nil {
 		return
 	}
-	r.event(EventMarker, r.redact(label))
+	r.event(asciicast.EventMarker, r.redact(label))
 }
 
 func (r *recorder) redact(s string) string {
@@ -176,7 +178,7 @@ func (r *recorder) redact(s string) string {
 	return r.red.Redact(s)
 }
 
-func (r *recorder) event(code EventType, data string) {
+func (r *recorder) event(code asciicast.EventType, data string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed || r.err != nil {
@@ -257,8 +259,8 @@ func (r *recorder) emit(held string, cut int, spans [][2]int) {
 	i := 0
 	for ; i < len(r.pending); i++ {
 		ev := &r.pending[i]
-		if ev.code != EventOutput {
-			r.out = appendEventLine(r.out, ev.t, string(ev.code), ev.data)
+		if ev.code != asciicast.EventOutput {
+			r.out = asciicast.AppendEvent(r.out, ev.t, ev.code, ev.data)
 			continue
 		}
 		a, b := ev.off, ev.off+ev.n
@@ -273,7 +275,7 @@ func (r *recorder) emit(held string, cut int, spans [][2]int) {
 			piece = piece[:len(piece)-k]
 		}
 		if len(piece) > 0 {
-			r.out = appendEventLine(r.out, ev.t, string(EventOutput), string(piece))
+			r.out = asciicast.AppendEvent(r.out, ev.t, asciicast.EventOutput, string(piece))
 		}
 		if end < b {
 			ev.off, ev.n = end, b-end
@@ -281,7 +283,7 @@ func (r *recorder) emit(held string, cut int, spans [][2]int) {
 		}
 	}
 	if len(carry) > 0 { // Only when the cut split a sequence: write it as is.
-		r.out = appendEventLine(r.out, r.pending[i-1].t, string(EventOutput), string(carry))
+		r.out = asciicast.AppendEvent(r.out, r.pending[i-1].t, asciicast.EventOutput, string(carry))
 	}
 	r.pending = r.pending[:copy(r.pending, r.pending[i:])]
 	for j := range r.pending {
@@ -293,3 +295,45 @@ func (r *recorder) emit(held string, cut int, spans [][2]int) {
 	}
 	r.stream = r.stream[:copy(r.stream, r.stream[cut:])]
 }
+
+// ErrRawTranscriptExists is returned when a raw transcript path already exists
+// and append mode was not requested. The error also matches fs.ErrExist.
+var ErrRawTranscriptExists = errors.New("ptywright: raw transcript file already exists (refusing to overwrite; use append mode to add to it)")
+
+// openRawSink opens the file that receives raw, unredacted PTY bytes.
+//
+// A new file is created with O_EXCL and mode 0600: raw output holds secrets,
+// and O_EXCL also refuses a pre-planted symlink. appendMode opens with
+// O_APPEND, creating the file with 0600 if absent and leaving an existing
+// file's permissions alone. On Windows the mode is ignored (default ACLs).
+// Errors name the path.
+func openRawSink(path string, appendMode bool) (*os.File, error) {
+	if path == "" {
+		return nil, &FieldError{Field: "raw_transcript_path", Reason: "must not be empty", Err: fs.ErrInvalid}
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if appendMode {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	}
+	f, err := os.OpenFile(path, flags, 0o600)
+	if err != nil {
+		if !appendMode && errors.Is(err, fs.ErrExist) {
+			return nil, &rawSinkExistsError{path: path, err: err}
+		}
+		return nil, fmt.Errorf("raw transcript: %w", err)
+	}
+	return f, nil
+}
+
+// rawSinkExistsError names the path once and matches both
+// ErrRawTranscriptExists and the underlying *fs.PathError (fs.ErrExist).
+type rawSinkExistsError struct {
+	path string
+	err  error
+}
+
+func (e *rawSinkExistsError) Error() string {
+	return fmt.Sprintf("raw transcript %q: %v", e.path, ErrRawTranscriptExists)
+}
+
+func (e *rawSinkExistsError) Unwrap() []error { return []error{ErrRawTranscriptExists, e.err} }

@@ -12,11 +12,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/asciicast"
 )
 
 // recordChunks records chunks as output through a real recorder file and
 // reads the file back.
-func recordChunks(t *testing.T, red *Redactor, chunks ...string) *Recording {
+func recordChunks(t *testing.T, red *Redactor, chunks ...string) *asciicast.Recording {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "rec.cast")
 	r, err := newRecorder(path, Size{Rows: 24, Cols: 80}, []string{"TERM=xterm-256color", "SHELL=/bin/sh", "HOME=/x"}, red)
@@ -28,15 +30,15 @@ func recordChunks(t *testing.T, red *Redactor, chunks ...string) *Recording {
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	rec, err := ReadRecording(f)
+	rec, err := asciicast.Read(f)
 	require.NoError(t, err)
 	return rec
 }
 
-func outputOf(rec *Recording) string {
+func outputOf(rec *asciicast.Recording) string {
 	var b strings.Builder
 	for _, ev := range rec.Events {
-		if ev.Type == EventOutput {
+		if ev.Type == asciicast.EventOutput {
 			b.WriteString(ev.Data)
 		}
 	}
@@ -188,7 +190,7 @@ func TestRecorderKeepsEventOrderBehindHeldOutput(t *testing.T) {
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	rec, err := ReadRecording(f)
+	rec, err := asciicast.Read(f)
 	require.NoError(t, err)
 	var kinds []string
 	for i, ev := range rec.Events {
@@ -209,7 +211,7 @@ func TestRecorderKeepsEventOrderBehindHeldOutput(t *testing.T) {
 
 func TestRecorderHeader(t *testing.T) {
 	rec := recordChunks(t, nil, "x")
-	require.Equal(t, RecordingHeader{Version: 2, Width: 80, Height: 24, Timestamp: rec.Header.Timestamp,
+	require.Equal(t, asciicast.Header{Version: 2, Width: 80, Height: 24, Timestamp: rec.Header.Timestamp,
 		Env: map[string]string{"TERM": "xterm-256color", "SHELL": "/bin/sh"}}, rec.Header)
 	require.NotZero(t, rec.Header.Timestamp)
 }

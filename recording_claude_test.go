@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/asciicast"
 	"ptywright/internal/fakeanthropic"
 )
 
@@ -37,12 +38,12 @@ func TestRecordClaudeCodeTurn(t *testing.T) {
 	rec := readRecording(t, claudeTurnCast)
 	var marks []string
 	for _, ev := range rec.Events {
-		if ev.Type == ptywright.EventMarker {
+		if ev.Type == asciicast.EventMarker {
 			marks = append(marks, ev.Data)
 		}
 	}
 	require.Equal(t, []string{"ready", "submitted", "answered"}, marks)
-	require.Equal(t, rec.Events[len(rec.Events)-1], ptywright.RecordingEvent{Time: rec.Duration(), Type: ptywright.EventMarker, Data: "answered"},
+	require.Equal(t, rec.Events[len(rec.Events)-1], asciicast.Event{Time: rec.Duration(), Type: asciicast.EventMarker, Data: "answered"},
 		"the recording ends on the settled answer")
 
 	ready := replayUntil(t, rec, "submitted")
@@ -117,7 +118,7 @@ func recordClaudeTurn(t *testing.T, path string) {
 	// CLI print afterwards is cut so the recording ends on the answer.
 	rec := readRecording(t, path)
 	for i := len(rec.Events) - 1; i >= 0; i-- {
-		if rec.Events[i].Type == ptywright.EventMarker {
+		if rec.Events[i].Type == asciicast.EventMarker {
 			rec.Events = rec.Events[:i+1]
 			break
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/asciicast"
 )
 
 // recordEnv re-records the recordings committed under testdata/recordings
@@ -48,12 +49,12 @@ func recordingPath(t *testing.T, name string) string {
 	return path
 }
 
-func readRecording(t testing.TB, path string) *ptywright.Recording {
+func readRecording(t testing.TB, path string) *asciicast.Recording {
 	t.Helper()
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	rec, err := ptywright.ReadRecording(f)
+	rec, err := asciicast.Read(f)
 	require.NoError(t, err)
 	return rec
 }
@@ -85,12 +86,12 @@ func markAt(t *testing.T, s *ptywright.Session, label string) ptywright.ScreenSn
 
 // replayUntil replays rec up to (not including) the marker label, or all of
 // it when label is "".
-func replayUntil(t *testing.T, rec *ptywright.Recording, label string) ptywright.ScreenSnapshot {
+func replayUntil(t *testing.T, rec *asciicast.Recording, label string) ptywright.ScreenSnapshot {
 	t.Helper()
 	cut := *rec
 	if label != "" {
 		i := 0
-		for i < len(rec.Events) && !(rec.Events[i].Type == ptywright.EventMarker && rec.Events[i].Data == label) {
+		for i < len(rec.Events) && !(rec.Events[i].Type == asciicast.EventMarker && rec.Events[i].Data == label) {
 			i++
 		}
 		require.Less(t, i, len(rec.Events), "marker %q not in the recording", label)
@@ -183,7 +184,7 @@ func TestRecordVimSessionReplaysToTheLiveScreen(t *testing.T) {
 	require.Equal(t, comparable(final), comparable(replayUntil(t, rec, "")), "final screen")
 	var inputs []string
 	for _, ev := range rec.Events {
-		if ev.Type == ptywright.EventInput {
+		if ev.Type == asciicast.EventInput {
 			inputs = append(inputs, ev.Data)
 		}
 	}

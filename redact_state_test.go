@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 func TestRedactStateReachesEveryQuotedString(t *testing.T) {
@@ -18,7 +19,7 @@ func TestRedactStateReachesEveryQuotedString(t *testing.T) {
 			"options": []any{"a hunter2", map[string]any{"label": "hunter2!"}},
 			"count":   3.0,
 		},
-		Assessment: &ptywright.SurfaceAssessment{OperatorBlockedExcerpt: "allow hunter2?"},
+		Assessment: &contract.SurfaceAssessment{OperatorBlockedExcerpt: "allow hunter2?"},
 	}
 	got := ptywright.RedactState(st, r)
 	require.Equal(t, "pw [REDACTED]", got.Evidence)

@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"time"
+
+	"ptywright/asciicast"
 )
 
 // ReplayOptions tune Replay and ReplayClassify.
@@ -57,7 +59,7 @@ func (c StateChange) MarshalJSON() ([]byte, error) {
 // player applies a recording's events to a Screen, waiting between them
 // when asked to.
 type player struct {
-	rec    *Recording
+	rec    *asciicast.Recording
 	opts   ReplayOptions
 	screen *Screen
 	start  time.Time
@@ -66,7 +68,7 @@ type player struct {
 	timer         *time.Timer
 }
 
-func newPlayer(rec *Recording, opts ReplayOptions) (*player, error) {
+func newPlayer(rec *asciicast.Recording, opts ReplayOptions) (*player, error) {
 	if rec == nil {
 		return nil, &FieldError{Field: "recording", Reason: "must not be nil", Err: ErrInvalidParams}
 	}
@@ -76,7 +78,7 @@ func newPlayer(rec *Recording, opts ReplayOptions) (*player, error) {
 	if opts.Speed == 0 {
 		opts.Speed = 1
 	}
-	screen, err := NewScreen(rec.Size())
+	screen, err := NewScreen(Size{Rows: rec.Header.Height, Cols: rec.Header.Width})
 	if err != nil {
 		return nil, fmt.Errorf("ptywright: replay: header: %w", err)
 	}
@@ -128,13 +130,15 @@ func (p *player) wait(ctx context.Context, i int) error {
 func (p *player) apply(i int) (bool, error) {
 	ev := p.rec.Events[i]
 	switch ev.Type {
-	case EventOutput:
+	case asciicast.EventOutput:
 		_, _ = p.screen.Write([]byte(ev.Data)) // Never fails.
 		return ev.Data != "", nil
-	case EventResize:
-		size, err := ParseResize(ev.Data)
+	case asciicast.EventResize:
+		rows, cols, err := asciicast.ParseResize(ev.Data)
 		if err == nil {
-			err = p.screen.Resize(size)
+			err = p.screen.Resize(Size{Rows: rows, Cols: cols})
+		} else {
+			err = fmt.Errorf("%w: %w", ErrInvalidSize, err)
 		}
 		if err != nil {
 			return false, fmt.Errorf("ptywright: replay: event %d: %w", i, err)
@@ -151,7 +155,7 @@ func (p *player) apply(i int) (bool, error) {
 // The returned screen is closed (it answers no terminal queries) but stays
 // readable and writable. Cancelling ctx returns an error wrapping
 // ErrCancelled (ErrTimeout for a deadline).
-func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*Screen, error) {
+func Replay(ctx context.Context, rec *asciicast.Recording, opts ReplayOptions) (*Screen, error) {
 	p, err := newPlayer(rec, opts)
 	if err != nil {
 		return nil, err
@@ -209,7 +213,7 @@ func ReplayRaw(ctx context.Context, r io.Reader, size Size) (*Screen, error) {
 // the recording's last event of any kind, so a recording that ends with a
 // marker or input after the final output gets a settled last screen. There
 // is no last intent. A failing classifier yields PluginErrorState, as live.
-func ReplayClassify(ctx context.Context, rec *Recording, ext Extension, opts ReplayOptions) ([]StateChange, error) {
+func ReplayClassify(ctx context.Context, rec *asciicast.Recording, ext Extension, opts ReplayOptions) ([]StateChange, error) {
 	if ext == nil {
 		return nil, &FieldError{Field: "extension", Reason: "must not be nil", Err: ErrInvalidParams}
 	}
@@ -245,7 +249,7 @@ func ReplayClassify(ctx context.Context, rec *Recording, ext Extension, opts Rep
 		if !changed {
 			continue
 		}
-		if ev.Type == EventOutput {
+		if ev.Type == asciicast.EventOutput {
 			tr.Write([]byte(ev.Data))
 		}
 		report(i, ev.Time, 0)
@@ -259,9 +263,9 @@ func ReplayClassify(ctx context.Context, rec *Recording, ext Extension, opts Rep
 
 // nextChange returns when the quiet period after event i ends: at the next
 // output or resize event, or at the last event of the recording.
-func nextChange(evs []RecordingEvent, i int) time.Duration {
+func nextChange(evs []asciicast.Event, i int) time.Duration {
 	for _, ev := range evs[i+1:] {
-		if ev.Type == EventOutput || ev.Type == EventResize {
+		if ev.Type == asciicast.EventOutput || ev.Type == asciicast.EventResize {
 			return ev.Time
 		}
 	}

@@ -12,12 +12,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/asciicast"
 )
 
 // repeatRecording plays rec's events n times back to back, as one longer
 // session would.
-func repeatRecording(rec *ptywright.Recording, n int) *ptywright.Recording {
-	out := &ptywright.Recording{Header: rec.Header}
+func repeatRecording(rec *asciicast.Recording, n int) *asciicast.Recording {
+	out := &asciicast.Recording{Header: rec.Header}
 	var offset time.Duration
 	for range n {
 		for _, ev := range rec.Events {
@@ -30,18 +31,18 @@ func repeatRecording(rec *ptywright.Recording, n int) *ptywright.Recording {
 }
 
 // chunked turns output into a recording of chunk-byte output events.
-func chunked(data []byte, chunk int, size ptywright.Size) *ptywright.Recording {
-	rec := &ptywright.Recording{Header: ptywright.RecordingHeader{Version: 2, Width: size.Cols, Height: size.Rows}}
+func chunked(data []byte, chunk int, size ptywright.Size) *asciicast.Recording {
+	rec := &asciicast.Recording{Header: asciicast.Header{Version: 2, Width: size.Cols, Height: size.Rows}}
 	for i := 0; i < len(data); i += chunk {
-		rec.Events = append(rec.Events, ptywright.RecordingEvent{Time: time.Duration(i) * time.Microsecond, Type: ptywright.EventOutput, Data: string(data[i:min(i+chunk, len(data))])})
+		rec.Events = append(rec.Events, asciicast.Event{Time: time.Duration(i) * time.Microsecond, Type: asciicast.EventOutput, Data: string(data[i:min(i+chunk, len(data))])})
 	}
 	return rec
 }
 
-func benchRecordings(b *testing.B) map[string]*ptywright.Recording {
+func benchRecordings(b *testing.B) map[string]*asciicast.Recording {
 	b.Helper()
 	size := ptywright.Size{Rows: 24, Cols: 80}
-	return map[string]*ptywright.Recording{
+	return map[string]*asciicast.Recording{
 		"claude_code_turn": repeatRecording(readRecording(b, claudeTurnCast), 20),
 		"vim":              repeatRecording(readRecording(b, filepath.Join("testdata", "recordings", "vim.cast")), 20),
 		"plain_scroll":     chunked(plainScroll(256<<10), 4096, size),

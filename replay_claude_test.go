@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/asciicast"
+	"ptywright/plugins"
 )
 
 // TestReplayClaudeTurnThroughThePlugin replays the shipped recording of a
@@ -17,10 +19,10 @@ func TestReplayClaudeTurnThroughThePlugin(t *testing.T) {
 	f, err := os.Open(claudeTurnCast)
 	require.NoError(t, err)
 	defer f.Close()
-	rec, err := ptywright.ReadRecording(f)
+	rec, err := asciicast.Read(f)
 	require.NoError(t, err)
 
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	plugins, err := plugins.New(plugins.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = plugins.Close() })
 	ext, err := plugins.NewExtension("claude-code")

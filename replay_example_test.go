@@ -2,12 +2,11 @@ package ptywright_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"ptywright"
+	"ptywright/asciicast"
 )
 
 // Replay plays a recording (here inline; usually a file written with
@@ -19,7 +18,7 @@ func ExampleReplay() {
 [0.51, "o", "echo hi\r\nhi\r\n$ "]
 [0.90, "r", "60x5"]
 `
-	rec, err := ptywright.ReadRecording(strings.NewReader(cast))
+	rec, err := asciicast.Read(strings.NewReader(cast))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -36,37 +35,4 @@ func ExampleReplay() {
 	// $ echo hi
 	// hi
 	// $
-}
-
-// ReadRecording names the line and the field that make a file invalid.
-func ExampleReadRecording() {
-	_, err := ptywright.ReadRecording(strings.NewReader(`{"version": 2, "width": 80, "height": 24}
-[0.5, "o", "first"]
-[0.2, "o", "earlier?"]
-`))
-	var re *ptywright.RecordingError
-	fmt.Println(errors.As(err, &re), re.Line)
-	fmt.Println(err)
-	// Output:
-	// true 3
-	// recording line 3: event[0]: time 0.2 is before the previous event's 0.5
-}
-
-// RenderSVG draws a snapshot taken with cells.
-func ExampleRenderSVG() {
-	screen, err := ptywright.NewScreen(ptywright.Size{Rows: 2, Cols: 20})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer screen.Close()
-	_, _ = screen.Write([]byte("\x1b[1;32mok\x1b[0m done"))
-	if err := ptywright.RenderSVG(os.Stdout, screen.Snapshot(true), ptywright.SVGOptions{HideCursor: true}); err != nil {
-		fmt.Println(err)
-	}
-	// Output:
-	// <svg xmlns="http://www.w3.org/2000/svg" width="182" height="47.6" viewBox="0 0 182 47.6" font-family="ui-monospace, &#34;DejaVu Sans Mono&#34;, Menlo, Consolas, monospace" font-size="14">
-	// <rect width="100%" height="100%" fill="#1e1e1e"/>
-	// <text y="21" xml:space="preserve"><tspan x="7" textLength="16.8" lengthAdjust="spacingAndGlyphs" fill="#00cd00" font-weight="bold">ok</tspan><tspan x="23.8" textLength="42" lengthAdjust="spacingAndGlyphs" fill="#d4d4d4"> done</tspan></text>
-	// </svg>
 }

@@ -1,7 +1,6 @@
 package ptywright_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,75 +14,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/asciicast"
+	"ptywright/manifest"
 )
 
-func TestReadRecordingRejectsInvalidFiles(t *testing.T) {
-	const header = `{"version": 2, "width": 80, "height": 24}` + "\n"
-	for _, tc := range []struct {
-		name, in    string
-		line        int
-		field, want string
-	}{
-		{"empty", "", 1, "header", "missing"},
-		{"header not an object", "[1]\n", 1, "header", "not a JSON object"},
-		{"no version", `{"width": 80, "height": 24}`, 1, "version", "missing"},
-		{"version 1", `{"version": 1, "width": 80, "height": 24, "stdout": []}`, 1, "version", "1 is not supported"},
-		{"version 3", `{"version": 3, "term": {"cols": 80, "rows": 24}}`, 1, "version", "3 is not supported"},
-		{"no width", `{"version": 2, "height": 24}`, 1, "width", "missing"},
-		{"zero height", `{"version": 2, "width": 80, "height": 0}`, 1, "height", "between 1 and"},
-		{"width a string", `{"version": 2, "width": "80", "height": 24}`, 1, "width", "must be a JSON int"},
-		{"env not strings", `{"version": 2, "width": 80, "height": 24, "env": {"TERM": 1}}`, 1, "env", "must be a JSON string"},
-		{"event not an array", header + `{"t": 1}`, 2, "event", "not a JSON array"},
-		{"event too short", header + `[1.0, "o"]`, 2, "event", "3 elements"},
-		{"time a string", header + `["1.0", "o", "x"]`, 2, "event[0]", "number of seconds"},
-		{"negative time", header + `[-1, "o", "x"]`, 2, "event[0]", ">= 0"},
-		{"time goes back", header + `[2.5, "o", "x"]` + "\n" + `[1.5, "o", "y"]`, 3, "event[0]", "before the previous"},
-		{"unknown code", header + `[1, "x", "y"]`, 2, "event[1]", `unknown event code "x"`},
-		{"code a number", header + `[1, 5, "y"]`, 2, "event[1]", "must be a string"},
-		{"data a number", header + `[1, "o", 5]`, 2, "event[2]", "must be a string"},
-		{"bad resize", header + `[1, "r", "80 by 24"]`, 2, "event[2]", "COLSxROWS"},
-		{"resize too big", header + `[1, "r", "80x0"]`, 2, "event[2]", "rows"},
-		{"error after blank line", header + "\n" + `[1, "o", "x"]` + "\n\n" + `[0.5, "o", "y"]`, 5, "event[0]", "before the previous"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := ptywright.ReadRecording(strings.NewReader(tc.in))
-			require.ErrorIs(t, err, ptywright.ErrInvalidRecording)
-			var re *ptywright.RecordingError
-			require.ErrorAs(t, err, &re)
-			require.Equal(t, tc.line, re.Line, "line: %v", err)
-			require.Equal(t, tc.field, re.Field, "field: %v", err)
-			require.Contains(t, err.Error(), tc.want)
-		})
-	}
-}
-
-func TestRecordingWriteToReadsBack(t *testing.T) {
-	rec := &ptywright.Recording{
-		Header: ptywright.RecordingHeader{Version: 2, Width: 100, Height: 30, Timestamp: 1700000000, Title: "demo <&>",
-			Env: map[string]string{"TERM": "xterm-256color"}},
-		Events: []ptywright.RecordingEvent{
-			{Time: 0, Type: ptywright.EventOutput, Data: "\x1b[1mhi\x1b[0m \"quoted\" \\ 中文 <&>\r\n"},
-			{Time: 1500 * time.Microsecond, Type: ptywright.EventInput, Data: "ls\r"},
-			{Time: 2 * time.Second, Type: ptywright.EventResize, Data: "120x40"},
-			{Time: 2*time.Second + time.Microsecond, Type: ptywright.EventMarker, Data: "done"},
-		},
-	}
-	var buf bytes.Buffer
-	_, err := rec.WriteTo(&buf)
-	require.NoError(t, err)
-	require.Contains(t, buf.String(), `[0.001500, "i", "ls\r"]`, "times in seconds with microseconds")
-	require.Contains(t, buf.String(), `<&>`, "no HTML escaping")
-	back, err := ptywright.ReadRecording(&buf)
-	require.NoError(t, err)
-	require.Equal(t, rec, back)
-	require.Equal(t, ptywright.Size{Rows: 30, Cols: 100}, back.Size())
-	require.Equal(t, 2*time.Second+time.Microsecond, back.Duration())
-	require.Equal(t, int64(len(rec.Events[0].Data)), back.OutputBytes())
-}
-
-func castOf(t *testing.T, lines ...string) *ptywright.Recording {
+func castOf(t *testing.T, lines ...string) *asciicast.Recording {
 	t.Helper()
-	rec, err := ptywright.ReadRecording(strings.NewReader(strings.Join(lines, "\n")))
+	rec, err := asciicast.Read(strings.NewReader(strings.Join(lines, "\n")))
 	require.NoError(t, err)
 	return rec
 }
@@ -140,7 +77,7 @@ func TestReplayRejectsBadOptions(t *testing.T) {
 	require.ErrorIs(t, err, ptywright.ErrInvalidParams)
 	_, err = ptywright.ReplayClassify(context.Background(), rec, nil, ptywright.ReplayOptions{})
 	require.ErrorIs(t, err, ptywright.ErrInvalidParams)
-	rec.Events = append(rec.Events, ptywright.RecordingEvent{Type: ptywright.EventResize, Data: "nonsense"})
+	rec.Events = append(rec.Events, asciicast.Event{Type: asciicast.EventResize, Data: "nonsense"})
 	_, err = ptywright.Replay(context.Background(), rec, ptywright.ReplayOptions{})
 	require.ErrorIs(t, err, ptywright.ErrInvalidSize)
 	require.ErrorContains(t, err, "event 0")
@@ -170,8 +107,8 @@ type vimModes struct {
 	fail bool
 }
 
-func (v *vimModes) Manifest() ptywright.PluginManifest {
-	return ptywright.PluginManifest{Name: "vim-modes", Kind: ptywright.PluginKindAdapter, Version: "1.0.0", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua"}
+func (v *vimModes) Manifest() manifest.Manifest {
+	return manifest.Manifest{Name: "vim-modes", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 }
 
 func (v *vimModes) Classify(_ context.Context, cc ptywright.ClassifyContext) (ptywright.StateSnapshot, error) {
@@ -229,7 +166,7 @@ func TestReplayClassifyVimRecording(t *testing.T) {
 		require.LessOrEqual(t, c.Time, rec.Duration())
 	}
 	insert := changes[2]
-	require.Equal(t, ptywright.EventOutput, rec.Events[insert.Event].Type)
+	require.Equal(t, asciicast.EventOutput, rec.Events[insert.Event].Type)
 	require.Equal(t, rec.Events[insert.Event].Time, insert.Time, "a state seen right after output carries that event's time")
 	require.Equal(t, int64(0), insert.StableMs)
 }
@@ -255,7 +192,7 @@ func TestReplayClassifySeesWhatALiveHandleSees(t *testing.T) {
 	// Up to the marker: closing the handle made vim exit after it.
 	rec := readRecording(t, path)
 	for i, ev := range rec.Events {
-		if ev.Type == ptywright.EventMarker {
+		if ev.Type == asciicast.EventMarker {
 			rec.Events = rec.Events[:i+1]
 			break
 		}

@@ -8,6 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
+	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 // contextLua reports the session it sees: classify in its evidence, the
@@ -36,8 +39,8 @@ return M
 // second argument) and a hook (ptywright.context()).
 func TestSessionReachesClassifyIntentsAndHooks(t *testing.T) {
 	noLeak(t)
-	m := ptywright.PluginManifest{Name: "repl", Kind: ptywright.PluginKindAdapter, Version: "1.0.0", Runtime: ptywright.RuntimeLua,
-		Entrypoint: "main.lua", Permissions: ptywright.AllPermissions()}
+	m := manifest.Manifest{Name: "repl", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua,
+		Entrypoint: "main.lua", Permissions: manifest.AllPermissions()}
 	ext, err := ptywright.NewLuaExtension(m, []byte(contextLua), ptywright.LuaOptions{})
 	require.NoError(t, err)
 	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", lifecycleRepl}})
@@ -66,10 +69,10 @@ func TestSessionReachesClassifyIntentsAndHooks(t *testing.T) {
 // registry's hook instance) reports only its plugin; classify outside a
 // handle sees no session.
 func TestContextWithoutSession(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{Limits: testLimits})
+	p, err := plugins.New(plugins.Options{Limits: testLimits})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
-	_, err = p.Load(writePlugin(t, "ctxp", "", contextLua))
+	_, err = p.Load(tuitest.WritePlugin(t, "ctxp", "", contextLua))
 	require.NoError(t, err)
 	res, err := p.Call(context.Background(), "ctxp", "whoami", nil, ptywright.HookOptions{})
 	require.NoError(t, err)
@@ -86,14 +89,14 @@ func TestContextWithoutSession(t *testing.T) {
 // TestReservedIntentNamesRejectedAtLoad: a manifest declaring a host
 // export as an intent fails when the plugin is loaded.
 func TestReservedIntentNamesRejectedAtLoad(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{Limits: testLimits})
+	p, err := plugins.New(plugins.Options{Limits: testLimits})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	for _, name := range []string{"classify", "describe", "project", "close", "wait_turn_matcher"} {
-		_, err = p.Load(writePlugin(t, "res", `intents = ["send_prompt", "`+name+`"]`+"\n", contextLua))
-		require.ErrorIs(t, err, ptywright.ErrInvalidManifest, name)
+		_, err = p.Load(tuitest.WritePlugin(t, "res", `intents = ["send_prompt", "`+name+`"]`+"\n", contextLua))
+		require.ErrorIs(t, err, manifest.ErrInvalid, name)
 		require.ErrorContains(t, err, `intent name "`+name+`" is reserved`)
 	}
-	_, err = p.Load(writePlugin(t, "res", `intents = ["send_prompt"]`+"\n", contextLua))
+	_, err = p.Load(tuitest.WritePlugin(t, "res", `intents = ["send_prompt"]`+"\n", contextLua))
 	require.NoError(t, err)
 }

@@ -2,8 +2,12 @@ package ptywright
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
+
+	"ptywright/internal/engine"
 )
 
 // DefaultRows and DefaultCols are the terminal size used when a caller leaves
@@ -18,7 +22,7 @@ const (
 // trailing blanks and the scrollback also holds at most 40 cells per row on
 // average, so a flood of full rows on a very wide screen keeps fewer of
 // them: memory stays within about 3 MB whatever the output.
-const DefaultScrollback = 3000
+const DefaultScrollback = engine.DefaultScrollback
 
 // Screen is a parsed terminal grid fed with raw program output. A Session owns
 // one; replay and tests can use one directly, without a process.
@@ -28,7 +32,7 @@ const DefaultScrollback = 3000
 // is closed.
 type Screen struct {
 	mu     sync.Mutex
-	eng    engine
+	eng    engine.Engine
 	size   Size
 	seq    uint64
 	closed bool
@@ -78,7 +82,7 @@ func newScreen(opts ScreenOptions, onReply func([]byte)) (*Screen, error) {
 		return nil, err
 	}
 	eng := newEngineOf(opts.Engine, size.Rows, size.Cols, onReply)
-	eng.setScrollback(scrollbackRows(opts.Scrollback))
+	eng.SetScrollback(scrollbackRows(opts.Scrollback))
 	return &Screen{eng: eng, size: size}, nil
 }
 
@@ -111,7 +115,7 @@ func (s *Screen) Write(p []byte) (int, error) {
 		return 0, nil
 	}
 	s.mu.Lock()
-	s.eng.write(p)
+	s.eng.Write(p)
 	s.seq++
 	s.mu.Unlock()
 	return len(p), nil
@@ -126,7 +130,7 @@ func (s *Screen) Resize(size Size) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.eng.resize(size.Rows, size.Cols)
+	s.eng.Resize(size.Rows, size.Cols)
 	s.size = size
 	s.seq++
 	return nil
@@ -159,19 +163,19 @@ func (s *Screen) PlainText() string {
 func (s *Screen) Snapshot(withCells bool) ScreenSnapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m := s.eng.modes()
-	row, col := s.eng.cursor()
+	m := s.eng.Modes()
+	row, col := s.eng.Cursor()
 	snap := ScreenSnapshot{
 		Size:              s.size,
-		Cursor:            Cursor{Row: row, Col: col, Visible: m.cursorVisible},
+		Cursor:            Cursor{Row: row, Col: col, Visible: m.CursorVisible},
 		Sequence:          s.seq,
 		PlainText:         joinPlain(s.linesLocked()),
 		Cells:             []Cell{},
-		AlternateScreen:   m.altScreen,
-		ApplicationCursor: m.applicationCursor,
-		ApplicationKeypad: m.applicationKeypad,
-		BracketedPaste:    m.bracketedPaste,
-		Title:             m.title,
+		AlternateScreen:   m.AltScreen,
+		ApplicationCursor: m.ApplicationCursor,
+		ApplicationKeypad: m.ApplicationKeypad,
+		BracketedPaste:    m.BracketedPaste,
+		Title:             m.Title,
 	}
 	if withCells {
 		snap.Cells = s.cellsLocked()
@@ -187,21 +191,21 @@ func (s *Screen) Snapshot(withCells bool) ScreenSnapshot {
 func (s *Screen) Scrollback() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.eng.scrollback()
+	return s.eng.Scrollback()
 }
 
 // applicationCursor reports whether arrow keys must be sent in SS3 form.
 func (s *Screen) applicationCursor() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.eng.modes().applicationCursor
+	return s.eng.Modes().ApplicationCursor
 }
 
 func (s *Screen) cursorPos() Cursor {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	row, col := s.eng.cursor()
-	return Cursor{Row: row, Col: col, Visible: s.eng.modes().cursorVisible}
+	row, col := s.eng.Cursor()
+	return Cursor{Row: row, Col: col, Visible: s.eng.Modes().CursorVisible}
 }
 
 // Close stops answering queries. The screen stays readable and writable.
@@ -210,7 +214,7 @@ func (s *Screen) Close() error {
 	defer s.mu.Unlock()
 	if !s.closed {
 		s.closed = true
-		s.eng.close()
+		s.eng.Close()
 	}
 	return nil
 }
@@ -223,7 +227,7 @@ func (s *Screen) linesLocked() []string {
 	}
 	lines := make([]string, s.size.Rows)
 	for r := range s.size.Rows {
-		lines[r] = s.eng.line(r)
+		lines[r] = s.eng.Line(r)
 	}
 	s.plainLines, s.plainSeq, s.plainValid = lines, s.seq, true
 	return lines
@@ -244,7 +248,7 @@ func (s *Screen) matchTextLocked() string {
 		return s.match
 	}
 	lines := s.linesLocked()
-	row, col := s.eng.cursor()
+	row, col := s.eng.Cursor()
 	text := joinPlain(lines)
 	if row >= 0 && row < len(lines) && col > 0 {
 		if pad := col - s.usedColsLocked(row); pad > 0 {
@@ -266,12 +270,12 @@ func (s *Screen) matchTextLocked() string {
 // non-blank cell.
 func (s *Screen) usedColsLocked(row int) int {
 	for c := s.size.Cols - 1; c >= 0; c-- {
-		ec := s.eng.cell(row, c)
-		if ec.width == 0 {
+		ec := s.eng.Cell(row, c)
+		if ec.Width == 0 {
 			continue // The right half of a wide character: its left half decides.
 		}
-		if ec.text != "" && ec.text != " " {
-			return c + ec.width
+		if ec.Text != "" && ec.Text != " " {
+			return c + ec.Width
 		}
 	}
 	return 0
@@ -281,19 +285,19 @@ func (s *Screen) cellsLocked() []Cell {
 	cells := make([]Cell, 0, s.size.Rows*s.size.Cols)
 	for r := range s.size.Rows {
 		for c := range s.size.Cols {
-			ec := s.eng.cell(r, c)
-			if ec.width == 0 && c > 0 && cells[len(cells)-1].Wide {
+			ec := s.eng.Cell(r, c)
+			if ec.Width == 0 && c > 0 && cells[len(cells)-1].Wide {
 				// The second cell of a wide character shows the
 				// character's rendition (its background, its underline).
-				ec.style = cells[len(cells)-1].Style
+				ec.Style = engine.Style(cells[len(cells)-1].Style)
 			}
 			cells = append(cells, Cell{
 				Row:              r,
 				Col:              c,
-				Text:             ec.text,
-				Wide:             ec.width > 1,
-				WideContinuation: ec.width == 0,
-				Style:            ec.style,
+				Text:             ec.Text,
+				Wide:             ec.Width > 1,
+				WideContinuation: ec.Width == 0,
+				Style:            CellStyle(ec.Style),
 			})
 		}
 	}
@@ -414,6 +418,87 @@ type CellStyle struct {
 	Blink bool `json:"blink"`
 }
 
-func defaultCellStyle() CellStyle {
-	return CellStyle{Foreground: "default", Background: "default"}
+// MaxSizeCells bounds rows and cols. A PTY accepts larger values, but no real
+// terminal has them and the screen allocates rows*cols cells, so a typo like
+// 100000 would cost gigabytes instead of failing.
+const MaxSizeCells = 10000
+
+// ErrInvalidSize is wrapped by every error Size.Validate returns.
+var ErrInvalidSize = errors.New("ptywright: invalid terminal size")
+
+// Size is a terminal size in cells and optionally pixels.
+//
+// Pixel dimensions are passed to the PTY (TIOCSWINSZ) for programs that draw
+// images; zero means unknown, which is what most terminals report.
+type Size struct {
+	Rows        int `json:"rows"`
+	Cols        int `json:"cols"`
+	PixelWidth  int `json:"pixel_width"`
+	PixelHeight int `json:"pixel_height"`
+}
+
+// Validate reports the first field outside its range as a *FieldError
+// wrapping ErrInvalidSize, so callers can both show the field name and match
+// the class with errors.Is.
+func (s Size) Validate() error {
+	switch {
+	case s.Rows < 1 || s.Rows > MaxSizeCells:
+		return sizeFieldError("rows", s.Rows)
+	case s.Cols < 1 || s.Cols > MaxSizeCells:
+		return sizeFieldError("cols", s.Cols)
+	case s.PixelWidth < 0:
+		return &FieldError{Field: "pixel_width", Reason: fmt.Sprintf("must be >= 0, got %d", s.PixelWidth), Err: ErrInvalidSize}
+	case s.PixelHeight < 0:
+		return &FieldError{Field: "pixel_height", Reason: fmt.Sprintf("must be >= 0, got %d", s.PixelHeight), Err: ErrInvalidSize}
+	}
+	return nil
+}
+
+func sizeFieldError(field string, v int) *FieldError {
+	return &FieldError{
+		Field:  field,
+		Reason: fmt.Sprintf("must be between 1 and %d, got %d", MaxSizeCells, v),
+		Err:    ErrInvalidSize,
+	}
+}
+
+// Engine names the terminal emulator that parses a Screen's bytes.
+type Engine string
+
+const (
+	// EngineVTCore is ptywright's own emulator (internal/vtcore), the
+	// default: held to tmux and xterm by the fidelity tests, and 60-150x
+	// faster than x/vt.
+	EngineVTCore Engine = "vtcore"
+	// EngineXVT is charmbracelet/x/vt, the emulator of the design card and
+	// the oracle of vtcore's differential tests. It departs from tmux and
+	// xterm where vtcore does not (see internal/engine/xvt.go and README.md): a
+	// resize cuts rows at the bottom, the alternate screen homes the cursor,
+	// widths are grapheme widths whatever mode 2027 says, no title stack,
+	// no SGR 21; and it parses 0.5-10 MB/s. A panic inside x/vt is
+	// recovered and the bytes that caused it are dropped.
+	EngineXVT Engine = "xvt"
+)
+
+// ErrInvalidEngine is wrapped by the error an unknown Engine name gives.
+var ErrInvalidEngine = errors.New("ptywright: invalid engine")
+
+// Validate reports an unknown engine name; "" is the default engine.
+func (e Engine) Validate() error {
+	switch e {
+	case "", EngineVTCore, EngineXVT:
+		return nil
+	}
+	return &FieldError{Field: "engine", Reason: fmt.Sprintf("must be %q or %q, got %q", EngineVTCore, EngineXVT, string(e)), Err: ErrInvalidEngine}
+}
+
+// newEngineOf returns the named engine (validated by the caller). onReply
+// must not block (nil drops replies); it is called from Write.
+func newEngineOf(kind Engine, rows, cols int, onReply func([]byte)) engine.Engine {
+	if kind == EngineXVT {
+		e := engine.NewXVT(rows, cols, onReply)
+		e.RecoverPanics = true
+		return e
+	}
+	return engine.NewVTCore(rows, cols, onReply)
 }

@@ -37,7 +37,7 @@ func TestScreenSnapshotCells(t *testing.T) {
 	require.Equal(t, Cell{Row: 0, Col: 0, Text: "中", Wide: true, Style: wide}, snap.Cells[0])
 	// The second cell shows the wide character's rendition.
 	require.Equal(t, Cell{Row: 0, Col: 1, Text: "", WideContinuation: true, Style: wide}, snap.Cells[1])
-	require.Equal(t, Cell{Row: 0, Col: 2, Text: " ", Style: defaultCellStyle()}, snap.Cells[2])
+	require.Equal(t, Cell{Row: 0, Col: 2, Text: " ", Style: CellStyle{Foreground: "default", Background: "default"}}, snap.Cells[2])
 }
 
 func TestScreenScrollback(t *testing.T) {

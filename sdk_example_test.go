@@ -7,6 +7,7 @@ import (
 	"log"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // A plugin emits events (namespaced by the host), registers cleanups that
@@ -15,7 +16,7 @@ func ExampleLuaExtension_CallHook() {
 	bus := ptywright.NewEventBus(nil)
 	defer bus.Subscribe(func(ev ptywright.Event) { fmt.Println("event", ev.Name, string(ev.Payload)) })()
 
-	m := ptywright.PluginManifest{Name: "greeter", Kind: ptywright.PluginKindMacro, Version: "1", Runtime: ptywright.RuntimeLua, Entrypoint: "main.lua"}
+	m := manifest.Manifest{Name: "greeter", Kind: manifest.KindMacro, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 	ext, err := ptywright.NewLuaExtension(m, []byte(`local M = {}
 ptywright.on_cleanup(function() ptywright.emit("bye") end)
 function M.greet(name)
@@ -42,22 +43,6 @@ return M`), ptywright.LuaOptions{Events: bus})
 	// event greeter:greeted {"name":""}
 	// result {"err":"who?"}
 	// event greeter:bye null
-}
-
-// An inline one-shot script: global functions, pure Lua only.
-func ExamplePlugins_CallInline() {
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer plugins.Close()
-	res, err := plugins.CallInline(context.Background(), `function add(a, b) print("adding") return Ok(a + b) end`, "add", json.RawMessage(`[3, 4]`), ptywright.HookOptions{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	out, _ := json.Marshal(res)
-	fmt.Println(string(out))
-	// Output: {"ok":7,"output":"adding\n"}
 }
 
 // Core events share one payload, CoreEvent.

@@ -80,10 +80,10 @@ func (s *Screen) visibleKey() uint64 {
 		h.WriteString(l)
 		h.WriteByte('\n')
 	}
-	row, col := s.eng.cursor()
-	m := s.eng.modes()
+	row, col := s.eng.Cursor()
+	m := s.eng.Modes()
 	var flags byte
-	for i, b := range []bool{m.cursorVisible, m.altScreen, m.applicationCursor, m.applicationKeypad, m.bracketedPaste} {
+	for i, b := range []bool{m.CursorVisible, m.AltScreen, m.ApplicationCursor, m.ApplicationKeypad, m.BracketedPaste} {
 		if b {
 			flags |= 1 << i
 		}
@@ -93,7 +93,7 @@ func (s *Screen) visibleKey() uint64 {
 	putUint64(buf[8:], uint64(col))
 	buf[16] = flags
 	h.Write(buf[:])
-	h.WriteString(m.title)
+	h.WriteString(m.Title)
 	return h.Sum64()
 }
 

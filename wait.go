@@ -41,10 +41,12 @@ type WaitError struct {
 	Explanation *Explanation
 }
 
+// Error names the cause, how long the wait took and the last sequence.
 func (e *WaitError) Error() string {
 	return fmt.Sprintf("wait: %v after %s (sequence %d)", e.Err, e.Elapsed.Round(time.Millisecond), e.Sequence)
 }
 
+// Unwrap returns the cause (ErrTimeout, ErrCancelled, ErrSessionClosed).
 func (e *WaitError) Unwrap() error { return e.Err }
 
 // WaitOption adjusts one wait.

@@ -10,7 +10,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/host"
+	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 type adapterStartIn struct {
@@ -140,16 +143,16 @@ func (c *client) addAdapterTools(srv *mcp.Server) {
 	}, c.adapterClose)
 }
 
-func (c *client) plugins() *ptywright.Plugins { return c.srv.opts.Plugins }
+func (c *client) plugins() *plugins.Registry { return c.srv.opts.Plugins }
 
 func (c *client) pluginDescribe(ctx context.Context, _ *mcp.CallToolRequest, in pluginDescribeIn) (*mcp.CallToolResult, pluginDescribeOut, error) {
-	var ms []ptywright.PluginManifest
+	var ms []manifest.Manifest
 	if in.Plugin != "" {
 		m, err := c.plugins().Manifest(in.Plugin)
 		if err != nil {
 			return nil, pluginDescribeOut{}, fmt.Errorf("plugin: %w (see plugin_describe without a plugin for the list)", err)
 		}
-		ms = []ptywright.PluginManifest{m}
+		ms = []manifest.Manifest{m}
 	} else {
 		ms = c.plugins().Manifests()
 	}
@@ -257,7 +260,7 @@ func (c *client) adapterStart(ctx context.Context, _ *mcp.CallToolRequest, in ad
 	}
 	h := ptywright.NewExtensionHandle(sess, ext, ptywright.HandleOptions{
 		Predicates: c.srv.opts.Predicates,
-		Lifecycle:  &ptywright.LifecycleOptions{},
+		Lifecycle:  &contract.LifecycleOptions{},
 		Scope:      ptywright.EventScope{Session: e.id},
 	})
 	a, err := c.addAdapter(m.Name, m, h, e)

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,32 +17,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright/internal/fakeanthropic"
+	"ptywright/internal/tuitest"
 )
-
-// claudeBinary finds the real Claude Code CLI: $PTYWRIGHT_CLAUDE_BIN, else
-// the one scripts/install-tuis.sh installs under $PTYWRIGHT_TUI_DIR (default
-// .cache/tuis at the repository root). Missing, it fails the test under CI
-// and skips it elsewhere.
-func claudeBinary(t *testing.T) string {
-	t.Helper()
-	bin := os.Getenv("PTYWRIGHT_CLAUDE_BIN")
-	if bin == "" {
-		dir := os.Getenv("PTYWRIGHT_TUI_DIR")
-		if dir == "" {
-			_, file, _, _ := runtime.Caller(0)
-			dir = filepath.Join(filepath.Dir(file), "..", ".cache", "tuis")
-		}
-		bin = filepath.Join(dir, "node_modules", ".bin", "claude")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		msg := "Claude Code not found at " + bin + ": install it with `bash scripts/install-tuis.sh` or set PTYWRIGHT_TUI_DIR"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return bin
-}
 
 // buildPtywright builds the CLI into a temporary directory.
 func buildPtywright(t *testing.T) string {
@@ -59,7 +34,7 @@ func buildPtywright(t *testing.T) string {
 // the tool results that reach the model carry the screen, and when Claude
 // Code exits no process of ours is left.
 func TestClaudeCodeDrivesBashOverMCP(t *testing.T) {
-	claude := claudeBinary(t)
+	claude := tuitest.ClaudeBinary(t)
 	ptw := buildPtywright(t)
 
 	tool := func(name string, input map[string]any) fakeanthropic.ToolUse {

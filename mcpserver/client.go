@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // errClientGone is what a start racing the client's disconnect gets: the
@@ -38,7 +39,7 @@ type sessionEntry struct {
 type adapterEntry struct {
 	id       string
 	plugin   string
-	manifest ptywright.PluginManifest
+	manifest manifest.Manifest
 	h        *ptywright.ExtensionHandle
 	session  *sessionEntry
 }
@@ -65,7 +66,7 @@ func (c *client) addSession(sess *ptywright.Session) (*sessionEntry, error) {
 
 // addAdapter registers an adapter over a registered session under a new
 // id. After the client is gone it closes both and fails.
-func (c *client) addAdapter(plugin string, m ptywright.PluginManifest, h *ptywright.ExtensionHandle, e *sessionEntry) (*adapterEntry, error) {
+func (c *client) addAdapter(plugin string, m manifest.Manifest, h *ptywright.ExtensionHandle, e *sessionEntry) (*adapterEntry, error) {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()

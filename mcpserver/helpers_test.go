@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/plugins"
 )
 
 // patience bounds how long a test waits for something that should happen
@@ -70,9 +71,9 @@ func goroutines() []string {
 
 // newPlugins returns a registry without the embedded built-ins holding the
 // given manifests, closed at the end of the test.
-func newPlugins(t testing.TB, manifests ...string) *ptywright.Plugins {
+func newPlugins(t testing.TB, manifests ...string) *plugins.Registry {
 	t.Helper()
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
+	p, err := plugins.New(plugins.Options{NoBuiltins: true})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	for _, path := range manifests {

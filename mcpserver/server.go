@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ptywright"
+	"ptywright/plugins"
 )
 
 // Options configure a Server.
@@ -17,7 +18,7 @@ type Options struct {
 	// Plugins is the plugin registry the adapter tools run on; nil leaves
 	// them out (only the session tools are offered). The server never
 	// closes it: it belongs to the caller.
-	Plugins *ptywright.Plugins
+	Plugins *plugins.Registry
 	// Predicates decides lua matchers inside adapters' wait matchers. Nil
 	// means Plugins.
 	Predicates ptywright.PredicateRegistry

@@ -173,7 +173,7 @@ func TestSessionErrorsAreToolResults(t *testing.T) {
 		{"session_start", map[string]any{"program": "sh", "bogus": 1}, "bogus"},
 		{"session_send", map[string]any{"session": "s99", "text": "x"}, `unknown session "s99" (open sessions: ` + st.Session + `)`},
 		{"session_send", map[string]any{"session": st.Session}, "nothing to send"},
-		{"session_send", map[string]any{"session": st.Session, "text": "x", "keys": []string{"enter", "Enter"}}, `keys[1]: unknown key "Enter"`},
+		{"session_send", map[string]any{"session": st.Session, "text": "x", "keys": []string{"enter", "Enter"}}, `keys[1]: ptywright: unknown key "Enter"`},
 		{"session_send", map[string]any{"session": st.Session, "keys": "enter"}, "keys"},
 		{"session_wait", map[string]any{"session": "s99", "text": "x"}, `unknown session "s99"`},
 		{"session_wait", map[string]any{"session": st.Session}, "exactly one of text, regex, stable_ms or exited (got 0)"},

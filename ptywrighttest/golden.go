@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"ptywright"
+	"ptywright/svg"
 )
 
 // update reports whether golden files are to be rewritten: -update on the
@@ -183,7 +184,7 @@ func writeGolden(path, content string) error {
 
 func writeSVG(path string, snap ptywright.ScreenSnapshot, name string) error {
 	var buf bytes.Buffer
-	if err := ptywright.RenderSVG(&buf, snap, ptywright.SVGOptions{Title: name}); err != nil {
+	if err := svg.Render(&buf, snap, svg.Options{Title: name}); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

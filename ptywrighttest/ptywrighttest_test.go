@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/asciicast"
 	"ptywright/ptywrighttest"
 )
 
@@ -72,7 +73,7 @@ func TestMasksKeepVolatileRegionsFromBreakingGoldens(t *testing.T) {
 }
 
 func TestRequireSnapshotOfAReplayedScreen(t *testing.T) {
-	rec, err := ptywright.ReadRecording(strings.NewReader(`{"version": 2, "width": 40, "height": 6}
+	rec, err := asciicast.Read(strings.NewReader(`{"version": 2, "width": 40, "height": 6}
 [0.1, "o", "plain \u001b[1;31mbold red\u001b[0m\r\n\u001b[44m on blue \u001b[0m 中文\r\n\u001b[2mdone\u001b[0m"]
 `))
 	require.NoError(t, err)

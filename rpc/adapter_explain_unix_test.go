@@ -38,7 +38,10 @@ func writeExplainDemo(t *testing.T, permissions string) string {
 func TestAdapterExplain(t *testing.T) {
 	srv := newServer(t, Options{Plugins: newPlugins(t, writeExplainDemo(t, `"session.spawn", "session.kill", "screen.read", "matcher.wait"`))})
 	c := dialUnix(t, serveUnix(t, srv), NDJSON)
-	c.startAdapter(map[string]any{"plugin": "demo"})
+	started := c.startAdapter(map[string]any{"plugin": "demo"})
+	// The program's whole output first, so the explanation below and the
+	// wait's last classification read the same, final screen.
+	c.do("session.wait", map[string]any{"session": started.Session, "matcher": map[string]any{"type": "contains_text", "value": "ready"}}, nil)
 
 	var res explainResult
 	c.do("adapter.explain", map[string]any{"adapter": "e1"}, &res)

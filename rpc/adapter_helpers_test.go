@@ -9,6 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
+	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 // The test plugins' manifests: echo is shared with the root package's tests;
@@ -29,12 +32,12 @@ const builtinEcho = "builtin-echo"
 // (the embedded ones are left out, so the lists the tests expect do not
 // change when a built-in is added) and the plugins of manifests loaded as
 // --plugin loads them.
-func newPlugins(t testing.TB, manifests ...string) *ptywright.Plugins {
+func newPlugins(t testing.TB, manifests ...string) *plugins.Registry {
 	t.Helper()
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{NoBuiltins: true})
+	p, err := plugins.New(plugins.Options{NoBuiltins: true})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
-	lm, err := ptywright.LoadManifestFile(echoManifest)
+	lm, err := manifest.LoadFile(echoManifest)
 	require.NoError(t, err)
 	src, err := lm.ReadSource()
 	require.NoError(t, err)
@@ -58,11 +61,11 @@ type adapterStarted struct {
 
 // stateShape is a StateSnapshot as a client reads it.
 type stateShape struct {
-	State      string                     `json:"state"`
-	Evidence   string                     `json:"evidence"`
-	LastIntent *string                    `json:"last_intent"`
-	Metadata   map[string]any             `json:"metadata"`
-	Lifecycle  *ptywright.LifecycleStatus `json:"lifecycle"`
+	State      string                    `json:"state"`
+	Evidence   string                    `json:"evidence"`
+	LastIntent *string                   `json:"last_intent"`
+	Metadata   map[string]any            `json:"metadata"`
+	Lifecycle  *contract.LifecycleStatus `json:"lifecycle"`
 }
 
 // waited is adapter.wait's and adapter.turn's result.

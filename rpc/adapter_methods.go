@@ -8,7 +8,10 @@ import (
 	"time"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/host"
+	"ptywright/internal/wire"
+	"ptywright/manifest"
 )
 
 func (s *Server) adapterMethods() map[string]handlerFunc {
@@ -34,7 +37,7 @@ func (s *Server) adapterMethods() map[string]handlerFunc {
 
 // checkPermissions fails with -32004 {method, required_permission} for the
 // first permission of method that m does not declare.
-func checkPermissions(method string, m *ptywright.PluginManifest) error {
+func checkPermissions(method string, m *manifest.Manifest) error {
 	var pe *host.PermissionError
 	if err := host.CheckPermissions(method, m); errors.As(err, &pe) {
 		return PermissionDenied(pe.Method, string(pe.Permission))
@@ -58,7 +61,7 @@ func (s *Server) adapterFor(method, id string) (*adapter, error) {
 }
 
 type adapterListResult struct {
-	Plugins []ptywright.PluginManifest `json:"plugins"`
+	Plugins []manifest.Manifest `json:"plugins"`
 }
 
 // adapterList lists what adapter.start can instantiate: the plugins of
@@ -69,9 +72,9 @@ func (s *Server) adapterList(_ context.Context, _ *conn, raw []byte) (any, error
 		return nil, err
 	}
 	all := s.opts.Plugins.Manifests()
-	out := make([]ptywright.PluginManifest, 0, len(all))
+	out := make([]manifest.Manifest, 0, len(all))
 	for _, m := range all {
-		if m.Kind == ptywright.PluginKindAdapter {
+		if m.Kind == manifest.KindAdapter {
 			out = append(out, m)
 		}
 	}
@@ -169,7 +172,7 @@ func checkIntent(field, intent, paramsField string, params json.RawMessage) erro
 	if field != "" && intent == "" {
 		return invalidParams(field, "must not be empty")
 	}
-	if kind := jsonKind(params); len(params) > 0 && kind != "an object" && kind != "null" {
+	if kind := wire.Kind(params); len(params) > 0 && kind != "an object" && kind != "null" {
 		return invalidParams(paramsField, "must be an object, got %s", kind)
 	}
 	return nil
@@ -388,15 +391,15 @@ func (s *Server) adapterTranscript(_ context.Context, _ *conn, raw []byte) (any,
 }
 
 type inspectResult struct {
-	Adapter        string                     `json:"adapter"`
-	Plugin         string                     `json:"plugin"`
-	State          ptywright.StateSnapshot    `json:"state"`
-	PlainText      string                     `json:"plain_text"`
-	BodyText       string                     `json:"body_text"`
-	StatusText     string                     `json:"status_text"`
-	TranscriptTail string                     `json:"transcript_tail"`
-	Sequence       uint64                     `json:"sequence"`
-	Projection     ptywright.DialogProjection `json:"projection"`
+	Adapter        string                    `json:"adapter"`
+	Plugin         string                    `json:"plugin"`
+	State          ptywright.StateSnapshot   `json:"state"`
+	PlainText      string                    `json:"plain_text"`
+	BodyText       string                    `json:"body_text"`
+	StatusText     string                    `json:"status_text"`
+	TranscriptTail string                    `json:"transcript_tail"`
+	Sequence       uint64                    `json:"sequence"`
+	Projection     contract.DialogProjection `json:"projection"`
 }
 
 func (s *Server) adapterInspect(ctx context.Context, _ *conn, raw []byte) (any, error) {

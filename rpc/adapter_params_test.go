@@ -7,11 +7,13 @@ import (
 
 	"ptywright"
 	"ptywright/internal/host"
+	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 func TestTargetOptions(t *testing.T) {
 	t.Setenv("PTYWRIGHT_TEST_SERVER_KEY", "from-server")
-	target := &ptywright.DefaultTarget{
+	target := &manifest.DefaultTarget{
 		Program:     "claude",
 		Args:        []string{"--verbose"},
 		Rows:        40,
@@ -19,11 +21,11 @@ func TestTargetOptions(t *testing.T) {
 		Env:         map[string]string{"MODE": "default", "KEEP": "1"},
 		RequiredEnv: []string{"API_KEY", "PTYWRIGHT_TEST_SERVER_KEY"},
 	}
-	withTarget := ptywright.PluginManifest{Name: "cc", DefaultTarget: target}
+	withTarget := manifest.Manifest{Name: "cc", DefaultTarget: target}
 	tests := []struct {
 		name     string
 		p        startParams
-		manifest ptywright.PluginManifest
+		manifest manifest.Manifest
 		want     ptywright.Options
 		err      string
 	}{
@@ -63,7 +65,7 @@ func TestTargetOptions(t *testing.T) {
 		{
 			name:     "no program and no default target",
 			p:        startParams{Plugin: "bare"},
-			manifest: ptywright.PluginManifest{Name: "bare"},
+			manifest: manifest.Manifest{Name: "bare"},
 			err:      `invalid params: program: required: plugin "bare" declares no default_target`,
 		},
 	}
@@ -85,7 +87,7 @@ func TestTargetOptions(t *testing.T) {
 // Every method in the reference's permission table is gated, and only
 // those the reference exempts are not.
 func TestAdapterPermissionTable(t *testing.T) {
-	srv := NewServer(Options{Plugins: &ptywright.Plugins{}})
+	srv := NewServer(Options{Plugins: &plugins.Registry{}})
 	defer srv.Close()
 	exempt := map[string]bool{"adapter.list": true, "adapter.live": true, "adapter.cancel_wait": true}
 	for name := range srv.adapterMethods() {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/host"
+	"ptywright/manifest"
 )
 
 // startParams are adapter.start's; resumeParams adds prior_adapter.
@@ -94,9 +96,9 @@ func (s *Server) adapterResume(ctx context.Context, _ *conn, raw []byte) (any, e
 // prepareStart checks everything about a start that can be checked before
 // spawning: the plugin and its kind, its session.spawn permission, the
 // target and cwd.
-func (s *Server) prepareStart(method string, p startParams) (ptywright.PluginManifest, ptywright.Options, error) {
+func (s *Server) prepareStart(method string, p startParams) (manifest.Manifest, ptywright.Options, error) {
 	if p.Plugin == "" {
-		return ptywright.PluginManifest{}, ptywright.Options{}, invalidParams("plugin", "must not be empty")
+		return manifest.Manifest{}, ptywright.Options{}, invalidParams("plugin", "must not be empty")
 	}
 	m, err := s.opts.Plugins.Manifest(p.Plugin)
 	if err != nil {
@@ -120,7 +122,7 @@ func (s *Server) prepareStart(method string, p startParams) (ptywright.PluginMan
 
 // targetOptions builds the session options of a start (see
 // host.TargetOptions).
-func targetOptions(p startParams, m ptywright.PluginManifest) (ptywright.Options, error) {
+func targetOptions(p startParams, m manifest.Manifest) (ptywright.Options, error) {
 	opts, err := host.TargetOptions(host.Target{
 		Program: p.Program, Args: p.Args, Dir: p.Cwd, Env: p.Env,
 		Size:       ptywright.Size{Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight},
@@ -131,7 +133,7 @@ func targetOptions(p startParams, m ptywright.PluginManifest) (ptywright.Options
 
 // launch spawns the session, registers it under a new adapter id with its
 // handle, and classifies the first screen.
-func (s *Server) launch(ctx context.Context, m ptywright.PluginManifest, opts ptywright.Options) (any, error) {
+func (s *Server) launch(ctx context.Context, m manifest.Manifest, opts ptywright.Options) (any, error) {
 	ext, err := s.opts.Plugins.NewExtension(m.Name)
 	if err != nil {
 		return nil, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
@@ -156,8 +158,8 @@ func (s *Server) launch(ctx context.Context, m ptywright.PluginManifest, opts pt
 	}
 	h := ptywright.NewExtensionHandle(sess, ext, ptywright.HandleOptions{
 		Predicates:  s.opts.Predicates,
-		Lifecycle:   &ptywright.LifecycleOptions{},
-		OnLifecycle: func(st ptywright.LifecycleStatus) { s.reg.publishLifecycle(e, st) },
+		Lifecycle:   &contract.LifecycleOptions{},
+		OnLifecycle: func(st contract.LifecycleStatus) { s.reg.publishLifecycle(e, st) },
 		Events:      s.events,
 		Scope:       ptywright.EventScope{Session: e.id, Adapter: id},
 	})

@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/asciicast"
+	"ptywright/contract"
 )
 
 // TestPluginLoadUnload: with plugin loading allowed, a client loads a
@@ -202,20 +204,20 @@ func TestAdapterNotifications(t *testing.T) {
 	driver.do("adapter.wait", map[string]any{"adapter": a.Adapter, "intent": "wait_lifecycle", "params": map[string]any{"state": "completed"}, "timeout_ms": patience.Milliseconds()}, &w)
 	require.Equal(t, ptywright.MatchLifecycle, w.Matched.Kind)
 	require.Equal(t, "completed", w.Matched.Text)
-	require.Equal(t, ptywright.LifecycleCompleted, w.State.Lifecycle.State)
+	require.Equal(t, contract.LifecycleCompleted, w.State.Lifecycle.State)
 	require.Equal(t, 1, w.State.Lifecycle.TurnID)
 
 	var output string
-	var states []ptywright.LifecycleState
+	var states []contract.LifecycleState
 	sawChanged := false
-	for len(states) == 0 || states[len(states)-1] != ptywright.LifecycleCompleted {
+	for len(states) == 0 || states[len(states)-1] != contract.LifecycleCompleted {
 		m := sub.note()
 		switch m.Method {
 		case notifyLifecycle:
 			var p struct {
-				Adapter   string                    `json:"adapter"`
-				Session   string                    `json:"session"`
-				Lifecycle ptywright.LifecycleStatus `json:"lifecycle"`
+				Adapter   string                   `json:"adapter"`
+				Session   string                   `json:"session"`
+				Lifecycle contract.LifecycleStatus `json:"lifecycle"`
 			}
 			require.NoError(t, json.Unmarshal(m.Params, &p))
 			require.Equal(t, a.Adapter, p.Adapter)
@@ -235,10 +237,10 @@ func TestAdapterNotifications(t *testing.T) {
 	require.Contains(t, output, "question")
 	require.NotContains(t, output, "noise")
 	require.NotContains(t, output, "plain")
-	require.Equal(t, ptywright.LifecycleCompleted, states[len(states)-1])
-	var status ptywright.LifecycleStatus
+	require.Equal(t, contract.LifecycleCompleted, states[len(states)-1])
+	var status contract.LifecycleStatus
 	driver.do("adapter.lifecycle", map[string]any{"adapter": a.Adapter}, &status)
-	require.Equal(t, ptywright.LifecycleCompleted, status.State)
+	require.Equal(t, contract.LifecycleCompleted, status.State)
 	require.True(t, status.SubmitReady)
 	require.Equal(t, 1, status.TurnID)
 
@@ -290,11 +292,11 @@ func TestAdapterRecording(t *testing.T) {
 			f, err := os.Open(tt.path)
 			require.NoError(t, err)
 			defer f.Close()
-			rec, err := ptywright.ReadRecording(f)
+			rec, err := asciicast.Read(f)
 			require.NoError(t, err)
 			var out strings.Builder
 			for _, ev := range rec.Events {
-				if ev.Type == ptywright.EventOutput {
+				if ev.Type == asciicast.EventOutput {
 					out.WriteString(ev.Data)
 				}
 			}

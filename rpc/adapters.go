@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // adapter is one live adapter: an ExtensionHandle over a fresh instance of
@@ -19,7 +20,7 @@ type adapter struct {
 	id       string
 	num      uint64 // creation order, for sorting ids
 	plugin   string
-	manifest ptywright.PluginManifest // the permissions are fixed at start
+	manifest manifest.Manifest // the permissions are fixed at start
 	h        *ptywright.ExtensionHandle
 	e        *entry
 }

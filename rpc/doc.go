@@ -120,7 +120,7 @@
 //
 // A server on stdio, with the built-in plugins and one loaded from disk:
 //
-//	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+//	plugins, err := plugins.New(plugins.Options{})
 //	...
 //	defer plugins.Close()
 //	if _, err := plugins.Load("plugins/echo/manifest.toml"); err != nil { ... }

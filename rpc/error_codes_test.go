@@ -9,7 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"ptywright"
+	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 // TestBuiltinPluginParamsAreInvalidParams: params a built-in plugin
@@ -17,7 +18,7 @@ import (
 // -32602 with the plugin's message, not -32603, over a real socket; the
 // adapter is unharmed.
 func TestBuiltinPluginParamsAreInvalidParams(t *testing.T) {
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	plugins, err := plugins.New(plugins.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, plugins.Close()) })
 	srv := newServer(t, Options{Plugins: plugins})
@@ -108,7 +109,7 @@ func TestExactErrorCodes(t *testing.T) {
 		names := make([]string, len(list.Plugins))
 		for i, m := range list.Plugins {
 			names[i] = m.Name
-			require.Equal(t, ptywright.PluginKindAdapter, m.Kind)
+			require.Equal(t, manifest.KindAdapter, m.Kind)
 		}
 		require.Equal(t, []string{builtinEcho, "echo"}, names, "adapter.list lists only what adapter.start can instantiate")
 		// They are still plugins: callable.

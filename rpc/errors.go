@@ -7,6 +7,10 @@ import (
 	"fmt"
 
 	"ptywright"
+	"ptywright/asciicast"
+	"ptywright/internal/wire"
+	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 // ErrServerClosed is returned by Serve, ListenUnix and ServeConn once Close
@@ -43,12 +47,12 @@ var classes = []struct {
 	{ptywright.ErrTooManyMarkers, ErrInvalidParams},
 	{ptywright.ErrRawTranscriptExists, ErrInvalidParams},
 	{ptywright.ErrRecordingExists, ErrInvalidParams},
-	{ptywright.ErrInvalidRecording, ErrInvalidParams},
-	{ptywright.ErrInvalidManifest, ErrInvalidParams},
-	{ptywright.ErrPathEscape, ErrInvalidParams},
-	{ptywright.ErrPluginNotFound, ErrInvalidParams},
-	{ptywright.ErrPluginExists, ErrInvalidParams},
-	{ptywright.ErrBuiltinPlugin, ErrInvalidParams},
+	{asciicast.ErrInvalid, ErrInvalidParams},
+	{manifest.ErrInvalid, ErrInvalidParams},
+	{manifest.ErrPathEscape, ErrInvalidParams},
+	{plugins.ErrNotFound, ErrInvalidParams},
+	{plugins.ErrExists, ErrInvalidParams},
+	{plugins.ErrBuiltin, ErrInvalidParams},
 	{ptywright.ErrNoMatch, ErrInvalidParams},
 	{context.DeadlineExceeded, ErrTimeout},
 	{context.Canceled, ErrCancelled},
@@ -123,7 +127,7 @@ type waitEvidence struct {
 // quote a parameter or screen text holding a secret.
 func toWire(err error) *Error {
 	class, explicit := classOf(err)
-	msg := err.Error()
+	msg := wire.Unprefix(err.Error())
 	if !explicit {
 		msg = class.Message + ": " + msg
 	}

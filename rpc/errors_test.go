@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/asciicast"
+	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 func TestCodeMapsRootSentinels(t *testing.T) {
@@ -32,17 +36,17 @@ func TestCodeMapsRootSentinels(t *testing.T) {
 		{ptywright.ErrTooManyMarkers, CodeInvalidParams},
 		{ptywright.ErrRawTranscriptExists, CodeInvalidParams},
 		{ptywright.ErrInvalidParams, CodeInvalidParams},
-		{ptywright.ErrInvalidManifest, CodeInvalidParams},
-		{ptywright.ErrPathEscape, CodeInvalidParams},
-		{ptywright.ErrPluginNotFound, CodeInvalidParams},
-		{ptywright.ErrPluginExists, CodeInvalidParams},
-		{ptywright.ErrBuiltinPlugin, CodeInvalidParams},
+		{manifest.ErrInvalid, CodeInvalidParams},
+		{manifest.ErrPathEscape, CodeInvalidParams},
+		{plugins.ErrNotFound, CodeInvalidParams},
+		{plugins.ErrExists, CodeInvalidParams},
+		{plugins.ErrBuiltin, CodeInvalidParams},
 		{ptywright.ErrNoMatch, CodeInvalidParams},
 		{ptywright.ErrRecordingExists, CodeInvalidParams},
-		{ptywright.ErrInvalidRecording, CodeInvalidParams},
+		{asciicast.ErrInvalid, CodeInvalidParams},
 		{ptywright.ErrProcessExited, CodeSessionClosed},
-		{&ptywright.ManifestError{Field: "name", Reason: "name is required"}, CodeInvalidParams},
-		{&ptywright.RecordingError{}, CodeInvalidParams},
+		{&manifest.Error{Field: "name", Reason: "name is required"}, CodeInvalidParams},
+		{&asciicast.Error{}, CodeInvalidParams},
 		{&ptywright.PluginError{Plugin: "echo", Function: "send_text", Message: "boom", Err: ptywright.ErrPluginRuntime}, CodeInternalError},
 		{&ptywright.PluginError{Plugin: "echo", Function: "classify", Message: "slow", Err: ptywright.ErrPluginBudget}, CodeInternalError},
 		{&ptywright.PluginError{Plugin: "echo", Function: "x", Message: "no", Err: errors.Join(ptywright.ErrPluginRuntime, ptywright.ErrPermissionDenied)}, CodePermissionDenied},
@@ -127,4 +131,19 @@ func TestToWire(t *testing.T) {
 		require.Nil(t, toWire(ErrInvalidParams).Data)
 		require.NoError(t, WithData(nil, 1))
 	})
+}
+
+// TestToWireKeepsTheOldSentinelTexts: the sentinels that gained the
+// "ptywright: " prefix still read as before on the wire.
+func TestToWireKeepsTheOldSentinelTexts(t *testing.T) {
+	_, err := ptywright.ParseKey("Enter")
+	require.ErrorContains(t, err, "ptywright: unknown key")
+	msg := toWire(err).Message
+	require.True(t, strings.HasPrefix(msg, `invalid params: unknown key "Enter" (valid keys: enter,`), msg)
+	for _, sentinel := range []error{ptywright.ErrInvalidAction, ptywright.ErrUnknownSignal, ptywright.ErrInvalidEngine,
+		ptywright.ErrUnknownKey, ptywright.ErrInvalidMatcher, ptywright.ErrRawTranscriptExists, ptywright.ErrRecordingExists,
+		ptywright.ErrInvalidRedaction, ptywright.ErrInvalidSize, asciicast.ErrInvalid} {
+		require.True(t, strings.HasPrefix(sentinel.Error(), "ptywright: "), sentinel.Error())
+		require.Equal(t, "invalid params: "+strings.TrimPrefix(sentinel.Error(), "ptywright: "), toWire(sentinel).Message)
+	}
 }

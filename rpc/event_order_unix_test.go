@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/plugins"
 )
 
 // TestAdapterInstanceHearsItsSessionCreatedFirst: an adapter's own plugin
@@ -17,7 +18,7 @@ import (
 // any other event of that session, even when the program exits at once.
 // Repeated, since the exit races the announcement.
 func TestAdapterInstanceHearsItsSessionCreatedFirst(t *testing.T) {
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{Logger: slog.New(slog.DiscardHandler)})
+	p, err := plugins.New(plugins.Options{Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	_, err = p.Load("testdata/plugins/order/manifest.toml")

@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"ptywright"
+	"ptywright/plugins"
 	"ptywright/rpc"
 )
 
@@ -83,7 +83,7 @@ func ExampleServer_Serve() {
 // over a plugin registry, here holding the echo test plugin loaded from its
 // manifest, as `ptywright serve --plugin` does.
 func ExampleOptions_plugins() {
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{})
+	plugins, err := plugins.New(plugins.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -85,6 +85,7 @@ type FrameError struct {
 	Fatal bool
 }
 
+// Error reads "cause: reason".
 func (e *FrameError) Error() string { return e.Err.Error() + ": " + e.Reason }
 
 // Unwrap exposes the JSON-RPC class to errors.Is.

@@ -7,7 +7,7 @@ import (
 	"io"
 	"testing"
 
-	"ptywright"
+	"ptywright/manifest"
 )
 
 // fuzzFrames reads every frame of data with framing f and checks what the
@@ -172,7 +172,7 @@ var paramKinds = []struct {
 	{"server.set_notifications", func() any { return &setNotificationsParams{} }, nil},
 	{"adapter.start", func() any { return &startParams{} }, func(v any) error {
 		p := v.(*startParams)
-		_, err := targetOptions(*p, ptywright.PluginManifest{Name: "p", DefaultTarget: &ptywright.DefaultTarget{Program: "sh", RequiredEnv: []string{"PTYWRIGHT_FUZZ_UNSET"}}})
+		_, err := targetOptions(*p, manifest.Manifest{Name: "p", DefaultTarget: &manifest.DefaultTarget{Program: "sh", RequiredEnv: []string{"PTYWRIGHT_FUZZ_UNSET"}}})
 		return checkClass(err)
 	}},
 	{"adapter.resume", func() any { return &resumeParams{} }, nil},
@@ -197,7 +197,7 @@ var paramKinds = []struct {
 	{"adapter.extract", func() any { return &extractParams{} }, nil},
 	{"plugin.validate_manifest", func() any { return &validateManifestParams{} }, func(v any) error {
 		raw := v.(*validateManifestParams).Manifest
-		if _, err := ptywright.ParseManifestJSON(raw); err != nil && Code(err) != CodeInvalidParams {
+		if _, err := manifest.ParseJSON(raw); err != nil && Code(err) != CodeInvalidParams {
 			return err
 		}
 		return nil

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"unicode/utf8"
+
+	"ptywright/internal/wire"
 )
 
 // request is one decoded JSON-RPC request or notification.
@@ -62,7 +64,7 @@ func parseFrame(frame []byte) (items []item, batch bool) {
 func parseRequest(raw json.RawMessage) item {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
-		return item{err: fmt.Errorf("%w: a request must be a JSON object, got %s", ErrInvalidRequest, jsonKind(raw))}
+		return item{err: fmt.Errorf("%w: a request must be a JSON object, got %s", ErrInvalidRequest, wire.Kind(raw))}
 	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &members); err != nil {
@@ -70,11 +72,11 @@ func parseRequest(raw json.RawMessage) item {
 	}
 	var it item
 	if id, ok := members["id"]; ok {
-		switch jsonKind(id) {
+		switch wire.Kind(id) {
 		case "a string", "a number", "null":
 			it.req.id = id
 		default:
-			return item{err: fmt.Errorf("%w: id: must be a string, a number or null, got %s", ErrInvalidRequest, jsonKind(id))}
+			return item{err: fmt.Errorf("%w: id: must be a string, a number or null, got %s", ErrInvalidRequest, wire.Kind(id))}
 		}
 	}
 	fail := func(format string, args ...any) item {
@@ -91,19 +93,19 @@ func parseRequest(raw json.RawMessage) item {
 	if !ok {
 		return fail("method: required")
 	}
-	if err := json.Unmarshal(m, &it.req.method); err != nil || jsonKind(m) != "a string" {
-		return fail("method: must be a string, got %s", jsonKind(m))
+	if err := json.Unmarshal(m, &it.req.method); err != nil || wire.Kind(m) != "a string" {
+		return fail("method: must be a string, got %s", wire.Kind(m))
 	}
 	if it.req.method == "" {
 		return fail("method: must not be empty")
 	}
 	if p, ok := members["params"]; ok {
-		switch jsonKind(p) {
+		switch wire.Kind(p) {
 		case "an object", "an array":
 			it.req.params = p
 		case "null":
 		default:
-			return fail("params: must be an object or an array, got %s", jsonKind(p))
+			return fail("params: must be an object or an array, got %s", wire.Kind(p))
 		}
 	}
 	var unknown []string
@@ -119,29 +121,6 @@ func parseRequest(raw json.RawMessage) item {
 		return fail("unknown member %q (allowed: jsonrpc, id, method, params)", unknown[0])
 	}
 	return it
-}
-
-// jsonKind describes a raw JSON value without echoing it: it may be large or
-// secret.
-func jsonKind(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	default:
-		return "a number"
-	}
 }
 
 // encodeResponse builds a response frame: the result, or the error object

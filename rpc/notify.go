@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 // The notifications a subscribed connection receives.
@@ -322,7 +323,7 @@ type lifecycleParams struct {
 
 // encodeLifecycle returns st's JSON form, nil for nil: notifications are
 // deduplicated on it.
-func encodeLifecycle(st *ptywright.LifecycleStatus) []byte {
+func encodeLifecycle(st *contract.LifecycleStatus) []byte {
 	if st == nil {
 		return nil
 	}

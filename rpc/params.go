@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"ptywright/internal/wire"
 )
 
 // decodeParams decodes a method's params object into dst, a pointer to a
@@ -26,7 +28,7 @@ func decodeParams(raw json.RawMessage, dst any) error {
 		raw = json.RawMessage("{}")
 	}
 	if raw[0] != '{' {
-		return invalidParams("params", "must be an object, got %s", jsonKind(raw))
+		return invalidParams("params", "must be an object, got %s", wire.Kind(raw))
 	}
 	t := reflect.TypeOf(dst).Elem()
 	if err := checkMembers(raw, t, ""); err != nil {
@@ -83,7 +85,7 @@ func fieldsOf(t reflect.Type) []fieldInfo {
 func checkMembers(raw json.RawMessage, t reflect.Type, path string) error {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &members); err != nil {
-		return invalidParams(strings.TrimSuffix(path, "."), "must be an object, got %s", jsonKind(raw))
+		return invalidParams(strings.TrimSuffix(path, "."), "must be an object, got %s", wire.Kind(raw))
 	}
 	fields := fieldsOf(t)
 	names := make([]string, 0, len(members))
@@ -120,7 +122,7 @@ func checkMembers(raw json.RawMessage, t reflect.Type, path string) error {
 			continue
 		}
 		if st, ok := structOf(f.typ); ok {
-			if kind := jsonKind(v); kind != "an object" {
+			if kind := wire.Kind(v); kind != "an object" {
 				return invalidParams(path+f.name, "must be an object, got %s", kind)
 			}
 			if err := checkMembers(v, st, path+f.name+"."); err != nil {

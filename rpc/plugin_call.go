@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ptywright"
+	"ptywright/internal/wire"
 )
 
 type callParams struct {
@@ -50,7 +51,7 @@ func (s *Server) pluginCall(ctx context.Context, _ *conn, raw []byte) (any, erro
 	case p.Hook == "":
 		return nil, invalidParams("hook", "must not be empty")
 	}
-	if kind := jsonKind(p.Args); len(p.Args) > 0 && kind != "an array" && kind != "null" {
+	if kind := wire.Kind(p.Args); len(p.Args) > 0 && kind != "an array" && kind != "null" {
 		return nil, invalidParams("args", "must be an array of positional arguments, got %s", kind)
 	}
 	timeout, err := s.hookTimeout(p.TimeoutMs)

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 
-	"ptywright"
+	"ptywright/internal/wire"
+	"ptywright/manifest"
+	"ptywright/plugins"
 )
 
 func (s *Server) pluginMethods() map[string]handlerFunc {
@@ -46,12 +48,12 @@ func (s *Server) pluginValidateManifest(_ context.Context, _ *conn, raw []byte) 
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	if kind := jsonKind(p.Manifest); kind != "an object" {
+	if kind := wire.Kind(p.Manifest); kind != "an object" {
 		return nil, invalidParams("manifest", "must be an object, got %s", kind)
 	}
-	if _, err := ptywright.ParseManifestJSON(p.Manifest); err != nil {
+	if _, err := manifest.ParseJSON(p.Manifest); err != nil {
 		err = fmt.Errorf("%w: %w", ErrInvalidParams, err)
-		var me *ptywright.ManifestError
+		var me *manifest.Error
 		if errors.As(err, &me) {
 			return nil, WithData(err, manifestErrorData{Field: me.Field, Reason: me.Reason})
 		}
@@ -71,7 +73,7 @@ func (s *Server) pluginDescribe(ctx context.Context, _ *conn, raw []byte) (any, 
 	}
 	d, err := s.opts.Plugins.Describe(ctx, p.Plugin)
 	if err != nil {
-		if errors.Is(err, ptywright.ErrPluginNotFound) {
+		if errors.Is(err, plugins.ErrNotFound) {
 			return nil, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
 		}
 		return nil, err
@@ -121,11 +123,11 @@ func (s *Server) pluginUnload(_ context.Context, _ *conn, raw []byte) (any, erro
 		return nil, err
 	}
 	if s.opts.Plugins.IsBuiltin(p.Plugin) {
-		return nil, fmt.Errorf("%w: plugin: %w: %q cannot be unloaded", ErrInvalidParams, ptywright.ErrBuiltinPlugin, p.Plugin)
+		return nil, fmt.Errorf("%w: plugin: %w: %q cannot be unloaded", ErrInvalidParams, plugins.ErrBuiltin, p.Plugin)
 	}
 	err := s.adapters.unloadIfUnused(p.Plugin, func() error { return s.opts.Plugins.Unload(p.Plugin) })
 	if err != nil {
-		if errors.Is(err, ptywright.ErrPluginNotFound) {
+		if errors.Is(err, plugins.ErrNotFound) {
 			return nil, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
 		}
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 // registry is the server state every connection shares: the sessions (and,
@@ -50,12 +51,12 @@ type entry struct {
 	// handle is the owning adapter's handle once it exists; life is the
 	// last status its lifecycle callback reported, for the moment before.
 	handle atomic.Pointer[ptywright.ExtensionHandle]
-	life   atomic.Pointer[ptywright.LifecycleStatus]
+	life   atomic.Pointer[contract.LifecycleStatus]
 }
 
 // lifecycle returns the owning adapter's turn lifecycle, nil for a session
 // made by session.create.
-func (e *entry) lifecycle() *ptywright.LifecycleStatus {
+func (e *entry) lifecycle() *contract.LifecycleStatus {
 	if h := e.handle.Load(); h != nil {
 		return h.Lifecycle()
 	}
@@ -255,7 +256,7 @@ func (r *registry) publish(e *entry, ev event) {
 }
 
 // publishLifecycle is an adapter's OnLifecycle callback: it never blocks.
-func (r *registry) publishLifecycle(e *entry, st ptywright.LifecycleStatus) {
+func (r *registry) publishLifecycle(e *entry, st contract.LifecycleStatus) {
 	e.life.Store(&st)
 	r.publish(e, evLifecycle)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/plugins"
 )
 
 const sdkManifest = "testdata/plugins/sdk/manifest.toml"
@@ -63,14 +64,14 @@ type sdkEnv struct {
 	srv     *Server
 	path    string
 	logs    *logBuffer
-	plugins *ptywright.Plugins
+	plugins *plugins.Registry
 }
 
 func sdkServer(t *testing.T, opts Options) sdkEnv {
 	t.Helper()
 	logs := &logBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	p, err := ptywright.NewPlugins(ptywright.PluginsOptions{Logger: logger})
+	p, err := plugins.New(plugins.Options{Logger: logger})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	_, err = p.Load(sdkManifest)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ptywright"
+	"ptywright/plugins"
 )
 
 // Options configure a Server. The zero value serves session.* with lua
@@ -20,7 +21,7 @@ type Options struct {
 	// the server answers adapter.* and plugin.* (without it they are not
 	// methods at all) and decides lua matchers. The server never closes
 	// it: it belongs to the caller, who closes it after Server.Close.
-	Plugins *ptywright.Plugins
+	Plugins *plugins.Registry
 	// AllowPluginLoad enables plugin.load and plugin.unload (the CLI's
 	// --allow-plugin-load). Without it they are denied with -32004 and
 	// data.reason "server_did_not_grant_plugin_load".

@@ -30,6 +30,7 @@ type Error struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
+// Error returns the message sent to the client.
 func (e *Error) Error() string { return e.Message }
 
 // Is matches any *Error with the same code.

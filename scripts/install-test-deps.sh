@@ -56,7 +56,7 @@ install_fish() {
 	apt_install fish
 }
 
-# tmux: the reference terminal of the fidelity tests (engine_fidelity_unix_test.go,
+# tmux: the reference terminal of the fidelity tests (internal/engine/fidelity_unix_test.go,
 # the differential corpus): our screen must equal tmux's on the same bytes.
 install_tmux() {
 	if command -v tmux >/dev/null 2>&1; then

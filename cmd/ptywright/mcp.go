@@ -11,8 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"ptywright"
 	"ptywright/mcpserver"
+	"ptywright/plugins"
 )
 
 const mcpSynopsis = "mcp [--plugin MANIFEST]... [--log-level LEVEL]"
@@ -75,7 +75,7 @@ func mcpCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 // ctx ends; stderr takes diagnostics, redacted.
 func runMCP(ctx context.Context, cfg mcpConfig, stdin io.Reader, stdout, stderr io.Writer) error {
 	log := newLogger(stderr, cfg.LogLevel)
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{Logger: log})
+	plugins, err := plugins.New(plugins.Options{Logger: log})
 	if err != nil {
 		return fmt.Errorf("mcp: %w", err)
 	}

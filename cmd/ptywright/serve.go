@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"ptywright"
+	"ptywright/plugins"
 	"ptywright/rpc"
 )
 
@@ -123,7 +124,7 @@ func runServe(ctx context.Context, cfg serveConfig, stdin io.Reader, stdout, std
 	log := newLogger(stderr, cfg.LogLevel)
 	// Plugins log (ptywright.log, handler and cleanup failures) through the
 	// same redacted handler, with plugin=<name>.
-	plugins, err := ptywright.NewPlugins(ptywright.PluginsOptions{Logger: log})
+	plugins, err := plugins.New(plugins.Options{Logger: log})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/asciicast"
 )
 
 // patience bounds how long a test waits for something that should happen
@@ -422,13 +423,14 @@ func TestRunRecord(t *testing.T) {
 	f, err := os.Open(cast)
 	require.NoError(t, err)
 	defer f.Close()
-	rec, err := ptywright.ReadRecording(f)
+	rec, err := asciicast.Read(f)
 	require.NoError(t, err)
 	require.Equal(t, 2, rec.Header.Version)
-	require.Equal(t, ptywright.Size{Rows: 24, Cols: 80}, rec.Size())
+	rows, cols := rec.Size()
+	require.Equal(t, [2]int{24, 80}, [2]int{rows, cols})
 	var out strings.Builder
 	for _, ev := range rec.Events {
-		if ev.Type == ptywright.EventOutput {
+		if ev.Type == asciicast.EventOutput {
 			out.WriteString(ev.Data)
 		}
 	}

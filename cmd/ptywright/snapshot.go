@@ -13,6 +13,7 @@ import (
 
 	"ptywright"
 	"ptywright/rpc"
+	"ptywright/svg"
 )
 
 const snapshotSynopsis = "snapshot [--socket PATH] (--session ID | --adapter ID [--explain]) [--svg | --cells]"
@@ -107,7 +108,7 @@ func snapshotCommand(ctx context.Context, args []string, stdout io.Writer) error
 		if err := json.Unmarshal(res, &snap); err != nil {
 			return fmt.Errorf("snapshot: decoding the %s result: %w", method, err)
 		}
-		if err := ptywright.RenderSVG(stdout, snap, ptywright.SVGOptions{}); err != nil {
+		if err := svg.Render(stdout, snap, svg.Options{}); err != nil {
 			return fmt.Errorf("snapshot: %w", err)
 		}
 		return nil

@@ -10,24 +10,20 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"ptywright/internal/fakeanthropic"
+	"ptywright/internal/tuitest"
 )
 
-// claudeBinary finds the CLI scripts/install-tuis.sh installed.
+// claudeBinary is the CLI scripts/install-tuis.sh installed: these
+// tests are asked for by name (-tags e2e), so a missing one fails them.
 func claudeBinary(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("PTYWRIGHT_TUI_DIR")
-	if dir == "" {
-		_, file, _, _ := runtime.Caller(0)
-		dir = filepath.Join(filepath.Dir(file), "..", "..", ".cache", "tuis")
-	}
-	bin := filepath.Join(dir, "node_modules", ".bin", "claude")
+	bin := tuitest.ClaudePath(t)
 	if _, err := os.Stat(bin); err != nil {
 		t.Fatalf("claude not installed at %s (run scripts/install-tuis.sh): %v", bin, err)
 	}

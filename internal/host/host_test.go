@@ -9,17 +9,18 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 func TestCheckPermissionsNamesTheFirstMissing(t *testing.T) {
-	m := &ptywright.PluginManifest{Name: "p", Permissions: []ptywright.Permission{ptywright.PermissionInputWrite}}
+	m := &manifest.Manifest{Name: "p", Permissions: []manifest.Permission{manifest.PermissionInputWrite}}
 	require.NoError(t, CheckPermissions("adapter.send", m))
 	require.NoError(t, CheckPermissions("adapter.list", m), "ungated")
 	err := CheckPermissions("adapter.turn", m)
 	require.ErrorIs(t, err, ptywright.ErrPermissionDenied)
 	var pe *PermissionError
 	require.True(t, errors.As(err, &pe))
-	require.Equal(t, PermissionError{Method: "adapter.turn", Permission: ptywright.PermissionMatcherWait}, *pe)
+	require.Equal(t, PermissionError{Method: "adapter.turn", Permission: manifest.PermissionMatcherWait}, *pe)
 	require.EqualError(t, err, ptywright.ErrPermissionDenied.Error()+": adapter.turn requires the matcher.wait permission")
 }
 

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"ptywright"
+	"ptywright/manifest"
 )
 
 // ErrInvalidStart classifies the field errors of this file: the caller's
@@ -41,8 +42,8 @@ func CheckDir(dir string) error {
 // CheckAdapterKind refuses to start a plugin that is not an adapter, as a
 // *ptywright.FieldError naming "plugin": a matcher or macro plugin has no
 // classify, so a session driven by it could never report a state.
-func CheckAdapterKind(m ptywright.PluginManifest) error {
-	if m.Kind != ptywright.PluginKindAdapter {
+func CheckAdapterKind(m manifest.Manifest) error {
+	if m.Kind != manifest.KindAdapter {
 		return fieldError("plugin", "plugin %q is a %s plugin: only adapter plugins can be started (adapter.list lists them)", m.Name, m.Kind)
 	}
 	return nil
@@ -79,7 +80,7 @@ type Target struct {
 // the caller's env; the variables it requires must then be set, in the
 // merged env or this process's environment. Errors are *ptywright.FieldError
 // naming "program" or "env".
-func TargetOptions(t Target, m ptywright.PluginManifest) (ptywright.Options, error) {
+func TargetOptions(t Target, m manifest.Manifest) (ptywright.Options, error) {
 	opts := ptywright.Options{
 		Program:      t.Program,
 		Args:         t.Args,

@@ -38,6 +38,7 @@ type Error struct {
 	Kind error
 }
 
+// Error quotes the pattern after the message.
 func (e *Error) Error() string {
 	return fmt.Sprintf("luapattern: %s (pattern %q)", e.Msg, e.Pattern)
 }

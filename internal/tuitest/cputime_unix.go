@@ -1,0 +1,20 @@
+//go:build unix
+
+package tuitest
+
+import (
+	"syscall"
+	"testing"
+	"time"
+)
+
+// CPUTime is the user and system CPU this process has used so far, for
+// benchmarks that report CPU per operation.
+func CPUTime(tb testing.TB) time.Duration {
+	tb.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatalf("getrusage: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,95 @@
+// Package wire holds the JSON helpers the library and its faces (rpc,
+// mcpserver) share, so that an error message reads the same whichever layer
+// wrote it, and the one sentinel every layer wraps for a caller's bad input.
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// ErrInvalidParams is ptywright.ErrInvalidParams: the caller's input is
+// malformed (-32602 over JSON-RPC). It lives here so that packages the root
+// imports (contract) wrap the very same value.
+var ErrInvalidParams = errors.New("ptywright: invalid params")
+
+// Kind describes a raw JSON value for error messages without echoing it
+// (it may be large or hold secrets): "nothing", "a string", "an object",
+// "an array", "a boolean", "null" or "a number".
+func Kind(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+// StrictDecode decodes one JSON value into v, refusing fields v does not
+// have and anything after the value.
+func StrictDecode(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data")
+	}
+	return nil
+}
+
+// AppendUnknownFields appends prefix+key for each key of m that is not a
+// JSON field name of the struct known, sorted.
+func AppendUnknownFields(out []string, prefix string, m map[string]json.RawMessage, known any) []string {
+	names := map[string]bool{}
+	t := reflect.TypeOf(known)
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		names[name] = true
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !names[k] {
+			out = append(out, prefix+k)
+		}
+	}
+	return out
+}
+
+// unprefix maps the texts of the sentinels that gained the "ptywright: "
+// prefix (issue 17) back to what they said before. Clients of the JSON-RPC
+// server and of the MCP tools may match on error messages, so those faces
+// send the old text: see Unprefix.
+var unprefix = strings.NewReplacer(
+	"ptywright: invalid action", "invalid action",
+	"ptywright: unknown signal", "unknown signal",
+	"ptywright: invalid engine", "invalid engine",
+	"ptywright: unknown key", "unknown key",
+	"ptywright: invalid matcher", "invalid matcher",
+	"ptywright: raw transcript file already exists", "raw transcript file already exists",
+	"ptywright: recording file already exists", "recording file already exists",
+	"ptywright: invalid redaction policy", "invalid redaction policy",
+	"ptywright: invalid terminal size", "invalid terminal size",
+	"ptywright: invalid asciicast recording", "invalid asciicast recording",
+)
+
+// Unprefix returns an error message as the wire has always carried it:
+// the sentinels listed in unprefix without their "ptywright: " prefix.
+func Unprefix(msg string) string { return unprefix.Replace(msg) }

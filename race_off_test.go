@@ -1,7 +1,0 @@
-//go:build !race
-
-package ptywright
-
-// raceEnabled is set under the race detector, which slows the differential
-// tests about tenfold; they then run fewer random cases.
-const raceEnabled = false
