@@ -16,8 +16,6 @@ func startProcess(program string, args []string, dir string, env []string, size 
 
 func (p *process) pid() int { return 0 }
 
-func (p *process) read(buf []byte) (int, error) { return p.master.Read(buf) }
-
 func (p *process) wait() ExitStatus { return ExitStatus{Code: -1, Err: ErrUnsupported} }
 
 func (p *process) signalGroup(sig Signal) error { return ErrUnsupported }

@@ -5,7 +5,6 @@ package ptywright
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"syscall"
@@ -83,42 +82,6 @@ func nonblockingDup(f *os.File) (*os.File, error) {
 		return nil, fmt.Errorf("set pty master non-blocking: %w", err)
 	}
 	return os.NewFile(uintptr(fd), "ptmx"), nil
-}
-
-// read fills buf with what the master has now: it reads until the PTY has
-// nothing more (EAGAIN) or buf is full, and waits in the runtime poller
-// only while it has read nothing. A Linux PTY gives at most 4 KiB a read;
-// handing each of those to the parser on its own costs a wake of the
-// parser goroutine per 4 KiB, where one hand-off of everything the child
-// has written since carries the same bytes.
-func (p *process) read(buf []byte) (n int, err error) {
-	rc, err := p.master.SyscallConn()
-	if err != nil {
-		return 0, err
-	}
-	rerr := rc.Read(func(fd uintptr) bool {
-		for n < len(buf) {
-			k, e := unix.Read(int(fd), buf[n:])
-			switch {
-			case e == unix.EINTR:
-				continue
-			case e == unix.EAGAIN:
-				return n > 0 // Nothing read yet: wait for the poller.
-			case e != nil:
-				err = &os.PathError{Op: "read", Path: p.master.Name(), Err: e}
-				return true
-			case k == 0:
-				err = io.EOF
-				return true
-			}
-			n += k
-		}
-		return true
-	})
-	if err == nil {
-		err = rerr // Closed while waiting.
-	}
-	return n, err
 }
 
 func winsize(s Size) *gopty.Winsize {
