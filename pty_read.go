@@ -1,6 +1,10 @@
 package ptywright
 
-import "time"
+import (
+	"time"
+
+	"ptywright/internal/ptyio"
+)
 
 // The read path: one goroutine reads the PTY master and another parses what
 // it read, so that the child's next write is being read while the last one
@@ -10,10 +14,10 @@ import "time"
 // go round between them, so a parser that falls behind stops the reader
 // (and so the child) once they are all full, never memory.
 const (
-	// readBufSize is one read's buffer: a Linux PTY returns at most 4 KiB
-	// a read, other systems more.
-	readBufSize = 16 << 10
-	// readBuffers is how many reads may wait for the parser.
+	// readBufSize is one hand-off's buffer, filled by draining the master
+	// (ptyio.Drain), so a flood reaches the parser in large chunks.
+	readBufSize = 64 << 10
+	// readBuffers is how many hand-offs may wait for the parser.
 	readBuffers = 4
 )
 
@@ -33,7 +37,7 @@ func (s *Session) readLoop() {
 	defer close(s.chunks)
 	for {
 		buf := <-s.free // All buffers queued: the parser is behind, wait for it.
-		n, err := s.proc.master.Read(buf[:cap(buf)])
+		n, err := ptyio.Drain(s.proc.master, buf[:cap(buf)])
 		if n > 0 {
 			s.chunks <- buf[:n]
 		} else {
