@@ -20,9 +20,9 @@ const MaxTranscriptMarkers = 64
 var (
 	// ErrTooManyMarkers is returned by marking a new label when
 	// MaxTranscriptMarkers labels already exist.
-	ErrTooManyMarkers = errors.New("too many transcript markers")
+	ErrTooManyMarkers = errors.New("ptywright: too many transcript markers")
 	// ErrInvalidMarker is returned for an empty marker label.
-	ErrInvalidMarker = errors.New("invalid transcript marker")
+	ErrInvalidMarker = errors.New("ptywright: invalid transcript marker")
 )
 
 // transcript is the bounded text record of everything the child printed, as

@@ -142,7 +142,7 @@ func TestToWireKeepsTheOldSentinelTexts(t *testing.T) {
 	require.True(t, strings.HasPrefix(msg, `invalid params: unknown key "Enter" (valid keys: enter,`), msg)
 	for _, sentinel := range []error{ptywright.ErrInvalidAction, ptywright.ErrUnknownSignal, ptywright.ErrInvalidEngine,
 		ptywright.ErrUnknownKey, ptywright.ErrInvalidMatcher, ptywright.ErrRawTranscriptExists, ptywright.ErrRecordingExists,
-		ptywright.ErrInvalidRedaction, ptywright.ErrInvalidSize, asciicast.ErrInvalid} {
+		ptywright.ErrInvalidRedaction, ptywright.ErrInvalidSize, asciicast.ErrInvalid, ptywright.ErrTooManyMarkers, ptywright.ErrInvalidMarker} {
 		require.True(t, strings.HasPrefix(sentinel.Error(), "ptywright: "), sentinel.Error())
 		require.Equal(t, "invalid params: "+strings.TrimPrefix(sentinel.Error(), "ptywright: "), toWire(sentinel).Message)
 	}

@@ -88,6 +88,8 @@ var unprefix = strings.NewReplacer(
 	"ptywright: invalid redaction policy", "invalid redaction policy",
 	"ptywright: invalid terminal size", "invalid terminal size",
 	"ptywright: invalid asciicast recording", "invalid asciicast recording",
+	"ptywright: too many transcript markers", "too many transcript markers",
+	"ptywright: invalid transcript marker", "invalid transcript marker",
 )
 
 // Unprefix returns an error message as the wire has always carried it:
