@@ -16,6 +16,10 @@ bash scripts/install-codex.sh
 
 echo "== go vet"
 go vet ./...
+# The opt-in groundwork tests of the fake APIs build only under their tags:
+# vet them too, so they do not rot between the times someone runs them.
+go vet -tags e2e ./internal/fakeanthropic
+go vet -tags codex_e2e ./internal/fakeopenai
 echo "== cross builds (library, commands and tests)"
 GOOS=darwin go build ./...
 GOOS=windows go build ./...

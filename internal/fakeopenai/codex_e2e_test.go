@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +21,7 @@ import (
 
 	"ptywright"
 	"ptywright/internal/fakeopenai"
+	"ptywright/internal/tuitest"
 )
 
 // codexPath finds the codex launcher: PTYWRIGHT_CODEX, else the repository's
@@ -70,7 +70,7 @@ func startCodex(t *testing.T, srv *fakeopenai.Server) (*ptywright.Session, strin
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		_ = s.Close() // Best effort: what matters here is what is left running.
-		if left := processesOf(home); len(left) > 0 {
+		if left, _ := tuitest.ProcessesOf(home); len(left) > 0 {
 			t.Errorf("processes of the run outlived Close:\n\t%s", strings.Join(left, "\n\t"))
 		}
 	})
@@ -84,34 +84,6 @@ func wait(t *testing.T, s *ptywright.Session, m ptywright.Matcher, d time.Durati
 	defer cancel()
 	_, err := s.Wait(ctx, m)
 	require.NoError(t, err, "screen:\n%s", s.Screen().PlainText())
-}
-
-// processesOf lists the running processes (zombies aside) that name dir
-// in their command line, environment, working directory or executable:
-// every process of a run that keeps HOME and CODEX_HOME under dir,
-// wherever it moved in the process tree (Codex's daemon calls setsid).
-// Without /proc it finds nothing.
-func processesOf(dir string) []string {
-	var out []string
-	paths, _ := filepath.Glob("/proc/[0-9]*") // Best effort: a process may vanish meanwhile.
-	for _, p := range paths {
-		if filepath.Base(p) == strconv.Itoa(os.Getpid()) {
-			continue
-		}
-		stat, err := os.ReadFile(p + "/stat")
-		if i := strings.LastIndexByte(string(stat), ')'); err != nil || i < 0 || i+2 >= len(stat) || stat[i+2] == 'Z' {
-			continue
-		}
-		cmdline, _ := os.ReadFile(p + "/cmdline")
-		environ, _ := os.ReadFile(p + "/environ")
-		cwd, _ := os.Readlink(p + "/cwd")
-		exe, _ := os.Readlink(p + "/exe")
-		if strings.Contains(string(cmdline), dir) || strings.Contains(string(environ), dir) ||
-			strings.HasPrefix(cwd, dir) || strings.HasPrefix(exe, dir) {
-			out = append(out, p+": "+strings.ReplaceAll(strings.TrimRight(string(cmdline), "\x00"), "\x00", " "))
-		}
-	}
-	return out
 }
 
 // submit is the send_prompt intent: bracketed paste, then Enter.

@@ -119,14 +119,14 @@ func closeCodexRun(t *testing.T, h *ptywright.ExtensionHandle, home string) {
 	start := time.Now()
 	_ = h.Close() // Best effort: what matters here is what is left running.
 	t.Logf("handle closed in %s", time.Since(start).Round(time.Millisecond))
-	left, ok := processesOf(home)
+	left, ok := tuitest.ProcessesOf(home)
 	if !ok {
 		t.Logf("no /proc: processes of the run are not checked")
 		return
 	}
 	if len(left) > 0 {
 		t.Errorf("processes of the run outlived the handle's close:\n\t%s", strings.Join(left, "\n\t"))
-		killProcessesOf(home)
+		tuitest.KillProcessesOf(home)
 	}
 }
 
@@ -252,7 +252,7 @@ func TestCodexDaemonEndsWithTheHandle(t *testing.T) {
 	var server, updater string
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		left, ok := processesOf(home)
+		left, ok := tuitest.ProcessesOf(home)
 		if !ok {
 			t.Skip("no /proc to find the daemon in")
 		}

@@ -1,4 +1,4 @@
-package codex_test
+package tuitest
 
 import (
 	"bytes"
@@ -9,12 +9,12 @@ import (
 	"strings"
 )
 
-// processesOf lists the running processes (zombies aside) that involve dir:
+// ProcessesOf lists the running processes (zombies aside) that involve dir:
 // in their command line, working directory, executable or environment. A
 // run that keeps its HOME and CODEX_HOME in a directory of its own finds
 // every process it started this way, wherever it moved in the process
 // tree. ok is false where there is no /proc to read.
-func processesOf(dir string) (procs []string, ok bool) {
+func ProcessesOf(dir string) (procs []string, ok bool) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		return nil, false
 	}
@@ -45,10 +45,10 @@ func processesOf(dir string) (procs []string, ok bool) {
 	return procs, true
 }
 
-// killProcessesOf kills what processesOf finds, so that a failed test does
+// KillProcessesOf kills what ProcessesOf finds, so that a failed test does
 // not leave them running.
-func killProcessesOf(dir string) {
-	procs, _ := processesOf(dir)
+func KillProcessesOf(dir string) {
+	procs, _ := ProcessesOf(dir)
 	for _, p := range procs {
 		var pid int
 		if _, err := fmt.Sscanf(p, "pid %d:", &pid); err == nil {
