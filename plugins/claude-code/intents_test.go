@@ -354,3 +354,32 @@ func TestClaudeCodeOutputSinceInput(t *testing.T) {
 		})
 	}
 }
+
+// TestChooseOptionMissIsInvalidParams: asking for an option the screen
+// does not show is the caller's mistake, -32602 over JSON-RPC, not a
+// plugin failure (-32603).
+func TestChooseOptionMissIsInvalidParams(t *testing.T) {
+	fixtures := map[string]claudeFixture{}
+	for _, fx := range loadClaudeFixtures(t) {
+		fixtures[fx.Name] = fx
+	}
+	for _, tt := range []struct{ screen, params, errHas string }{
+		{"waiting_for_permission_bash_24x80", `{"label":"Maybe"}`, `no option labelled "Maybe"`},
+		{"synthetic_waiting_for_enter_plan_mode_24x80", `{"index":9}`, "no option 9"},
+		{"", `{"label":"Yes"}`, "no menu on screen"},
+	} {
+		t.Run(tt.errHas, func(t *testing.T) {
+			ext := newClaudeExtension(t)
+			ctx := context.Background()
+			if tt.screen != "" {
+				fx, ok := fixtures[tt.screen]
+				require.True(t, ok, "fixture %s", tt.screen)
+				_, err := ext.Classify(ctx, classifyContext(fx.Screen, nil, 5000))
+				require.NoError(t, err)
+			}
+			_, err := ext.Plan(ctx, "choose_option", json.RawMessage(tt.params))
+			require.ErrorIs(t, err, ptywright.ErrInvalidParams)
+			require.ErrorContains(t, err, tt.errHas)
+		})
+	}
+}

@@ -1803,7 +1803,7 @@ function M.choose_option(input)
         end
       end
       if not pos and not menu.numbered then
-        error("choose_option: no option " .. idx .. " (options: " .. labels(menu) .. ")", 0)
+        ptywright.invalid_params("choose_option: no option " .. idx .. " (options: " .. labels(menu) .. ")")
       end
     end
     if not pos then
@@ -1817,11 +1817,11 @@ function M.choose_option(input)
     end
   elseif type(label) == "string" and label ~= "" then
     if not menu or #menu.options == 0 then
-      error("choose_option: no menu on screen to pick " .. string.format("%q", label) .. " from", 0)
+      ptywright.invalid_params("choose_option: no menu on screen to pick " .. string.format("%q", label) .. " from")
     end
     pos = find_label(menu, label)
     if not pos then
-      error("choose_option: no option labelled " .. string.format("%q", label) .. " (options: " .. labels(menu) .. ")", 0)
+      ptywright.invalid_params("choose_option: no option labelled " .. string.format("%q", label) .. " (options: " .. labels(menu) .. ")")
     end
   else
     ptywright.invalid_params("choose_option: params need index, option or label")

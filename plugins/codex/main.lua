@@ -1228,7 +1228,7 @@ function M.choose_option(params)
       end
     end
     if #found ~= 1 then
-      error("choose_option: params.option: " .. (#found == 0 and "no option" or "more than one option") .. " matches \"" .. params.option .. "\"", 0)
+      ptywright.invalid_params("choose_option: params.option: " .. (#found == 0 and "no option" or "more than one option") .. " matches \"" .. params.option .. "\"")
     end
     index = found[1].index
   end
@@ -1238,7 +1238,7 @@ function M.choose_option(params)
       ok = ok or o.index == index
     end
     if not ok then
-      error("choose_option: no option " .. index .. " on screen", 0)
+      ptywright.invalid_params("choose_option: no option " .. index .. " on screen")
     end
   end
   if DIGIT_STATES[memo.state] and memo.menu ~= "model_migration" and index >= 1 and index <= 9 then

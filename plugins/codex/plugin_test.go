@@ -419,3 +419,20 @@ func BenchmarkClassifyCodex(b *testing.B) {
 		})
 	}
 }
+
+// TestChooseOptionMissIsInvalidParams: an option the screen does not show,
+// or a label that matches none or several, is the caller's mistake: -32602
+// over JSON-RPC, not a plugin failure.
+func TestChooseOptionMissIsInvalidParams(t *testing.T) {
+	for _, tt := range []struct{ params, errHas string }{
+		{`{"index":7}`, "no option 7 on screen"},
+		{`{"option":"yes"}`, "more than one option"},
+		{`{"option":"never offered"}`, "no option matches"},
+	} {
+		t.Run(tt.errHas, func(t *testing.T) {
+			_, err := codexPlan(t, "approval_exec_24x80", "choose_option", tt.params)
+			require.ErrorIs(t, err, ptywright.ErrInvalidParams)
+			require.ErrorContains(t, err, tt.errHas)
+		})
+	}
+}
