@@ -13,7 +13,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -22,43 +21,12 @@ import (
 
 	"ptywright"
 	"ptywright/internal/tuitest"
+	"ptywright/internal/workload"
 	"ptywright/rpc"
 )
 
 // e2eWorkloadSize is the size of each generated workload.
 const e2eWorkloadSize = 5 << 20
-
-// claudeRedraws is what Claude Code writes while it works: a line of
-// output now and then above a prompt box that is erased line by line
-// (ESC[2K ESC[1A) and redrawn in truecolour with box-drawing characters
-// and a spinner, frame after frame.
-func claudeRedraws(n, rows, cols int) []byte {
-	var b strings.Builder
-	spin := []string{"·", "✢", "✳", "✶", "✻", "✽"}
-	box := min(rows-2, 8)
-	width := cols - 2
-	rule := strings.Repeat("─", width)
-	drawn := 0
-	for i := 0; b.Len() < n; i++ {
-		for range drawn {
-			b.WriteString("\x1b[2K\x1b[1A")
-		}
-		b.WriteString("\x1b[2K\x1b[G")
-		if i%3 == 0 {
-			fmt.Fprintf(&b, "\x1b[38;2;215;119;87m⏺\x1b[39m Read \x1b[1mfile_%05d.go\x1b[22m (%d lines)\r\n", i, i%400)
-		}
-		fmt.Fprintf(&b, "\x1b[38;2;215;119;87m%s\x1b[39m \x1b[38;2;215;119;87mThinking…\x1b[39m \x1b[2m(%ds · ↓ %d tokens · esc to interrupt)\x1b[22m\r\n", spin[i%len(spin)], i/10, i*7)
-		fmt.Fprintf(&b, "\x1b[38;2;136;136;136m╭%s╮\x1b[39m\r\n", rule)
-		for j := range box - 3 {
-			text := fmt.Sprintf(" > prompt line %d of frame %d", j, i)
-			fmt.Fprintf(&b, "\x1b[38;2;136;136;136m│\x1b[39m%s%s\x1b[38;2;136;136;136m│\x1b[39m\r\n", text, strings.Repeat(" ", max(0, width-len(text))))
-		}
-		fmt.Fprintf(&b, "\x1b[38;2;136;136;136m╰%s╯\x1b[39m\r\n", rule)
-		b.WriteString("  \x1b[2m? for shortcuts\x1b[22m")
-		drawn = box
-	}
-	return []byte(b.String())
-}
 
 type e2eWorkload struct {
 	name string
@@ -72,7 +40,7 @@ func e2eWorkloads() []e2eWorkload {
 		ws = append(ws,
 			e2eWorkload{"plain", size, plainScroll(e2eWorkloadSize)},
 			e2eWorkload{"mixed", size, mixedTUI(e2eWorkloadSize, size.Rows)},
-			e2eWorkload{"claude", size, claudeRedraws(e2eWorkloadSize, size.Rows, size.Cols)},
+			e2eWorkload{"claude", size, workload.ClaudeRedraws(e2eWorkloadSize, size.Rows, size.Cols)},
 		)
 	}
 	return ws

@@ -6,39 +6,8 @@ import (
 	"testing"
 
 	"ptywright/internal/vtcore"
+	"ptywright/internal/workload"
 )
-
-// claudeRedraws is the root package's BenchmarkEndToEnd workload of the
-// same name (what Claude Code writes while it works): a line of output now
-// and then above a prompt box that is erased line by line (ESC[2K ESC[1A)
-// and redrawn in truecolour with box-drawing characters and a spinner.
-func claudeRedraws(n, rows, cols int) string {
-	var b strings.Builder
-	spin := []string{"·", "✢", "✳", "✶", "✻", "✽"}
-	box := min(rows-2, 8)
-	width := cols - 2
-	rule := strings.Repeat("─", width)
-	drawn := 0
-	for i := 0; b.Len() < n; i++ {
-		for range drawn {
-			b.WriteString("\x1b[2K\x1b[1A")
-		}
-		b.WriteString("\x1b[2K\x1b[G")
-		if i%3 == 0 {
-			fmt.Fprintf(&b, "\x1b[38;2;215;119;87m⏺\x1b[39m Read \x1b[1mfile_%05d.go\x1b[22m (%d lines)\r\n", i, i%400)
-		}
-		fmt.Fprintf(&b, "\x1b[38;2;215;119;87m%s\x1b[39m \x1b[38;2;215;119;87mThinking…\x1b[39m \x1b[2m(%ds · ↓ %d tokens · esc to interrupt)\x1b[22m\r\n", spin[i%len(spin)], i/10, i*7)
-		fmt.Fprintf(&b, "\x1b[38;2;136;136;136m╭%s╮\x1b[39m\r\n", rule)
-		for j := range box - 3 {
-			text := fmt.Sprintf(" > prompt line %d of frame %d", j, i)
-			fmt.Fprintf(&b, "\x1b[38;2;136;136;136m│\x1b[39m%s%s\x1b[38;2;136;136;136m│\x1b[39m\r\n", text, strings.Repeat(" ", max(0, width-len(text))))
-		}
-		fmt.Fprintf(&b, "\x1b[38;2;136;136;136m╰%s╯\x1b[39m\r\n", rule)
-		b.WriteString("  \x1b[2m? for shortcuts\x1b[22m")
-		drawn = box
-	}
-	return b.String()
-}
 
 // BenchmarkWrite measures the emulator alone on scrolling text, a redrawn
 // full-screen program, wide text and Claude Code's redraws, without a
@@ -62,7 +31,7 @@ func BenchmarkWrite(b *testing.B) {
 		{"plain", func(int, int) string { return plain.String() }},
 		{"mixed", func(int, int) string { return mixed.String() }},
 		{"wide", func(int, int) string { return wide.String() }},
-		{"claude", func(rows, cols int) string { return claudeRedraws(256<<10, rows, cols) }},
+		{"claude", func(rows, cols int) string { return string(workload.ClaudeRedraws(256<<10, rows, cols)) }},
 	} {
 		for _, size := range [][2]int{{24, 80}, {60, 200}} {
 			for _, hist := range []int{0, 3000} {
