@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"runtime"
-	"strings"
 	"testing"
 	"time"
+
+	"ptywright/internal/tuitest"
 )
 
 // TestMain fails the run when any goroutine of ours outlives the tests:
@@ -19,33 +19,12 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	removeMenu()
 	if code == 0 {
-		if leaked := ourGoroutines(2 * time.Second); leaked != "" {
+		if leaked := tuitest.Leaked(2 * time.Second); leaked != "" {
 			fmt.Fprintf(os.Stderr, "goroutines leaked by ptywright:\n%s\n", leaked)
 			code = 1
 		}
 	}
 	os.Exit(code)
-}
-
-// ourGoroutines waits up to d for goroutines running ptywright code to end
-// and returns the stacks of those still alive.
-func ourGoroutines(d time.Duration) string {
-	deadline := time.Now().Add(d)
-	for {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		var leaked []string
-		for _, g := range strings.Split(string(buf), "\n\n") {
-			if strings.Contains(g, "ptywright.(*") && !strings.Contains(g, "ptywright_test.") &&
-				!strings.Contains(g, "testing.tRunner") {
-				leaked = append(leaked, g)
-			}
-		}
-		if len(leaked) == 0 || time.Now().After(deadline) {
-			return strings.Join(leaked, "\n\n")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 func mustJSON(v any) string {
@@ -61,7 +40,7 @@ func mustJSON(v any) string {
 func noLeak(t *testing.T) {
 	t.Helper()
 	t.Cleanup(func() {
-		if leaked := ourGoroutines(2 * time.Second); leaked != "" {
+		if leaked := tuitest.Leaked(2 * time.Second); leaked != "" {
 			t.Errorf("goroutines leaked:\n%s", leaked)
 		}
 	})

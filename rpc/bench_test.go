@@ -131,18 +131,7 @@ func BenchmarkRequests(b *testing.B) {
 // line to a subscribed client holding the session.output that carries it.
 // The child stamps each line with its own clock at the moment it writes.
 func BenchmarkNotificationLatency(b *testing.B) {
-	exe, err := os.Executable()
-	require.NoError(b, err)
-	srv := newServer(b, Options{})
-	path := serveUnix(b, srv)
-	c := dialRaw(b, path)
-	create, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 0, "method": "session.create", "params": map[string]any{
-		"program": "/bin/sh", "args": []string{"-c", `stty -echo; echo started; exec "$0"`, exe},
-		"env": map[string]string{childModeEnv: "stamp"},
-	}})
-	require.NoError(b, err)
-	c.mustRoundTrip(b, append(create, '\n'))
-	c.mustRoundTrip(b, []byte(`{"jsonrpc":"2.0","id":0,"method":"session.wait","params":{"session":"s1","matcher":{"type":"contains_text","value":"started"}}}`+"\n"))
+	c := stampingSession(b)
 	c.mustRoundTrip(b, []byte(`{"jsonrpc":"2.0","id":0,"method":"server.set_notifications","params":{"enabled":true,"sessions":["s1"]}}`+"\n"))
 
 	lat := make([]time.Duration, 0, b.N)
@@ -225,18 +214,7 @@ func BenchmarkAdapterState(b *testing.B) {
 // clock at the moment it writes, which the response's transcript_tail
 // carries back.
 func BenchmarkWaitLatency(b *testing.B) {
-	exe, err := os.Executable()
-	require.NoError(b, err)
-	srv := newServer(b, Options{})
-	path := serveUnix(b, srv)
-	c := dialRaw(b, path)
-	create, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 0, "method": "session.create", "params": map[string]any{
-		"program": "/bin/sh", "args": []string{"-c", `stty -echo; echo started; exec "$0"`, exe},
-		"env": map[string]string{childModeEnv: "stamp"},
-	}})
-	require.NoError(b, err)
-	c.mustRoundTrip(b, append(create, '\n'))
-	c.mustRoundTrip(b, []byte(`{"jsonrpc":"2.0","id":0,"method":"session.wait","params":{"session":"s1","matcher":{"type":"contains_text","value":"started"}}}`+"\n"))
+	c := stampingSession(b)
 
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
@@ -273,4 +251,25 @@ func BenchmarkWaitLatency(b *testing.B) {
 	elapsed := time.Since(start)
 	b.StopTimer()
 	reportLatencies(b, lat, elapsed)
+}
+
+// stampingSession serves one connection with session s1 running this test
+// binary as the "stamp" child (it writes each line it is sent with its own
+// clock), echo off, and returns the raw connection once the child has
+// started.
+func stampingSession(b *testing.B) *rawConn {
+	b.Helper()
+	exe, err := os.Executable()
+	require.NoError(b, err)
+	srv := newServer(b, Options{})
+	path := serveUnix(b, srv)
+	c := dialRaw(b, path)
+	create, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 0, "method": "session.create", "params": map[string]any{
+		"program": "/bin/sh", "args": []string{"-c", `stty -echo; echo started; exec "$0"`, exe},
+		"env": map[string]string{childModeEnv: "stamp"},
+	}})
+	require.NoError(b, err)
+	c.mustRoundTrip(b, append(create, '\n'))
+	c.mustRoundTrip(b, []byte(`{"jsonrpc":"2.0","id":0,"method":"session.wait","params":{"session":"s1","matcher":{"type":"contains_text","value":"started"}}}`+"\n"))
+	return c
 }
