@@ -91,8 +91,14 @@ func (r *registry) add(ctx context.Context, sess *ptywright.Session, adapter str
 		bind(e)
 	}
 	holdNotifications(ctx, e)
+	// The size session:resized is measured against is the one the session
+	// has when session:created is emitted, read here and not in the
+	// watcher: a resize made before the watcher first runs (a client acting
+	// on session:created at once) would otherwise be its baseline and never
+	// be reported.
+	size := sess.Size()
 	r.emitCore(e, ptywright.EventSessionCreated, nil)
-	go r.watch(e) // Counted in r.watchers by addLocked, so close waits for it.
+	go r.watch(e, size) // Counted in r.watchers by addLocked, so close waits for it.
 	return e, nil
 }
 
@@ -205,12 +211,12 @@ func (r *registry) closeAll() error {
 }
 
 // watch follows one session's changes without polling and publishes each to
-// the subscribed connections; the exit is published exactly once.
-func (r *registry) watch(e *entry) {
+// the subscribed connections; the exit is published exactly once. size is
+// the session's size when it was registered.
+func (r *registry) watch(e *entry, size ptywright.Size) {
 	defer r.watchers.Done()
 	defer close(e.done)
 	exitPublished := false
-	size := e.sess.Size()
 	publish := func() {
 		exited := isDone(e.sess.Exited())
 		ev := evChanged
