@@ -444,7 +444,7 @@ func (s *Session) Size() Size { return s.screen.Size() }
 // so a secret cut in two does not show its tail.
 func (s *Session) Transcript(r *Redactor) string {
 	s.mu.Lock()
-	text, split := s.tr.withContext(s.tr.off)
+	text, split := s.tr.withContextFor(s.tr.off, r)
 	s.mu.Unlock()
 	return redactAfter(r, text, split)
 }
@@ -453,7 +453,7 @@ func (s *Session) Transcript(r *Redactor) string {
 // with r (nil: DefaultRedactor) together with the text before them.
 func (s *Session) transcriptTailN(r *Redactor, n int) string {
 	s.mu.Lock()
-	text, split := s.tr.withContext(s.tr.tailStart(n))
+	text, split := s.tr.withContextFor(s.tr.tailStart(n), r)
 	s.mu.Unlock()
 	return redactAfter(r, text, split)
 }

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"math/bits"
 	"unicode/utf8"
+
+	"ptywright/internal/secrets"
 )
 
 // DefaultTranscriptMaxChars is the transcript bound when none is given:
@@ -147,7 +149,7 @@ func (t *transcript) appendValid(b []byte, runes int) {
 // transcriptContext is how much dropped text before the retained start the
 // transcript keeps (bytes) for redaction only: a read that starts at the
 // cut, or anywhere inside the text, redacts with the text before it, so a
-// secret cut in two shows neither half (see withContext). Secrets longer
+// secret cut in two shows neither half (see withContextFor). Secrets longer
 // than this that straddle a cut cannot be recognised.
 const transcriptContext = 4096
 
@@ -181,10 +183,22 @@ func (t *transcript) contextStart(i int) int {
 	return c
 }
 
-// withContext returns a copy of the text from byte i of buf to the end,
-// preceded by its context: the text is s[split:].
-func (t *transcript) withContext(i int) (s string, split int) {
+// withContextFor returns a copy of the text from byte i of buf to the end,
+// preceded by the part of its context (contextStart) that r needs to judge
+// it: the text is s[split:]. That is none when r hides nothing; with the default patterns alone,
+// the text's first line and a private key block begun before it
+// (secrets.ContextStart); all of it for a policy with extra literals or
+// regexes, which may span lines. Reads of a short tail or of the output
+// since a cursor then copy and scan their own text, not 4 KiB before it.
+func (t *transcript) withContextFor(i int, r *Redactor) (s string, split int) {
+	r = r.orDefault()
 	c := t.contextStart(i)
+	switch {
+	case !r.enabled:
+		c = i
+	case builtinOnly(r):
+		c += secrets.ContextStart(t.buf[c:i], i-c)
+	}
 	return string(t.buf[c:]), i - c
 }
 
