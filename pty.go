@@ -100,6 +100,7 @@ type Session struct {
 	replies chan []byte   // terminal replies on their way to the child
 	chunks  chan []byte   // read from the PTY, on their way to the parser (pty_read.go)
 	free    chan []byte   // read buffers the parser is done with
+	feeding feedState     // who feeds the output now (pty_read.go)
 	stop    chan struct{} // closed by Close: ends the reply writer
 	wg      sync.WaitGroup
 

@@ -1,6 +1,8 @@
 package ptywright
 
 import (
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"ptywright/internal/ptyio"
@@ -19,7 +21,24 @@ const (
 	readBufSize = 64 << 10
 	// readBuffers is how many hand-offs may wait for the parser.
 	readBuffers = 4
+	// directFeedMax: the reader feeds a read shorter than this itself when
+	// nothing waits for the parser (see feedState).
+	directFeedMax = 4 << 10
 )
+
+// feedState lets the reader feed a short read itself instead of handing it
+// to the parser. Output that comes a line or a redraw at a time (a prompt,
+// a reply someone waits for) then reaches the screen and the waiters
+// without waking the parser goroutine, which costs a scheduler hand-off per
+// read; the parser keeps what it is for, parsing a flood while the reader
+// reads on. Feeding stays serial and in order: mu is held by whichever
+// goroutine feeds, and the reader feeds only when queued (chunks it sent
+// the parser and the parser has not fed; only the reader adds to it) is
+// zero, so nothing it read earlier is still on its way.
+type feedState struct {
+	mu     sync.Mutex
+	queued atomic.Int32
+}
 
 func (s *Session) initReader() {
 	s.chunks = make(chan []byte, readBuffers)
@@ -38,9 +57,13 @@ func (s *Session) readLoop() {
 	for {
 		buf := <-s.free // All buffers queued: the parser is behind, wait for it.
 		n, err := ptyio.Drain(s.proc.master, buf[:cap(buf)])
-		if n > 0 {
+		switch {
+		case n > 0 && n < directFeedMax && s.feedDirect(buf[:n]):
+			s.free <- buf
+		case n > 0:
+			s.feeding.queued.Add(1)
 			s.chunks <- buf[:n]
-		} else {
+		default:
 			s.free <- buf
 		}
 		if err != nil {
@@ -69,11 +92,28 @@ func (s *Session) parseLoop() {
 				break more
 			}
 		}
+		s.feeding.mu.Lock()
 		s.feed(batch)
+		s.feeding.queued.Add(-int32(len(batch)))
+		s.feeding.mu.Unlock()
 		for _, b := range batch {
 			s.free <- b
 		}
 	}
+}
+
+// feedDirect feeds p on the reader's goroutine when the parser is neither
+// feeding nor has anything queued, and reports whether it did.
+func (s *Session) feedDirect(p []byte) bool {
+	if !s.feeding.mu.TryLock() {
+		return false
+	}
+	defer s.feeding.mu.Unlock()
+	if s.feeding.queued.Load() != 0 {
+		return false
+	}
+	s.feed([][]byte{p})
+	return true
 }
 
 // feed passes chunks, in order, to the taps, the recording, the screen and
