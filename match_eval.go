@@ -41,6 +41,9 @@ type compiled struct {
 	m    Matcher
 	re   *regexp.Regexp
 	subs []*compiled
+	// searched: a transcript_contains branch has looked at the transcript
+	// up to this cursor without finding its text (transcript.containsSince).
+	searched int64
 }
 
 func compileMatcher(m Matcher, path string) (*compiled, error) {
@@ -161,6 +164,19 @@ func (st *evalState) transcriptText() string {
 	return *st.transcript
 }
 
+// transcriptContains searches the transcript where it is kept, under the
+// session's lock, from where this branch's last look left off (searched):
+// a copy of up to TranscriptMaxChars characters per look, and a scan of
+// all of them, is what a wait on a long session's transcript would
+// otherwise cost at every change.
+func (st *evalState) transcriptContains(v string, searched *int64) bool {
+	st.s.mu.Lock()
+	defer st.s.mu.Unlock()
+	found, next := st.s.tr.containsSince(v, *searched)
+	*searched = next
+	return found
+}
+
 func (st *evalState) stableFor() time.Duration { return st.now.Sub(st.lastChange) }
 
 // eval decides the tree. When it does not match yet but will once time
@@ -187,7 +203,7 @@ func (c *compiled) eval(st *evalState) (out *MatchOutcome, wake time.Time, err e
 			return &MatchOutcome{Kind: m.Type, Pattern: m.Value, Capture: capture(text, loc), Row: &row, Col: &col}, wake, nil
 		}
 	case MatchTranscriptContains:
-		if strings.Contains(st.transcriptText(), m.Value) {
+		if st.transcriptContains(m.Value, &c.searched) {
 			return &MatchOutcome{Kind: m.Type, Text: m.Value}, wake, nil
 		}
 	case MatchTranscriptRegex:

@@ -1,6 +1,7 @@
 package ptywright
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -312,6 +313,23 @@ func (t *transcript) sinceStart(cursor int64) (i int, at, end int64, dropped boo
 
 // retained returns the retained text, valid UTF-8.
 func (t *transcript) retained() []byte { return t.buf[t.off:] }
+
+// containsSince reports whether the retained text contains v, given that
+// the text up to cursor searched (0: none) was looked at without finding
+// it: only what came after, with len(v)-1 characters of overlap, is
+// searched. next is the searched cursor to pass the next time: the end
+// when v was not found, searched itself when it was (so that a later look
+// still finds it, unless the bound dropped it).
+func (t *transcript) containsSince(v string, searched int64) (found bool, next int64) {
+	from := t.off
+	if searched > 0 {
+		from, _, _, _ = t.sinceStart(searched - int64(utf8.RuneCountInString(v)-1))
+	}
+	if bytes.Contains(t.buf[from:], []byte(v)) {
+		return true, searched
+	}
+	return false, t.Cursor()
+}
 
 // String returns the retained text (at most maxChars runes).
 func (t *transcript) String() string { return string(t.retained()) }

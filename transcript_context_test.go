@@ -72,3 +72,32 @@ func TestContextForMatchesFullContext(t *testing.T) {
 		}
 	}
 }
+
+// TestContainsSinceMatchesContains checks the incremental search of a
+// transcript_contains wait against a search of the whole retained text,
+// look after look, as random writes (multi-byte characters, needles cut
+// across writes) arrive and the bound drops old text.
+func TestContainsSinceMatchesContains(t *testing.T) {
+	pieces := []string{"a", "b", "ab", "é", "日", "🙂", "aé", "\n", "xyz", "b🙂a"}
+	needles := []string{"a", "ab", "aéb", "日日", "🙂a", "b\na", "xyzxyz", "éé", "zz"}
+	for seed := range uint64(200) {
+		rng := rand.New(rand.NewPCG(seed, 0x5ea))
+		tr := newTranscript(5 + rng.IntN(60))
+		searched := make([]int64, len(needles))
+		for step := range 200 {
+			var b strings.Builder
+			for range rng.IntN(4) {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			w := []byte(b.String())
+			cut := rng.IntN(len(w) + 1) // Split a character across writes now and then.
+			tr.Write(w[:cut])
+			tr.Write(w[cut:])
+			for k, v := range needles {
+				found, next := tr.containsSince(v, searched[k])
+				require.Equal(t, strings.Contains(tr.String(), v), found, "seed %d step %d needle %q in %q (searched to %d)", seed, step, v, tr.String(), searched[k])
+				searched[k] = next
+			}
+		}
+	}
+}
