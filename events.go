@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"ptywright/manifest"
-
-	"ptywright/internal/luart"
 )
 
 // Core event names. The core defines them and their payload (CoreEvent);
@@ -92,17 +91,16 @@ type Event struct {
 	// Time is when it was emitted; Emit sets it when zero.
 	Time time.Time `json:"-"`
 
-	// origin is the emitting plugin instance, which does not hear its own
-	// events; depth counts handler-emitted generations (see maxEventDepth).
-	origin any
-	depth  int
+	// Source is the emitter, for emitters that tell their own events
+	// apart: a Lua extension (package luahost) sets itself and does not
+	// hear the events whose Source it is.
+	Source any `json:"-"`
+	// Depth counts handler-emitted generations: an event a handler emits
+	// while handling an event of depth n has depth n+1. Package luahost
+	// drops chains past its bound, so plugins answering each other cannot
+	// loop forever.
+	Depth int `json:"-"`
 }
-
-// maxEventDepth bounds chains of handlers emitting events that other
-// handlers handle and emit from in turn, so two plugins answering each
-// other cannot loop forever: an event emitted from a handler of an event
-// this many generations removed from its first cause is dropped.
-const maxEventDepth = 8
 
 // EventBus carries core and plugin events to subscribers. Delivery is
 // fire-and-forget: Emit calls every subscriber synchronously, and
@@ -166,7 +164,7 @@ func (b *EventBus) Emit(ev Event) error {
 		return fmt.Errorf("%w: name %q must be \"<namespace>:<event>\" in lowercase letters, digits, '-' and '_'", ErrInvalidEvent, ev.Name)
 	}
 	if isCoreNamespace(ev.Name) && !slices.Contains(CoreEventNames(), ev.Name) {
-		return fmt.Errorf("%w: %q is in a core namespace but is not a core event (%s)", ErrInvalidEvent, ev.Name, luart.NameList(CoreEventNames()))
+		return fmt.Errorf("%w: %q is in a core namespace but is not a core event (%s)", ErrInvalidEvent, ev.Name, strings.Join(CoreEventNames(), ", "))
 	}
 	if len(ev.Payload) == 0 {
 		ev.Payload = json.RawMessage("null")
@@ -182,7 +180,7 @@ func (b *EventBus) Emit(ev Event) error {
 // when empty.
 func (b *EventBus) EmitCore(ce CoreEvent) error {
 	if !slices.Contains(CoreEventNames(), ce.Event) {
-		return fmt.Errorf("%w: %q is not a core event (%s)", ErrInvalidEvent, ce.Event, luart.NameList(CoreEventNames()))
+		return fmt.Errorf("%w: %q is not a core event (%s)", ErrInvalidEvent, ce.Event, strings.Join(CoreEventNames(), ", "))
 	}
 	now := time.Now()
 	if ce.Timestamp == "" {

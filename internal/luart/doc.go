@@ -1,4 +1,4 @@
-// Package luart is the Lua sandbox behind ptywright.LuaExtension: one
+// Package luart is the Lua sandbox behind luahost.Extension: one
 // go-lua state per plugin instance, and everything that runs in it.
 //
 // # What it holds
