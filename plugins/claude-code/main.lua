@@ -151,46 +151,20 @@ local last_mode = nil
 
 -- String helpers --------------------------------------------------------------
 
--- starts reports whether s begins with p. (string.find allocates nothing;
--- string.sub would copy.)
-local function starts(s, p)
-  return string.find(s, p, 1, true) == 1
-end
+-- Shared helpers from the SDK: ptywright.text (trim and is_blank take
+-- Lua's %s and the no-break space U+00A0 as white space; split_lines drops
+-- a final newline; find_line(lines, needle, from?, to?) is a plain search).
+local text = ptywright.text
+local starts = text.starts
+local has = text.contains
+local trim = text.trim
+local is_blank = text.is_blank
+local find_line = text.find_line
 
 -- starts_after_indent reports whether s, after leading spaces, begins with p.
 local function starts_after_indent(s, p)
   local j = string.find(s, "[^ ]")
   return j ~= nil and string.find(s, p, j, true) == j
-end
-
-local function has(s, p)
-  return string.find(s, p, 1, true) ~= nil
-end
-
--- trim strips spaces, tabs and no-break spaces at both ends.
-local function trim(s)
-  local a, b = 1, #s
-  while a <= b do
-    local c = string.byte(s, a)
-    if c == 32 or c == 9 then
-      a = a + 1
-    elseif c == 194 and string.byte(s, a + 1) == 160 then
-      a = a + 2
-    else
-      break
-    end
-  end
-  while b >= a do
-    local c = string.byte(s, b)
-    if c == 32 or c == 9 or c == 13 then
-      b = b - 1
-    elseif c == 160 and b > a and string.byte(s, b - 1) == 194 then
-      b = b - 2
-    else
-      break
-    end
-  end
-  return string.sub(s, a, b)
 end
 
 -- indent counts leading spaces and returns it with the rest of the line.
@@ -208,13 +182,14 @@ local function nbsp_to_space(s)
   return (string.gsub(s, NBSP, " "))
 end
 
--- split_lines returns the rows of s and the byte offset where each starts.
+-- split_lines returns the rows of s, their number, and the byte offset
+-- where each starts in s (for rows_with).
 local function split_lines(s)
-  local lines, offsets, n = {}, {}, 0
-  for pos, line in string.gmatch(s .. "\n", "()([^\n]*)\n") do
-    n = n + 1
-    lines[n] = line
-    offsets[n] = pos
+  local lines, n = text.split_lines(s)
+  local offsets, pos = {}, 1
+  for i = 1, n do
+    offsets[i] = pos
+    pos = (string.find(s, "\n", pos, true) or #s) + 1
   end
   return lines, n, offsets
 end
@@ -261,10 +236,6 @@ local function rows_with(p, a, b)
     pos = string.find(s, p, pos + 1, true)
   end
   return out
-end
-
-local function is_blank(s)
-  return s == "" or string.find(s, "[^ ]") == nil
 end
 
 -- Lines are told apart by their first character, read as bytes (no
@@ -584,11 +555,6 @@ local function find_row(lines, a, b, p)
   return nil
 end
 
--- find_row_has returns the first row in a..b that contains p.
-local function find_row_has(_lines, a, b, p)
-  return rows_with(p, a, b)[1]
-end
-
 -- Errors ------------------------------------------------------------------------
 
 -- Errors Claude Code prints on a result row ("  ⎿  ...") under the prompt
@@ -832,7 +798,7 @@ local function classify_box(ctx, lines, last, box)
         meta.activity = spin
       end
     end
-    if find_row_has(lines, echo > 0 and echo or 1, box.top - 1, "Queued · ") then
+    if find_line(lines, "Queued · ", echo > 0 and echo or 1, box.top - 1) then
       meta.queued = true
     end
     -- Answer text streamed so far (Claude Code shows whole lines only).
@@ -1049,7 +1015,7 @@ local function permission_dialog(lines, a, last, q)
   elseif preview then
     perm.preview = preview
   end
-  if find_row_has(lines, title_row, q, "requires approval") then
+  if find_line(lines, "requires approval", title_row, q) then
     perm.requires_approval = true
   end
   local id = "perm-" .. hash32(tool .. "\n" .. title .. "\n" .. (description or "") .. "\n" .. (preview or ""))
@@ -1078,14 +1044,14 @@ local function classify_dialog(ctx, lines, last)
     return at(result("waiting_for_external_editor", 0.85, "editor owns the screen (" .. tildes .. " '~' rows)", with_status({ editor = "terminal" }), "claude.terminal_editor"), 1, last)
   end
   tried("claude.terminal_editor", "fewer than 3 '~' rows")
-  local gui = find_row_has(lines, 1, last, "Save and close the editor to continue")
+  local gui = find_line(lines, "Save and close the editor to continue", 1, last)
   if gui then
     return at(result("waiting_for_external_editor", 0.95, "Save and close the editor to continue…", with_status({ editor = "gui" }), "claude.gui_editor"), gui)
   end
   tried("claude.gui_editor", "no 'Save and close the editor to continue' row")
 
   -- Transcript view (ctrl+o).
-  local tv = find_row_has(lines, math.max(1, last - 2), last, "Showing detailed transcript")
+  local tv = find_line(lines, "Showing detailed transcript", math.max(1, last - 2), last)
   if tv then
     return at(result("local_ui_screen", 0.95, "transcript view: " .. trim(lines[tv]), with_status({ screen = "transcript" }), "claude.transcript_view"), tv)
   end
@@ -1094,7 +1060,7 @@ local function classify_dialog(ctx, lines, last)
   local a = content_end(lines, last) + 1
 
   -- Start-up failures that end the program.
-  local r = find_row_has(lines, a, last, "Unable to connect to Anthropic services")
+  local r = find_line(lines, "Unable to connect to Anthropic services", a, last)
   if r then
     local detail = find_row(lines, r + 1, last, "Failed to connect")
     local msg = "Unable to connect to Anthropic services"
@@ -1107,7 +1073,7 @@ local function classify_dialog(ctx, lines, last)
     return at(result("error", 0.95, "start-up connectivity check failed", with_status(meta), "claude.connect_failed"), r, detail)
   end
   tried("claude.connect_failed", "no 'Unable to connect to Anthropic services' below the transcript")
-  r = find_row_has(lines, a, last, "didn't start because this folder isn't trusted")
+  r = find_line(lines, "didn't start because this folder isn't trusted", a, last)
   if r then
     local meta = { error = { kind = "unknown", message = trim(lines[r]) }, exited = true }
     return at(result("error", 0.95, "workspace trust declined: Claude Code exited", with_status(meta), "claude.trust_declined"), r)
@@ -1117,7 +1083,7 @@ local function classify_dialog(ctx, lines, last)
   -- Workspace trust.
   local acc = find_row(lines, a, last, "Accessing workspace:")
     or find_row(lines, a, last, "Do you trust the files in this folder?")
-  if acc and find_row_has(lines, acc, last, "trust this folder") then
+  if acc and find_line(lines, "trust this folder", acc, last) then
     local opts, sel = parse_numbered(lines, acc, last, "label", false)
     local numbered = #opts > 0
     if not numbered then
@@ -1179,7 +1145,7 @@ local function classify_dialog(ctx, lines, last)
     return at(result("starting", 0.9, "onboarding: Security notes", with_status({ onboarding = "security_notes" }), "claude.onboarding_security_notes"), r, last)
   end
   tried("claude.onboarding_security_notes", "no 'Security notes:' page with 'Press Enter to continue'")
-  r = find_row_has(lines, a, last, "Checking connectivity")
+  r = find_line(lines, "Checking connectivity", a, last)
   if r then
     return at(result("starting", 0.85, "Checking connectivity…", with_status({ onboarding = "connectivity" }), "claude.onboarding_connectivity"), r)
   end
@@ -1236,7 +1202,7 @@ local function classify_dialog(ctx, lines, last)
       end
     end
     meta.current = current
-    local eff = find_row_has(lines, r, last, "effort")
+    local eff = find_line(lines, "effort", r, last)
     if eff then
       meta.effort = string.match(trim(lines[eff]), "^%S+ (%a+) effort")
     end
@@ -1258,7 +1224,7 @@ local function classify_dialog(ctx, lines, last)
     if starts(tabs, "Settings") and (find_row(lines, panel, last, "Estimated cost:")
       or find_row(lines, panel, last, "Usage by model:")
       or find_row(lines, panel, last, "Total duration (API):")
-      or find_row_has(lines, panel, last, "% used")) then
+      or find_line(lines, "% used", panel, last)) then
       return at(result("usage_screen", 0.95, "Settings panel, Usage tab", with_status({ screen = "usage" }), "claude.usage_panel"), panel, last)
     end
     tried("claude.usage_panel", "the panel is not the Settings panel's Usage tab")
@@ -1266,7 +1232,7 @@ local function classify_dialog(ctx, lines, last)
     if starts(tabs, "Settings") then
       if find_row(lines, panel, last, "Version:") then
         name = "status"
-      elseif find_row_has(lines, panel, last, "Search settings") or find_row(lines, panel, last, "No settings match") then
+      elseif find_line(lines, "Search settings", panel, last) or find_row(lines, panel, last, "No settings match") then
         name = "config"
       elseif find_row(lines, panel, last, "Overview") then
         name = "stats"
