@@ -2,6 +2,9 @@ package luart
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -304,4 +307,24 @@ return M`
 			}
 		}
 	})
+}
+
+// TestTextGuideExample runs the example of plugins/README.md's
+// ptywright.text section, so the guide shows code that works.
+func TestTextGuideExample(t *testing.T) {
+	guide, err := os.ReadFile(filepath.Join("..", "..", "plugins", "README.md"))
+	require.NoError(t, err)
+	_, section, ok := strings.Cut(string(guide), "## String helpers: `ptywright.text`")
+	require.True(t, ok, "the guide has no ptywright.text section")
+	_, block, ok := strings.Cut(section, "```lua\n")
+	require.True(t, ok, "the section has no Lua example")
+	block, _, ok = strings.Cut(block, "```")
+	require.True(t, ok)
+	rt := textRuntime(t, block+`
+local M = {}
+function M.run(s) return dialog(s) or {} end
+return M`, Limits{})
+	screen := "● Bash(rm x)\r\n Do you want to proceed?\n\u00a0❯ 1. Yes\u00a0\n   2. No\n"
+	require.Equal(t, map[string]any{"state": "waiting_for_permission", "selected": "1. Yes"}, callText(t, rt, "run", screen))
+	require.Empty(t, callText(t, rt, "run", "nothing to see"))
 }
