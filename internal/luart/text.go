@@ -156,10 +156,10 @@ func (rt *Runtime) textFindLine(l *lua.State) int {
 	to := min(OptInt(l, fname, 4, n), n)
 	for i := from; i <= to; i++ {
 		l.RawGetInt(1, i)
-		if l.TypeOf(-1) != lua.TypeString {
+		line, ok := stringAt(l, -1)
+		if !ok {
 			ArgError(l, fname, 1, "line "+strconv.Itoa(i)+" is a "+lua.TypeNameOf(l, -1)+", not a string")
 		}
-		line, _ := l.ToString(-1)
 		l.Pop(1)
 		rt.budget.charge(l, lineCost+int64(len(line)/bytesPerInstruction))
 		if strings.Contains(line, sub) {
