@@ -182,58 +182,19 @@ local function nbsp_to_space(s)
   return (string.gsub(s, NBSP, " "))
 end
 
--- split_lines returns the rows of s, their number, and the byte offset
--- where each starts in s (for rows_with).
-local function split_lines(s)
-  local lines, n = text.split_lines(s)
-  local offsets, pos = {}, 1
-  for i = 1, n do
-    offsets[i] = pos
-    pos = (string.find(s, "\n", pos, true) or #s) + 1
-  end
-  return lines, n, offsets
-end
+local split_lines = text.split_lines
 
--- doc is the screen the current classify call reads: its text, rows and
--- row offsets. Searching the whole text once and mapping a hit back to its
--- row costs far fewer host calls than testing row after row.
+-- doc is the screen the current classify call reads: its rows.
 local doc = nil
-
--- row_at returns the row holding byte pos of doc.screen.
-local function row_at(pos)
-  local offs = doc.offsets
-  local lo, hi = 1, doc.n
-  while lo < hi do
-    local sum = lo + hi + 1
-    local mid = (sum - sum % 2) / 2
-    if offs[mid] <= pos then
-      lo = mid
-    else
-      hi = mid - 1
-    end
-  end
-  return lo
-end
 
 -- rows_with returns, in order, the rows in a..b whose text contains p.
 local function rows_with(p, a, b)
   local out = {}
-  if a > b then
-    return out
-  end
-  local s = doc.screen
-  local pos = string.find(s, p, doc.offsets[a], true)
-  local prev = 0
-  while pos do
-    local k = row_at(pos)
-    if k > b then
-      break
-    end
-    if k ~= prev then
-      out[#out + 1] = k
-      prev = k
-    end
-    pos = string.find(s, p, pos + 1, true)
+  local lines = doc.lines
+  local k = find_line(lines, p, a, b)
+  while k do
+    out[#out + 1] = k
+    k = find_line(lines, p, k + 1, b)
   end
   return out
 end
@@ -1476,8 +1437,8 @@ function M.classify(ctx)
   end
   -- Set afresh on every call, so a call that failed leaves nothing behind.
   trace = ctx.explain and {} or nil
-  local lines, n, offsets = split_lines(screen)
-  doc = { screen = screen, lines = lines, offsets = offsets, n = n }
+  local lines, n = split_lines(screen)
+  doc = { lines = lines }
   local last = n
   while last > 0 and is_blank(lines[last]) do
     last = last - 1
@@ -1554,8 +1515,8 @@ function M.project(ctx)
   if screen == nil or screen == "" then
     screen = (ctx.body_text or "") .. "\n" .. (ctx.status_text or "")
   end
-  local lines, n, offsets = split_lines(screen)
-  doc = { screen = screen, lines = lines, offsets = offsets, n = n }
+  local lines, n = split_lines(screen)
+  doc = { lines = lines }
   local last = n
   while last > 0 and is_blank(lines[last]) do
     last = last - 1
