@@ -159,6 +159,7 @@ local starts = text.starts
 local has = text.contains
 local trim = text.trim
 local is_blank = text.is_blank
+local split_lines = text.split_lines
 local find_line = text.find_line
 
 -- starts_after_indent reports whether s, after leading spaces, begins with p.
@@ -182,15 +183,9 @@ local function nbsp_to_space(s)
   return (string.gsub(s, NBSP, " "))
 end
 
-local split_lines = text.split_lines
-
--- doc is the screen the current classify call reads: its rows.
-local doc = nil
-
 -- rows_with returns, in order, the rows in a..b whose text contains p.
-local function rows_with(p, a, b)
+local function rows_with(lines, p, a, b)
   local out = {}
-  local lines = doc.lines
   local k = find_line(lines, p, a, b)
   while k do
     out[#out + 1] = k
@@ -296,7 +291,7 @@ end
 
 -- find_box locates the live prompt box, searching upwards from the bottom.
 local function find_box(lines, last)
-  local rows = rows_with(CURSOR, 2, last)
+  local rows = rows_with(lines, CURSOR, 2, last)
   for r = #rows, 1, -1 do
     local i = rows[r]
     local l = lines[i]
@@ -352,7 +347,7 @@ local CONTENT_PROBES = { { "❯ ", is_echo }, { "● ", is_bullet }, { " · done
 local function content_end(lines, limit)
   local best = 0
   for _, probe in ipairs(CONTENT_PROBES) do
-    local rows = rows_with(probe[1], best + 1, limit)
+    local rows = rows_with(lines, probe[1], best + 1, limit)
     for i = #rows, 1, -1 do
       if probe[2](lines[rows[i]]) then
         best = rows[i]
@@ -383,7 +378,7 @@ local MODEL_SOURCES = {
 local function scan_model(_screen, lines, last)
   local model, at = nil, 0
   for _, src in ipairs(MODEL_SOURCES) do
-    local rows = rows_with(src[1], at + 1, last)
+    local rows = rows_with(lines, src[1], at + 1, last)
     for i = #rows, 1, -1 do
       local m
       for _, pat in ipairs(src[2]) do
@@ -508,7 +503,7 @@ end
 -- find_row returns the first row in a..b whose text, after its indent,
 -- starts with p.
 local function find_row(lines, a, b, p)
-  for _, k in ipairs(rows_with(p, a, b)) do
+  for _, k in ipairs(rows_with(lines, p, a, b)) do
     if starts_after_indent(lines[k], p) then
       return k
     end
@@ -597,7 +592,7 @@ end
 
 -- last_block finds the last "● " block in rows a..e (exclusive of e+1).
 local function last_block(lines, a, e)
-  local rows = rows_with("● ", a, e)
+  local rows = rows_with(lines, "● ", a, e)
   for i = #rows, 1, -1 do
     if starts(lines[rows[i]], "● ") then
       return rows[i]
@@ -681,7 +676,7 @@ end
 
 -- last_row returns the last row in a..b that contains p and passes ok.
 local function last_row(lines, p, ok, a, b)
-  local rows = rows_with(p, a, b)
+  local rows = rows_with(lines, p, a, b)
   for i = #rows, 1, -1 do
     if ok(lines[rows[i]]) then
       return rows[i]
@@ -723,7 +718,7 @@ local function classify_box(ctx, lines, last, box)
 
   -- The transcript region of the current turn: after the last echoed prompt.
   local echo = 0
-  local echoes = rows_with(ECHO, 1, box.top - 1)
+  local echoes = rows_with(lines, ECHO, 1, box.top - 1)
   for i = #echoes, 1, -1 do
     if is_echo(lines[echoes[i]]) then
       echo = echoes[i]
@@ -1438,7 +1433,6 @@ function M.classify(ctx)
   -- Set afresh on every call, so a call that failed leaves nothing behind.
   trace = ctx.explain and {} or nil
   local lines, n = split_lines(screen)
-  doc = { lines = lines }
   local last = n
   while last > 0 and is_blank(lines[last]) do
     last = last - 1
@@ -1464,7 +1458,6 @@ function M.classify(ctx)
   res.assessment = assessment(res, variant, string.match(screen, "Claude Code v(%d+%.%d+%.%d+[%w%.%-]*)"))
   res.fallback, res.unmatched = nil, nil
   res.input_settle_ms = INPUT_SETTLE_MS[res.state]
-  doc = nil
   res.sequence = ctx.sequence
   res.considered, trace = trace, nil
   return res
@@ -1516,7 +1509,6 @@ function M.project(ctx)
     screen = (ctx.body_text or "") .. "\n" .. (ctx.status_text or "")
   end
   local lines, n = split_lines(screen)
-  doc = { lines = lines }
   local last = n
   while last > 0 and is_blank(lines[last]) do
     last = last - 1
@@ -1539,7 +1531,6 @@ function M.project(ctx)
       k = k - 1
     end
   end
-  doc = nil
   for i = 1, last do
     local l = lines[i]
     local drop = false
