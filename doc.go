@@ -90,7 +90,10 @@
 // other Lua error is the plugin's own failure), and Ok/Err results for
 // hooks, which LuaExtension.CallHook and CallInlineLua (and the registry's
 // Call and CallInline) invoke by name with JSON arguments. Events travel
-// on an EventBus: the registry's, or HandleOptions.Events.
+// on an [EventBus]: the registry's, or HandleOptions.Events. A session
+// reports its own core events (session:created, session:resized,
+// session:exited) on the buses given to [Session.PublishEvents], so Go
+// programs receive them the same way plugins and JSON-RPC clients do.
 //
 // # Lock order
 //
@@ -103,7 +106,9 @@
 //  2. ExtensionHandle.extMu, serialising a handle's classify, send and wait.
 //  3. LuaExtension.mu, serialising calls into one Lua state; held while its
 //     event handlers run and while it emits.
-//  4. Session.mu, then Screen.mu and the recorder's lock inside it;
+//  4. A Session's publisher lock, held across a resize and the
+//     session:resized it publishes so that events keep their order; then
+//     Session.mu, then Screen.mu and the recorder's lock inside it;
 //     Session.wmu (PTY writes) on its own.
 //  5. Leaves, held only for their own fields: EventBus.mu (subscribers run
 //     without it) and a LuaExtension's event queue lock. Emitting never

@@ -217,3 +217,69 @@ func isCoreNamespace(name string) bool {
 	ns, _, _ := manifest.SplitEvent(name)
 	return manifest.IsReservedNamespace(ns)
 }
+
+// PublishEvents makes the session report its core events on bus, about
+// scope (the host's ids for the session and its adapter): session:created
+// at once, then session:resized after every resize that changes the size
+// and session:exited once, when the program has exited and its output has
+// been read (at once, after session:created, if that already happened).
+// Every event a session publishes reaches each bus in the order it
+// happened, session:created first. A session may publish on several buses;
+// a nil bus is ignored. The bus's subscribers run on the goroutine that
+// made the change and must not block (see EventBus).
+func (s *Session) PublishEvents(bus *EventBus, scope EventScope) {
+	if bus == nil {
+		return
+	}
+	s.pub.mu.Lock()
+	defer s.pub.mu.Unlock()
+	t := publishTarget{bus: bus, scope: scope}
+	t.emit(EventSessionCreated, s.Sequence(), nil)
+	if s.pub.exitSent {
+		t.emit(EventSessionExited, s.Sequence(), s.pub.exitFill)
+	}
+	s.pub.targets = append(s.pub.targets, t)
+}
+
+// publisher holds the buses a session publishes its core events on. Its
+// lock is taken before Session.mu, and held while an event is emitted so
+// that events keep the order of the changes they report.
+type publisher struct {
+	mu       sync.Mutex
+	targets  []publishTarget
+	exitSent bool             // session:exited went to every target
+	exitFill func(*CoreEvent) // its fields, for targets added later
+}
+
+type publishTarget struct {
+	bus   *EventBus
+	scope EventScope
+}
+
+func (t publishTarget) emit(name string, seq uint64, fill func(*CoreEvent)) {
+	ce := CoreEvent{Event: name, Session: t.scope.Session, Adapter: t.scope.Adapter, Sequence: seq}
+	if fill != nil {
+		fill(&ce)
+	}
+	// EmitCore fails only for a name that is not a core event.
+	_ = t.bus.EmitCore(ce)
+}
+
+// emitLocked emits one event to every target; p.mu must be held.
+func (p *publisher) emitLocked(name string, seq uint64, fill func(*CoreEvent)) {
+	for _, t := range p.targets {
+		t.emit(name, seq, fill)
+	}
+}
+
+// exit emits session:exited with how the program ended and then, still
+// holding the lock (so that no bus given meanwhile misses the event or
+// hears it twice), calls mark, which makes the exit visible.
+func (p *publisher) exit(seq uint64, st ExitStatus, mark func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.exitSent = true
+	p.exitFill = func(ce *CoreEvent) { ce.Exit = &st }
+	p.emitLocked(EventSessionExited, seq, p.exitFill)
+	mark()
+}
