@@ -30,7 +30,7 @@ end
 function M.find(lines, sub, from, to) return {v = text.find_line(lines, sub, from, to)} end
 return M`
 
-func textRuntime(t *testing.T, src string, limits Limits) *Runtime {
+func textRuntime(t testing.TB, src string, limits Limits) *Runtime {
 	t.Helper()
 	m := manifest.Manifest{Name: "text", Kind: manifest.KindAdapter, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 	rt, err := New(context.Background(), Config{Manifest: m, Host: testHost, Source: []byte(src), Limits: limits})
