@@ -2,12 +2,14 @@ package ptywright_test
 
 import (
 	"context"
+	"ptywright/internal/tuitest"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
 	"ptywright/contract"
+	"ptywright/luahost"
 	"ptywright/manifest"
 )
 
@@ -32,11 +34,11 @@ end
 return M
 `
 
-func newLuaTestExtension(t *testing.T, src string) *ptywright.LuaExtension {
+func newLuaTestExtension(t *testing.T, src string) *luahost.Extension {
 	t.Helper()
 	m := manifest.Manifest{Name: "repl", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua,
 		Entrypoint: "main.lua", Permissions: manifest.AllPermissions()}
-	ext, err := ptywright.NewLuaExtension(m, []byte(src), ptywright.LuaOptions{})
+	ext, err := luahost.New(m, []byte(src), luahost.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = ext.Close() })
 	return ext
@@ -68,7 +70,7 @@ func TestAssessmentUnknownFieldsAreNotFatal(t *testing.T) {
 	require.Equal(t, "repl.v2", id)
 
 	t.Run("through a handle", func(t *testing.T) {
-		noLeak(t)
+		tuitest.NoLeak(t)
 		h := startLifecycleAdapter(t, newerPluginLua, ptywright.HandleOptions{})
 		st, err := h.State(context.Background())
 		require.NoError(t, err)

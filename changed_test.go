@@ -1,6 +1,7 @@
 package ptywright_test
 
 import (
+	"ptywright/internal/tuitest"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,7 +13,7 @@ import (
 // observer does: every closed channel comes with a larger sequence or the
 // exit, and the exit itself closes the last channel.
 func TestChangedClosesOnOutputAndExit(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s := sh(t, `read x; printf 'got %s' "$x"`)
 	seq0, ch := s.Changed()
 	send(t, s, ptywright.Text("hi\r"))

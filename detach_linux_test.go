@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"ptywright/internal/tuitest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -116,7 +117,7 @@ func TestCloseEndsDetachedDaemon(t *testing.T) {
 		{"launcher exited, daemon ignores SIGTERM", []string{"-exit", "-ignore-term"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			noLeak(t)
+			tuitest.NoLeak(t)
 			s, d := startDaemonSession(t, bin, ptywright.Options{CloseGrace: 100 * time.Millisecond}, tc.args...)
 			require.True(t, d.running())
 			require.NoError(t, s.Close())
@@ -126,7 +127,7 @@ func TestCloseEndsDetachedDaemon(t *testing.T) {
 }
 
 func TestKeepDetachedLeavesTheDaemonRunning(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	bin := buildDaemonize(t)
 	s, d := startDaemonSession(t, bin, ptywright.Options{CloseGrace: 100 * time.Millisecond, KeepDetached: true})
 	pid := s.Pid()
@@ -139,7 +140,7 @@ func TestKeepDetachedLeavesTheDaemonRunning(t *testing.T) {
 // TestCloseSparesOtherDaemons: closing one session leaves another
 // session's daemon and a daemon started outside ptywright running.
 func TestCloseSparesOtherDaemons(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	bin := buildDaemonize(t)
 	out, err := exec.Command(bin, "-exit").Output()
 	require.NoError(t, err)
@@ -181,7 +182,7 @@ func TestSessionMarkerIsInherited(t *testing.T) {
 // dropped its environment (so no marker) is still found through the process
 // tree while its parent lives.
 func TestCloseEndsScrubbedDescendant(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s, err := ptywright.Start(ptywright.Options{
 		Program:    "/bin/sh",
 		Args:       []string{"-c", `setsid env -i /bin/sleep 300 </dev/null >/dev/null 2>&1 & echo "DAEMON=$! PGID=0 SID=0"; wait`},

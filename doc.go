@@ -61,17 +61,15 @@
 // screen, its turn lifecycle and its dialog projection are the shared
 // contract of package [ptywright/contract].
 //
-// [LuaExtension] runs a
-// Lua plugin (go-lua, Lua 5.2) in a sandbox: base, string, table and math
-// only, Lua 5.2 patterns, host helpers gated by the manifest's permissions,
-// instruction and wall-clock budgets on every call, and a memory budget on
-// every instance, checked before each allocation through a small patch of
-// go-lua kept in third_party/go-lua (see PluginLimits). luahost.go is the
-// host's public face; the sandbox itself is internal/luart, which reaches
-// this package only through the luart.Host and callbacks luahost.go passes
-// in. Manifests are package [ptywright/manifest]; the registry of built-in
-// and trusted-local plugins, which also decides lua matchers (a
-// PredicateRegistry), is package [ptywright/plugins].
+// Package [ptywright/luahost] runs a Lua plugin (go-lua, Lua 5.2) as an
+// Extension, in a sandbox: base, string, table and math only, Lua 5.2
+// patterns, host helpers gated by the manifest's permissions, instruction
+// and wall-clock budgets on every call, and a memory budget on every
+// instance, checked before each allocation through a small patch of go-lua
+// kept in third_party/go-lua. The sandbox itself is internal/luart, which
+// only luahost reaches. Manifests are package [ptywright/manifest]; the
+// registry of built-in and trusted-local plugins, which also decides lua
+// matchers (a PredicateRegistry), is package [ptywright/plugins].
 //
 // # Plugin runtime SDK
 //
@@ -85,12 +83,18 @@
 // attributed plugin=<name>), ptywright.context() (the plugin's name and the
 // session and adapter ids of the instance, which classify also gets as
 // ctx.session and intents as their second argument),
+// ptywright.text (trim, is_blank, starts, contains, split_lines,
+// find_line: string helpers written in Go, for every plugin, no permission
+// needed; see plugins/README.md),
 // ptywright.invalid_params(message) (rejects the caller's params: the
-// *[PluginError] wraps [ErrInvalidParams], -32602 over JSON-RPC, where any
+// plugin's error wraps [ErrInvalidParams], -32602 over JSON-RPC, where any
 // other Lua error is the plugin's own failure), and Ok/Err results for
-// hooks, which LuaExtension.CallHook and CallInlineLua (and the registry's
-// Call and CallInline) invoke by name with JSON arguments. Events travel
-// on an EventBus: the registry's, or HandleOptions.Events.
+// hooks, which luahost's CallHook and CallInline (and the registry's Call
+// and CallInline) invoke by name with JSON arguments. Events travel
+// on an [EventBus]: the registry's, or HandleOptions.Events. A session
+// reports its own core events (session:created, session:resized,
+// session:exited) on the buses given to [Session.PublishEvents], so Go
+// programs receive them the same way plugins and JSON-RPC clients do.
 //
 // # Lock order
 //
@@ -101,12 +105,14 @@
 //     definition lock, held while the registry creates or closes its own
 //     instances of that plugin.
 //  2. ExtensionHandle.extMu, serialising a handle's classify, send and wait.
-//  3. LuaExtension.mu, serialising calls into one Lua state; held while its
-//     event handlers run and while it emits.
-//  4. Session.mu, then Screen.mu and the recorder's lock inside it;
+//  3. luahost.Extension's lock, serialising calls into one Lua state;
+//     held while its event handlers run and while it emits.
+//  4. A Session's publisher lock, held across a resize and the
+//     session:resized it publishes so that events keep their order; then
+//     Session.mu, then Screen.mu and the recorder's lock inside it;
 //     Session.wmu (PTY writes) on its own.
 //  5. Leaves, held only for their own fields: EventBus.mu (subscribers run
-//     without it) and a LuaExtension's event queue lock. Emitting never
+//     without it) and a Lua extension's event queue lock. Emitting never
 //     runs another plugin's handlers under the emitter's locks: they are
 //     queued and run on the receiving instance's own goroutine.
 //

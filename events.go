@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"ptywright/manifest"
-
-	"ptywright/internal/luart"
 )
 
 // Core event names. The core defines them and their payload (CoreEvent);
@@ -92,17 +91,16 @@ type Event struct {
 	// Time is when it was emitted; Emit sets it when zero.
 	Time time.Time `json:"-"`
 
-	// origin is the emitting plugin instance, which does not hear its own
-	// events; depth counts handler-emitted generations (see maxEventDepth).
-	origin any
-	depth  int
+	// Source is the emitter, for emitters that tell their own events
+	// apart: a Lua extension (package luahost) sets itself and does not
+	// hear the events whose Source it is.
+	Source any `json:"-"`
+	// Depth counts handler-emitted generations: an event a handler emits
+	// while handling an event of depth n has depth n+1. Package luahost
+	// drops chains past its bound, so plugins answering each other cannot
+	// loop forever.
+	Depth int `json:"-"`
 }
-
-// maxEventDepth bounds chains of handlers emitting events that other
-// handlers handle and emit from in turn, so two plugins answering each
-// other cannot loop forever: an event emitted from a handler of an event
-// this many generations removed from its first cause is dropped.
-const maxEventDepth = 8
 
 // EventBus carries core and plugin events to subscribers. Delivery is
 // fire-and-forget: Emit calls every subscriber synchronously, and
@@ -166,7 +164,7 @@ func (b *EventBus) Emit(ev Event) error {
 		return fmt.Errorf("%w: name %q must be \"<namespace>:<event>\" in lowercase letters, digits, '-' and '_'", ErrInvalidEvent, ev.Name)
 	}
 	if isCoreNamespace(ev.Name) && !slices.Contains(CoreEventNames(), ev.Name) {
-		return fmt.Errorf("%w: %q is in a core namespace but is not a core event (%s)", ErrInvalidEvent, ev.Name, luart.NameList(CoreEventNames()))
+		return fmt.Errorf("%w: %q is in a core namespace but is not a core event (%s)", ErrInvalidEvent, ev.Name, strings.Join(CoreEventNames(), ", "))
 	}
 	if len(ev.Payload) == 0 {
 		ev.Payload = json.RawMessage("null")
@@ -182,7 +180,7 @@ func (b *EventBus) Emit(ev Event) error {
 // when empty.
 func (b *EventBus) EmitCore(ce CoreEvent) error {
 	if !slices.Contains(CoreEventNames(), ce.Event) {
-		return fmt.Errorf("%w: %q is not a core event (%s)", ErrInvalidEvent, ce.Event, luart.NameList(CoreEventNames()))
+		return fmt.Errorf("%w: %q is not a core event (%s)", ErrInvalidEvent, ce.Event, strings.Join(CoreEventNames(), ", "))
 	}
 	now := time.Now()
 	if ce.Timestamp == "" {
@@ -216,4 +214,70 @@ func (b *EventBus) call(s *eventSub, ev Event) {
 func isCoreNamespace(name string) bool {
 	ns, _, _ := manifest.SplitEvent(name)
 	return manifest.IsReservedNamespace(ns)
+}
+
+// PublishEvents makes the session report its core events on bus, about
+// scope (the host's ids for the session and its adapter): session:created
+// at once, then session:resized after every resize that changes the size
+// and session:exited once, when the program has exited and its output has
+// been read (at once, after session:created, if that already happened).
+// Every event a session publishes reaches each bus in the order it
+// happened, session:created first. A session may publish on several buses;
+// a nil bus is ignored. The bus's subscribers run on the goroutine that
+// made the change and must not block (see EventBus).
+func (s *Session) PublishEvents(bus *EventBus, scope EventScope) {
+	if bus == nil {
+		return
+	}
+	s.pub.mu.Lock()
+	defer s.pub.mu.Unlock()
+	t := publishTarget{bus: bus, scope: scope}
+	t.emit(EventSessionCreated, s.Sequence(), nil)
+	if s.pub.exitSent {
+		t.emit(EventSessionExited, s.Sequence(), s.pub.exitFill)
+	}
+	s.pub.targets = append(s.pub.targets, t)
+}
+
+// publisher holds the buses a session publishes its core events on. Its
+// lock is taken before Session.mu, and held while an event is emitted so
+// that events keep the order of the changes they report.
+type publisher struct {
+	mu       sync.Mutex
+	targets  []publishTarget
+	exitSent bool             // session:exited went to every target
+	exitFill func(*CoreEvent) // its fields, for targets added later
+}
+
+type publishTarget struct {
+	bus   *EventBus
+	scope EventScope
+}
+
+func (t publishTarget) emit(name string, seq uint64, fill func(*CoreEvent)) {
+	ce := CoreEvent{Event: name, Session: t.scope.Session, Adapter: t.scope.Adapter, Sequence: seq}
+	if fill != nil {
+		fill(&ce)
+	}
+	// EmitCore fails only for a name that is not a core event.
+	_ = t.bus.EmitCore(ce)
+}
+
+// emitLocked emits one event to every target; p.mu must be held.
+func (p *publisher) emitLocked(name string, seq uint64, fill func(*CoreEvent)) {
+	for _, t := range p.targets {
+		t.emit(name, seq, fill)
+	}
+}
+
+// exit emits session:exited with how the program ended and then, still
+// holding the lock (so that no bus given meanwhile misses the event or
+// hears it twice), calls mark, which makes the exit visible.
+func (p *publisher) exit(seq uint64, st ExitStatus, mark func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.exitSent = true
+	p.exitFill = func(ce *CoreEvent) { ce.Exit = &st }
+	p.emitLocked(EventSessionExited, seq, p.exitFill)
+	mark()
 }

@@ -1,10 +1,8 @@
 package ptywright_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"log/slog"
-	"sync"
+	"ptywright/internal/tuitest"
 	"testing"
 	"time"
 
@@ -13,80 +11,8 @@ import (
 	"ptywright"
 )
 
-// syncBuffer is a bytes.Buffer safe for a slog handler writing from other
-// goroutines while the test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-// records decodes the JSON log lines written so far.
-func (s *syncBuffer) records(t testing.TB) []map[string]any {
-	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []map[string]any
-	for line := range bytes.Lines(s.b.Bytes()) {
-		var rec map[string]any
-		require.NoError(t, json.Unmarshal(line, &rec), "log line %q", line)
-		out = append(out, rec)
-	}
-	return out
-}
-
-// matching returns the records whose msg is msg.
-func (s *syncBuffer) matching(t testing.TB, msg string) []map[string]any {
-	t.Helper()
-	var out []map[string]any
-	for _, rec := range s.records(t) {
-		if rec["msg"] == msg {
-			out = append(out, rec)
-		}
-	}
-	return out
-}
-
-// jsonLogger returns a logger writing JSON records at debug level into a
-// buffer the test reads.
-func jsonLogger() (*slog.Logger, *syncBuffer) {
-	buf := &syncBuffer{}
-	return slog.New(slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug})), buf
-}
-
-// collect subscribes to bus and returns a channel of every event.
-func collect(t testing.TB, bus *ptywright.EventBus) <-chan ptywright.Event {
-	t.Helper()
-	ch := make(chan ptywright.Event, 1024)
-	unsub := bus.Subscribe(func(ev ptywright.Event) { ch <- ev })
-	t.Cleanup(unsub)
-	return ch
-}
-
-// nextEvent returns the next event named name, skipping others, failing
-// after 10 s.
-func nextEvent(t testing.TB, ch <-chan ptywright.Event, name string) ptywright.Event {
-	t.Helper()
-	timeout := time.After(10 * time.Second)
-	for {
-		select {
-		case ev := <-ch:
-			if ev.Name == name {
-				return ev
-			}
-		case <-timeout:
-			t.Fatalf("no %s event", name)
-		}
-	}
-}
-
 func TestEventBusDelivery(t *testing.T) {
-	logger, logs := jsonLogger()
+	logger, logs := tuitest.JSONLogger()
 	bus := ptywright.NewEventBus(logger)
 	var got []string
 	unsubA := bus.Subscribe(func(ev ptywright.Event) { got = append(got, "a:"+ev.Name) })
@@ -95,7 +21,7 @@ func TestEventBusDelivery(t *testing.T) {
 
 	require.NoError(t, bus.Emit(ptywright.Event{Name: "tool:ready"}))
 	require.Equal(t, []string{"a:tool:ready", "c:tool:ready"}, got, "a panicking subscriber does not stop the others")
-	require.Len(t, logs.matching(t, "event subscriber panicked"), 1)
+	require.Len(t, logs.Matching(t, "event subscriber panicked"), 1)
 
 	unsubA()
 	unsubA() // idempotent
@@ -111,7 +37,7 @@ func TestEventBusDelivery(t *testing.T) {
 
 func TestEventBusCorePayload(t *testing.T) {
 	bus := ptywright.NewEventBus(nil)
-	ch := collect(t, bus)
+	ch := tuitest.Collect(t, bus)
 	require.NoError(t, bus.EmitCore(ptywright.CoreEvent{Event: ptywright.EventSessionCreated, Session: "s1", Sequence: 3}))
 	ev := <-ch
 	require.Equal(t, ptywright.EventSessionCreated, ev.Name)

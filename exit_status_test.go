@@ -1,6 +1,7 @@
 package ptywright_test
 
 import (
+	"ptywright/internal/tuitest"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -10,13 +11,13 @@ import (
 
 // A process_exited wait says how the child ended: its code, or the signal.
 func TestProcessExitedCarriesTheExitStatus(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s := sh(t, "exit 3")
 	res := waitFor(t, s, ptywright.ProcessExited())
 	require.NotNil(t, res.Outcome.Exit)
 	require.Equal(t, 3, res.Outcome.Exit.Code)
 	require.Empty(t, res.Outcome.Exit.Signal)
-	require.Contains(t, mustJSON(res.Outcome), `"exit":{"code":3}`)
+	require.Contains(t, tuitest.MustJSON(res.Outcome), `"exit":{"code":3}`)
 
 	k := sh(t, "echo up; sleep 30")
 	waitFor(t, k, ptywright.ContainsText("up"))

@@ -39,7 +39,7 @@ return M`
 
 func startHeld(t *testing.T, opts ptywright.HandleOptions) (*ptywright.ExtensionHandle, *ptywright.Session) {
 	t.Helper()
-	plugins := newPlugins(t, plugins.Options{})
+	plugins := tuitest.EchoPlugins(t, plugins.Options{})
 	_, err := plugins.Load(tuitest.WritePlugin(t, "held", "", heldPlugin))
 	require.NoError(t, err)
 	ext, err := plugins.NewExtension("held")
@@ -55,7 +55,7 @@ func startHeld(t *testing.T, opts ptywright.HandleOptions) (*ptywright.Extension
 // one no longer held with a typed error naming the oldest, and leaves the
 // plugin's memory as the newest classification left it.
 func TestExplainAt(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	h, s := startHeld(t, ptywright.HandleOptions{})
 	ctx := context.Background()
 
@@ -129,7 +129,7 @@ func TestExplainAt(t *testing.T) {
 // wait holds the handle, and a call queued behind that wait that times out
 // carries the last classification's explanation, not a new one's.
 func TestExplainHeldDoesNotQueue(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	h, s := startHeld(t, ptywright.HandleOptions{})
 	ctx := context.Background()
 	st, err := h.State(ctx)
@@ -184,7 +184,7 @@ func TestExplainHeldDoesNotQueue(t *testing.T) {
 // TestLifecycleWaitTimeoutExplains: wait_lifecycle that times out carries
 // the explanation of the lifecycle's last classification.
 func TestLifecycleWaitTimeoutExplains(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	h, s := startHeld(t, ptywright.HandleOptions{Lifecycle: &contract.LifecycleOptions{}})
 	ctx := context.Background()
 	_, err := s.Perform(ctx, ptywright.Text("go\n"))

@@ -11,6 +11,7 @@ import (
 	"ptywright"
 	"ptywright/contract"
 	"ptywright/internal/tuitest"
+	"ptywright/luahost"
 	"ptywright/plugins"
 )
 
@@ -38,8 +39,8 @@ function M.wait_turn_matcher(params) return ptywright.matcher.contains_text("nev
 return M`
 
 func TestExplain(t *testing.T) {
-	noLeak(t)
-	plugins := newPlugins(t, plugins.Options{})
+	tuitest.NoLeak(t)
+	plugins := tuitest.EchoPlugins(t, plugins.Options{})
 	_, err := plugins.Load(tuitest.WritePlugin(t, "demo", "", explainPlugin))
 	require.NoError(t, err)
 	ext, err := plugins.NewExtension("demo")
@@ -104,7 +105,7 @@ func TestExplainRejectsMalformedFields(t *testing.T) {
 		`return {classify = function() return {state = "x", considered = {{reason = 1}}} end}`:            `considered[1].reason: want a string`,
 		`return {classify = function() return {state = "x", considered = "all"} end}`:                     `field "considered"`,
 	} {
-		ext, err := ptywright.NewLuaExtension(sdkManifest("bad"), []byte(src), ptywright.LuaOptions{Limits: testLimits})
+		ext, err := luahost.New(tuitest.SDKManifest("bad"), []byte(src), luahost.Options{Limits: tuitest.TestLimits})
 		require.NoError(t, err)
 		_, _, err = ext.ClassifyExplained(context.Background(), ptywright.ClassifyContext{Screen: "x"})
 		require.ErrorContains(t, err, want, src)

@@ -34,7 +34,7 @@ const (
 
 // Extension is the seam between the generic core and one TUI's vocabulary:
 // it classifies screens into plugin-defined states and turns named intents
-// into actions and matchers. LuaExtension is the implementation shipped; a
+// into actions and matchers. luahost.Extension is the implementation shipped; a
 // Go type can implement it directly.
 //
 // The host serialises calls on one Extension.
@@ -143,7 +143,7 @@ type HandleOptions struct {
 
 	// Events, when set, receives adapter:state_changed whenever a
 	// classification's state differs from the previous one, and is bound
-	// to an EventBinder extension (see LuaExtension.BindEvents).
+	// to an EventBinder extension (see luahost.Extension.BindEvents).
 	Events *EventBus
 	// Scope names the session and adapter in those events and in the
 	// extension's own.

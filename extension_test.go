@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"ptywright/internal/tuitest"
 	"strings"
 	"sync"
 	"testing"
@@ -113,7 +114,7 @@ func startRepl(t *testing.T, ext *replExtension) *ptywright.ExtensionHandle {
 }
 
 func TestExtensionHandleTurnLoop(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	ext := &replExtension{}
 	h := startRepl(t, ext)
 	ctx := context.Background()

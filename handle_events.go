@@ -71,3 +71,15 @@ func (h *ExtensionHandle) noteStateLocked(st StateSnapshot) {
 		PreviousState: prev,
 	})
 }
+
+// Cleaner is implemented by extensions with cleanups to run when their
+// session's program exits, before Close (a Lua extension does).
+type Cleaner interface {
+	RunCleanups(ctx context.Context) error
+}
+
+// EventBinder is implemented by extensions that emit and handle events
+// (a Lua extension does); ExtensionHandle binds them to its bus and scope.
+type EventBinder interface {
+	BindEvents(bus *EventBus, scope EventScope)
+}

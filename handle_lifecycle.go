@@ -187,7 +187,7 @@ func (h *ExtensionHandle) waitLifecycle(ctx context.Context, params json.RawMess
 }
 
 // Projector is implemented by extensions that can strip their provider's
-// chrome from a screen (LuaExtension does when the plugin exports
+// chrome from a screen (a Lua extension does when the plugin exports
 // project(ctx)).
 type Projector interface {
 	Project(ctx context.Context, cc ClassifyContext) (dialog, projectorID string, ok bool, err error)

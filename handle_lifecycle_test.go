@@ -3,6 +3,7 @@ package ptywright_test
 import (
 	"context"
 	"encoding/json"
+	"ptywright/internal/tuitest"
 	"sync"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"ptywright"
 	"ptywright/contract"
+	"ptywright/luahost"
 	"ptywright/manifest"
 )
 
@@ -62,7 +64,7 @@ func startLifecycleAdapter(t *testing.T, lua string, opts ptywright.HandleOption
 	t.Helper()
 	m := manifest.Manifest{Name: "repl", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua,
 		Entrypoint: "main.lua", Permissions: manifest.AllPermissions()}
-	ext, err := ptywright.NewLuaExtension(m, []byte(lua), ptywright.LuaOptions{})
+	ext, err := luahost.New(m, []byte(lua), luahost.Options{})
 	require.NoError(t, err)
 	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", lifecycleRepl}})
 	require.NoError(t, err)
@@ -73,7 +75,7 @@ func startLifecycleAdapter(t *testing.T, lua string, opts ptywright.HandleOption
 }
 
 func TestLifecycleThroughAHandle(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	var mu sync.Mutex
 	var seen []contract.LifecycleState
 	h := startLifecycleAdapter(t, lifecycleLua, ptywright.HandleOptions{

@@ -2,6 +2,7 @@ package ptywright_test
 
 import (
 	"context"
+	"ptywright/internal/tuitest"
 	"testing"
 	"time"
 
@@ -34,7 +35,7 @@ func waitFor(t testing.TB, s *ptywright.Session, m ptywright.Matcher) *ptywright
 	res, err := s.Wait(ctx, m)
 	if err != nil {
 		snap := s.Snapshot(ptywright.SnapshotOptions{Raw: true})
-		t.Fatalf("wait %s: %v\nscreen:\n%s\ntranscript: %q", mustJSON(m), err, snap.PlainText, s.Transcript(ptywright.NoRedaction()))
+		t.Fatalf("wait %s: %v\nscreen:\n%s\ntranscript: %q", tuitest.MustJSON(m), err, snap.PlainText, s.Transcript(ptywright.NoRedaction()))
 	}
 	return res
 }

@@ -13,15 +13,15 @@ import (
 
 // The house's figures: the root package is the public API and stays small
 // enough to read, and every file anywhere stays short. The root's ceilings
-// are a ratchet at today's figures (33 files, 8,177 lines, 318 names):
+// are a ratchet at today's figures (28 files, 6,997 lines, 285 names):
 // issue 17 aims at 30, 7,000 and 240, so lower them as code leaves the
 // root, never raise them without deciding the layout on purpose. Which
 // package may import what is guarded by internal/luart's
 // TestLayoutBoundaries.
 const (
-	maxRootFiles    = 33
-	maxRootLines    = 8200
-	maxRootExported = 320
+	maxRootFiles    = 28
+	maxRootLines    = 7000
+	maxRootExported = 285
 	maxFileLines    = 600
 )
 

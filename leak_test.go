@@ -1,7 +1,6 @@
 package ptywright_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"testing"
@@ -25,23 +24,4 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(code)
-}
-
-func mustJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprintf("<%v>", err)
-	}
-	return string(b)
-}
-
-// noLeak fails the test if goroutines of ours outlive it. Call it first so
-// its cleanup runs after the sessions' Close.
-func noLeak(t *testing.T) {
-	t.Helper()
-	t.Cleanup(func() {
-		if leaked := tuitest.Leaked(2 * time.Second); leaked != "" {
-			t.Errorf("goroutines leaked:\n%s", leaked)
-		}
-	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"ptywright/internal/tuitest"
 	"strings"
 	"sync"
 	"testing"
@@ -15,7 +16,7 @@ import (
 )
 
 func TestWaitMarkerAppearsLate(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s := sh(t, `sleep 0.3; echo MARKER; sleep 5`)
 	res := waitFor(t, s, ptywright.ContainsText("MARKER"))
 	require.True(t, res.Matched)
@@ -77,7 +78,7 @@ func TestWaitAlreadySatisfied(t *testing.T) {
 }
 
 func TestWaitTimeoutCarriesEvidence(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s := sh(t, `echo visible-text; sleep 5`)
 	waitFor(t, s, ptywright.ContainsText("visible-text"))
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
@@ -92,7 +93,7 @@ func TestWaitTimeoutCarriesEvidence(t *testing.T) {
 }
 
 func TestWaitCancelledFromAnotherGoroutine(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s := sh(t, `sleep 5`)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -120,7 +121,7 @@ func TestWaitOnClosedSession(t *testing.T) {
 }
 
 func TestManyWaitersWokenByOneWrite(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s := start(t, ptywright.Options{Program: "/bin/cat"})
 	const n = 50
 	var wg sync.WaitGroup

@@ -5,6 +5,7 @@ package ptywright_test
 import (
 	"context"
 	"fmt"
+	"ptywright/internal/tuitest"
 	"strings"
 	"testing"
 	"time"
@@ -63,7 +64,7 @@ func requireNoFragment(t *testing.T, text, secret string) {
 // pause between them. Joining the stream's pieces never reassembles it,
 // whether the pause is shorter or longer than the hold-back delay.
 func TestOutputSinceSplitSecret(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	const body = "Xb7uK2pQ9wE4rT6yU1iO3pA5sD8fG0hJ2kL4zX6cV8bN1mQ3wE5rT7yU9iO2pA4sD6fG8hJ0kL"
 	for _, pause := range []string{"0", "0.02", "0.3"} {
 		t.Run("pause "+pause, func(t *testing.T) {

@@ -122,6 +122,7 @@ type Session struct {
 	closeErr  error
 	raw       *os.File
 	rec       *recorder // nil unless Options.RecordPath
+	pub       publisher // the buses told of its core events (events.go)
 }
 
 // Start spawns opts.Program on a new PTY.
@@ -249,12 +250,16 @@ func (s *Session) waitLoop() {
 	case <-t.C:
 	}
 	t.Stop()
-	s.mu.Lock()
-	s.exit = &st
-	close(s.exited)
-	close(s.changed)
-	s.changed = make(chan struct{})
-	s.mu.Unlock()
+	// session:exited is published before anyone can see the exit, so a
+	// wait that returns on it finds the event already emitted.
+	s.pub.exit(s.Sequence(), st, func() {
+		s.mu.Lock()
+		s.exit = &st
+		close(s.exited)
+		close(s.changed)
+		s.changed = make(chan struct{})
+		s.mu.Unlock()
+	})
 }
 
 // queueReply hands a terminal reply to the writer without ever blocking the
@@ -366,7 +371,9 @@ func (s *Session) Perform(ctx context.Context, a Action) (Written, error) {
 	return w, nil
 }
 
-// Resize changes the terminal size; the program receives SIGWINCH.
+// Resize changes the terminal size; the program receives SIGWINCH, and
+// the buses the session publishes on (PublishEvents) get session:resized
+// when the size differs from the one before.
 func (s *Session) Resize(size Size) error {
 	if err := size.Validate(); err != nil {
 		return err
@@ -374,6 +381,21 @@ func (s *Session) Resize(size Size) error {
 	if s.isClosed() {
 		return ErrSessionClosed
 	}
+	// Held across the change and its event, so that session:resized
+	// events keep the order of the resizes (lock order: events.go).
+	s.pub.mu.Lock()
+	defer s.pub.mu.Unlock()
+	before := s.screen.Size()
+	if err := s.resizeLocked(size); err != nil {
+		return err
+	}
+	if size != before {
+		s.pub.emitLocked(EventSessionResized, s.Sequence(), func(ce *CoreEvent) { ce.Size = &size })
+	}
+	return nil
+}
+
+func (s *Session) resizeLocked(size Size) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.proc.setSize(size); err != nil {
@@ -502,85 +524,3 @@ func (s *Session) watch() (seq uint64, changed <-chan struct{}, last time.Time, 
 	s.watched = true
 	return s.screen.Sequence(), s.changed, s.visibleChangedLocked(), s.closed
 }
-
-func (s *Session) isClosed() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closed
-}
-
-// Close ends the session: SIGTERM to the process group, SIGKILL after the
-// grace period, reap; then, unless Options.KeepDetached, the same for the
-// processes the program started that left the group (see
-// Options.KeepDetached); and stop every goroutine. It never hangs and is
-// safe to call more than once.
-func (s *Session) Close() error {
-	s.closeOnce.Do(func() { s.closeErr = s.close() })
-	return s.closeErr
-}
-
-func (s *Session) close() error {
-	s.mu.Lock()
-	s.closed = true
-	s.mu.Unlock()
-
-	grace := s.opts.CloseGrace
-	if grace <= 0 {
-		grace = 500 * time.Millisecond
-	}
-	var det *detached
-	if !s.opts.KeepDetached {
-		// Before any signal: once the child dies its orphans lose their
-		// parent link.
-		det = trackDetached(s.proc.pid(), s.since, s.marker)
-	}
-	select {
-	case <-s.exited:
-	default:
-		_ = s.proc.signalGroup(SignalHup)  // Best effort: the tty is going away.
-		_ = s.proc.signalGroup(SignalTerm) // Best effort: SIGKILL follows.
-		t := time.NewTimer(grace)
-		select {
-		case <-s.exited:
-		case <-t.C:
-		}
-		t.Stop()
-	}
-	// Kill whatever is left of the group, grandchildren holding the tty
-	// included; this also lets a child that ignored SIGTERM be reaped.
-	_ = s.proc.signalGroup(SignalKill) // Best effort: the group may be gone.
-	killSessionMembers(s.proc.pid())
-	<-s.exited
-	det.end(grace)
-
-	err := s.proc.master.Close() // Unblocks the reader: the fd is non-blocking.
-	close(s.stop)
-	s.wg.Wait()
-	_ = s.screen.Close() // Never fails.
-	s.closeRaw()
-	recErr := s.rec.close() // After the reader: writes what it held back.
-	s.mu.Lock()
-	close(s.changed) // Wake waiters so they observe the close.
-	s.changed = make(chan struct{})
-	s.mu.Unlock()
-	if err != nil && !errors.Is(err, os.ErrClosed) {
-		return fmt.Errorf("ptywright: close pty: %w", err)
-	}
-	return recErr
-}
-
-func (s *Session) closeRaw() {
-	if s.raw != nil {
-		_ = s.raw.Close() // Best effort: nothing to do about a failed close of a sink.
-		s.raw = nil
-	}
-}
-
-func (s *Session) abortRecording() {
-	if s.rec != nil {
-		s.rec.abort()
-		s.rec = nil
-	}
-}
-
-var _ io.Closer = (*Session)(nil)

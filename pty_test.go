@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"ptywright/internal/tuitest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -20,7 +21,7 @@ import (
 )
 
 func TestPrintfRoundTrip(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s := sh(t, `printf 'hello \033[31mred\033[0m world\n'; printf 'second line'; sleep 5`)
 	res := waitFor(t, s, ptywright.ContainsText("second line"))
 	require.Equal(t, "hello red world\nsecond line", res.Snapshot.PlainText)
@@ -66,7 +67,7 @@ func TestWideCharacters(t *testing.T) {
 }
 
 func TestResizeReachesTheChild(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s := start(t, ptywright.Options{Program: "/bin/sh", Size: ptywright.Size{Rows: 30, Cols: 100}, Env: map[string]string{"PS1": "$ "}})
 	send(t, s, ptywright.Text("stty size\r"))
 	waitFor(t, s, ptywright.ContainsText("30 100"))
@@ -99,7 +100,7 @@ func TestVimModesAndRestore(t *testing.T) {
 		}
 		t.Skip("vim not installed: apt-get install vim")
 	}
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s := start(t, ptywright.Options{
 		Program: "vim",
 		Args:    []string{"-u", "NONE", "-i", "NONE", "-N", "-n", "--cmd", "set title titlestring=PTYW-TITLE t_BE=\x1b[?2004h"},
@@ -160,7 +161,7 @@ func TestSignalReachesProcessGroup(t *testing.T) {
 }
 
 func TestCloseReapsChildIgnoringSIGTERM(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s, err := ptywright.Start(ptywright.Options{
 		Program:    "/bin/sh",
 		Args:       []string{"-c", `trap '' TERM HUP; echo ready; while :; do sleep 1; done`},
@@ -179,7 +180,7 @@ func TestCloseReapsChildIgnoringSIGTERM(t *testing.T) {
 }
 
 func TestCloseWithGrandchildHoldingTTY(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	// setsid puts the grandchild out of reach of the group kill while it
 	// still holds the tty open.
 	s, err := ptywright.Start(ptywright.Options{
@@ -203,7 +204,7 @@ func TestCloseWithGrandchildHoldingTTY(t *testing.T) {
 }
 
 func TestFloodKeepsTranscriptBounded(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	const bound = 4096
 	s := start(t, ptywright.Options{Program: "yes", Args: []string{"flood"}, TranscriptMaxChars: bound})
 	// Let far more than the bound go through.
@@ -287,7 +288,7 @@ func TestMarkers(t *testing.T) {
 }
 
 func TestCloseKillsBackgroundJobsInOtherGroups(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	// set -m puts the background job in a process group of its own, out of
 	// reach of the group kill, but still in the child's session.
 	s, err := ptywright.Start(ptywright.Options{

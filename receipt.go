@@ -55,7 +55,9 @@ type Expectation struct {
 	WithinMs int64 `json:"within_ms,omitempty"`
 }
 
-func (e *Expectation) validate() error {
+// Validate checks that e expects something and that its window is not
+// negative; a failure wraps ErrInvalidParams.
+func (e *Expectation) Validate() error {
 	if e.Matcher == nil && len(e.States) == 0 && !e.Leave && !e.Changed {
 		return fmt.Errorf("%w: expect: needs a matcher, states, leave or changed", ErrInvalidParams)
 	}
@@ -131,7 +133,7 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 		return rc, fmt.Errorf("plugin %s: intent %q: %w", name, intent, err)
 	}
 	if plan.Expect != nil {
-		if err := plan.Expect.validate(); err != nil {
+		if err := plan.Expect.Validate(); err != nil {
 			return rc, fmt.Errorf("plugin %s: intent %q: %w", name, intent, err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"ptywright/internal/tuitest"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/luahost"
 	"ptywright/manifest"
 )
 
@@ -104,7 +106,7 @@ func startMenu(t *testing.T, deafMs int, ext *menuExtension, opts ptywright.Hand
 // With input readiness, keys sent the moment the menu appears are held
 // until it has settled, and the receipt confirms them.
 func TestReceiptConfirmedAfterReadiness(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	for i := range 5 {
 		h := startMenu(t, 300, &menuExtension{settle: 450}, ptywright.HandleOptions{})
 		res, err := h.Send(context.Background(), "choose", nil)
@@ -123,7 +125,7 @@ func TestReceiptConfirmedAfterReadiness(t *testing.T) {
 // Without readiness the same keys are dropped, and the receipt says so:
 // never a silent success.
 func TestReceiptIgnoredWithoutReadiness(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	for i := range 3 {
 		h := startMenu(t, 1500, &menuExtension{}, ptywright.HandleOptions{ReceiptWindow: 300 * time.Millisecond})
 		res, err := h.Send(context.Background(), "choose", nil)
@@ -147,7 +149,7 @@ func TestReceiptIgnoredWithoutReadiness(t *testing.T) {
 // A plan that is safe to resend is sent once more when the first keys were
 // dropped.
 func TestReceiptResendsASafePlanOnce(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	h := startMenu(t, 200, &menuExtension{resend: true, expect: &ptywright.Expectation{
 		Matcher: ptr(ptywright.None(ptywright.ContainsText("Pick a fruit"))),
 	}}, ptywright.HandleOptions{ReceiptWindow: 800 * time.Millisecond})
@@ -163,7 +165,7 @@ func TestReceiptResendsASafePlanOnce(t *testing.T) {
 // The program exiting before the effect is seen is reported as such, not as
 // ignored keys.
 func TestReceiptWhenTheProgramExits(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", `stty -echo -icanon min 1; printf 'Pick a fruit\n'; dd bs=1 count=1 >/dev/null 2>&1; exit 0`}})
 	require.NoError(t, err)
 	h := ptywright.NewExtensionHandle(s, &menuExtension{}, ptywright.HandleOptions{})
@@ -204,11 +206,11 @@ end
 return M`
 
 func TestLuaPluginDeclaresReadinessAndExpectations(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	m := manifest.Manifest{Name: "menu", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua",
 		Permissions: []manifest.Permission{manifest.PermissionInputWrite, manifest.PermissionMatcherWait, manifest.PermissionScreenRead}}
 	for _, intent := range []string{"choose", "choose_leave"} {
-		ext, err := ptywright.NewLuaExtension(m, []byte(menuLua), ptywright.LuaOptions{})
+		ext, err := luahost.New(m, []byte(menuLua), luahost.Options{})
 		require.NoError(t, err)
 		s, err := ptywright.Start(ptywright.Options{Program: menuProgram(t), Args: []string{"-deaf", "300"}})
 		require.NoError(t, err)

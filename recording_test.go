@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"ptywright/internal/tuitest"
 	"regexp"
 	"runtime"
 	"strings"
@@ -130,7 +131,7 @@ func recordShell(t *testing.T, path string) (marks map[string]ptywright.ScreenSn
 }
 
 func TestRecordShellSessionReplaysToTheLiveScreen(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	path := recordingPath(t, "shell.cast")
 	marks, final := recordShell(t, path)
 	rec := readRecording(t, path)
@@ -172,7 +173,7 @@ func recordVim(t *testing.T, path string) (marks map[string]ptywright.ScreenSnap
 }
 
 func TestRecordVimSessionReplaysToTheLiveScreen(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	path := recordingPath(t, "vim.cast")
 	marks, final := recordVim(t, path)
 	rec := readRecording(t, path)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"ptywright/internal/tuitest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -122,5 +123,5 @@ func TestBenchmarkClassifierSeesTheClaudeTurn(t *testing.T) {
 	// The benchmark's classifier is only meaningful if it tracks the turn.
 	changes, err := ptywright.ReplayClassify(context.Background(), readRecording(t, claudeTurnCast), &countingClassifier{}, ptywright.ReplayOptions{})
 	require.NoError(t, err)
-	require.Equal(t, []string{"starting", "ready", "thinking", "completed_turn"}, statesOf(changes), fmt.Sprint(mustJSON(changes)))
+	require.Equal(t, []string{"starting", "ready", "thinking", "completed_turn"}, statesOf(changes), fmt.Sprint(tuitest.MustJSON(changes)))
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"ptywright/internal/tuitest"
 	"strings"
 	"sync"
 	"testing"
@@ -157,7 +158,7 @@ func TestReplayClassifyVimRecording(t *testing.T) {
 	rec := readRecording(t, filepath.Join("testdata", "recordings", "vim.cast"))
 	changes, err := ptywright.ReplayClassify(context.Background(), rec, &vimModes{}, ptywright.ReplayOptions{})
 	require.NoError(t, err)
-	require.Equal(t, []string{"blank", "normal", "insert", "normal", "command", "blank"}, statesOf(changes), "%v", mustJSON(changes))
+	require.Equal(t, []string{"blank", "normal", "insert", "normal", "command", "blank"}, statesOf(changes), "%v", tuitest.MustJSON(changes))
 	for i, c := range changes {
 		if i > 0 {
 			require.GreaterOrEqual(t, c.Time, changes[i-1].Time)

@@ -9,6 +9,7 @@ import (
 
 	"ptywright"
 	"ptywright/internal/tuitest"
+	"ptywright/luahost"
 	"ptywright/manifest"
 	"ptywright/plugins"
 )
@@ -38,10 +39,10 @@ return M
 // of HandleOptions.Scope reach classify (ctx.session), an intent (its
 // second argument) and a hook (ptywright.context()).
 func TestSessionReachesClassifyIntentsAndHooks(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	m := manifest.Manifest{Name: "repl", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua,
 		Entrypoint: "main.lua", Permissions: manifest.AllPermissions()}
-	ext, err := ptywright.NewLuaExtension(m, []byte(contextLua), ptywright.LuaOptions{})
+	ext, err := luahost.New(m, []byte(contextLua), luahost.Options{})
 	require.NoError(t, err)
 	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", lifecycleRepl}})
 	require.NoError(t, err)
@@ -59,7 +60,7 @@ func TestSessionReachesClassifyIntentsAndHooks(t *testing.T) {
 	require.NotNil(t, sent.State.LastIntent)
 	require.Equal(t, "by_s7_e4_repl", *sent.State.LastIntent)
 
-	res, err := ext.CallHook(ctx, "whoami", nil, ptywright.HookOptions{})
+	res, err := ext.CallHook(ctx, "whoami", nil, luahost.HookOptions{})
 	require.NoError(t, err)
 	require.Nil(t, res.Err)
 	require.JSONEq(t, `{"plugin":"repl","session":"s7","adapter":"e4"}`, string(res.Ok))
@@ -69,12 +70,12 @@ func TestSessionReachesClassifyIntentsAndHooks(t *testing.T) {
 // registry's hook instance) reports only its plugin; classify outside a
 // handle sees no session.
 func TestContextWithoutSession(t *testing.T) {
-	p, err := plugins.New(plugins.Options{Limits: testLimits})
+	p, err := plugins.New(plugins.Options{Limits: tuitest.TestLimits})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	_, err = p.Load(tuitest.WritePlugin(t, "ctxp", "", contextLua))
 	require.NoError(t, err)
-	res, err := p.Call(context.Background(), "ctxp", "whoami", nil, ptywright.HookOptions{})
+	res, err := p.Call(context.Background(), "ctxp", "whoami", nil, luahost.HookOptions{})
 	require.NoError(t, err)
 	require.JSONEq(t, `{"plugin":"ctxp"}`, string(res.Ok))
 
@@ -89,7 +90,7 @@ func TestContextWithoutSession(t *testing.T) {
 // TestReservedIntentNamesRejectedAtLoad: a manifest declaring a host
 // export as an intent fails when the plugin is loaded.
 func TestReservedIntentNamesRejectedAtLoad(t *testing.T) {
-	p, err := plugins.New(plugins.Options{Limits: testLimits})
+	p, err := plugins.New(plugins.Options{Limits: tuitest.TestLimits})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	for _, name := range []string{"classify", "describe", "project", "close", "wait_turn_matcher"} {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"ptywright/internal/tuitest"
 	"testing"
 	"time"
 
@@ -15,7 +16,7 @@ import (
 // A call queued behind a Turn that holds the handle keeps its own deadline
 // and its own cancellation; the holder is left alone.
 func TestQueuedHandleCallsKeepTheirOwnClock(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	h := startRepl(t, &replExtension{})
 	ctx := context.Background()
 	never := json.RawMessage(`{"text":"never appears"}`)
@@ -80,7 +81,7 @@ func TestQueuedHandleCallsKeepTheirOwnClock(t *testing.T) {
 
 // Close does not wait for a Turn in progress: it ends it.
 func TestCloseEndsAWaitInProgress(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", replScript}})
 	require.NoError(t, err)
 	h := ptywright.NewExtensionHandle(s, &replExtension{}, ptywright.HandleOptions{})

@@ -2,6 +2,7 @@ package ptywright_test
 
 import (
 	"context"
+	"ptywright/internal/tuitest"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +15,7 @@ import (
 // A stable wait issued right after input answers with the screen the input
 // produced, not with the quiet screen from before it.
 func TestStableAfterInputSeesThePostInputScreen(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	for i := range 5 {
 		s := sh(t, `stty -echo; printf 'ready> '; read l; echo "got $l"; sleep 30`)
 		waitFor(t, s, ptywright.ContainsText("ready> "))
@@ -36,7 +37,7 @@ func TestStableAfterInputSeesThePostInputScreen(t *testing.T) {
 // Without After the same wait may answer at once; with it a text wait for
 // text already on screen waits for the screen to change.
 func TestAfterHoldsTextMatchersUntilAChange(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s := sh(t, `printf 'ready> '; read l; echo "got $l"; sleep 30`)
 	waitFor(t, s, ptywright.ContainsText("ready> "))
 	seq := s.Sequence()
@@ -66,7 +67,7 @@ func TestAfterHoldsTextMatchersUntilAChange(t *testing.T) {
 // A program that redraws the same frame every 50 ms, or moves the cursor
 // away and back, is stable to a person, and so to screen_stable.
 func TestRedrawingTheSameFrameIsStable(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	s := sh(t, `while :; do printf '\033[H\033[2Jframe\033[5;5H\033[1;6H'; sleep 0.05; done`)
 	waitFor(t, s, ptywright.ContainsText("frame"))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -90,7 +91,7 @@ func TestRedrawingTheSameFrameIsStable(t *testing.T) {
 // A prompt's trailing space is on the screen as a person sees it: the cursor
 // sits after it.
 func TestPromptWithTrailingSpaceMatches(t *testing.T) {
-	noLeak(t)
+	tuitest.NoLeak(t)
 	for _, prompt := range []string{">>> ", "P$ ", "name:   "} {
 		s := sh(t, "printf '"+prompt+"'; read l; sleep 30")
 		res := waitFor(t, s, ptywright.ContainsText(prompt))

@@ -12,6 +12,7 @@ import (
 	"ptywright"
 	"ptywright/contract"
 	"ptywright/internal/host"
+	"ptywright/luahost"
 	"ptywright/manifest"
 	"ptywright/plugins"
 )
@@ -91,15 +92,15 @@ type pluginDescribeIn struct {
 }
 
 type pluginInfo struct {
-	Plugin        string                    `json:"plugin"`
-	Kind          string                    `json:"kind"`
-	Version       string                    `json:"version"`
-	Permissions   []string                  `json:"permissions"`
-	DefaultTarget string                    `json:"default_target,omitempty" jsonschema:"the program adapter_start runs without one"`
-	Intents       []ptywright.DescribeEntry `json:"intents" jsonschema:"adapter_send intents"`
-	WaitMatchers  []ptywright.DescribeEntry `json:"wait_matchers" jsonschema:"adapter_turn wait intents"`
-	States        []ptywright.DescribeEntry `json:"states" jsonschema:"the states adapter_state reports"`
-	Error         string                    `json:"error,omitempty" jsonschema:"why the plugin could not describe itself"`
+	Plugin        string                  `json:"plugin"`
+	Kind          string                  `json:"kind"`
+	Version       string                  `json:"version"`
+	Permissions   []string                `json:"permissions"`
+	DefaultTarget string                  `json:"default_target,omitempty" jsonschema:"the program adapter_start runs without one"`
+	Intents       []luahost.DescribeEntry `json:"intents" jsonschema:"adapter_send intents"`
+	WaitMatchers  []luahost.DescribeEntry `json:"wait_matchers" jsonschema:"adapter_turn wait intents"`
+	States        []luahost.DescribeEntry `json:"states" jsonschema:"the states adapter_state reports"`
+	Error         string                  `json:"error,omitempty" jsonschema:"why the plugin could not describe itself"`
 }
 
 type pluginDescribeOut struct {
@@ -189,7 +190,7 @@ func describeText(out pluginDescribeOut) string {
 		}
 		for _, group := range []struct {
 			name    string
-			entries []ptywright.DescribeEntry
+			entries []luahost.DescribeEntry
 		}{{"intents", p.Intents}, {"wait matchers", p.WaitMatchers}} {
 			if len(group.entries) == 0 {
 				continue

@@ -12,7 +12,7 @@
 //
 // # Instances
 //
-// NewExtension starts a fresh ptywright.LuaExtension of a plugin, with its
+// NewExtension starts a fresh luahost.Extension of a plugin, with its
 // own Lua state: each adapter gets one (drive it with
 // ptywright.NewExtensionHandle) and closes it. The registry keeps
 // instances of its own, one per plugin and purpose: one decides lua

@@ -7,6 +7,7 @@ import (
 	"log"
 
 	"ptywright"
+	"ptywright/luahost"
 	"ptywright/plugins"
 )
 
@@ -52,7 +53,7 @@ func ExampleRegistry_CallInline() {
 		log.Fatal(err)
 	}
 	defer reg.Close()
-	res, err := reg.CallInline(context.Background(), `function add(a, b) print("adding") return Ok(a + b) end`, "add", json.RawMessage(`[3, 4]`), ptywright.HookOptions{})
+	res, err := reg.CallInline(context.Background(), `function add(a, b) print("adding") return Ok(a + b) end`, "add", json.RawMessage(`[3, 4]`), luahost.HookOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -8,13 +8,14 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"path"
 	"slices"
 	"strings"
 	"sync"
 
 	"ptywright"
-	"ptywright/internal/luart"
+	"ptywright/luahost"
 	"ptywright/manifest"
 )
 
@@ -38,7 +39,7 @@ var (
 type Options struct {
 	// Limits bound every call into every plugin instance the registry
 	// creates (adapters' and its own); the zero value means the defaults.
-	Limits ptywright.PluginLimits
+	Limits luahost.Limits
 	// NoBuiltins leaves out the plugins embedded in this package.
 	NoBuiltins bool
 	// Events carries what every instance the registry creates emits, and
@@ -73,10 +74,10 @@ type pluginDef struct {
 	path     string // manifest file of a loaded plugin
 
 	mu       sync.Mutex
-	instance *ptywright.LuaExtension // predicates and describe
+	instance *luahost.Extension // predicates and describe
 	// hookInstance serves plugin.call, so a long hook never holds up a
 	// lua matcher.
-	hookInstance *ptywright.LuaExtension
+	hookInstance *luahost.Extension
 	removed      bool
 }
 
@@ -201,7 +202,7 @@ func (p *Registry) register(m manifest.Manifest, source []byte, builtin bool, fr
 	if err := p.checkFree(m.Name); err != nil {
 		return err
 	}
-	probe, err := ptywright.NewLuaExtension(m, source, p.luaOptions())
+	probe, err := luahost.New(m, source, p.luaOptions())
 	if err != nil {
 		return err
 	}
@@ -252,7 +253,7 @@ func (def *pluginDef) close(removed bool) {
 	if removed {
 		def.removed = true
 	}
-	for _, inst := range []**ptywright.LuaExtension{&def.instance, &def.hookInstance} {
+	for _, inst := range []**luahost.Extension{&def.instance, &def.hookInstance} {
 		if *inst != nil {
 			_ = (*inst).Close() // Never fails: plugin failures are logged.
 			*inst = nil
@@ -293,7 +294,7 @@ func (p *Registry) manifests(keep func(*pluginDef) bool) []manifest.Manifest {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	out := []manifest.Manifest{}
-	for _, name := range luart.SortedNames(p.defs) {
+	for _, name := range slices.Sorted(maps.Keys(p.defs)) {
 		if def := p.defs[name]; keep(def) {
 			out = append(out, *def.manifest.Clone())
 		}
@@ -314,23 +315,23 @@ func (p *Registry) NewExtension(name string) (ptywright.Extension, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ptywright.NewLuaExtension(def.manifest, def.source, p.luaOptions())
+	return luahost.New(def.manifest, def.source, p.luaOptions())
 }
 
 // Events returns the bus the registry's plugin instances emit to and
 // handle events from: Options.Events, or the registry's own.
 func (p *Registry) Events() *ptywright.EventBus { return p.bus }
 
-func (p *Registry) luaOptions() ptywright.LuaOptions {
-	return ptywright.LuaOptions{Limits: p.opts.Limits, Events: p.bus, Logger: p.opts.Logger}
+func (p *Registry) luaOptions() luahost.Options {
+	return luahost.Options{Limits: p.opts.Limits, Events: p.bus, Logger: p.opts.Logger}
 }
 
 // Describe returns the named plugin's catalogue of intents, wait matchers
 // and states (plugin.describe), using the registry's own instance.
-func (p *Registry) Describe(ctx context.Context, name string) (ptywright.PluginDescription, error) {
+func (p *Registry) Describe(ctx context.Context, name string) (luahost.Description, error) {
 	ext, err := p.instance(name)
 	if err != nil {
-		return ptywright.PluginDescription{}, err
+		return luahost.Description{}, err
 	}
 	return ext.Describe(ctx)
 }
@@ -348,7 +349,7 @@ func (p *Registry) EvalPredicate(ctx context.Context, plugin, predicate string, 
 
 var _ ptywright.PredicateRegistry = (*Registry)(nil)
 
-func (p *Registry) instance(name string) (*ptywright.LuaExtension, error) {
+func (p *Registry) instance(name string) (*luahost.Extension, error) {
 	def, err := p.lookup(name)
 	if err != nil {
 		return nil, err
@@ -358,20 +359,20 @@ func (p *Registry) instance(name string) (*ptywright.LuaExtension, error) {
 
 // defInstance returns *slot, one of def's own instances, creating it on
 // first use.
-func (p *Registry) defInstance(def *pluginDef, slot **ptywright.LuaExtension) (*ptywright.LuaExtension, error) {
+func (p *Registry) defInstance(def *pluginDef, slot **luahost.Extension) (*luahost.Extension, error) {
 	return def.slot(slot, p.luaOptions())
 }
 
 // slot returns *slot, one of def's own instances, creating it with opts
 // on first use.
-func (def *pluginDef) slot(slot **ptywright.LuaExtension, opts ptywright.LuaOptions) (*ptywright.LuaExtension, error) {
+func (def *pluginDef) slot(slot **luahost.Extension, opts luahost.Options) (*luahost.Extension, error) {
 	def.mu.Lock()
 	defer def.mu.Unlock()
 	if def.removed {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, def.manifest.Name)
 	}
 	if *slot == nil {
-		ext, err := ptywright.NewLuaExtension(def.manifest, def.source, opts)
+		ext, err := luahost.New(def.manifest, def.source, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -430,7 +431,7 @@ func (p *Registry) Capabilities() Capabilities {
 		Limits: LimitsInfo{
 			Instructions:   lim.Instructions,
 			TimeoutMs:      lim.Timeout.Milliseconds(),
-			MaxStringBytes: luart.MaxStringBytes,
+			MaxStringBytes: luahost.MaxStringBytes,
 			MemoryBytes:    lim.Memory,
 		},
 	}
@@ -440,28 +441,28 @@ func (p *Registry) Capabilities() Capabilities {
 // registry keeps for hook calls: one per plugin, created on first use, so
 // module-level state persists between calls, separate from every adapter's
 // instance and from the one deciding lua matchers. See
-// ptywright.LuaExtension.CallHook.
-func (p *Registry) Call(ctx context.Context, plugin, hook string, args json.RawMessage, opts ptywright.HookOptions) (ptywright.HookResult, error) {
+// luahost.Extension.CallHook.
+func (p *Registry) Call(ctx context.Context, plugin, hook string, args json.RawMessage, opts luahost.HookOptions) (luahost.HookResult, error) {
 	def, err := p.lookup(plugin)
 	if err != nil {
-		return ptywright.HookResult{}, err
+		return luahost.HookResult{}, err
 	}
 	ext, err := p.defInstance(def, &def.hookInstance)
 	if err != nil {
-		return ptywright.HookResult{}, err
+		return luahost.HookResult{}, err
 	}
 	return ext.CallHook(ctx, hook, args, opts)
 }
 
-// CallInline loads source as a one-shot script named ptywright.InlinePluginName,
+// CallInline loads source as a one-shot script named luahost.InlinePluginName,
 // calls hook with args and closes the script (running its cleanups). The
 // script is a module like a plugin's entrypoint, or just defines global
 // functions; it runs with no permissions beyond pure Lua: the sandbox's
 // libraries, print, Ok and Err, and the ptywright table's json and re
 // helpers, without actions, matchers, emit, on, on_cleanup or log. The
-// load runs under the registry's ptywright.PluginLimits, the hook under opts. Only
+// load runs under the registry's luahost.Limits, the hook under opts. Only
 // trusted callers should reach it (the JSON-RPC server requires
 // --allow-plugin-load).
-func (p *Registry) CallInline(ctx context.Context, source, hook string, args json.RawMessage, opts ptywright.HookOptions) (ptywright.HookResult, error) {
-	return ptywright.CallInlineLua(ctx, source, hook, args, ptywright.LuaOptions{Limits: p.opts.Limits, Logger: p.opts.Logger}, opts)
+func (p *Registry) CallInline(ctx context.Context, source, hook string, args json.RawMessage, opts luahost.HookOptions) (luahost.HookResult, error) {
+	return luahost.CallInline(ctx, source, hook, args, luahost.Options{Limits: p.opts.Limits, Logger: p.opts.Logger}, opts)
 }

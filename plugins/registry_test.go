@@ -13,6 +13,7 @@ import (
 
 	"ptywright"
 	"ptywright/internal/tuitest"
+	"ptywright/luahost"
 	"ptywright/manifest"
 	"ptywright/plugins"
 )
@@ -117,7 +118,7 @@ func TestPluginsRegistry(t *testing.T) {
 }
 
 func TestPluginsLoadRejects(t *testing.T) {
-	p, err := plugins.New(plugins.Options{Limits: testLimits, NoBuiltins: true})
+	p, err := plugins.New(plugins.Options{Limits: tuitest.TestLimits, NoBuiltins: true})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
 
@@ -137,10 +138,10 @@ func TestPluginsLoadRejects(t *testing.T) {
 
 	// Source that does not load is refused at Load, not at first use.
 	_, err = p.Load(tuitest.WritePlugin(t, "broken", "", "local M = {"))
-	require.ErrorIs(t, err, ptywright.ErrPluginRuntime)
+	require.ErrorIs(t, err, luahost.ErrRuntime)
 	require.ErrorContains(t, err, "plugin broken: (load): broken/main.lua:1:")
 	_, err = p.Load(tuitest.WritePlugin(t, "spin", "", "while true do end"))
-	require.ErrorIs(t, err, ptywright.ErrPluginBudget)
+	require.ErrorIs(t, err, luahost.ErrBudget)
 	_, err = p.Load(filepath.Join(t.TempDir(), "missing.toml"))
 	require.ErrorIs(t, err, os.ErrNotExist)
 	require.Empty(t, p.Manifests())
@@ -167,7 +168,7 @@ function M.echo_params(input) return {matched = true, evidence = input.params, c
 return M`
 
 func TestPluginsPredicatesUseTheirOwnInstances(t *testing.T) {
-	p, err := plugins.New(plugins.Options{Limits: testLimits})
+	p, err := plugins.New(plugins.Options{Limits: tuitest.TestLimits})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
 	_, err = p.Load(tuitest.WritePlugin(t, "memo", "", rememberSource))
@@ -198,7 +199,7 @@ func TestPluginsPredicatesUseTheirOwnInstances(t *testing.T) {
 }
 
 func TestPluginsPredicateResults(t *testing.T) {
-	p, err := plugins.New(plugins.Options{Limits: testLimits})
+	p, err := plugins.New(plugins.Options{Limits: tuitest.TestLimits})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
 	_, err = p.Load(tuitest.WritePlugin(t, "memo", "", rememberSource))
@@ -221,7 +222,7 @@ func TestPluginsPredicateResults(t *testing.T) {
 	require.Equal(t, "x", *out.Capture)
 
 	_, err = p.EvalPredicate(ctx, "memo", "bad", in)
-	require.ErrorIs(t, err, ptywright.ErrPluginRuntime)
+	require.ErrorIs(t, err, luahost.ErrRuntime)
 	require.ErrorContains(t, err, "predicate returned string, want a boolean or {matched, evidence?, capture?}")
 	_, err = p.EvalPredicate(ctx, "memo", "nope", in)
 	require.ErrorIs(t, err, ptywright.ErrInvalidMatcher)
@@ -231,7 +232,7 @@ func TestPluginsPredicateResults(t *testing.T) {
 	// A runaway predicate is stopped by the registry's budget, and the
 	// instance answers the next call.
 	_, err = p.EvalPredicate(ctx, "memo", "spin", in)
-	require.ErrorIs(t, err, ptywright.ErrPluginBudget)
+	require.ErrorIs(t, err, luahost.ErrBudget)
 	out, err = p.EvalPredicate(ctx, "memo", "is_ready", in)
 	require.NoError(t, err)
 	require.True(t, out.Matched)

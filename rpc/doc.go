@@ -23,10 +23,11 @@
 //     extension layer's adapter.* and plugin.*, present when
 //     Options.Plugins is set; plugin_call.go: plugin.call, hooks of
 //     loaded plugins and inline scripts;
-//   - core_events.go, events.go: the runtime SDK's events: the core
-//     session:* events the registry emits, and adapter.event, which
-//     delivers core and plugin events to clients that subscribed with
-//     events: true, queued (never coalesced) up to MaxQueuedEvents.
+//   - events.go: the runtime SDK's events: adapter.event delivers core
+//     events (session:* published by each session on the server's bus,
+//     see ptywright.Session.PublishEvents; adapter:state_changed) and
+//     plugin events to clients that subscribed with events: true, queued
+//     (never coalesced) up to MaxQueuedEvents.
 //
 // # Ordering
 //

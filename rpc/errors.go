@@ -20,8 +20,8 @@ var ErrServerClosed = errors.New("rpc: server closed")
 // classes maps the root package's sentinels (and the context errors) to
 // JSON-RPC codes, first match wins. An *Error anywhere in the chain takes
 // precedence over all of them; anything unmatched is an internal error.
-// That includes a *ptywright.PluginError of class ErrPluginRuntime or
-// ErrPluginBudget: the plugin failed, not the caller (its message, redacted
+// That includes a *luahost.Error of class luahost.ErrRuntime or
+// luahost.ErrBudget: the plugin failed, not the caller (its message, redacted
 // like every other, says where); unless the plugin raised
 // ptywright.invalid_params, which joins ErrInvalidParams: the caller's
 // params were wrong.

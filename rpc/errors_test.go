@@ -13,6 +13,7 @@ import (
 
 	"ptywright"
 	"ptywright/asciicast"
+	"ptywright/luahost"
 	"ptywright/manifest"
 	"ptywright/plugins"
 )
@@ -47,9 +48,9 @@ func TestCodeMapsRootSentinels(t *testing.T) {
 		{ptywright.ErrProcessExited, CodeSessionClosed},
 		{&manifest.Error{Field: "name", Reason: "name is required"}, CodeInvalidParams},
 		{&asciicast.Error{}, CodeInvalidParams},
-		{&ptywright.PluginError{Plugin: "echo", Function: "send_text", Message: "boom", Err: ptywright.ErrPluginRuntime}, CodeInternalError},
-		{&ptywright.PluginError{Plugin: "echo", Function: "classify", Message: "slow", Err: ptywright.ErrPluginBudget}, CodeInternalError},
-		{&ptywright.PluginError{Plugin: "echo", Function: "x", Message: "no", Err: errors.Join(ptywright.ErrPluginRuntime, ptywright.ErrPermissionDenied)}, CodePermissionDenied},
+		{&luahost.Error{Plugin: "echo", Function: "send_text", Message: "boom", Err: luahost.ErrRuntime}, CodeInternalError},
+		{&luahost.Error{Plugin: "echo", Function: "classify", Message: "slow", Err: luahost.ErrBudget}, CodeInternalError},
+		{&luahost.Error{Plugin: "echo", Function: "x", Message: "no", Err: errors.Join(luahost.ErrRuntime, ptywright.ErrPermissionDenied)}, CodePermissionDenied},
 		{context.DeadlineExceeded, CodeTimeout},
 		{context.Canceled, CodeCancelled},
 		{ErrInvalidParams, CodeInvalidParams},
@@ -95,7 +96,7 @@ func TestToWire(t *testing.T) {
 		require.ErrorIs(t, ErrProcessExited, ErrSessionClosed, "same code")
 	})
 	t.Run("plugin errors keep their message, redacted", func(t *testing.T) {
-		pe := &ptywright.PluginError{Plugin: "echo", Function: "send_text", Message: "main.lua:3: token sk-abcdefghijklmnopqrstuvwx", Err: ptywright.ErrPluginRuntime}
+		pe := &luahost.Error{Plugin: "echo", Function: "send_text", Message: "main.lua:3: token sk-abcdefghijklmnopqrstuvwx", Err: luahost.ErrRuntime}
 		w := toWire(fmt.Errorf("intent %q: %w", "send_text", pe))
 		require.Equal(t, `internal error: intent "send_text": plugin echo: send_text: main.lua:3: token [REDACTED]`, w.Message)
 	})

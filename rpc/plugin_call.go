@@ -9,6 +9,7 @@ import (
 
 	"ptywright"
 	"ptywright/internal/wire"
+	"ptywright/luahost"
 )
 
 type callParams struct {
@@ -58,14 +59,14 @@ func (s *Server) pluginCall(ctx context.Context, _ *conn, raw []byte) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	opts := ptywright.HookOptions{Timeout: timeout}
-	var res ptywright.HookResult
+	opts := luahost.HookOptions{Timeout: timeout}
+	var res luahost.HookResult
 	name := p.Plugin
 	if p.Source != "" {
 		if !s.opts.AllowPluginLoad {
 			return nil, PluginLoadDenied("plugin.call")
 		}
-		name = ptywright.InlinePluginName
+		name = luahost.InlinePluginName
 		res, err = s.opts.Plugins.CallInline(ctx, p.Source, p.Hook, p.Args, opts)
 		if loadFailed(err) {
 			return nil, fmt.Errorf("%w: source: %w", ErrInvalidParams, err)
@@ -89,20 +90,20 @@ func (s *Server) pluginCall(ctx context.Context, _ *conn, raw []byte) (any, erro
 // loading keeps its own class, and a failure of the hook itself is the
 // plugin's (-32603).
 func loadFailed(err error) bool {
-	var pe *ptywright.PluginError
-	return errors.As(err, &pe) && pe.Function == "(load)" && errors.Is(err, ptywright.ErrPluginRuntime) &&
-		!errors.Is(err, ptywright.ErrPluginBudget) && !errors.Is(err, ptywright.ErrTimeout) && !errors.Is(err, ptywright.ErrCancelled)
+	var pe *luahost.Error
+	return errors.As(err, &pe) && pe.Function == "(load)" && errors.Is(err, luahost.ErrRuntime) &&
+		!errors.Is(err, luahost.ErrBudget) && !errors.Is(err, ptywright.ErrTimeout) && !errors.Is(err, ptywright.ErrCancelled)
 }
 
-// hookTimeout is timeout_ms as a duration: ptywright.DefaultHookTimeout
+// hookTimeout is timeout_ms as a duration: luahost.DefaultHookTimeout
 // when absent, capped at the server's maximum.
 func (s *Server) hookTimeout(ms *int64) (time.Duration, error) {
-	limit := ptywright.MaxHookTimeout
+	limit := luahost.MaxHookTimeout
 	if s.opts.MaxHookTimeout > 0 {
 		limit = min(limit, s.opts.MaxHookTimeout)
 	}
 	if ms == nil {
-		return min(ptywright.DefaultHookTimeout, limit), nil
+		return min(luahost.DefaultHookTimeout, limit), nil
 	}
 	if *ms <= 0 {
 		return 0, invalidParams("timeout_ms", "must be positive, got %d", *ms)

@@ -21,7 +21,8 @@ import (
 // changes into notifications; the registry owns and stops it.
 type registry struct {
 	log *slog.Logger
-	// events receives the core session:* events (core_events.go).
+	// events is the bus the sessions publish their core session:* events
+	// on (Session.PublishEvents); adapters' handles emit theirs there too.
 	events *ptywright.EventBus
 
 	mu       sync.Mutex
@@ -72,11 +73,11 @@ func newRegistry(log *slog.Logger, events *ptywright.EventBus) *registry {
 	}
 }
 
-// add registers a started session under the next id ("s1", "s2", ...),
-// emits session:created and only then starts its watcher, so that every
-// subscriber (the adapter's own plugin instance among them, bound to the
-// bus before its session exists) hears session:created before any other
-// event of the session (resized, exited). adapter is the owning adapter's
+// add registers a started session under the next id ("s1", "s2", ...) and
+// has it publish its core events on the server's bus (PublishEvents), so
+// that every subscriber (the adapter's own plugin instance among them,
+// bound to the bus before its session exists) hears session:created before
+// any other event of the session (resized, exited). adapter is the owning adapter's
 // id or ""; bind, when set, is called with the new entry before any event,
 // to scope the adapter's instance to it (so what its session:created
 // handler emits and logs names its session). The request that creates the
@@ -91,14 +92,10 @@ func (r *registry) add(ctx context.Context, sess *ptywright.Session, adapter str
 		bind(e)
 	}
 	holdNotifications(ctx, e)
-	// The size session:resized is measured against is the one the session
-	// has when session:created is emitted, read here and not in the
-	// watcher: a resize made before the watcher first runs (a client acting
-	// on session:created at once) would otherwise be its baseline and never
-	// be reported.
-	size := sess.Size()
-	r.emitCore(e, ptywright.EventSessionCreated, nil)
-	go r.watch(e, size) // Counted in r.watchers by addLocked, so close waits for it.
+	// The session itself reports session:created (now), session:resized
+	// and session:exited on the bus, in the order they happen.
+	sess.PublishEvents(r.events, ptywright.EventScope{Session: e.id, Adapter: e.adapter})
+	go r.watch(e) // Counted in r.watchers by addLocked, so close waits for it.
 	return e, nil
 }
 
@@ -211,9 +208,8 @@ func (r *registry) closeAll() error {
 }
 
 // watch follows one session's changes without polling and publishes each to
-// the subscribed connections; the exit is published exactly once. size is
-// the session's size when it was registered.
-func (r *registry) watch(e *entry, size ptywright.Size) {
+// the subscribed connections; the exit is published exactly once.
+func (r *registry) watch(e *entry) {
 	defer r.watchers.Done()
 	defer close(e.done)
 	exitPublished := false
@@ -224,7 +220,6 @@ func (r *registry) watch(e *entry, size ptywright.Size) {
 			ev |= evExited
 		}
 		r.publish(e, ev)
-		size = r.emitChanges(e, size, ev&evExited != 0)
 		exitPublished = exitPublished || exited
 	}
 	// settle fires OutputHoldDelay after the last change while the child

@@ -40,7 +40,7 @@ type Options struct {
 	// means NDJSON.
 	Framing Framing
 	// MaxHookTimeout caps plugin.call's timeout_ms; 0 means
-	// ptywright.MaxHookTimeout (60 s), which also caps anything larger.
+	// luahost.MaxHookTimeout (60 s), which also caps anything larger.
 	MaxHookTimeout time.Duration
 	// Engine is the terminal emulator of the sessions session.create
 	// starts without an engine param (the CLI's --engine); "" means

@@ -14,6 +14,9 @@ func ArgError(l *lua.State, fname string, arg int, msg string) {
 
 // CheckString returns argument arg as a string (a number converts).
 func CheckString(l *lua.State, fname string, arg int) string {
+	if s, ok := stringAt(l, arg); ok {
+		return s
+	}
 	s, ok := l.ToString(arg)
 	if !ok {
 		ArgError(l, fname, arg, "string expected, got "+TypeName(l, arg))
@@ -61,6 +64,19 @@ func CheckTable(l *lua.State, fname string, arg int) {
 	if !l.IsTable(arg) {
 		ArgError(l, fname, arg, "table expected, got "+TypeName(l, arg))
 	}
+}
+
+// stringAt returns the value at index when it is a string. Unlike
+// lua.State.ToString it leaves the stack alone: ToString writes the value
+// back (numbers become strings there), which allocates on every call, and
+// host functions a plugin calls per row (ptywright.text) would pay for it
+// each time.
+func stringAt(l *lua.State, index int) (string, bool) {
+	if l.TypeOf(index) != lua.TypeString {
+		return "", false
+	}
+	s, ok := l.ToValue(index).(string)
+	return s, ok
 }
 
 // TypeName is the type of argument arg as Lua's messages name it ("no

@@ -23,6 +23,7 @@ function M.error() error("x", 1.5) end
 function M.invalid() ptywright.invalid_params() end
 function M.text() return ptywright.action.text({}) end
 function M.emit() ptywright.emit() end
+function M.trim() return ptywright.text.trim({}) end
 return M`)})
 	require.NoError(t, err)
 	for fn, want := range map[string]string{
@@ -33,6 +34,7 @@ return M`)})
 		"invalid": "bad argument #1 to 'invalid_params' (string expected, got no value)",
 		"text":    "bad argument #1 to 'text' (string expected, got table)",
 		"emit":    "bad argument #1 to 'emit' (string expected, got no value)",
+		"trim":    "bad argument #1 to 'text.trim' (string expected, got table)", // every text.* case: TestTextArgumentErrors
 	} {
 		t.Run(fn, func(t *testing.T) {
 			require.NoError(t, rt.Ensure(context.Background()))

@@ -3,7 +3,9 @@ package luart
 import (
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,9 +37,32 @@ func imports(t *testing.T, dir string) map[string][]string {
 
 // TestLayoutBoundaries guards the layout doc.go describes: the sandbox
 // reaches the root package only through what it is handed (it imports
-// neither the root nor the registry), the root imports neither go-lua nor
-// go-toml, and manifests are a leaf importing nothing of ptywright's.
+// neither the root nor the registry), only package luahost imports the
+// sandbox, the root imports neither go-lua nor go-toml, and manifests are a
+// leaf importing nothing of ptywright's.
 func TestLayoutBoundaries(t *testing.T) {
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		switch {
+		case strings.HasPrefix(d.Name(), ".") && rel != ".", d.Name() == "testdata", rel == "third_party":
+			return filepath.SkipDir
+		case rel == "luahost", rel == filepath.Join("internal", "luart"):
+			return nil
+		}
+		for file, list := range imports(t, path) {
+			if slices.Contains(list, "ptywright/internal/luart") {
+				t.Errorf("%s imports the sandbox: only luahost may", filepath.Join(rel, file))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for file, list := range imports(t, ".") {
 		for _, p := range list {
 			if p == "ptywright" || p == "ptywright/plugins" {

@@ -1,4 +1,4 @@
-// Package luart is the Lua sandbox behind ptywright.LuaExtension: one
+// Package luart is the Lua sandbox behind luahost.Extension: one
 // go-lua state per plugin instance, and everything that runs in it.
 //
 // # What it holds
@@ -12,8 +12,10 @@
 //     on every call, and a memory budget on every state, checked before
 //     each allocation through the go-lua patch in third_party/go-lua.
 //   - The ptywright host table (hostapi.go, invalid.go): action and
-//     matcher constructors gated by the manifest's permissions, re.*, json
-//     helpers, empty_array, invalid_params; and the runtime SDK (sdk.go):
+//     matcher constructors gated by the manifest's permissions, re.*,
+//     text.* (text.go: trim, is_blank, starts, contains, split_lines,
+//     find_line, for every plugin), json helpers, empty_array,
+//     invalid_params; and the runtime SDK (sdk.go):
 //     emit, on, on_cleanup, context, log.*, and the Ok/Err hook results.
 //   - Lua↔Go conversion (conv.go, convpush.go) through JSON shapes, exact
 //     for integers up to 2^53, bounded in depth and memory.

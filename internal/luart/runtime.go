@@ -31,7 +31,7 @@ const (
 // Runtime is one plugin instance: a go-lua state holding the plugin's
 // module, opened with the base, string, table and math libraries only and
 // the ptywright host table its permissions allow. It is not safe for
-// concurrent use: its owner (ptywright.LuaExtension) serialises calls.
+// concurrent use: its owner (luahost.Extension) serialises calls.
 //
 // After an instruction or time budget error the state is kept: the error
 // unwinds like any Lua error, so module-level values survive and the next

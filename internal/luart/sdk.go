@@ -32,7 +32,7 @@ import (
 // registered run in it first (see salvageCleanups), and the fresh state's
 // module chunk registers its own.
 //
-// An inline one-shot script (ptywright.CallInlineLua) gets none of the
+// An inline one-shot script (luahost.CallInline) gets none of the
 // ptywright.* SDK functions, only Ok and Err.
 
 // Registry keys of the SDK's tables.

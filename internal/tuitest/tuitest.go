@@ -100,9 +100,10 @@ func require(tb testing.TB, bin, what, hint string) string {
 	return abs
 }
 
-// Leaked waits up to d for goroutines running ptywright library code to
-// end and returns the stacks of those still alive ("" when none are).
-// Test goroutines (package names ending in _test) are not counted.
+// Leaked waits up to d for goroutines running ptywright library code (any
+// package of the module) to end and returns the stacks of those still
+// alive ("" when none are). Test goroutines (package names ending in
+// _test) are not counted.
 func Leaked(d time.Duration) string {
 	deadline := time.Now().Add(d)
 	for {
@@ -110,7 +111,7 @@ func Leaked(d time.Duration) string {
 		buf = buf[:runtime.Stack(buf, true)]
 		var leaked []string
 		for _, g := range strings.Split(string(buf), "\n\n") {
-			if strings.Contains(g, "ptywright.(*") && !strings.Contains(g, "_test.") &&
+			if runsOurCode(g) && !strings.Contains(g, "_test.") &&
 				!strings.Contains(g, "testing.tRunner") {
 				leaked = append(leaked, g)
 			}
@@ -120,6 +121,18 @@ func Leaked(d time.Duration) string {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// runsOurCode reports whether a goroutine's stack has a frame of the
+// module's code other than this package's.
+func runsOurCode(stack string) bool {
+	for line := range strings.Lines(stack) {
+		if (strings.HasPrefix(line, "ptywright.") || strings.HasPrefix(line, "ptywright/")) &&
+			!strings.HasPrefix(line, "ptywright/internal/tuitest.") {
+			return true
+		}
+	}
+	return false
 }
 
 // Main runs a package's tests and then fails the run if library goroutines

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/luahost"
 	"ptywright/manifest"
 	"ptywright/plugins"
 )
@@ -205,7 +206,7 @@ func TestClaudeCodeManifestAndDescribe(t *testing.T) {
 
 	d, err := plugins.Describe(context.Background(), "claude-code")
 	require.NoError(t, err)
-	intents := map[string]ptywright.DescribeEntry{}
+	intents := map[string]luahost.DescribeEntry{}
 	for _, e := range d.Intents {
 		intents[e.Name()] = e
 	}

@@ -151,46 +151,21 @@ local last_mode = nil
 
 -- String helpers --------------------------------------------------------------
 
--- starts reports whether s begins with p. (string.find allocates nothing;
--- string.sub would copy.)
-local function starts(s, p)
-  return string.find(s, p, 1, true) == 1
-end
+-- Shared helpers from the SDK: ptywright.text (trim and is_blank take
+-- Lua's %s and the no-break space U+00A0 as white space; split_lines drops
+-- a final newline; find_line(lines, needle, from?, to?) is a plain search).
+local text = ptywright.text
+local starts = text.starts
+local has = text.contains
+local trim = text.trim
+local is_blank = text.is_blank
+local split_lines = text.split_lines
+local find_line = text.find_line
 
 -- starts_after_indent reports whether s, after leading spaces, begins with p.
 local function starts_after_indent(s, p)
   local j = string.find(s, "[^ ]")
   return j ~= nil and string.find(s, p, j, true) == j
-end
-
-local function has(s, p)
-  return string.find(s, p, 1, true) ~= nil
-end
-
--- trim strips spaces, tabs and no-break spaces at both ends.
-local function trim(s)
-  local a, b = 1, #s
-  while a <= b do
-    local c = string.byte(s, a)
-    if c == 32 or c == 9 then
-      a = a + 1
-    elseif c == 194 and string.byte(s, a + 1) == 160 then
-      a = a + 2
-    else
-      break
-    end
-  end
-  while b >= a do
-    local c = string.byte(s, b)
-    if c == 32 or c == 9 or c == 13 then
-      b = b - 1
-    elseif c == 160 and b > a and string.byte(s, b - 1) == 194 then
-      b = b - 2
-    else
-      break
-    end
-  end
-  return string.sub(s, a, b)
 end
 
 -- indent counts leading spaces and returns it with the rest of the line.
@@ -208,63 +183,15 @@ local function nbsp_to_space(s)
   return (string.gsub(s, NBSP, " "))
 end
 
--- split_lines returns the rows of s and the byte offset where each starts.
-local function split_lines(s)
-  local lines, offsets, n = {}, {}, 0
-  for pos, line in string.gmatch(s .. "\n", "()([^\n]*)\n") do
-    n = n + 1
-    lines[n] = line
-    offsets[n] = pos
-  end
-  return lines, n, offsets
-end
-
--- doc is the screen the current classify call reads: its text, rows and
--- row offsets. Searching the whole text once and mapping a hit back to its
--- row costs far fewer host calls than testing row after row.
-local doc = nil
-
--- row_at returns the row holding byte pos of doc.screen.
-local function row_at(pos)
-  local offs = doc.offsets
-  local lo, hi = 1, doc.n
-  while lo < hi do
-    local sum = lo + hi + 1
-    local mid = (sum - sum % 2) / 2
-    if offs[mid] <= pos then
-      lo = mid
-    else
-      hi = mid - 1
-    end
-  end
-  return lo
-end
-
 -- rows_with returns, in order, the rows in a..b whose text contains p.
-local function rows_with(p, a, b)
+local function rows_with(lines, p, a, b)
   local out = {}
-  if a > b then
-    return out
-  end
-  local s = doc.screen
-  local pos = string.find(s, p, doc.offsets[a], true)
-  local prev = 0
-  while pos do
-    local k = row_at(pos)
-    if k > b then
-      break
-    end
-    if k ~= prev then
-      out[#out + 1] = k
-      prev = k
-    end
-    pos = string.find(s, p, pos + 1, true)
+  local k = find_line(lines, p, a, b)
+  while k do
+    out[#out + 1] = k
+    k = find_line(lines, p, k + 1, b)
   end
   return out
-end
-
-local function is_blank(s)
-  return s == "" or string.find(s, "[^ ]") == nil
 end
 
 -- Lines are told apart by their first character, read as bytes (no
@@ -364,7 +291,7 @@ end
 
 -- find_box locates the live prompt box, searching upwards from the bottom.
 local function find_box(lines, last)
-  local rows = rows_with(CURSOR, 2, last)
+  local rows = rows_with(lines, CURSOR, 2, last)
   for r = #rows, 1, -1 do
     local i = rows[r]
     local l = lines[i]
@@ -420,7 +347,7 @@ local CONTENT_PROBES = { { "❯ ", is_echo }, { "● ", is_bullet }, { " · done
 local function content_end(lines, limit)
   local best = 0
   for _, probe in ipairs(CONTENT_PROBES) do
-    local rows = rows_with(probe[1], best + 1, limit)
+    local rows = rows_with(lines, probe[1], best + 1, limit)
     for i = #rows, 1, -1 do
       if probe[2](lines[rows[i]]) then
         best = rows[i]
@@ -451,7 +378,7 @@ local MODEL_SOURCES = {
 local function scan_model(_screen, lines, last)
   local model, at = nil, 0
   for _, src in ipairs(MODEL_SOURCES) do
-    local rows = rows_with(src[1], at + 1, last)
+    local rows = rows_with(lines, src[1], at + 1, last)
     for i = #rows, 1, -1 do
       local m
       for _, pat in ipairs(src[2]) do
@@ -576,17 +503,12 @@ end
 -- find_row returns the first row in a..b whose text, after its indent,
 -- starts with p.
 local function find_row(lines, a, b, p)
-  for _, k in ipairs(rows_with(p, a, b)) do
+  for _, k in ipairs(rows_with(lines, p, a, b)) do
     if starts_after_indent(lines[k], p) then
       return k
     end
   end
   return nil
-end
-
--- find_row_has returns the first row in a..b that contains p.
-local function find_row_has(_lines, a, b, p)
-  return rows_with(p, a, b)[1]
 end
 
 -- Errors ------------------------------------------------------------------------
@@ -670,7 +592,7 @@ end
 
 -- last_block finds the last "● " block in rows a..e (exclusive of e+1).
 local function last_block(lines, a, e)
-  local rows = rows_with("● ", a, e)
+  local rows = rows_with(lines, "● ", a, e)
   for i = #rows, 1, -1 do
     if starts(lines[rows[i]], "● ") then
       return rows[i]
@@ -754,7 +676,7 @@ end
 
 -- last_row returns the last row in a..b that contains p and passes ok.
 local function last_row(lines, p, ok, a, b)
-  local rows = rows_with(p, a, b)
+  local rows = rows_with(lines, p, a, b)
   for i = #rows, 1, -1 do
     if ok(lines[rows[i]]) then
       return rows[i]
@@ -796,7 +718,7 @@ local function classify_box(ctx, lines, last, box)
 
   -- The transcript region of the current turn: after the last echoed prompt.
   local echo = 0
-  local echoes = rows_with(ECHO, 1, box.top - 1)
+  local echoes = rows_with(lines, ECHO, 1, box.top - 1)
   for i = #echoes, 1, -1 do
     if is_echo(lines[echoes[i]]) then
       echo = echoes[i]
@@ -832,7 +754,7 @@ local function classify_box(ctx, lines, last, box)
         meta.activity = spin
       end
     end
-    if find_row_has(lines, echo > 0 and echo or 1, box.top - 1, "Queued · ") then
+    if find_line(lines, "Queued · ", echo > 0 and echo or 1, box.top - 1) then
       meta.queued = true
     end
     -- Answer text streamed so far (Claude Code shows whole lines only).
@@ -1049,7 +971,7 @@ local function permission_dialog(lines, a, last, q)
   elseif preview then
     perm.preview = preview
   end
-  if find_row_has(lines, title_row, q, "requires approval") then
+  if find_line(lines, "requires approval", title_row, q) then
     perm.requires_approval = true
   end
   local id = "perm-" .. hash32(tool .. "\n" .. title .. "\n" .. (description or "") .. "\n" .. (preview or ""))
@@ -1078,14 +1000,14 @@ local function classify_dialog(ctx, lines, last)
     return at(result("waiting_for_external_editor", 0.85, "editor owns the screen (" .. tildes .. " '~' rows)", with_status({ editor = "terminal" }), "claude.terminal_editor"), 1, last)
   end
   tried("claude.terminal_editor", "fewer than 3 '~' rows")
-  local gui = find_row_has(lines, 1, last, "Save and close the editor to continue")
+  local gui = find_line(lines, "Save and close the editor to continue", 1, last)
   if gui then
     return at(result("waiting_for_external_editor", 0.95, "Save and close the editor to continue…", with_status({ editor = "gui" }), "claude.gui_editor"), gui)
   end
   tried("claude.gui_editor", "no 'Save and close the editor to continue' row")
 
   -- Transcript view (ctrl+o).
-  local tv = find_row_has(lines, math.max(1, last - 2), last, "Showing detailed transcript")
+  local tv = find_line(lines, "Showing detailed transcript", math.max(1, last - 2), last)
   if tv then
     return at(result("local_ui_screen", 0.95, "transcript view: " .. trim(lines[tv]), with_status({ screen = "transcript" }), "claude.transcript_view"), tv)
   end
@@ -1094,7 +1016,7 @@ local function classify_dialog(ctx, lines, last)
   local a = content_end(lines, last) + 1
 
   -- Start-up failures that end the program.
-  local r = find_row_has(lines, a, last, "Unable to connect to Anthropic services")
+  local r = find_line(lines, "Unable to connect to Anthropic services", a, last)
   if r then
     local detail = find_row(lines, r + 1, last, "Failed to connect")
     local msg = "Unable to connect to Anthropic services"
@@ -1107,7 +1029,7 @@ local function classify_dialog(ctx, lines, last)
     return at(result("error", 0.95, "start-up connectivity check failed", with_status(meta), "claude.connect_failed"), r, detail)
   end
   tried("claude.connect_failed", "no 'Unable to connect to Anthropic services' below the transcript")
-  r = find_row_has(lines, a, last, "didn't start because this folder isn't trusted")
+  r = find_line(lines, "didn't start because this folder isn't trusted", a, last)
   if r then
     local meta = { error = { kind = "unknown", message = trim(lines[r]) }, exited = true }
     return at(result("error", 0.95, "workspace trust declined: Claude Code exited", with_status(meta), "claude.trust_declined"), r)
@@ -1117,7 +1039,7 @@ local function classify_dialog(ctx, lines, last)
   -- Workspace trust.
   local acc = find_row(lines, a, last, "Accessing workspace:")
     or find_row(lines, a, last, "Do you trust the files in this folder?")
-  if acc and find_row_has(lines, acc, last, "trust this folder") then
+  if acc and find_line(lines, "trust this folder", acc, last) then
     local opts, sel = parse_numbered(lines, acc, last, "label", false)
     local numbered = #opts > 0
     if not numbered then
@@ -1179,7 +1101,7 @@ local function classify_dialog(ctx, lines, last)
     return at(result("starting", 0.9, "onboarding: Security notes", with_status({ onboarding = "security_notes" }), "claude.onboarding_security_notes"), r, last)
   end
   tried("claude.onboarding_security_notes", "no 'Security notes:' page with 'Press Enter to continue'")
-  r = find_row_has(lines, a, last, "Checking connectivity")
+  r = find_line(lines, "Checking connectivity", a, last)
   if r then
     return at(result("starting", 0.85, "Checking connectivity…", with_status({ onboarding = "connectivity" }), "claude.onboarding_connectivity"), r)
   end
@@ -1236,7 +1158,7 @@ local function classify_dialog(ctx, lines, last)
       end
     end
     meta.current = current
-    local eff = find_row_has(lines, r, last, "effort")
+    local eff = find_line(lines, "effort", r, last)
     if eff then
       meta.effort = string.match(trim(lines[eff]), "^%S+ (%a+) effort")
     end
@@ -1258,7 +1180,7 @@ local function classify_dialog(ctx, lines, last)
     if starts(tabs, "Settings") and (find_row(lines, panel, last, "Estimated cost:")
       or find_row(lines, panel, last, "Usage by model:")
       or find_row(lines, panel, last, "Total duration (API):")
-      or find_row_has(lines, panel, last, "% used")) then
+      or find_line(lines, "% used", panel, last)) then
       return at(result("usage_screen", 0.95, "Settings panel, Usage tab", with_status({ screen = "usage" }), "claude.usage_panel"), panel, last)
     end
     tried("claude.usage_panel", "the panel is not the Settings panel's Usage tab")
@@ -1266,7 +1188,7 @@ local function classify_dialog(ctx, lines, last)
     if starts(tabs, "Settings") then
       if find_row(lines, panel, last, "Version:") then
         name = "status"
-      elseif find_row_has(lines, panel, last, "Search settings") or find_row(lines, panel, last, "No settings match") then
+      elseif find_line(lines, "Search settings", panel, last) or find_row(lines, panel, last, "No settings match") then
         name = "config"
       elseif find_row(lines, panel, last, "Overview") then
         name = "stats"
@@ -1510,8 +1432,7 @@ function M.classify(ctx)
   end
   -- Set afresh on every call, so a call that failed leaves nothing behind.
   trace = ctx.explain and {} or nil
-  local lines, n, offsets = split_lines(screen)
-  doc = { screen = screen, lines = lines, offsets = offsets, n = n }
+  local lines, n = split_lines(screen)
   local last = n
   while last > 0 and is_blank(lines[last]) do
     last = last - 1
@@ -1537,7 +1458,6 @@ function M.classify(ctx)
   res.assessment = assessment(res, variant, string.match(screen, "Claude Code v(%d+%.%d+%.%d+[%w%.%-]*)"))
   res.fallback, res.unmatched = nil, nil
   res.input_settle_ms = INPUT_SETTLE_MS[res.state]
-  doc = nil
   res.sequence = ctx.sequence
   res.considered, trace = trace, nil
   return res
@@ -1588,8 +1508,7 @@ function M.project(ctx)
   if screen == nil or screen == "" then
     screen = (ctx.body_text or "") .. "\n" .. (ctx.status_text or "")
   end
-  local lines, n, offsets = split_lines(screen)
-  doc = { screen = screen, lines = lines, offsets = offsets, n = n }
+  local lines, n = split_lines(screen)
   local last = n
   while last > 0 and is_blank(lines[last]) do
     last = last - 1
@@ -1612,7 +1531,6 @@ function M.project(ctx)
       k = k - 1
     end
   end
-  doc = nil
   for i = 1, last do
     local l = lines[i]
     local drop = false

@@ -61,34 +61,17 @@ local STATES = {
 -- consult (options to choose from, whether a dialog is up).
 local memo = { version = nil, state = nil, options = nil, selected = nil, menu = nil, composer_empty = nil }
 
--- String helpers.
+-- String helpers: ptywright.text (trim and is_blank take Lua's %s and the
+-- no-break space U+00A0 as white space; split_lines drops a final newline;
+-- find_line(lines, needle, from?, to?) is a plain search).
 
-local function starts(s, prefix)
-  return s:sub(1, #prefix) == prefix
-end
-
-local function has(s, sub)
-  return s:find(sub, 1, true) ~= nil
-end
-
-local function trim(s)
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
-
-local function blank(s)
-  return s:find("%S") == nil
-end
-
-local function split_lines(s)
-  local out = {}
-  for line in (s .. "\n"):gmatch("([^\n]*)\n") do
-    out[#out + 1] = line
-  end
-  if s == "" then
-    out = {}
-  end
-  return out
-end
+local text = ptywright.text
+local starts = text.starts
+local has = text.contains
+local trim = text.trim
+local blank = text.is_blank
+local split_lines = text.split_lines
+local find_line = text.find_line
 
 -- prompt_rest returns the text after "› " when line starts with it.
 local function prompt_rest(line)
@@ -111,17 +94,6 @@ local function bullet_rest(line)
     return line:sub(#BULLET + 2)
   elseif starts(line, HOLLOW .. " ") then
     return line:sub(#HOLLOW + 2)
-  end
-  return nil
-end
-
--- find_line returns the index of the first line in [from, to] containing
--- needle (plain), or nil.
-local function find_line(lines, needle, from, to)
-  for i = from or 1, to or #lines do
-    if has(lines[i], needle) then
-      return i
-    end
   end
   return nil
 end

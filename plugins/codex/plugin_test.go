@@ -15,6 +15,7 @@ import (
 
 	"ptywright"
 	"ptywright/contract"
+	"ptywright/luahost"
 	"ptywright/plugins"
 )
 
@@ -208,7 +209,7 @@ func TestCodexIntents(t *testing.T) {
 			plan, err := codexPlan(t, tt.fixture, tt.intent, tt.params)
 			if tt.err != "" {
 				require.Error(t, err)
-				require.True(t, errors.Is(err, ptywright.ErrPluginRuntime), "%v", err)
+				require.True(t, errors.Is(err, luahost.ErrRuntime), "%v", err)
 				require.Contains(t, err.Error(), tt.err)
 				return
 			}
@@ -226,7 +227,7 @@ func TestCodexDescribe(t *testing.T) {
 	d, err := plugins.Describe(context.Background(), "codex")
 	require.NoError(t, err)
 	require.Equal(t, "codex", d.Manifest.Name)
-	names := func(es []ptywright.DescribeEntry) []string {
+	names := func(es []luahost.DescribeEntry) []string {
 		var out []string
 		for _, e := range es {
 			require.NotEmpty(t, e["description"], "%s has no description", e.Name())

@@ -1,4 +1,4 @@
-package ptywright_test
+package luahost_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/luahost"
 	"ptywright/manifest"
 )
 
@@ -60,13 +61,13 @@ func pad(s string, cols int) string {
 	return s
 }
 
-func classifierExtension(tb testing.TB) *ptywright.LuaExtension {
+func classifierExtension(tb testing.TB) *luahost.Extension {
 	tb.Helper()
-	lm, err := manifest.LoadFile("testdata/plugins/classifier/manifest.toml")
+	lm, err := manifest.LoadFile("../testdata/plugins/classifier/manifest.toml")
 	require.NoError(tb, err)
 	src, err := lm.ReadSource()
 	require.NoError(tb, err)
-	ext, err := ptywright.NewLuaExtension(lm.Manifest, src, ptywright.LuaOptions{})
+	ext, err := luahost.New(lm.Manifest, src, luahost.Options{})
 	require.NoError(tb, err)
 	tb.Cleanup(func() { require.NoError(tb, ext.Close()) })
 	return ext
@@ -116,7 +117,7 @@ func BenchmarkClassifyMemoryBudget(b *testing.B) {
 	for b.Loop() {
 		on := i%2 == 0
 		i++
-		ptywright.MemoryHookForBench(ext, on)
+		luahost.MemoryHookForBench(ext, on)
 		start := time.Now()
 		if _, err := ext.Classify(ctx, cc); err != nil {
 			b.Fatal(err)
@@ -127,7 +128,7 @@ func BenchmarkClassifyMemoryBudget(b *testing.B) {
 			without = append(without, d)
 		}
 	}
-	ptywright.MemoryHookForBench(ext, true)
+	luahost.MemoryHookForBench(ext, true)
 	if len(with) == 0 || len(without) == 0 {
 		return // too few calls to compare (-benchtime=1x)
 	}
@@ -149,9 +150,9 @@ func BenchmarkLuaEmit(b *testing.B) {
 	var n int
 	defer bus.Subscribe(func(ptywright.Event) { n++ })()
 	m := manifest.Manifest{Name: "bench", Kind: manifest.KindMacro, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
-	ext, err := ptywright.NewLuaExtension(m, []byte(`local M = {}
+	ext, err := luahost.New(m, []byte(`local M = {}
 function M.burst(k) for i = 1, k do ptywright.emit("tick", {i = i, state = "ready"}) end end
-return M`), ptywright.LuaOptions{Events: bus})
+return M`), luahost.Options{Events: bus})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -160,7 +161,7 @@ return M`), ptywright.LuaOptions{Events: bus})
 	args := json.RawMessage(`[1000]`)
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := ext.CallHook(context.Background(), "burst", args, ptywright.HookOptions{}); err != nil {
+		if _, err := ext.CallHook(context.Background(), "burst", args, luahost.HookOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

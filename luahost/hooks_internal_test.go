@@ -1,10 +1,12 @@
-package ptywright
+package luahost
 
 import (
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright"
 )
 
 func TestHookTimeoutDefaultAndCap(t *testing.T) {
@@ -24,5 +26,5 @@ func TestHookTimeoutDefaultAndCap(t *testing.T) {
 		require.Equal(t, tt.want, got, tt.in)
 	}
 	_, err := HookOptions{Timeout: -1}.timeout()
-	require.ErrorIs(t, err, ErrInvalidParams)
+	require.ErrorIs(t, err, ptywright.ErrInvalidParams)
 }

@@ -1,4 +1,4 @@
-package ptywright_test
+package luahost_test
 
 import (
 	"context"
@@ -11,22 +11,20 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
+	"ptywright/luahost"
 	"ptywright/manifest"
 )
 
-// testLimits keep runaway tests short: about a millisecond of Lua. The
-// instruction budget is what trips; the clock is only a backstop.
-var testLimits = ptywright.PluginLimits{Instructions: 200_000, Timeout: 30 * time.Second}
-
-// luaPlugin builds a LuaExtension from inline source, as an adapter with
+// luaPlugin builds a Extension from inline source, as an adapter with
 // the given permissions (all of them when perms is nil).
-func luaPlugin(t testing.TB, src string, perms []manifest.Permission, limits ptywright.PluginLimits) *ptywright.LuaExtension {
+func luaPlugin(t testing.TB, src string, perms []manifest.Permission, limits luahost.Limits) *luahost.Extension {
 	t.Helper()
 	if perms == nil {
 		perms = manifest.AllPermissions()
 	}
 	m := manifest.Manifest{Name: "probe", Kind: manifest.KindAdapter, Version: "0.1.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua", Permissions: perms}
-	ext, err := ptywright.NewLuaExtension(m, []byte(src), ptywright.LuaOptions{Limits: limits})
+	ext, err := luahost.New(m, []byte(src), luahost.Options{Limits: limits})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, ext.Close()) })
 	return ext
@@ -40,7 +38,7 @@ func probeSource(body string) string {
 }
 
 // run calls the probe's "run" intent and returns tostring(result).
-func run(t testing.TB, ext *ptywright.LuaExtension) (string, error) {
+func run(t testing.TB, ext *luahost.Extension) (string, error) {
 	t.Helper()
 	plan, err := ext.Plan(context.Background(), "run", nil)
 	if err != nil {
@@ -55,13 +53,13 @@ func TestLuaSandbox(t *testing.T) {
 local names = {"io", "os", "package", "debug", "require", "dofile", "loadfile", "load", "loadstring", "collectgarbage", "module", "coroutine", "bit32", "utf8"}
 local present = {}
 for _, n in ipairs(names) do if _G[n] ~= nil then present[#present + 1] = n end end
-result = #present == 0 and "none" or table.concat(present, ",")`), nil, testLimits)
+result = #present == 0 and "none" or table.concat(present, ",")`), nil, tuitest.TestLimits)
 	got, err := run(t, ext)
 	require.NoError(t, err)
 	require.Equal(t, "none", got)
 
 	// What stays: the safe libraries and the host table.
-	ext = luaPlugin(t, probeSource(`result = table.concat({type(string.format), type(table.insert), type(math.floor), type(pcall), type(print), type(ptywright), ptywright.version}, ",")`), nil, testLimits)
+	ext = luaPlugin(t, probeSource(`result = table.concat({type(string.format), type(table.insert), type(math.floor), type(pcall), type(print), type(ptywright), ptywright.version}, ",")`), nil, tuitest.TestLimits)
 	got, err = run(t, ext)
 	require.NoError(t, err)
 	require.Equal(t, "function,function,function,function,function,table,"+ptywright.Version, got)
@@ -71,7 +69,7 @@ func TestLuaPrintIsCapturedNotWritten(t *testing.T) {
 	ext := luaPlugin(t, `local M = {}
 function M.loud() print("hello", 42, nil) print(string.rep("x", 70000)) return {} end
 function M.quiet() return {} end
-return M`, nil, testLimits)
+return M`, nil, tuitest.TestLimits)
 	_, err := ext.Plan(context.Background(), "loud", nil)
 	require.NoError(t, err)
 	out := ext.LastOutput()
@@ -109,7 +107,7 @@ result = table.concat({
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := run(t, luaPlugin(t, probeSource(src), tt.perms, testLimits))
+			got, err := run(t, luaPlugin(t, probeSource(src), tt.perms, tuitest.TestLimits))
 			require.NoError(t, err)
 			require.Equal(t, tt.want, got)
 		})
@@ -122,7 +120,7 @@ func TestLuaPlanActionsNeedPermissions(t *testing.T) {
 function M.kill_it() return {actions = {{type = "kill"}}} end
 function M.type_it() return {actions = {{type = "text", value = "x"}}} end
 return M`
-	ext := luaPlugin(t, src, []manifest.Permission{manifest.PermissionInputWrite}, testLimits)
+	ext := luaPlugin(t, src, []manifest.Permission{manifest.PermissionInputWrite}, tuitest.TestLimits)
 	_, err := ext.Plan(context.Background(), "kill_it", nil)
 	require.ErrorIs(t, err, ptywright.ErrPermissionDenied)
 	require.ErrorContains(t, err, "actions[1] (kill)")
@@ -149,7 +147,7 @@ function M.tree_matcher(params)
   })
 end
 return M`
-	ext := luaPlugin(t, src, nil, testLimits)
+	ext := luaPlugin(t, src, nil, tuitest.TestLimits)
 	plan, err := ext.Plan(context.Background(), "everything", nil)
 	require.NoError(t, err)
 	require.Equal(t, []ptywright.Action{
@@ -166,7 +164,7 @@ return M`
 		ptywright.CursorAt(1, 2), ptywright.ScreenStable(250*time.Millisecond), ptywright.ProcessExited(),
 		ptywright.All(ptywright.ContainsText("a"), ptywright.Lua("echo", "has_text", json.RawMessage(`{"text":"x"}`))),
 	)
-	require.Equal(t, mustJSON(want), mustJSON(m))
+	require.Equal(t, tuitest.MustJSON(want), tuitest.MustJSON(m))
 }
 
 func TestLuaHelperArgumentErrors(t *testing.T) {
@@ -195,7 +193,7 @@ func TestLuaHelperArgumentErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.call, func(t *testing.T) {
-			ext := luaPlugin(t, probeSource(`local ok, e = pcall(function() return `+tt.call+` end) result = tostring(ok) .. ": " .. tostring(e)`), nil, testLimits)
+			ext := luaPlugin(t, probeSource(`local ok, e = pcall(function() return `+tt.call+` end) result = tostring(ok) .. ": " .. tostring(e)`), nil, tuitest.TestLimits)
 			got, err := run(t, ext)
 			require.NoError(t, err)
 			require.Contains(t, got, "false: ")
@@ -238,7 +236,7 @@ func TestLuaRegexAndJSONHelpers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.expr, func(t *testing.T) {
-			got, err := run(t, luaPlugin(t, probeSource("result = "+tt.expr), nil, testLimits))
+			got, err := run(t, luaPlugin(t, probeSource("result = "+tt.expr), nil, tuitest.TestLimits))
 			require.NoError(t, err)
 			require.Equal(t, tt.want, got)
 		})
@@ -256,19 +254,19 @@ func TestLuaRunaways(t *testing.T) {
 		// fresh: the host replaced the state, so module values are gone.
 		fresh bool
 	}{
-		{"loop", `while true do end`, ptywright.ErrPluginBudget, "instruction budget exceeded", false},
-		{"loop in pcall", `pcall(function() while true do end end)`, ptywright.ErrPluginBudget, "instruction budget exceeded", false},
-		{"pcall in loop", `while true do pcall(function() while true do end end) end`, ptywright.ErrPluginBudget, "instruction budget exceeded", false},
-		{"xpcall swallowing", `while true do xpcall(function() while true do end end, function(e) return "swallowed" end) end`, ptywright.ErrPluginBudget, "instruction budget exceeded", false},
-		{"pcall of error", `while true do pcall(error, "x") end`, ptywright.ErrPluginBudget, "instruction budget exceeded", false},
-		{"recursion", `local function f(n) return f(n + 1) + 1 end f(1)`, ptywright.ErrPluginRuntime, "stack overflow", true},
-		{"huge string.rep", `local s = string.rep("x", 1e9)`, ptywright.ErrPluginRuntime, "string.rep: result would exceed 16777216 bytes", false},
-		{"huge string.rep method", `local s = ("xy"):rep(1e8, ",")`, ptywright.ErrPluginRuntime, "string.rep: result would exceed", false},
-		{"catastrophic find", `string.find(string.rep("a", 30) .. ":", string.rep("a*", 12) .. "b")`, ptywright.ErrPluginBudget, "instruction budget exceeded", false},
-		{"catastrophic match in pcall", `while true do pcall(string.match, string.rep("a", 30) .. ":", string.rep("a*", 12) .. "b") end`, ptywright.ErrPluginBudget, "instruction budget exceeded", false},
-		{"catastrophic gsub", `string.gsub(string.rep("a", 30) .. ":", ".-.-.-.-.-.-.-.-b", "")`, ptywright.ErrPluginBudget, "instruction budget exceeded", false},
-		{"table.concat of many", `local t = {} for i = 1, 1e5 do t[i] = "x" end while true do table.concat(t) end`, ptywright.ErrPluginBudget, "instruction budget exceeded", false},
-		{"print flood", `while true do print(string.rep("x", 1e6)) end`, ptywright.ErrPluginBudget, "instruction budget exceeded", false},
+		{"loop", `while true do end`, luahost.ErrBudget, "instruction budget exceeded", false},
+		{"loop in pcall", `pcall(function() while true do end end)`, luahost.ErrBudget, "instruction budget exceeded", false},
+		{"pcall in loop", `while true do pcall(function() while true do end end) end`, luahost.ErrBudget, "instruction budget exceeded", false},
+		{"xpcall swallowing", `while true do xpcall(function() while true do end end, function(e) return "swallowed" end) end`, luahost.ErrBudget, "instruction budget exceeded", false},
+		{"pcall of error", `while true do pcall(error, "x") end`, luahost.ErrBudget, "instruction budget exceeded", false},
+		{"recursion", `local function f(n) return f(n + 1) + 1 end f(1)`, luahost.ErrRuntime, "stack overflow", true},
+		{"huge string.rep", `local s = string.rep("x", 1e9)`, luahost.ErrRuntime, "string.rep: result would exceed 16777216 bytes", false},
+		{"huge string.rep method", `local s = ("xy"):rep(1e8, ",")`, luahost.ErrRuntime, "string.rep: result would exceed", false},
+		{"catastrophic find", `string.find(string.rep("a", 30) .. ":", string.rep("a*", 12) .. "b")`, luahost.ErrBudget, "instruction budget exceeded", false},
+		{"catastrophic match in pcall", `while true do pcall(string.match, string.rep("a", 30) .. ":", string.rep("a*", 12) .. "b") end`, luahost.ErrBudget, "instruction budget exceeded", false},
+		{"catastrophic gsub", `string.gsub(string.rep("a", 30) .. ":", ".-.-.-.-.-.-.-.-b", "")`, luahost.ErrBudget, "instruction budget exceeded", false},
+		{"table.concat of many", `local t = {} for i = 1, 1e5 do t[i] = "x" end while true do table.concat(t) end`, luahost.ErrBudget, "instruction budget exceeded", false},
+		{"print flood", `while true do print(string.rep("x", 1e6)) end`, luahost.ErrBudget, "instruction budget exceeded", false},
 	}
 	src := `local M = {}
 local calls = 0
@@ -283,13 +281,13 @@ return M`
 		t.Run(tt.name, func(t *testing.T) {
 			// The instruction budget must trip, not the clock: a minute is
 			// far beyond what the slowest case needs, even under -race.
-			ext := luaPlugin(t, strings.Replace(src, "%s", tt.body, 1), nil, ptywright.PluginLimits{Instructions: 2_000_000, Timeout: time.Minute})
+			ext := luaPlugin(t, strings.Replace(src, "%s", tt.body, 1), nil, luahost.Limits{Instructions: 2_000_000, Timeout: time.Minute})
 			ctx := context.Background()
 			for round := 1; round <= 2; round++ {
 				_, err := ext.Plan(ctx, "runaway", nil)
 				require.ErrorIs(t, err, tt.is)
 				require.ErrorContains(t, err, tt.want)
-				var pe *ptywright.PluginError
+				var pe *luahost.Error
 				require.ErrorAs(t, err, &pe)
 				require.Equal(t, "probe", pe.Plugin)
 				require.Equal(t, "runaway", pe.Function)
@@ -308,14 +306,14 @@ return M`
 }
 
 func TestLuaTimeBudget(t *testing.T) {
-	ext := luaPlugin(t, probeSource(`while true do end`), nil, ptywright.PluginLimits{Instructions: 1 << 62, Timeout: 50 * time.Millisecond})
+	ext := luaPlugin(t, probeSource(`while true do end`), nil, luahost.Limits{Instructions: 1 << 62, Timeout: 50 * time.Millisecond})
 	_, err := run(t, ext)
-	require.ErrorIs(t, err, ptywright.ErrPluginBudget)
+	require.ErrorIs(t, err, luahost.ErrBudget)
 	require.ErrorContains(t, err, "time budget exceeded (50ms)")
 }
 
 func TestLuaContextStopsACall(t *testing.T) {
-	ext := luaPlugin(t, probeSource(`while true do end`), nil, ptywright.PluginLimits{Instructions: 1 << 62, Timeout: time.Minute})
+	ext := luaPlugin(t, probeSource(`while true do end`), nil, luahost.Limits{Instructions: 1 << 62, Timeout: time.Minute})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
 	_, err := ext.Plan(ctx, "run", nil)
@@ -349,7 +347,7 @@ end) result = e`, "probe/main.lua:5: boom"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := run(t, luaPlugin(t, probeSource(tt.body), nil, testLimits))
+			got, err := run(t, luaPlugin(t, probeSource(tt.body), nil, tuitest.TestLimits))
 			require.NoError(t, err)
 			require.Contains(t, got, tt.want)
 		})
@@ -359,27 +357,27 @@ end) result = e`, "probe/main.lua:5: boom"},
 func TestLuaGoPanicBecomesLuaError(t *testing.T) {
 	// go-lua's string.format indexes past the end of "%": a Go panic that
 	// the host turns into an ordinary, catchable Lua error.
-	got, err := run(t, luaPlugin(t, probeSource(`local ok, e = pcall(string.format, "%") result = e`), nil, testLimits))
+	got, err := run(t, luaPlugin(t, probeSource(`local ok, e = pcall(string.format, "%") result = e`), nil, tuitest.TestLimits))
 	require.NoError(t, err)
 	require.Contains(t, got, "string.format: host function failed")
 
-	_, err = run(t, luaPlugin(t, probeSource(`string.format("%")`), nil, testLimits))
-	require.ErrorIs(t, err, ptywright.ErrPluginRuntime)
+	_, err = run(t, luaPlugin(t, probeSource(`string.format("%")`), nil, tuitest.TestLimits))
+	require.ErrorIs(t, err, luahost.ErrRuntime)
 	require.ErrorContains(t, err, "host function failed")
 }
 
 func TestLuaUncaughtErrorsReachTheHost(t *testing.T) {
-	ext := luaPlugin(t, probeSource(`error({code = 7, why = "nope"})`), nil, testLimits)
+	ext := luaPlugin(t, probeSource(`error({code = 7, why = "nope"})`), nil, tuitest.TestLimits)
 	_, err := run(t, ext)
-	var pe *ptywright.PluginError
+	var pe *luahost.Error
 	require.ErrorAs(t, err, &pe)
-	require.ErrorIs(t, err, ptywright.ErrPluginRuntime)
+	require.ErrorIs(t, err, luahost.ErrRuntime)
 	require.Equal(t, map[string]any{"code": int64(7), "why": "nope"}, pe.Value)
 	require.Equal(t, `plugin probe: run: {"code":7,"why":"nope"} (at probe/main.lua:3)`, err.Error())
 	require.Contains(t, pe.Traceback, "stack traceback:")
 	require.Contains(t, pe.Traceback, "probe/main.lua:3: in function <probe/main.lua:2>")
 
-	_, err = run(t, luaPlugin(t, probeSource(`local x = nil; x()`), nil, testLimits))
+	_, err = run(t, luaPlugin(t, probeSource(`local x = nil; x()`), nil, tuitest.TestLimits))
 	require.ErrorAs(t, err, &pe)
 	require.Contains(t, err.Error(), "plugin probe: run: probe/main.lua:3: attempt to call")
 	require.Nil(t, pe.Value)
@@ -391,15 +389,15 @@ func TestLuaLoadErrors(t *testing.T) {
 		name, src, want string
 		is              error
 	}{
-		{"syntax", "local M = {", "broken/main.lua:1:", ptywright.ErrPluginRuntime},
-		{"no module", "local M = {}", "main.lua must return a table of functions (the module), got nil", ptywright.ErrPluginRuntime},
-		{"error at load", `error("init failed")`, "broken/main.lua:1: init failed", ptywright.ErrPluginRuntime},
-		{"runaway at load", `while true do end return {}`, "instruction budget exceeded", ptywright.ErrPluginBudget},
-		{"binary chunk", "\x1bLua", "attempt to load a binary chunk", ptywright.ErrPluginRuntime},
+		{"syntax", "local M = {", "broken/main.lua:1:", luahost.ErrRuntime},
+		{"no module", "local M = {}", "main.lua must return a table of functions (the module), got nil", luahost.ErrRuntime},
+		{"error at load", `error("init failed")`, "broken/main.lua:1: init failed", luahost.ErrRuntime},
+		{"runaway at load", `while true do end return {}`, "instruction budget exceeded", luahost.ErrBudget},
+		{"binary chunk", "\x1bLua", "attempt to load a binary chunk", luahost.ErrRuntime},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ptywright.NewLuaExtension(m, []byte(tt.src), ptywright.LuaOptions{Limits: testLimits})
+			_, err := luahost.New(m, []byte(tt.src), luahost.Options{Limits: tuitest.TestLimits})
 			require.ErrorIs(t, err, tt.is)
 			require.ErrorContains(t, err, tt.want)
 			require.ErrorContains(t, err, "plugin broken: (load): ")
@@ -407,7 +405,7 @@ func TestLuaLoadErrors(t *testing.T) {
 	}
 	bad := m
 	bad.Name = ""
-	_, err := ptywright.NewLuaExtension(bad, []byte("return {}"), ptywright.LuaOptions{})
+	_, err := luahost.New(bad, []byte("return {}"), luahost.Options{})
 	require.ErrorIs(t, err, manifest.ErrInvalid)
 }
 
@@ -434,10 +432,10 @@ func TestLuaClassifyResults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ext := luaPlugin(t, "local M = {} function M.classify(ctx) return "+tt.ret+" end return M", nil, testLimits)
+			ext := luaPlugin(t, "local M = {} function M.classify(ctx) return "+tt.ret+" end return M", nil, tuitest.TestLimits)
 			st, err := ext.Classify(context.Background(), ptywright.ClassifyContext{Screen: "x"})
 			if tt.err != "" {
-				require.ErrorIs(t, err, ptywright.ErrPluginRuntime)
+				require.ErrorIs(t, err, luahost.ErrRuntime)
 				require.ErrorContains(t, err, tt.err)
 				return
 			}
@@ -456,7 +454,7 @@ function M.classify(ctx)
   end
   return {state = table.concat(parts, " ")}
 end
-return M`, nil, testLimits)
+return M`, nil, tuitest.TestLimits)
 	st, err := ext.Classify(context.Background(), ptywright.ClassifyContext{Screen: "s", BodyText: "", Sequence: 7})
 	require.NoError(t, err)
 	require.Equal(t, "screen=s body_text= status_text= transcript=nil sequence=7 last_intent=nil stable_ms=nil completed_turn_stable_ms=nil", st.State)
@@ -481,13 +479,13 @@ func TestLuaPlanResults(t *testing.T) {
 		{"hand-built action", `{actions = {{type = "key", value = "enter"}}}`, ptywright.ActionPlan{Actions: []ptywright.Action{ptywright.Press(ptywright.KeyEnter)}}, nil, ""},
 		{"bad action", `{actions = {{type = "key", value = "Enter"}}}`, ptywright.ActionPlan{}, ptywright.ErrInvalidAction, `actions[1]: action.value: ptywright: unknown key "Enter"`},
 		{"unknown field", `{actions = {{type = "text", value = "x", extra = 1}}}`, ptywright.ActionPlan{}, ptywright.ErrInvalidAction, "actions[1]: action.extra: unknown field"},
-		{"actions object", `{actions = {type = "text"}}`, ptywright.ActionPlan{}, ptywright.ErrPluginRuntime, `field "actions": want a list of actions`},
-		{"nil", `nil`, ptywright.ActionPlan{}, ptywright.ErrPluginRuntime, "intent returned nil, want a table"},
-		{"bad last_intent", `{last_intent = 3}`, ptywright.ActionPlan{}, ptywright.ErrPluginRuntime, `field "last_intent": want a string, got number`},
+		{"actions object", `{actions = {type = "text"}}`, ptywright.ActionPlan{}, luahost.ErrRuntime, `field "actions": want a list of actions`},
+		{"nil", `nil`, ptywright.ActionPlan{}, luahost.ErrRuntime, "intent returned nil, want a table"},
+		{"bad last_intent", `{last_intent = 3}`, ptywright.ActionPlan{}, luahost.ErrRuntime, `field "last_intent": want a string, got number`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ext := luaPlugin(t, "local M = {} function M.go(p) return "+tt.ret+" end return M", nil, testLimits)
+			ext := luaPlugin(t, "local M = {} function M.go(p) return "+tt.ret+" end return M", nil, tuitest.TestLimits)
 			plan, err := ext.Plan(context.Background(), "go", nil)
 			if tt.err != nil {
 				require.ErrorIs(t, err, tt.err)
@@ -507,7 +505,7 @@ function M.send(p) return {} end
 function M.abort(p) return {} end
 function M.wait_turn_matcher(p) return ptywright.matcher.process_exited() end
 M.not_a_function = 3
-return M`, nil, testLimits)
+return M`, nil, tuitest.TestLimits)
 	ctx := context.Background()
 	for _, intent := range []string{"fly", "classify", "describe", "wait_turn_matcher", "not_a_function", ""} {
 		_, err := ext.Plan(ctx, intent, nil)
@@ -519,7 +517,7 @@ return M`, nil, testLimits)
 	require.ErrorContains(t, err, `unknown wait intent "send" (wait matchers: wait_turn_matcher)`)
 
 	// Params reach the intent as a table, {} when absent.
-	ext = luaPlugin(t, `local M = {} function M.echo(p) return {last_intent = ptywright.json_encode(p)} end return M`, nil, testLimits)
+	ext = luaPlugin(t, `local M = {} function M.echo(p) return {last_intent = ptywright.json_encode(p)} end return M`, nil, tuitest.TestLimits)
 	for _, params := range []string{"", "null", `{"a":[1,"x"]}`} {
 		plan, err := ext.Plan(ctx, "echo", json.RawMessage(params))
 		require.NoError(t, err)
@@ -536,7 +534,7 @@ func TestLuaWaitMatcherValidation(t *testing.T) {
 function M.bad_regex_matcher() return {type = "screen_regex", value = "("} end
 function M.unknown_matcher() return {type = "telepathy"} end
 function M.nil_matcher() return nil end
-return M`, nil, testLimits)
+return M`, nil, tuitest.TestLimits)
 	ctx := context.Background()
 	_, err := ext.WaitMatcher(ctx, "bad_regex_matcher", nil)
 	require.ErrorIs(t, err, ptywright.ErrInvalidMatcher)
@@ -547,16 +545,16 @@ return M`, nil, testLimits)
 	_, err = ext.WaitMatcher(ctx, "nil_matcher", nil)
 	require.ErrorIs(t, err, ptywright.ErrInvalidMatcher)
 
-	noWait := luaPlugin(t, `local M = {} function M.x_matcher() return {type = "process_exited"} end return M`, []manifest.Permission{manifest.PermissionInputWrite}, testLimits)
+	noWait := luaPlugin(t, `local M = {} function M.x_matcher() return {type = "process_exited"} end return M`, []manifest.Permission{manifest.PermissionInputWrite}, tuitest.TestLimits)
 	_, err = noWait.WaitMatcher(ctx, "x_matcher", nil)
 	require.ErrorIs(t, err, ptywright.ErrPermissionDenied)
 }
 
 func TestLuaClosedExtension(t *testing.T) {
-	ext := luaPlugin(t, probeSource(`result = 1`), nil, testLimits)
+	ext := luaPlugin(t, probeSource(`result = 1`), nil, tuitest.TestLimits)
 	require.NoError(t, ext.Close())
 	_, err := run(t, ext)
-	require.ErrorIs(t, err, ptywright.ErrPluginRuntime)
+	require.ErrorIs(t, err, luahost.ErrRuntime)
 	require.ErrorContains(t, err, "closed")
 }
 

@@ -1,4 +1,4 @@
-package ptywright_test
+package luahost_test
 
 import (
 	"context"
@@ -9,20 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
+	"ptywright/luahost"
 	"ptywright/plugins"
 )
-
-// newPlugins returns a registry with the echo plugin loaded from
-// testdata, closed with the test.
-func newPlugins(t testing.TB, opts plugins.Options) *plugins.Registry {
-	t.Helper()
-	p, err := plugins.New(opts)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, p.Close()) })
-	_, err = p.Load("testdata/plugins/echo/manifest.toml")
-	require.NoError(t, err)
-	return p
-}
 
 // startEcho starts the echo plugin's default target under an
 // ExtensionHandle whose lua matchers go to plugins.
@@ -43,8 +33,8 @@ func startEcho(t *testing.T, plugins *plugins.Registry) *ptywright.ExtensionHand
 }
 
 func TestEchoPluginEndToEnd(t *testing.T) {
-	noLeak(t)
-	plugins := newPlugins(t, plugins.Options{})
+	tuitest.NoLeak(t)
+	plugins := tuitest.EchoPlugins(t, plugins.Options{})
 	h := startEcho(t, plugins)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -84,7 +74,7 @@ func TestEchoPluginEndToEnd(t *testing.T) {
 
 	// Plugin errors reach the caller typed, with the plugin's message.
 	_, err = h.Send(ctx, "send_text", json.RawMessage(`{"text":""}`))
-	require.ErrorIs(t, err, ptywright.ErrPluginRuntime)
+	require.ErrorIs(t, err, luahost.ErrRuntime)
 	require.ErrorContains(t, err, "send_text: params.text must be a non-empty string")
 	_, err = h.Send(ctx, "fly", nil)
 	require.ErrorIs(t, err, ptywright.ErrInvalidParams)
@@ -101,12 +91,12 @@ func TestEchoPluginEndToEnd(t *testing.T) {
 }
 
 func TestEchoPluginDescribe(t *testing.T) {
-	plugins := newPlugins(t, plugins.Options{})
+	plugins := tuitest.EchoPlugins(t, plugins.Options{})
 	d, err := plugins.Describe(context.Background(), "echo")
 	require.NoError(t, err)
 	require.Equal(t, "echo", d.Plugin)
 	require.Equal(t, "echo", d.Manifest.Name)
-	names := func(es []ptywright.DescribeEntry) []string {
+	names := func(es []luahost.DescribeEntry) []string {
 		var out []string
 		for _, e := range es {
 			out = append(out, e.Name())
@@ -136,7 +126,7 @@ function M.approve(p) return {} end
 function M.wait_turn_matcher(p) return ptywright.matcher.process_exited() end
 function M.wait_idle_matcher(p) return ptywright.matcher.screen_stable(10) end
 M.version = "1"
-return M`, nil, testLimits)
+return M`, nil, tuitest.TestLimits)
 	d, err := ext.Describe(context.Background())
 	require.NoError(t, err)
 	raw, err := json.Marshal(d)
@@ -160,16 +150,16 @@ func TestDescribeValidatesThePluginsCatalogue(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.ret, func(t *testing.T) {
-			ext := luaPlugin(t, "local M = {} function M.describe() return "+tt.ret+" end return M", nil, testLimits)
+			ext := luaPlugin(t, "local M = {} function M.describe() return "+tt.ret+" end return M", nil, tuitest.TestLimits)
 			d, err := ext.Describe(context.Background())
 			if tt.want != "" {
-				require.ErrorIs(t, err, ptywright.ErrPluginRuntime)
+				require.ErrorIs(t, err, luahost.ErrRuntime)
 				require.ErrorContains(t, err, tt.want)
 				return
 			}
 			require.NoError(t, err)
-			require.Equal(t, []ptywright.DescribeEntry{{"name": "a"}, {"name": "b", "params": map[string]any{"x": "string"}}}, d.Intents)
-			require.Equal(t, []ptywright.DescribeEntry{}, d.States)
+			require.Equal(t, []luahost.DescribeEntry{{"name": "a"}, {"name": "b", "params": map[string]any{"x": "string"}}}, d.Intents)
+			require.Equal(t, []luahost.DescribeEntry{}, d.States)
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package ptywright_test
+package luahost_test
 
 import (
 	"context"
@@ -7,12 +7,13 @@ import (
 	"log"
 
 	"ptywright"
+	"ptywright/luahost"
 	"ptywright/manifest"
 )
 
 // A plugin is a Lua module: classify names the state, each intent returns
 // the actions to perform.
-func ExampleNewLuaExtension() {
+func ExampleNew() {
 	m := manifest.Manifest{
 		Name: "greeter", Kind: manifest.KindAdapter, Version: "1.0.0",
 		Runtime: manifest.RuntimeLua, Entrypoint: "main.lua",
@@ -32,7 +33,7 @@ function M.send_prompt(params)
   }
 end
 return M`
-	ext, err := ptywright.NewLuaExtension(m, []byte(src), ptywright.LuaOptions{})
+	ext, err := luahost.New(m, []byte(src), luahost.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package ptywright
+package luahost
 
 import (
 	"encoding/json"
@@ -6,31 +6,33 @@ import (
 	"fmt"
 	"math"
 
+	"ptywright"
 	"ptywright/contract"
 	"ptywright/internal/luart"
+	"ptywright/internal/wire"
 	"ptywright/manifest"
 )
 
 // decodeSnapshot reads classify's result.
-func decodeSnapshot(res luart.Value) (StateSnapshot, error) {
+func decodeSnapshot(res luart.Value) (ptywright.StateSnapshot, error) {
 	if !res.IsTable() {
-		return StateSnapshot{}, fmt.Errorf("classify returned %s, want a table {state = ...}", res.TypeName())
+		return ptywright.StateSnapshot{}, fmt.Errorf("classify returned %s, want a table {state = ...}", res.TypeName())
 	}
-	var st StateSnapshot
+	var st ptywright.StateSnapshot
 	v := res.Field("state")
 	st.State, _ = v.String()
 	if !v.IsString() || st.State == "" {
-		return StateSnapshot{}, fmt.Errorf("classify: field \"state\": want a non-empty string, got %s", v.TypeName())
+		return ptywright.StateSnapshot{}, fmt.Errorf("classify: field \"state\": want a non-empty string, got %s", v.TypeName())
 	}
 	switch v := res.Field("confidence"); {
 	case v.IsNil():
 	case v.IsNumber():
 		st.Confidence, _ = v.Number()
 		if math.IsNaN(st.Confidence) {
-			return StateSnapshot{}, errors.New("classify: field \"confidence\": NaN")
+			return ptywright.StateSnapshot{}, errors.New("classify: field \"confidence\": NaN")
 		}
 	default:
-		return StateSnapshot{}, fmt.Errorf("classify: field \"confidence\": want a number, got %s", v.TypeName())
+		return ptywright.StateSnapshot{}, fmt.Errorf("classify: field \"confidence\": want a number, got %s", v.TypeName())
 	}
 	switch v := res.Field("evidence"); {
 	case v.IsNil():
@@ -39,18 +41,18 @@ func decodeSnapshot(res luart.Value) (StateSnapshot, error) {
 	default:
 		raw, err := v.JSON("classify: evidence")
 		if err != nil {
-			return StateSnapshot{}, err
+			return ptywright.StateSnapshot{}, err
 		}
 		st.Evidence = string(raw)
 	}
 	if v := res.Field("metadata"); !v.IsNil() {
 		x, err := v.Go("classify: metadata")
 		if err != nil {
-			return StateSnapshot{}, err
+			return ptywright.StateSnapshot{}, err
 		}
 		md, ok := x.(map[string]any)
 		if !ok {
-			return StateSnapshot{}, errors.New("classify: field \"metadata\": want a table with string keys")
+			return ptywright.StateSnapshot{}, errors.New("classify: field \"metadata\": want a table with string keys")
 		}
 		st.Metadata = md
 	}
@@ -61,27 +63,27 @@ func decodeSnapshot(res luart.Value) (StateSnapshot, error) {
 			st.LastIntent = &s
 		}
 	default:
-		return StateSnapshot{}, fmt.Errorf("classify: field \"last_intent\": want a string, got %s", v.TypeName())
+		return ptywright.StateSnapshot{}, fmt.Errorf("classify: field \"last_intent\": want a string, got %s", v.TypeName())
 	}
 	switch v := res.Field("input_settle_ms"); {
 	case v.IsNil():
 	case v.IsNumber():
 		n, _ := v.Number()
 		if n < 0 || n > 60000 || math.IsNaN(n) {
-			return StateSnapshot{}, fmt.Errorf("classify: field \"input_settle_ms\": want 0..60000, got %v", n)
+			return ptywright.StateSnapshot{}, fmt.Errorf("classify: field \"input_settle_ms\": want 0..60000, got %v", n)
 		}
 		st.InputSettleMs = int64(n)
 	default:
-		return StateSnapshot{}, fmt.Errorf("classify: field \"input_settle_ms\": want a number, got %s", v.TypeName())
+		return ptywright.StateSnapshot{}, fmt.Errorf("classify: field \"input_settle_ms\": want a number, got %s", v.TypeName())
 	}
 	if v := res.Field("assessment"); !v.IsNil() {
 		raw, err := v.JSON("classify: assessment")
 		if err != nil {
-			return StateSnapshot{}, err
+			return ptywright.StateSnapshot{}, err
 		}
 		a, err := contract.DecodeAssessment(raw)
 		if err != nil {
-			return StateSnapshot{}, fmt.Errorf("classify: field \"assessment\": %w", err)
+			return ptywright.StateSnapshot{}, fmt.Errorf("classify: field \"assessment\": %w", err)
 		}
 		st.Assessment = &a
 	}
@@ -90,15 +92,15 @@ func decodeSnapshot(res luart.Value) (StateSnapshot, error) {
 
 // decodePlan reads an intent's result; may says which permissions the
 // plugin holds, for its actions.
-func decodePlan(res luart.Value, may func(manifest.Permission) bool) (ActionPlan, error) {
+func decodePlan(res luart.Value, may func(manifest.Permission) bool) (ptywright.ActionPlan, error) {
 	if !res.IsTable() {
-		return ActionPlan{}, fmt.Errorf("intent returned %s, want a table {actions = {...}, last_intent = ...}", res.TypeName())
+		return ptywright.ActionPlan{}, fmt.Errorf("intent returned %s, want a table {actions = {...}, last_intent = ...}", res.TypeName())
 	}
-	var plan ActionPlan
+	var plan ptywright.ActionPlan
 	if v := res.Field("actions"); !v.IsNil() {
 		acts, err := decodeActions(v, "actions", may)
 		if err != nil {
-			return ActionPlan{}, err
+			return ptywright.ActionPlan{}, err
 		}
 		plan.Actions = acts
 	}
@@ -108,23 +110,23 @@ func decodePlan(res luart.Value, may func(manifest.Permission) bool) (ActionPlan
 		s, _ := v.String()
 		plan.LastIntent = &s
 	default:
-		return ActionPlan{}, fmt.Errorf("field \"last_intent\": want a string, got %s", v.TypeName())
+		return ptywright.ActionPlan{}, fmt.Errorf("field \"last_intent\": want a string, got %s", v.TypeName())
 	}
 	if v := res.Field("expect"); !v.IsNil() {
 		raw, err := v.JSON("expect")
 		if err != nil {
-			return ActionPlan{}, err
+			return ptywright.ActionPlan{}, err
 		}
 		e, err := decodeExpectation(raw)
 		if err != nil {
-			return ActionPlan{}, fmt.Errorf("field \"expect\": %w", err)
+			return ptywright.ActionPlan{}, fmt.Errorf("field \"expect\": %w", err)
 		}
 		plan.Expect = e
 	}
 	if v := res.Field("retry"); !v.IsNil() {
 		acts, err := decodeActions(v, "retry", may)
 		if err != nil {
-			return ActionPlan{}, err
+			return ptywright.ActionPlan{}, err
 		}
 		plan.Retry = acts
 	}
@@ -133,7 +135,7 @@ func decodePlan(res luart.Value, may func(manifest.Permission) bool) (ActionPlan
 	case v.IsBool():
 		plan.Resend = v.Bool()
 	default:
-		return ActionPlan{}, fmt.Errorf("field \"resend\": want a boolean, got %s", v.TypeName())
+		return ptywright.ActionPlan{}, fmt.Errorf("field \"resend\": want a boolean, got %s", v.TypeName())
 	}
 	return plan, nil
 }
@@ -141,32 +143,32 @@ func decodePlan(res luart.Value, may func(manifest.Permission) bool) (ActionPlan
 // decodeExpectation reads a plan's expect: an expectation table
 // {matcher?, states?, leave?, within_ms?}, or a bare matcher as shorthand
 // for {matcher = m}.
-func decodeExpectation(raw []byte) (*Expectation, error) {
+func decodeExpectation(raw []byte) (*ptywright.Expectation, error) {
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &probe); err != nil {
 		return nil, fmt.Errorf("want a table: %w", err)
 	}
 	if _, bare := probe["type"]; bare {
-		var m Matcher
+		var m ptywright.Matcher
 		if err := json.Unmarshal(raw, &m); err != nil {
 			return nil, err
 		}
-		return &Expectation{Matcher: &m}, nil
+		return &ptywright.Expectation{Matcher: &m}, nil
 	}
 	if states, ok := probe["states"]; ok && string(states) == "{}" {
 		probe["states"] = json.RawMessage("[]") // An empty Lua table.
 		raw, _ = json.Marshal(probe)
 	}
-	var e Expectation
-	if err := strictDecode(raw, &e); err != nil {
+	var e ptywright.Expectation
+	if err := wire.StrictDecode(raw, &e); err != nil {
 		return nil, err
 	}
-	return &e, e.validate()
+	return &e, e.Validate()
 }
 
 // decodeActions reads a list of actions (a plan's actions or retry),
 // checking each against the manifest's permissions.
-func decodeActions(v luart.Value, field string, may func(manifest.Permission) bool) ([]Action, error) {
+func decodeActions(v luart.Value, field string, may func(manifest.Permission) bool) ([]ptywright.Action, error) {
 	x, err := v.Go(field)
 	if err != nil {
 		return nil, err
@@ -182,18 +184,18 @@ func decodeActions(v luart.Value, field string, may func(manifest.Permission) bo
 	default:
 		return nil, fmt.Errorf("field %q: want a list of actions, got %s", field, v.TypeName())
 	}
-	var acts []Action
+	var acts []ptywright.Action
 	for i, item := range list {
 		raw, err := luart.MarshalJSON(item)
 		if err != nil {
 			return nil, fmt.Errorf("%s[%d]: %w", field, i+1, err)
 		}
-		var a Action
+		var a ptywright.Action
 		if err := json.Unmarshal(raw, &a); err != nil {
 			return nil, fmt.Errorf("%s[%d]: %w", field, i+1, err)
 		}
 		if p := actionPermission(a.Type); p != "" && !may(p) {
-			return nil, fmt.Errorf("%s[%d] (%s): %w: needs permission %s", field, i+1, a.Type, ErrPermissionDenied, p)
+			return nil, fmt.Errorf("%s[%d] (%s): %w: needs permission %s", field, i+1, a.Type, ptywright.ErrPermissionDenied, p)
 		}
 		acts = append(acts, a)
 	}
@@ -201,11 +203,11 @@ func decodeActions(v luart.Value, field string, may func(manifest.Permission) bo
 }
 
 // actionPermission is the permission an action in a plan needs.
-func actionPermission(t ActionType) manifest.Permission {
+func actionPermission(t ptywright.ActionType) manifest.Permission {
 	switch t {
-	case ActionKill, ActionSignal:
+	case ptywright.ActionKill, ptywright.ActionSignal:
 		return manifest.PermissionSessionKill
-	case ActionResize:
+	case ptywright.ActionResize:
 		return manifest.PermissionSessionResize
 	default:
 		return manifest.PermissionInputWrite
@@ -214,22 +216,22 @@ func actionPermission(t ActionType) manifest.Permission {
 
 // decodePredicate reads a predicate's result: a boolean (nil is false) or
 // {matched, evidence?, capture?}.
-func decodePredicate(res luart.Value) (PredicateOutcome, error) {
+func decodePredicate(res luart.Value) (ptywright.PredicateOutcome, error) {
 	switch {
 	case res.IsNil():
-		return PredicateOutcome{}, nil
+		return ptywright.PredicateOutcome{}, nil
 	case res.IsBool():
-		return PredicateOutcome{Matched: res.Bool()}, nil
+		return ptywright.PredicateOutcome{Matched: res.Bool()}, nil
 	case res.IsTable():
 	default:
-		return PredicateOutcome{}, fmt.Errorf("predicate returned %s, want a boolean or {matched, evidence?, capture?}", res.TypeName())
+		return ptywright.PredicateOutcome{}, fmt.Errorf("predicate returned %s, want a boolean or {matched, evidence?, capture?}", res.TypeName())
 	}
-	var out PredicateOutcome
+	var out ptywright.PredicateOutcome
 	out.Matched = res.Field("matched").Bool()
 	if v := res.Field("evidence"); !v.IsNil() {
 		x, err := v.Go("evidence")
 		if err != nil {
-			return PredicateOutcome{}, err
+			return ptywright.PredicateOutcome{}, err
 		}
 		out.Evidence = x
 	}
@@ -239,7 +241,7 @@ func decodePredicate(res luart.Value) (PredicateOutcome, error) {
 		s, _ := v.String()
 		out.Capture = &s
 	default:
-		return PredicateOutcome{}, fmt.Errorf("field \"capture\": want a string, got %s", v.TypeName())
+		return ptywright.PredicateOutcome{}, fmt.Errorf("field \"capture\": want a string, got %s", v.TypeName())
 	}
 	return out, nil
 }

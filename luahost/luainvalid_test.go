@@ -1,4 +1,4 @@
-package ptywright_test
+package luahost_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
+	"ptywright/luahost"
 )
 
 // TestLuaInvalidParams: ptywright.invalid_params raises an error the host
@@ -28,7 +30,7 @@ function M.plain(p) error("plain failure", 0) end
 function M.lookalike(p) error({message = "not ours"}) end
 return M
 `
-	ext := luaPlugin(t, src, nil, testLimits)
+	ext := luaPlugin(t, src, nil, tuitest.TestLimits)
 	ctx := context.Background()
 	for _, tt := range []struct {
 		intent  string
@@ -43,9 +45,9 @@ return M
 		t.Run(tt.intent, func(t *testing.T) {
 			_, err := ext.Plan(ctx, tt.intent, json.RawMessage(`{}`))
 			require.Error(t, err)
-			require.ErrorIs(t, err, ptywright.ErrPluginRuntime)
+			require.ErrorIs(t, err, luahost.ErrRuntime)
 			require.Equal(t, tt.invalid, errors.Is(err, ptywright.ErrInvalidParams), "%v", err)
-			var pe *ptywright.PluginError
+			var pe *luahost.Error
 			require.ErrorAs(t, err, &pe)
 			require.Contains(t, pe.Message, tt.msg)
 			if tt.invalid {

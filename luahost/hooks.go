@@ -1,4 +1,4 @@
-package ptywright
+package luahost
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"ptywright"
 	"ptywright/internal/luart"
 	"ptywright/internal/wire"
 	"ptywright/manifest"
@@ -47,7 +48,7 @@ type HookOptions struct {
 func (o HookOptions) timeout() (time.Duration, error) {
 	switch {
 	case o.Timeout < 0:
-		return 0, fmt.Errorf("%w: timeout: %s is negative", ErrInvalidParams, o.Timeout)
+		return 0, fmt.Errorf("%w: timeout: %s is negative", ptywright.ErrInvalidParams, o.Timeout)
 	case o.Timeout == 0:
 		return DefaultHookTimeout, nil
 	}
@@ -57,7 +58,7 @@ func (o HookOptions) timeout() (time.Duration, error) {
 // HookResult is what a hook returned. A hook returns Ok(value) for
 // success, Err(message) for a failure it reports, or any other value,
 // which counts as Ok(value). A Lua error raised by the hook is not a
-// result: the call fails with a *PluginError.
+// result: the call fails with a *Error.
 //
 // Its JSON form is {"ok": value} or {"err": "message"}, plus "output"
 // when the hook printed anything.
@@ -124,12 +125,12 @@ func (r *HookResult) UnmarshalJSON(data []byte) error {
 // it returned. Any exported function can be called except close, which
 // only Close calls. Calls are serialised with the instance's other calls,
 // so a long hook holds them up.
-func (e *LuaExtension) CallHook(ctx context.Context, hook string, args json.RawMessage, opts HookOptions) (HookResult, error) {
+func (e *Extension) CallHook(ctx context.Context, hook string, args json.RawMessage, opts HookOptions) (HookResult, error) {
 	if !manifest.IsHookName(hook) {
-		return HookResult{}, fmt.Errorf("%w: hook: %q is not a Lua function name", ErrInvalidParams, hook)
+		return HookResult{}, fmt.Errorf("%w: hook: %q is not a Lua function name", ptywright.ErrInvalidParams, hook)
 	}
 	if hook == "close" {
-		return HookResult{}, fmt.Errorf("%w: hook: close is the plugin's shutdown hook and runs only when the instance closes", ErrInvalidParams)
+		return HookResult{}, fmt.Errorf("%w: hook: close is the plugin's shutdown hook and runs only when the instance closes", ptywright.ErrInvalidParams)
 	}
 	list, err := hookArgs(args)
 	if err != nil {
@@ -156,13 +157,13 @@ func (e *LuaExtension) CallHook(ctx context.Context, hook string, args json.RawM
 	}
 	exports := rt.Exports()
 	if !exports[hook] {
-		return HookResult{}, fmt.Errorf("%w: hook: plugin %s exports no function %q (exports: %s)", ErrInvalidParams, rt.Name(), hook, luart.NameList(luart.SortedNames(exports)))
+		return HookResult{}, fmt.Errorf("%w: hook: plugin %s exports no function %q (exports: %s)", ptywright.ErrInvalidParams, rt.Name(), hook, luart.NameList(luart.SortedNames(exports)))
 	}
 	instr := opts.Instructions
 	if instr <= 0 {
 		instr = DefaultHookInstructions
 	}
-	defer rt.SetCallLimits(PluginLimits{Instructions: instr, Timeout: timeout})()
+	defer rt.SetCallLimits(Limits{Instructions: instr, Timeout: timeout})()
 	var res HookResult
 	err = rt.Call(cctx, hook, func(a *luart.Args) error {
 		for i, v := range list {
@@ -176,7 +177,7 @@ func (e *LuaExtension) CallHook(ctx context.Context, hook string, args json.RawM
 		return err
 	})
 	if err != nil {
-		if errors.Is(err, ErrTimeout) && !callersDeadline {
+		if errors.Is(err, ptywright.ErrTimeout) && !callersDeadline {
 			return HookResult{}, fmt.Errorf("plugin %s: hook %q timed out after %s: %w", rt.Name(), hook, timeout, err)
 		}
 		return HookResult{}, err
@@ -189,7 +190,7 @@ func (e *LuaExtension) CallHook(ctx context.Context, hook string, args json.RawM
 func hookArgs(args json.RawMessage) ([]any, error) {
 	v, err := luart.DecodeJSON(args)
 	if err != nil {
-		return nil, fmt.Errorf("%w: args: %v", ErrInvalidParams, err)
+		return nil, fmt.Errorf("%w: args: %v", ptywright.ErrInvalidParams, err)
 	}
 	switch v := v.(type) {
 	case nil:
@@ -198,14 +199,14 @@ func hookArgs(args json.RawMessage) ([]any, error) {
 		// Refused before the call, naming the argument, rather than
 		// rounded on the way into Lua.
 		if err := luart.CheckNumbers(v, "args"); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalidParams, err)
+			return nil, fmt.Errorf("%w: %v", ptywright.ErrInvalidParams, err)
 		}
 		return v, nil
 	}
-	return nil, fmt.Errorf("%w: args: want a JSON array of positional arguments, got %s", ErrInvalidParams, wire.Kind(args))
+	return nil, fmt.Errorf("%w: args: want a JSON array of positional arguments, got %s", ptywright.ErrInvalidParams, wire.Kind(args))
 }
 
-// CallInlineLua loads source as a one-shot script named InlinePluginName,
+// CallInline loads source as a one-shot script named InlinePluginName,
 // calls hook with args and closes the script (running its cleanups). The
 // script is a module like a plugin's entrypoint, or just defines global
 // functions; it runs with no permissions beyond pure Lua: the sandbox's
@@ -214,12 +215,12 @@ func hookArgs(args json.RawMessage) ([]any, error) {
 // load runs under lo.Limits (lo.Events and lo.Scope are not used), the
 // hook under opts. Only trusted callers should reach it (the JSON-RPC
 // server requires --allow-plugin-load).
-func CallInlineLua(ctx context.Context, source, hook string, args json.RawMessage, lo LuaOptions, opts HookOptions) (HookResult, error) {
+func CallInline(ctx context.Context, source, hook string, args json.RawMessage, lo Options, opts HookOptions) (HookResult, error) {
 	if strings.TrimSpace(source) == "" {
-		return HookResult{}, fmt.Errorf("%w: source: empty script", ErrInvalidParams)
+		return HookResult{}, fmt.Errorf("%w: source: empty script", ptywright.ErrInvalidParams)
 	}
 	m := manifest.Manifest{Name: InlinePluginName, Kind: manifest.KindMacro, Version: "0", Runtime: manifest.RuntimeLua, Entrypoint: "inline.lua"}
-	ext, err := newLuaExtension(m, []byte(source), LuaOptions{Limits: lo.Limits, Logger: lo.Logger}, true)
+	ext, err := newExtension(m, []byte(source), Options{Limits: lo.Limits, Logger: lo.Logger}, true)
 	if err != nil {
 		return HookResult{}, err
 	}
@@ -231,7 +232,7 @@ func CallInlineLua(ctx context.Context, source, hook string, args json.RawMessag
 // and intents the manifest declares but the module does not export. The
 // plugin registry calls it when a plugin is registered, to fail fast., when a plugin is registered, on hooks and
 // intents its manifest declares but its module does not export.
-func (e *LuaExtension) CheckDeclared() error {
+func (e *Extension) CheckDeclared() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	m := e.rt.Manifest()

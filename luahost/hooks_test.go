@@ -1,4 +1,4 @@
-package ptywright_test
+package luahost_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"ptywright"
 	"ptywright/internal/tuitest"
+	"ptywright/luahost"
 	"ptywright/manifest"
 	"ptywright/plugins"
 )
@@ -35,7 +36,7 @@ function M.close() end
 return M`
 
 func TestHookCalls(t *testing.T) {
-	p := newPlugins(t, plugins.Options{Limits: testLimits})
+	p := tuitest.EchoPlugins(t, plugins.Options{Limits: tuitest.TestLimits})
 	_, err := p.Load(tuitest.WritePlugin(t, "hooks", "", hookPlugin))
 	require.NoError(t, err)
 	ctx := context.Background()
@@ -43,28 +44,28 @@ func TestHookCalls(t *testing.T) {
 
 	tests := []struct {
 		hook, args string
-		want       ptywright.HookResult
+		want       luahost.HookResult
 		wire       string
 	}{
-		{"add", `[3, 4]`, ptywright.HookResult{Ok: json.RawMessage(`7`)}, `{"ok":7}`},
-		{"fail", `["no way"]`, ptywright.HookResult{Err: str("no way")}, `{"err":"no way"}`},
-		{"fail_table", ``, ptywright.HookResult{Err: str(`{"code":7}`)}, `{"err":"{\"code\":7}"}`},
-		{"raw", `["x"]`, ptywright.HookResult{Ok: json.RawMessage(`{"echo":"x","list":[1,2]}`)}, `{"ok":{"echo":"x","list":[1,2]}}`},
-		{"nothing", `null`, ptywright.HookResult{Ok: json.RawMessage(`null`)}, `{"ok":null}`},
-		{"ok_nil", `[]`, ptywright.HookResult{Ok: json.RawMessage(`null`)}, `{"ok":null}`},
-		{"chatty", `["you"]`, ptywright.HookResult{Ok: json.RawMessage(`"you"`), Output: "hello\tyou\nbye\n"}, `{"ok":"you","output":"hello\tyou\nbye\n"}`},
-		{"nested", ``, ptywright.HookResult{Ok: json.RawMessage(`{"inner":{"ok":1}}`)}, `{"ok":{"inner":{"ok":1}}}`},
-		{"argc", `[1, null, {"a": []}]`, ptywright.HookResult{Ok: json.RawMessage(`3`)}, `{"ok":3}`},
+		{"add", `[3, 4]`, luahost.HookResult{Ok: json.RawMessage(`7`)}, `{"ok":7}`},
+		{"fail", `["no way"]`, luahost.HookResult{Err: str("no way")}, `{"err":"no way"}`},
+		{"fail_table", ``, luahost.HookResult{Err: str(`{"code":7}`)}, `{"err":"{\"code\":7}"}`},
+		{"raw", `["x"]`, luahost.HookResult{Ok: json.RawMessage(`{"echo":"x","list":[1,2]}`)}, `{"ok":{"echo":"x","list":[1,2]}}`},
+		{"nothing", `null`, luahost.HookResult{Ok: json.RawMessage(`null`)}, `{"ok":null}`},
+		{"ok_nil", `[]`, luahost.HookResult{Ok: json.RawMessage(`null`)}, `{"ok":null}`},
+		{"chatty", `["you"]`, luahost.HookResult{Ok: json.RawMessage(`"you"`), Output: "hello\tyou\nbye\n"}, `{"ok":"you","output":"hello\tyou\nbye\n"}`},
+		{"nested", ``, luahost.HookResult{Ok: json.RawMessage(`{"inner":{"ok":1}}`)}, `{"ok":{"inner":{"ok":1}}}`},
+		{"argc", `[1, null, {"a": []}]`, luahost.HookResult{Ok: json.RawMessage(`3`)}, `{"ok":3}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.hook, func(t *testing.T) {
-			got, err := p.Call(ctx, "hooks", tt.hook, json.RawMessage(tt.args), ptywright.HookOptions{})
+			got, err := p.Call(ctx, "hooks", tt.hook, json.RawMessage(tt.args), luahost.HookOptions{})
 			require.NoError(t, err)
 			require.Equal(t, tt.want, got)
 			wire, err := json.Marshal(got)
 			require.NoError(t, err)
 			require.JSONEq(t, tt.wire, string(wire))
-			var back ptywright.HookResult
+			var back luahost.HookResult
 			require.NoError(t, json.Unmarshal(wire, &back))
 			require.Equal(t, got, back)
 		})
@@ -72,14 +73,14 @@ func TestHookCalls(t *testing.T) {
 
 	// The hook instance keeps module state between calls.
 	for want := 1; want <= 3; want++ {
-		got, err := p.Call(ctx, "hooks", "count", nil, ptywright.HookOptions{})
+		got, err := p.Call(ctx, "hooks", "count", nil, luahost.HookOptions{})
 		require.NoError(t, err)
 		require.JSONEq(t, string(rune('0'+want)), string(got.Ok))
 	}
 }
 
 func TestHookCallErrors(t *testing.T) {
-	p := newPlugins(t, plugins.Options{Limits: testLimits})
+	p := tuitest.EchoPlugins(t, plugins.Options{Limits: tuitest.TestLimits})
 	_, err := p.Load(tuitest.WritePlugin(t, "hooks", "", hookPlugin))
 	require.NoError(t, err)
 	ctx := context.Background()
@@ -94,42 +95,42 @@ func TestHookCallErrors(t *testing.T) {
 		{"hooks", "close", "", ptywright.ErrInvalidParams, "close is the plugin's shutdown hook"},
 		{"hooks", "add", `{"a": 1}`, ptywright.ErrInvalidParams, "args: want a JSON array of positional arguments, got an object"},
 		{"hooks", "add", `[1,`, ptywright.ErrInvalidParams, "args: "},
-		{"hooks", "raise", "", ptywright.ErrPluginRuntime, "hook exploded"},
-		{"hooks", "func", "", ptywright.ErrPluginRuntime, "a Lua function has no JSON form"},
+		{"hooks", "raise", "", luahost.ErrRuntime, "hook exploded"},
+		{"hooks", "func", "", luahost.ErrRuntime, "a Lua function has no JSON form"},
 	}
 	for _, tt := range tests {
-		_, err := p.Call(ctx, tt.plugin, tt.hook, json.RawMessage(tt.args), ptywright.HookOptions{})
+		_, err := p.Call(ctx, tt.plugin, tt.hook, json.RawMessage(tt.args), luahost.HookOptions{})
 		require.ErrorIs(t, err, tt.is, tt.hook)
 		require.ErrorContains(t, err, tt.want)
 	}
-	_, err = p.Call(ctx, "hooks", "add", nil, ptywright.HookOptions{Timeout: -time.Second})
+	_, err = p.Call(ctx, "hooks", "add", nil, luahost.HookOptions{Timeout: -time.Second})
 	require.ErrorIs(t, err, ptywright.ErrInvalidParams)
 }
 
 // TestHookTimeout: a hook's instruction budget is its own
-// (DefaultHookInstructions, not testLimits', which would stop spin at once),
+// (DefaultHookInstructions, not tuitest.TestLimits', which would stop spin at once),
 // so its timeout stops it, as a timeout.
 func TestHookTimeout(t *testing.T) {
-	p := newPlugins(t, plugins.Options{Limits: testLimits})
+	p := tuitest.EchoPlugins(t, plugins.Options{Limits: tuitest.TestLimits})
 	_, err := p.Load(tuitest.WritePlugin(t, "hooks", "", hookPlugin))
 	require.NoError(t, err)
-	_, err = p.Call(context.Background(), "hooks", "spin", nil, ptywright.HookOptions{Timeout: 100 * time.Millisecond})
+	_, err = p.Call(context.Background(), "hooks", "spin", nil, luahost.HookOptions{Timeout: 100 * time.Millisecond})
 	require.ErrorIs(t, err, ptywright.ErrTimeout)
-	require.NotErrorIs(t, err, ptywright.ErrPluginBudget)
+	require.NotErrorIs(t, err, luahost.ErrBudget)
 	require.ErrorContains(t, err, `plugin hooks: hook "spin" timed out after 100ms`)
-	var pe *ptywright.PluginError
+	var pe *luahost.Error
 	require.True(t, errors.As(err, &pe))
 	require.Equal(t, "spin", pe.Function)
 
 	// The caller's own deadline is reported as it is.
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	_, err = p.Call(ctx, "hooks", "spin", nil, ptywright.HookOptions{})
+	_, err = p.Call(ctx, "hooks", "spin", nil, luahost.HookOptions{})
 	require.ErrorIs(t, err, ptywright.ErrTimeout)
 	require.NotContains(t, err.Error(), "timed out after")
 
 	// The state survives: the next call runs.
-	got, err := p.Call(context.Background(), "hooks", "add", json.RawMessage(`[1, 1]`), ptywright.HookOptions{})
+	got, err := p.Call(context.Background(), "hooks", "add", json.RawMessage(`[1, 1]`), luahost.HookOptions{})
 	require.NoError(t, err)
 	require.JSONEq(t, "2", string(got.Ok))
 }
@@ -137,30 +138,30 @@ func TestHookTimeout(t *testing.T) {
 // A hook has an instruction budget like every plugin call: a loop that
 // allocates nothing ends with a budget error, not only at its timeout.
 func TestHookInstructionBudget(t *testing.T) {
-	p := newPlugins(t, plugins.Options{Limits: testLimits})
+	p := tuitest.EchoPlugins(t, plugins.Options{Limits: tuitest.TestLimits})
 	_, err := p.Load(tuitest.WritePlugin(t, "hooks", "", hookPlugin))
 	require.NoError(t, err)
 	start := time.Now()
-	_, err = p.Call(context.Background(), "hooks", "spin", nil, ptywright.HookOptions{Timeout: 30 * time.Second, Instructions: 1_000_000})
-	require.ErrorIs(t, err, ptywright.ErrPluginBudget)
+	_, err = p.Call(context.Background(), "hooks", "spin", nil, luahost.HookOptions{Timeout: 30 * time.Second, Instructions: 1_000_000})
+	require.ErrorIs(t, err, luahost.ErrBudget)
 	require.NotErrorIs(t, err, ptywright.ErrTimeout)
 	require.ErrorContains(t, err, "instruction budget exceeded (1000000 instructions)")
 	require.Less(t, time.Since(start), 25*time.Second, "the budget, not the timeout, ended it")
 
 	// The state survives: the next call runs, with the default budget.
-	got, err := p.Call(context.Background(), "hooks", "add", json.RawMessage(`[2, 3]`), ptywright.HookOptions{})
+	got, err := p.Call(context.Background(), "hooks", "add", json.RawMessage(`[2, 3]`), luahost.HookOptions{})
 	require.NoError(t, err)
 	require.JSONEq(t, "5", string(got.Ok))
 }
 
 func TestHookInstanceIsSeparate(t *testing.T) {
-	p := newPlugins(t, plugins.Options{Limits: testLimits})
+	p := tuitest.EchoPlugins(t, plugins.Options{Limits: tuitest.TestLimits})
 	_, err := p.Load(tuitest.WritePlugin(t, "hooks", "", hookPlugin))
 	require.NoError(t, err)
 	ctx := context.Background()
-	_, err = p.Call(ctx, "hooks", "count", nil, ptywright.HookOptions{})
+	_, err = p.Call(ctx, "hooks", "count", nil, luahost.HookOptions{})
 	require.NoError(t, err)
-	got, err := p.Call(ctx, "hooks", "seen", nil, ptywright.HookOptions{})
+	got, err := p.Call(ctx, "hooks", "seen", nil, luahost.HookOptions{})
 	require.NoError(t, err)
 	require.JSONEq(t, "true", string(got.Ok))
 	// The instance deciding lua matchers has its own module state.
@@ -170,7 +171,7 @@ func TestHookInstanceIsSeparate(t *testing.T) {
 }
 
 func TestHookInline(t *testing.T) {
-	p := newPlugins(t, plugins.Options{Limits: testLimits})
+	p := tuitest.EchoPlugins(t, plugins.Options{Limits: tuitest.TestLimits})
 	ctx := context.Background()
 	tests := []struct {
 		name, source, hook, args, want string
@@ -188,7 +189,7 @@ end`, "probe", ``, `{"ok":{"action":true,"matcher":true,"emit":true,"on":true,"c
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := p.CallInline(ctx, tt.source, tt.hook, json.RawMessage(tt.args), ptywright.HookOptions{})
+			got, err := p.CallInline(ctx, tt.source, tt.hook, json.RawMessage(tt.args), luahost.HookOptions{})
 			require.NoError(t, err)
 			wire, err := json.Marshal(got)
 			require.NoError(t, err)
@@ -196,21 +197,21 @@ end`, "probe", ``, `{"ok":{"action":true,"matcher":true,"emit":true,"on":true,"c
 		})
 	}
 
-	_, err := p.CallInline(ctx, "  ", "x", nil, ptywright.HookOptions{})
+	_, err := p.CallInline(ctx, "  ", "x", nil, luahost.HookOptions{})
 	require.ErrorIs(t, err, ptywright.ErrInvalidParams)
-	_, err = p.CallInline(ctx, "function x( end", "x", nil, ptywright.HookOptions{})
-	require.ErrorIs(t, err, ptywright.ErrPluginRuntime)
+	_, err = p.CallInline(ctx, "function x( end", "x", nil, luahost.HookOptions{})
+	require.ErrorIs(t, err, luahost.ErrRuntime)
 	require.ErrorContains(t, err, "plugin inline: (load)")
-	_, err = p.CallInline(ctx, "return 5", "x", nil, ptywright.HookOptions{})
+	_, err = p.CallInline(ctx, "return 5", "x", nil, luahost.HookOptions{})
 	require.ErrorContains(t, err, "must return a table of functions")
-	_, err = p.CallInline(ctx, "function x() ptywright.emit('y') end", "x", nil, ptywright.HookOptions{})
+	_, err = p.CallInline(ctx, "function x() ptywright.emit('y') end", "x", nil, luahost.HookOptions{})
 	require.ErrorContains(t, err, "attempt to call a nil value")
-	_, err = p.CallInline(ctx, "function x() while true do end end", "x", nil, ptywright.HookOptions{Timeout: 50 * time.Millisecond})
+	_, err = p.CallInline(ctx, "function x() while true do end end", "x", nil, luahost.HookOptions{Timeout: 50 * time.Millisecond})
 	require.ErrorIs(t, err, ptywright.ErrTimeout)
 }
 
 func TestManifestDeclaredHooksMustExist(t *testing.T) {
-	p := newPlugins(t, plugins.Options{Limits: testLimits})
+	p := tuitest.EchoPlugins(t, plugins.Options{Limits: tuitest.TestLimits})
 	_, err := p.Load(tuitest.WritePlugin(t, "decl", "hooks = [\"add\", \"sub\"]\n", `return {add = function() end}`))
 	require.ErrorIs(t, err, manifest.ErrInvalid)
 	var me *manifest.Error
@@ -227,8 +228,8 @@ func TestManifestDeclaredHooksMustExist(t *testing.T) {
 }
 
 func TestPluginsCloseRunsInstanceCleanups(t *testing.T) {
-	logger, logs := jsonLogger()
-	p, err := plugins.New(plugins.Options{Limits: testLimits, Logger: logger})
+	logger, logs := tuitest.JSONLogger()
+	p, err := plugins.New(plugins.Options{Limits: tuitest.TestLimits, Logger: logger})
 	require.NoError(t, err)
 	_, err = p.Load(tuitest.WritePlugin(t, "svc", "", `local M = {}
 ptywright.on_cleanup(function() ptywright.log.info("svc cleanup") end)
@@ -236,28 +237,28 @@ function M.ping() return "pong" end
 function M.close() ptywright.log.info("svc close") end
 return M`))
 	require.NoError(t, err)
-	_, err = p.Call(context.Background(), "svc", "ping", nil, ptywright.HookOptions{})
+	_, err = p.Call(context.Background(), "svc", "ping", nil, luahost.HookOptions{})
 	require.NoError(t, err)
 	// Two instances exist now: the probe kept for predicates, and the hook
 	// instance. Both shut down, once.
 	require.NoError(t, p.Close())
-	require.Len(t, logs.matching(t, "[svc] svc cleanup"), 2)
-	require.Len(t, logs.matching(t, "[svc] svc close"), 2)
+	require.Len(t, logs.Matching(t, "[svc] svc cleanup"), 2)
+	require.Len(t, logs.Matching(t, "[svc] svc close"), 2)
 	require.NoError(t, p.Close())
-	require.Len(t, logs.matching(t, "[svc] svc cleanup"), 2)
+	require.Len(t, logs.Matching(t, "[svc] svc cleanup"), 2)
 }
 
 // TestHookNumbersAreNeverAltered: an integer a Lua number cannot hold
 // exactly is refused, naming the argument, rather than rounded; one within
 // ±2^53 makes the round trip unchanged, in both directions.
 func TestHookNumbersAreNeverAltered(t *testing.T) {
-	p := newPlugins(t, plugins.Options{Limits: testLimits})
+	p := tuitest.EchoPlugins(t, plugins.Options{Limits: tuitest.TestLimits})
 	ctx := context.Background()
 	const echo = `function echo(...) return {...} end
 function big() return 2^53 + 2 end
 function nested() return {deep = {-2^60}} end`
 	for _, args := range []string{`[9007199254740992, -9007199254740992, 1.5, 0.1, 12345678901234]`, `[{"n": 9007199254740991}]`} {
-		got, err := p.CallInline(ctx, echo, "echo", json.RawMessage(args), ptywright.HookOptions{})
+		got, err := p.CallInline(ctx, echo, "echo", json.RawMessage(args), luahost.HookOptions{})
 		require.NoError(t, err)
 		require.JSONEq(t, args, string(got.Ok))
 	}
@@ -268,16 +269,16 @@ function nested() return {deep = {-2^60}} end`
 		{`[1e300]`, "args[0]"},
 		{`[1e999]`, "args[0]"},
 	} {
-		_, err := p.CallInline(ctx, echo, "echo", json.RawMessage(tt.args), ptywright.HookOptions{})
+		_, err := p.CallInline(ctx, echo, "echo", json.RawMessage(tt.args), luahost.HookOptions{})
 		require.ErrorIs(t, err, ptywright.ErrInvalidParams, tt.args)
 		require.ErrorContains(t, err, tt.path+": number ")
 		require.ErrorContains(t, err, "beyond ±2^53")
 	}
-	_, err := p.CallInline(ctx, echo, "big", nil, ptywright.HookOptions{})
+	_, err := p.CallInline(ctx, echo, "big", nil, luahost.HookOptions{})
 	require.ErrorContains(t, err, "result: number 9.007199254740994e+15 is beyond ±2^53")
-	_, err = p.CallInline(ctx, echo, "nested", nil, ptywright.HookOptions{})
+	_, err = p.CallInline(ctx, echo, "nested", nil, luahost.HookOptions{})
 	require.ErrorContains(t, err, "result.deep[1]: number")
 	// json_decode keeps the same promise inside Lua.
-	_, err = p.CallInline(ctx, `function d() return ptywright.json_decode("[9007199254740993]") end`, "d", nil, ptywright.HookOptions{})
+	_, err = p.CallInline(ctx, `function d() return ptywright.json_decode("[9007199254740993]") end`, "d", nil, luahost.HookOptions{})
 	require.ErrorContains(t, err, "beyond ±2^53")
 }

@@ -1,4 +1,4 @@
-package ptywright_test
+package luahost_test
 
 import (
 	"context"
@@ -12,22 +12,18 @@ import (
 
 	"ptywright"
 	"ptywright/internal/tuitest"
+	"ptywright/luahost"
 	"ptywright/manifest"
 	"ptywright/plugins"
 )
 
-// sdkManifest is a plugin manifest for the SDK tests.
-func sdkManifest(name string, perms ...manifest.Permission) manifest.Manifest {
-	return manifest.Manifest{Name: name, Kind: manifest.KindAdapter, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua", Permissions: perms}
-}
-
 // newSDKExt loads src as plugin name on bus, logging into logger.
-func newSDKExt(t testing.TB, m manifest.Manifest, src string, opts ptywright.LuaOptions) *ptywright.LuaExtension {
+func newSDKExt(t testing.TB, m manifest.Manifest, src string, opts luahost.Options) *luahost.Extension {
 	t.Helper()
-	if opts.Limits == (ptywright.PluginLimits{}) {
-		opts.Limits = testLimits
+	if opts.Limits == (luahost.Limits{}) {
+		opts.Limits = tuitest.TestLimits
 	}
-	ext, err := ptywright.NewLuaExtension(m, []byte(src), opts)
+	ext, err := luahost.New(m, []byte(src), opts)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, ext.Close()) })
 	return ext
@@ -35,10 +31,10 @@ func newSDKExt(t testing.TB, m manifest.Manifest, src string, opts ptywright.Lua
 
 func TestLuaEmitNamespacing(t *testing.T) {
 	bus := ptywright.NewEventBus(nil)
-	ch := collect(t, bus)
-	ext := newSDKExt(t, sdkManifest("tool"), `local M = {}
+	ch := tuitest.Collect(t, bus)
+	ext := newSDKExt(t, tuitest.SDKManifest("tool"), `local M = {}
 function M.fire(name, payload) ptywright.emit(name, payload) return true end
-return M`, ptywright.LuaOptions{Events: bus, Scope: ptywright.EventScope{Session: "s4", Adapter: "e2"}})
+return M`, luahost.Options{Events: bus, Scope: ptywright.EventScope{Session: "s4", Adapter: "e2"}})
 	ctx := context.Background()
 
 	tests := []struct {
@@ -49,7 +45,7 @@ return M`, ptywright.LuaOptions{Events: bus, Scope: ptywright.EventScope{Session
 		{"done", "null", "tool:done", "null"},
 	}
 	for _, tt := range tests {
-		_, err := ext.CallHook(ctx, "fire", json.RawMessage(`["`+tt.name+`",`+tt.payload+`]`), ptywright.HookOptions{})
+		_, err := ext.CallHook(ctx, "fire", json.RawMessage(`["`+tt.name+`",`+tt.payload+`]`), luahost.HookOptions{})
 		require.NoError(t, err)
 		ev := <-ch
 		require.Equal(t, tt.want, ev.Name)
@@ -67,11 +63,11 @@ return M`, ptywright.LuaOptions{Events: bus, Scope: ptywright.EventScope{Session
 		{"tool:", "must be"},
 	}
 	for _, tt := range refused {
-		_, err := ext.CallHook(ctx, "fire", json.RawMessage(`["`+tt.name+`"]`), ptywright.HookOptions{})
-		require.ErrorIs(t, err, ptywright.ErrPluginRuntime, tt.name)
+		_, err := ext.CallHook(ctx, "fire", json.RawMessage(`["`+tt.name+`"]`), luahost.HookOptions{})
+		require.ErrorIs(t, err, luahost.ErrRuntime, tt.name)
 		require.ErrorContains(t, err, tt.want)
 	}
-	_, err := ext.CallHook(ctx, "fire", json.RawMessage(`["x", {"f": "not json"}]`), ptywright.HookOptions{})
+	_, err := ext.CallHook(ctx, "fire", json.RawMessage(`["x", {"f": "not json"}]`), luahost.HookOptions{})
 	require.NoError(t, err)
 	<-ch
 	require.Empty(t, ch, "refused emits reach nobody")
@@ -79,39 +75,39 @@ return M`, ptywright.LuaOptions{Events: bus, Scope: ptywright.EventScope{Session
 
 func TestLuaEmitDeclaredEvents(t *testing.T) {
 	bus := ptywright.NewEventBus(nil)
-	m := sdkManifest("tool")
+	m := tuitest.SDKManifest("tool")
 	m.Events = &manifest.Events{Emits: []string{"tool:ok"}, Handles: []string{"session:exited"}}
 	ext := newSDKExt(t, m, `local M = {}
 function M.fire(name) ptywright.emit(name) end
 function M.listen(name) ptywright.on(name, function() end) end
-return M`, ptywright.LuaOptions{Events: bus})
+return M`, luahost.Options{Events: bus})
 	ctx := context.Background()
-	_, err := ext.CallHook(ctx, "fire", json.RawMessage(`["ok"]`), ptywright.HookOptions{})
+	_, err := ext.CallHook(ctx, "fire", json.RawMessage(`["ok"]`), luahost.HookOptions{})
 	require.NoError(t, err)
-	_, err = ext.CallHook(ctx, "fire", json.RawMessage(`["other"]`), ptywright.HookOptions{})
+	_, err = ext.CallHook(ctx, "fire", json.RawMessage(`["other"]`), luahost.HookOptions{})
 	require.ErrorContains(t, err, `event "tool:other" is not declared in the manifest's events.emits (tool:ok)`)
-	_, err = ext.CallHook(ctx, "listen", json.RawMessage(`["session:exited"]`), ptywright.HookOptions{})
+	_, err = ext.CallHook(ctx, "listen", json.RawMessage(`["session:exited"]`), luahost.HookOptions{})
 	require.NoError(t, err)
-	_, err = ext.CallHook(ctx, "listen", json.RawMessage(`["session:created"]`), ptywright.HookOptions{})
+	_, err = ext.CallHook(ctx, "listen", json.RawMessage(`["session:created"]`), luahost.HookOptions{})
 	require.ErrorContains(t, err, `event "session:created" is not declared in the manifest's events.handles (session:exited)`)
 }
 
 func TestLuaEmitWithoutBusIsANoOp(t *testing.T) {
-	ext := newSDKExt(t, sdkManifest("tool"), `local M = {}
+	ext := newSDKExt(t, tuitest.SDKManifest("tool"), `local M = {}
 function M.fire() ptywright.emit("x", {a = 1}) return "fired" end
-return M`, ptywright.LuaOptions{})
-	res, err := ext.CallHook(context.Background(), "fire", nil, ptywright.HookOptions{})
+return M`, luahost.Options{})
+	res, err := ext.CallHook(context.Background(), "fire", nil, luahost.HookOptions{})
 	require.NoError(t, err)
 	require.JSONEq(t, `"fired"`, string(res.Ok))
 }
 
 func TestLuaHandlers(t *testing.T) {
-	logger, logs := jsonLogger()
+	logger, logs := tuitest.JSONLogger()
 	bus := ptywright.NewEventBus(logger)
-	ch, all := collect(t, bus), collect(t, bus)
+	ch, all := tuitest.Collect(t, bus), tuitest.Collect(t, bus)
 	// The listener re-emits what it hears, so the test observes the handler
 	// ran (and with what) through the bus.
-	newSDKExt(t, sdkManifest("listener"), `local M = {}
+	newSDKExt(t, tuitest.SDKManifest("listener"), `local M = {}
 ptywright.on("session:exited", function(payload, meta)
   ptywright.emit("heard", {event = meta.event, session = meta.session, sequence = payload.sequence, ts = meta.timestamp == payload.timestamp})
 end)
@@ -119,22 +115,22 @@ ptywright.on("session:exited", function() error("second handler fails") end)
 ptywright.on("session:exited", function() ptywright.emit("third") end)
 ptywright.on("tool:ping", function(payload, meta) ptywright.emit("pong", {from = meta.plugin, n = payload.n}) end)
 ptywright.on("listener:heard", function() ptywright.emit("self_heard") end)
-return M`, ptywright.LuaOptions{Events: bus, Logger: logger})
-	tool := newSDKExt(t, sdkManifest("tool"), `local M = {}
+return M`, luahost.Options{Events: bus, Logger: logger})
+	tool := newSDKExt(t, tuitest.SDKManifest("tool"), `local M = {}
 function M.ping(n) ptywright.emit("ping", {n = n}) end
-return M`, ptywright.LuaOptions{Events: bus})
+return M`, luahost.Options{Events: bus})
 
 	require.NoError(t, bus.EmitCore(ptywright.CoreEvent{Event: ptywright.EventSessionExited, Session: "s1", Sequence: 9}))
-	heard := nextEvent(t, ch, "listener:heard")
+	heard := tuitest.NextEvent(t, ch, "listener:heard")
 	require.JSONEq(t, `{"event":"session:exited","session":"s1","sequence":9,"ts":true}`, string(heard.Payload))
-	nextEvent(t, ch, "listener:third") // the failing handler did not stop the next one
+	tuitest.NextEvent(t, ch, "listener:third") // the failing handler did not stop the next one
 
-	_, err := tool.CallHook(context.Background(), "ping", json.RawMessage(`[7]`), ptywright.HookOptions{})
+	_, err := tool.CallHook(context.Background(), "ping", json.RawMessage(`[7]`), luahost.HookOptions{})
 	require.NoError(t, err)
-	pong := nextEvent(t, ch, "listener:pong")
+	pong := tuitest.NextEvent(t, ch, "listener:pong")
 	require.JSONEq(t, `{"from":"tool","n":7}`, string(pong.Payload))
 
-	fails := logs.matching(t, "event handler failed")
+	fails := logs.Matching(t, "event handler failed")
 	require.Len(t, fails, 1)
 	require.Equal(t, "listener", fails[0]["plugin"])
 	require.Equal(t, "session:exited", fails[0]["event"])
@@ -158,18 +154,18 @@ func drain(ch <-chan ptywright.Event) []ptywright.Event {
 }
 
 func TestLuaHandlerLoopsEnd(t *testing.T) {
-	logger, logs := jsonLogger()
+	logger, logs := tuitest.JSONLogger()
 	bus := ptywright.NewEventBus(logger)
-	ch := collect(t, bus)
+	ch := tuitest.Collect(t, bus)
 	// Two plugins answering each other forever: the chain is cut.
-	newSDKExt(t, sdkManifest("ping"), `ptywright.on("pong:ball", function(p) ptywright.emit("ball", {n = p.n + 1}) end)
-return {}`, ptywright.LuaOptions{Events: bus, Logger: logger})
-	newSDKExt(t, sdkManifest("pong"), `ptywright.on("ping:ball", function(p) ptywright.emit("ball", {n = p.n + 1}) end)
-return {}`, ptywright.LuaOptions{Events: bus, Logger: logger})
+	newSDKExt(t, tuitest.SDKManifest("ping"), `ptywright.on("pong:ball", function(p) ptywright.emit("ball", {n = p.n + 1}) end)
+return {}`, luahost.Options{Events: bus, Logger: logger})
+	newSDKExt(t, tuitest.SDKManifest("pong"), `ptywright.on("ping:ball", function(p) ptywright.emit("ball", {n = p.n + 1}) end)
+return {}`, luahost.Options{Events: bus, Logger: logger})
 	require.NoError(t, bus.Emit(ptywright.Event{Name: "ping:ball", Payload: json.RawMessage(`{"n":0}`)}))
 
 	require.Eventually(t, func() bool {
-		return len(logs.matching(t, "event dropped: emitted from a chain of handlers too long (a loop?)")) == 1
+		return len(logs.Matching(t, "event dropped: emitted from a chain of handlers too long (a loop?)")) == 1
 	}, 10*time.Second, 5*time.Millisecond)
 	var last int
 	for _, ev := range drain(ch) {
@@ -181,8 +177,8 @@ return {}`, ptywright.LuaOptions{Events: bus, Logger: logger})
 }
 
 func TestLuaLog(t *testing.T) {
-	logger, logs := jsonLogger()
-	ext := newSDKExt(t, sdkManifest("tool"), `local M = {}
+	logger, logs := tuitest.JSONLogger()
+	ext := newSDKExt(t, tuitest.SDKManifest("tool"), `local M = {}
 function M.go()
   ptywright.log.debug("starting", {step = 1})
   ptywright.log.info("token is Bearer abcdefghijklmnopqrstuvwxyz0123", {b = "x", a = {nested = true}})
@@ -190,10 +186,10 @@ function M.go()
   ptywright.log.error("bad")
 end
 function M.bad(what) if what == "msg" then ptywright.log.info() else ptywright.log.info("m", {1, 2}) end end
-return M`, ptywright.LuaOptions{Logger: logger, Scope: ptywright.EventScope{Adapter: "e1", Session: "s1"}})
-	_, err := ext.CallHook(context.Background(), "go", nil, ptywright.HookOptions{})
+return M`, luahost.Options{Logger: logger, Scope: ptywright.EventScope{Adapter: "e1", Session: "s1"}})
+	_, err := ext.CallHook(context.Background(), "go", nil, luahost.HookOptions{})
 	require.NoError(t, err)
-	recs := logs.records(t)
+	recs := logs.Records(t)
 	require.Len(t, recs, 4)
 	for i, level := range []string{"DEBUG", "INFO", "WARN", "ERROR"} {
 		require.Equal(t, level, recs[i]["level"])
@@ -207,9 +203,9 @@ return M`, ptywright.LuaOptions{Logger: logger, Scope: ptywright.EventScope{Adap
 	require.Equal(t, map[string]any{"nested": true}, recs[1]["a"])
 	require.Equal(t, "[tool] 42", recs[2]["msg"])
 
-	_, err = ext.CallHook(context.Background(), "bad", json.RawMessage(`["msg"]`), ptywright.HookOptions{})
+	_, err = ext.CallHook(context.Background(), "bad", json.RawMessage(`["msg"]`), luahost.HookOptions{})
 	require.ErrorContains(t, err, "bad argument #1 to 'log.info' (message expected, got no value)")
-	_, err = ext.CallHook(context.Background(), "bad", json.RawMessage(`["fields"]`), ptywright.HookOptions{})
+	_, err = ext.CallHook(context.Background(), "bad", json.RawMessage(`["fields"]`), luahost.HookOptions{})
 	require.ErrorContains(t, err, "bad argument #2 to 'log.info' (want a table with string keys)")
 }
 
@@ -253,10 +249,10 @@ func cleanupOrder(t testing.TB, ch <-chan ptywright.Event) []string {
 }
 
 func TestLuaCleanups(t *testing.T) {
-	logger, logs := jsonLogger()
+	logger, logs := tuitest.JSONLogger()
 	bus := ptywright.NewEventBus(logger)
-	ch := collect(t, bus)
-	ext, err := ptywright.NewLuaExtension(sdkManifest("tool"), []byte(cleanupPlugin), ptywright.LuaOptions{Limits: testLimits, Events: bus, Logger: logger})
+	ch := tuitest.Collect(t, bus)
+	ext, err := luahost.New(tuitest.SDKManifest("tool"), []byte(cleanupPlugin), luahost.Options{Limits: tuitest.TestLimits, Events: bus, Logger: logger})
 	require.NoError(t, err)
 	ctx := context.Background()
 
@@ -265,18 +261,18 @@ func TestLuaCleanups(t *testing.T) {
 	require.NoError(t, ext.RunCleanups(ctx))
 	require.Empty(t, cleanupOrder(t, ch), "each runs once")
 
-	_, err = ext.CallHook(ctx, "register", nil, ptywright.HookOptions{})
+	_, err = ext.CallHook(ctx, "register", nil, luahost.HookOptions{})
 	require.NoError(t, err)
-	_, err = ext.CallHook(ctx, "register_failing", nil, ptywright.HookOptions{})
+	_, err = ext.CallHook(ctx, "register_failing", nil, luahost.HookOptions{})
 	require.NoError(t, err)
-	_, err = ext.CallHook(ctx, "register_runaway", nil, ptywright.HookOptions{})
+	_, err = ext.CallHook(ctx, "register_runaway", nil, luahost.HookOptions{})
 	require.NoError(t, err)
-	_, err = ext.CallHook(ctx, "register", nil, ptywright.HookOptions{})
+	_, err = ext.CallHook(ctx, "register", nil, luahost.HookOptions{})
 	require.NoError(t, err)
 
 	require.NoError(t, ext.Close())
 	require.Equal(t, []string{"4", "3", "close"}, cleanupOrder(t, ch), "a failing and a runaway cleanup do not stop the others; close() comes last")
-	fails := logs.matching(t, "plugin shutdown failed")
+	fails := logs.Matching(t, "plugin shutdown failed")
 	require.Len(t, fails, 2)
 	require.Contains(t, fails[0]["err"], "instruction budget exceeded", "each cleanup runs under the call budget")
 	require.Contains(t, fails[1]["err"], "cleanup failed on purpose")
@@ -284,32 +280,32 @@ func TestLuaCleanups(t *testing.T) {
 
 	require.NoError(t, ext.Close())
 	require.Empty(t, cleanupOrder(t, ch), "Close runs everything once")
-	_, err = ext.CallHook(ctx, "register", nil, ptywright.HookOptions{})
-	require.ErrorIs(t, err, ptywright.ErrPluginRuntime)
+	_, err = ext.CallHook(ctx, "register", nil, luahost.HookOptions{})
+	require.ErrorIs(t, err, luahost.ErrRuntime)
 }
 
 func TestLuaCleanupArguments(t *testing.T) {
-	ext := newSDKExt(t, sdkManifest("tool"), `local M = {}
+	ext := newSDKExt(t, tuitest.SDKManifest("tool"), `local M = {}
 function M.bad_cleanup() ptywright.on_cleanup("nope") end
 function M.bad_on() ptywright.on("x:y", 1) end
 function M.bad_core() ptywright.on("session:made_up", function() end) end
 function M.many() for i = 1, 300 do ptywright.on_cleanup(function() end) end end
-return M`, ptywright.LuaOptions{})
+return M`, luahost.Options{})
 	for hook, want := range map[string]string{
 		"bad_cleanup": "bad argument #1 to 'on_cleanup' (function expected, got string)",
 		"bad_on":      "bad argument #2 to 'on' (function expected, got number)",
 		"bad_core":    `"session:made_up" is not a core event`,
 		"many":        "on_cleanup: too many cleanups pending (256)",
 	} {
-		_, err := ext.CallHook(context.Background(), hook, nil, ptywright.HookOptions{})
+		_, err := ext.CallHook(context.Background(), hook, nil, luahost.HookOptions{})
 		require.ErrorContains(t, err, want, hook)
 	}
 }
 
 func TestExtensionHandleEvents(t *testing.T) {
-	noLeak(t)
-	logger, _ := jsonLogger()
-	plugins := newPlugins(t, plugins.Options{Logger: logger})
+	tuitest.NoLeak(t)
+	logger, _ := tuitest.JSONLogger()
+	plugins := tuitest.EchoPlugins(t, plugins.Options{Logger: logger})
 	_, err := plugins.Load(tuitest.WritePlugin(t, "watcher", "", `local M = {}
 ptywright.on_cleanup(function() ptywright.emit("cleaned") end)
 function M.classify(ctx)
@@ -322,7 +318,7 @@ end
 function M.close() ptywright.emit("closed") end
 return M`))
 	require.NoError(t, err)
-	ch, all := collect(t, plugins.Events()), collect(t, plugins.Events())
+	ch, all := tuitest.Collect(t, plugins.Events()), tuitest.Collect(t, plugins.Events())
 
 	ext, err := plugins.NewExtension("watcher")
 	require.NoError(t, err)
@@ -336,7 +332,7 @@ return M`))
 	st, err := h.State(ctx)
 	require.NoError(t, err)
 	require.Equal(t, "idle", st.State)
-	ev := nextEvent(t, ch, ptywright.EventAdapterStateChanged)
+	ev := tuitest.NextEvent(t, ch, ptywright.EventAdapterStateChanged)
 	require.Equal(t, "e1", ev.Adapter)
 	var ce ptywright.CoreEvent
 	require.NoError(t, json.Unmarshal(ev.Payload, &ce))
@@ -352,18 +348,18 @@ return M`))
 	st, err = h.State(ctx)
 	require.NoError(t, err)
 	require.Equal(t, "leaving", st.State)
-	saw := nextEvent(t, ch, "watcher:saw_bye")
+	saw := tuitest.NextEvent(t, ch, "watcher:saw_bye")
 	require.Equal(t, "s1", saw.Session, "the handle binds its scope to the plugin's events")
-	require.NoError(t, json.Unmarshal(nextEvent(t, ch, ptywright.EventAdapterStateChanged).Payload, &ce))
+	require.NoError(t, json.Unmarshal(tuitest.NextEvent(t, ch, ptywright.EventAdapterStateChanged).Payload, &ce))
 	require.Equal(t, "leaving", ce.State)
 	require.Equal(t, "idle", ce.PreviousState)
 
 	// The program exits: the cleanups run then, once; close() waits for
 	// Close.
 	require.NoError(t, s.Send(ctx, ptywright.Text("end\r")))
-	nextEvent(t, ch, "watcher:cleaned")
+	tuitest.NextEvent(t, ch, "watcher:cleaned")
 	require.NoError(t, h.Close())
-	nextEvent(t, ch, "watcher:closed")
+	tuitest.NextEvent(t, ch, "watcher:closed")
 	var names []string
 	for _, ev := range drain(all) {
 		if ev.Plugin == "watcher" {
@@ -374,19 +370,19 @@ return M`))
 }
 
 func TestExtensionHandleCloseRunsCleanups(t *testing.T) {
-	noLeak(t)
-	plugins := newPlugins(t, plugins.Options{})
+	tuitest.NoLeak(t)
+	plugins := tuitest.EchoPlugins(t, plugins.Options{})
 	_, err := plugins.Load(tuitest.WritePlugin(t, "watcher", "", `ptywright.on_cleanup(function() ptywright.emit("cleaned") end)
 return {classify = function() return {state = "idle"} end}`))
 	require.NoError(t, err)
-	ch := collect(t, plugins.Events())
+	ch := tuitest.Collect(t, plugins.Events())
 	ext, err := plugins.NewExtension("watcher")
 	require.NoError(t, err)
 	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", "sleep 30"}})
 	require.NoError(t, err)
 	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{})
 	require.NoError(t, h.Close())
-	nextEvent(t, ch, "watcher:cleaned")
+	tuitest.NextEvent(t, ch, "watcher:cleaned")
 	require.Empty(t, drain(ch))
 }
 
@@ -394,26 +390,26 @@ return {classify = function() return {state = "idle"} end}`))
 // (newest first, once) when a stack overflow fails the state, before a
 // fresh state replaces it; the fresh state's own run at Close.
 func TestLuaCleanupsSurviveStackOverflow(t *testing.T) {
-	logger, logs := jsonLogger()
+	logger, logs := tuitest.JSONLogger()
 	bus := ptywright.NewEventBus(logger)
-	ch := collect(t, bus)
+	ch := tuitest.Collect(t, bus)
 	src := strings.Replace(cleanupPlugin, "function M.close()", `function M.overflow() local function f(n) return f(n + 1) + 1 end return f(1) end
 function M.ping() return "pong" end
 function M.close()`, 1)
-	ext, err := ptywright.NewLuaExtension(sdkManifest("tool"), []byte(src), ptywright.LuaOptions{Limits: testLimits, Events: bus, Logger: logger})
+	ext, err := luahost.New(tuitest.SDKManifest("tool"), []byte(src), luahost.Options{Limits: tuitest.TestLimits, Events: bus, Logger: logger})
 	require.NoError(t, err)
 	ctx := context.Background()
-	_, err = ext.CallHook(ctx, "register", nil, ptywright.HookOptions{})
+	_, err = ext.CallHook(ctx, "register", nil, luahost.HookOptions{})
 	require.NoError(t, err)
 
 	// Overflowing takes seconds under -race: a generous timeout.
-	_, err = ext.CallHook(ctx, "overflow", nil, ptywright.HookOptions{Timeout: time.Minute})
-	require.ErrorIs(t, err, ptywright.ErrPluginRuntime)
+	_, err = ext.CallHook(ctx, "overflow", nil, luahost.HookOptions{Timeout: time.Minute})
+	require.ErrorIs(t, err, luahost.ErrRuntime)
 	require.ErrorContains(t, err, "stack overflow")
 	require.Equal(t, []string{"3", "2", "1"}, cleanupOrder(t, ch), "the failed state's cleanups ran, newest first")
-	require.Empty(t, logs.matching(t, "plugin state replaced after a failure; its cleanups are lost"))
+	require.Empty(t, logs.Matching(t, "plugin state replaced after a failure; its cleanups are lost"))
 
-	got, err := ext.CallHook(ctx, "ping", nil, ptywright.HookOptions{})
+	got, err := ext.CallHook(ctx, "ping", nil, luahost.HookOptions{})
 	require.NoError(t, err, "a fresh state answers")
 	require.JSONEq(t, `"pong"`, string(got.Ok))
 	require.NoError(t, ext.Close())

@@ -1,4 +1,4 @@
-package ptywright
+package luahost
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"ptywright"
 	"ptywright/internal/luart"
 )
 
@@ -26,7 +27,7 @@ type luaEvents struct {
 
 	mu      sync.Mutex
 	unsub   func()
-	queue   []Event
+	queue   []ptywright.Event
 	dropped int
 	running bool
 	stopped bool
@@ -36,7 +37,7 @@ type luaEvents struct {
 func (ev *luaEvents) setHandled(set map[string]bool) { ev.handled.Store(&set) }
 
 // subscribe attaches the instance to bus, replacing any previous bus.
-func (ev *luaEvents) subscribe(bus *EventBus, e *LuaExtension) {
+func (ev *luaEvents) subscribe(bus *ptywright.EventBus, e *Extension) {
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
 	if ev.stopped {
@@ -45,11 +46,11 @@ func (ev *luaEvents) subscribe(bus *EventBus, e *LuaExtension) {
 	if ev.unsub != nil {
 		ev.unsub()
 	}
-	ev.unsub = bus.Subscribe(func(x Event) { ev.post(x, e) })
+	ev.unsub = bus.Subscribe(func(x ptywright.Event) { ev.post(x, e) })
 }
 
-func (ev *luaEvents) post(x Event, e *LuaExtension) {
-	if x.origin == any(e) {
+func (ev *luaEvents) post(x ptywright.Event, e *Extension) {
+	if x.Source == any(e) {
 		return // an instance does not hear itself
 	}
 	if h := ev.handled.Load(); h == nil || !(*h)[x.Name] {
@@ -73,7 +74,7 @@ func (ev *luaEvents) post(x Event, e *LuaExtension) {
 }
 
 // dispatch runs handlers until the queue is empty or the instance stops.
-func (ev *luaEvents) dispatch(e *LuaExtension) {
+func (ev *luaEvents) dispatch(e *Extension) {
 	defer ev.wg.Done()
 	for {
 		ev.mu.Lock()
@@ -95,7 +96,7 @@ func (ev *luaEvents) dispatch(e *LuaExtension) {
 
 // handle runs the instance's handlers of x under its lock; dropped is how
 // many events were dropped before it.
-func (e *LuaExtension) handle(x Event, dropped int) {
+func (e *Extension) handle(x ptywright.Event, dropped int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if dropped > 0 {
@@ -103,9 +104,9 @@ func (e *LuaExtension) handle(x Event, dropped int) {
 	}
 	for _, err := range e.rt.CallHandlers(context.Background(), luart.Event{
 		Name: x.Name, Plugin: x.Plugin, Session: x.Session, Adapter: x.Adapter,
-		Payload: x.Payload, Time: x.Time, Depth: x.depth,
+		Payload: x.Payload, Time: x.Time, Depth: x.Depth,
 	}) {
-		e.rt.Logger().Warn("event handler failed", "event", x.Name, "err", DefaultRedactor().Redact(err.Error()))
+		e.rt.Logger().Warn("event handler failed", "event", x.Name, "err", ptywright.DefaultRedactor().Redact(err.Error()))
 	}
 }
 
@@ -126,7 +127,7 @@ func (ev *luaEvents) stop() {
 // events. ExtensionHandle calls it with HandleOptions.Events and Scope;
 // calling it again rebinds. A nil bus keeps the current one and changes
 // only the scope.
-func (e *LuaExtension) BindEvents(bus *EventBus, scope EventScope) {
+func (e *Extension) BindEvents(bus *ptywright.EventBus, scope ptywright.EventScope) {
 	e.mu.Lock()
 	e.rt.SetScope(luart.Scope(scope))
 	if bus != nil && bus != e.bus {
@@ -144,7 +145,7 @@ func (e *LuaExtension) BindEvents(bus *EventBus, scope EventScope) {
 // (they are logged through the plugin's logger too). The instance stays
 // usable; cleanups it registers later run at the next RunCleanups or at
 // Close. ExtensionHandle calls it when the session's program exits.
-func (e *LuaExtension) RunCleanups(ctx context.Context) error {
+func (e *Extension) RunCleanups(ctx context.Context) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.rt.Closed() {
@@ -152,24 +153,12 @@ func (e *LuaExtension) RunCleanups(ctx context.Context) error {
 	}
 	errs := e.rt.RunCleanups(ctx)
 	for _, err := range errs {
-		e.rt.Logger().Warn("plugin cleanup failed", "err", DefaultRedactor().Redact(err.Error()))
+		e.rt.Logger().Warn("plugin cleanup failed", "err", ptywright.DefaultRedactor().Redact(err.Error()))
 	}
 	return errors.Join(errs...)
 }
 
-// Cleaner is implemented by extensions with cleanups to run when their
-// session's program exits, before Close (LuaExtension does).
-type Cleaner interface {
-	RunCleanups(ctx context.Context) error
-}
-
-// EventBinder is implemented by extensions that emit and handle events
-// (LuaExtension does); ExtensionHandle binds them to its bus and scope.
-type EventBinder interface {
-	BindEvents(bus *EventBus, scope EventScope)
-}
-
 var (
-	_ Cleaner     = (*LuaExtension)(nil)
-	_ EventBinder = (*LuaExtension)(nil)
+	_ ptywright.Cleaner     = (*Extension)(nil)
+	_ ptywright.EventBinder = (*Extension)(nil)
 )

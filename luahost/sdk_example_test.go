@@ -1,4 +1,4 @@
-package ptywright_test
+package luahost_test
 
 import (
 	"context"
@@ -7,29 +7,30 @@ import (
 	"log"
 
 	"ptywright"
+	"ptywright/luahost"
 	"ptywright/manifest"
 )
 
 // A plugin emits events (namespaced by the host), registers cleanups that
 // run once when the instance closes, and answers hook calls with Ok/Err.
-func ExampleLuaExtension_CallHook() {
+func ExampleExtension_CallHook() {
 	bus := ptywright.NewEventBus(nil)
 	defer bus.Subscribe(func(ev ptywright.Event) { fmt.Println("event", ev.Name, string(ev.Payload)) })()
 
 	m := manifest.Manifest{Name: "greeter", Kind: manifest.KindMacro, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
-	ext, err := ptywright.NewLuaExtension(m, []byte(`local M = {}
+	ext, err := luahost.New(m, []byte(`local M = {}
 ptywright.on_cleanup(function() ptywright.emit("bye") end)
 function M.greet(name)
   ptywright.emit("greeted", {name = name})
   if name == "" then return Err("who?") end
   return Ok("hello " .. name)
 end
-return M`), ptywright.LuaOptions{Events: bus})
+return M`), luahost.Options{Events: bus})
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, args := range []string{`["terminal"]`, `[""]`} {
-		res, err := ext.CallHook(context.Background(), "greet", json.RawMessage(args), ptywright.HookOptions{})
+		res, err := ext.CallHook(context.Background(), "greet", json.RawMessage(args), luahost.HookOptions{})
 		if err != nil {
 			log.Fatal(err)
 		}

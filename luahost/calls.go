@@ -1,6 +1,7 @@
-package ptywright
+package luahost
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"ptywright"
 	"ptywright/internal/luart"
 	"ptywright/internal/wire"
 	"ptywright/manifest"
@@ -15,8 +17,8 @@ import (
 
 // Classify calls the plugin's classify(ctx). state is required; a table
 // evidence is JSON-encoded; metadata must convert to a JSON object.
-func (e *LuaExtension) Classify(ctx context.Context, cc ClassifyContext) (StateSnapshot, error) {
-	var st StateSnapshot
+func (e *Extension) Classify(ctx context.Context, cc ptywright.ClassifyContext) (ptywright.StateSnapshot, error) {
+	var st ptywright.StateSnapshot
 	err := e.call(ctx, "classify", func(a *luart.Args) error { return a.Go(cc) }, func(v luart.Value) (err error) {
 		st, err = decodeSnapshot(v)
 		return err
@@ -28,17 +30,17 @@ func (e *LuaExtension) Classify(ctx context.Context, cc ClassifyContext) (StateS
 // {plugin, session?, adapter?} (see pushCallContext). An intent is any
 // exported function except classify, describe, project, close and the
 // *_matcher functions.
-func (e *LuaExtension) Plan(ctx context.Context, intent string, params json.RawMessage) (ActionPlan, error) {
+func (e *Extension) Plan(ctx context.Context, intent string, params json.RawMessage) (ptywright.ActionPlan, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.rt.Ensure(ctx); err != nil {
-		return ActionPlan{}, err
+		return ptywright.ActionPlan{}, err
 	}
 	exports := e.rt.Exports()
 	if !isIntentName(intent) || !exports[intent] {
-		return ActionPlan{}, fmt.Errorf("%w: unknown intent %q (intents: %s)", ErrInvalidParams, intent, luart.NameList(intentNames(exports)))
+		return ptywright.ActionPlan{}, fmt.Errorf("%w: unknown intent %q (intents: %s)", ptywright.ErrInvalidParams, intent, luart.NameList(intentNames(exports)))
 	}
-	var plan ActionPlan
+	var plan ptywright.ActionPlan
 	err := e.rt.Call(ctx, intent, func(a *luart.Args) error {
 		if err := a.JSON(objectParams(params)); err != nil {
 			return err
@@ -53,21 +55,21 @@ func (e *LuaExtension) Plan(ctx context.Context, intent string, params json.RawM
 }
 
 // WaitMatcher calls the *_matcher function named intent with params and
-// decodes the matcher table through Matcher's JSON form.
-func (e *LuaExtension) WaitMatcher(ctx context.Context, intent string, params json.RawMessage) (Matcher, error) {
+// decodes the matcher table through ptywright.Matcher's JSON form.
+func (e *Extension) WaitMatcher(ctx context.Context, intent string, params json.RawMessage) (ptywright.Matcher, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if !e.rt.HasPermission(manifest.PermissionMatcherWait) {
-		return Matcher{}, fmt.Errorf("%w: plugin %s does not declare %s", ErrPermissionDenied, e.rt.Name(), manifest.PermissionMatcherWait)
+		return ptywright.Matcher{}, fmt.Errorf("%w: plugin %s does not declare %s", ptywright.ErrPermissionDenied, e.rt.Name(), manifest.PermissionMatcherWait)
 	}
 	if err := e.rt.Ensure(ctx); err != nil {
-		return Matcher{}, err
+		return ptywright.Matcher{}, err
 	}
 	exports := e.rt.Exports()
 	if !strings.HasSuffix(intent, "_matcher") || !exports[intent] {
-		return Matcher{}, fmt.Errorf("%w: unknown wait intent %q (wait matchers: %s)", ErrInvalidParams, intent, luart.NameList(matcherNames(exports)))
+		return ptywright.Matcher{}, fmt.Errorf("%w: unknown wait intent %q (wait matchers: %s)", ptywright.ErrInvalidParams, intent, luart.NameList(matcherNames(exports)))
 	}
-	var m Matcher
+	var m ptywright.Matcher
 	err := e.rt.Call(ctx, intent, pushParams(params), func(v luart.Value) error {
 		raw, err := v.JSON("matcher")
 		if err != nil {
@@ -81,7 +83,7 @@ func (e *LuaExtension) WaitMatcher(ctx context.Context, intent string, params js
 // Project calls the plugin's optional project(ctx), which returns
 // {dialog_text = ..., projector_id = ...}: the screen's dialog with the
 // provider's chrome removed. ok is false when the plugin exports none.
-func (e *LuaExtension) Project(ctx context.Context, cc ClassifyContext) (dialog, projectorID string, ok bool, err error) {
+func (e *Extension) Project(ctx context.Context, cc ptywright.ClassifyContext) (dialog, projectorID string, ok bool, err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.rt.Ensure(ctx); err != nil {
@@ -99,7 +101,7 @@ func (e *LuaExtension) Project(ctx context.Context, cc ClassifyContext) (dialog,
 			DialogText  string `json:"dialog_text"`
 			ProjectorID string `json:"projector_id"`
 		}
-		if err := strictDecode(raw, &out); err != nil {
+		if err := wire.StrictDecode(raw, &out); err != nil {
 			// A newer plugin may return more than dialog_text and
 			// projector_id: those are dropped (and logged), never fatal;
 			// a field of the wrong type still is.
@@ -119,14 +121,14 @@ func (e *LuaExtension) Project(ctx context.Context, cc ClassifyContext) (dialog,
 
 // Describe returns the plugin's catalogue: its own describe() when it
 // exports one, otherwise what its exports show.
-func (e *LuaExtension) Describe(ctx context.Context) (PluginDescription, error) {
+func (e *Extension) Describe(ctx context.Context) (Description, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.rt.Ensure(ctx); err != nil {
-		return PluginDescription{}, err
+		return Description{}, err
 	}
 	exports := e.rt.Exports()
-	d := PluginDescription{Plugin: e.rt.Name(), Manifest: e.rt.Manifest()}
+	d := Description{Plugin: e.rt.Name(), Manifest: e.rt.Manifest()}
 	if !exports["describe"] {
 		for _, name := range intentNames(exports) {
 			d.Intents = append(d.Intents, DescribeEntry{"name": name})
@@ -149,19 +151,19 @@ func (e *LuaExtension) Describe(ctx context.Context) (PluginDescription, error) 
 
 // EvalPredicate calls the exported predicate with the wait's view of the
 // session (a lua matcher's branch).
-func (e *LuaExtension) EvalPredicate(ctx context.Context, predicate string, in PredicateInput) (PredicateOutcome, error) {
+func (e *Extension) EvalPredicate(ctx context.Context, predicate string, in ptywright.PredicateInput) (ptywright.PredicateOutcome, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.rt.Ensure(ctx); err != nil {
-		return PredicateOutcome{}, err
+		return ptywright.PredicateOutcome{}, err
 	}
 	if !e.rt.Exports()[predicate] {
-		return PredicateOutcome{}, fmt.Errorf("%w: plugin %s exports no function %q", ErrInvalidMatcher, e.rt.Name(), predicate)
+		return ptywright.PredicateOutcome{}, fmt.Errorf("%w: plugin %s exports no function %q", ptywright.ErrInvalidMatcher, e.rt.Name(), predicate)
 	}
 	if len(in.Params) == 0 || string(in.Params) == "null" {
 		in.Params = json.RawMessage("{}")
 	}
-	var out PredicateOutcome
+	var out ptywright.PredicateOutcome
 	err := e.rt.Call(ctx, predicate, func(a *luart.Args) error { return a.Go(in) }, func(v luart.Value) (err error) {
 		out, err = decodePredicate(v)
 		return err
@@ -169,7 +171,7 @@ func (e *LuaExtension) EvalPredicate(ctx context.Context, predicate string, in P
 	return out, err
 }
 
-func (e *LuaExtension) call(ctx context.Context, fn string, push func(*luart.Args) error, result func(luart.Value) error) error {
+func (e *Extension) call(ctx context.Context, fn string, push func(*luart.Args) error, result func(luart.Value) error) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.rt.Ensure(ctx); err != nil {
@@ -206,9 +208,9 @@ func matcherNames(exports map[string]bool) []string {
 	return out
 }
 
-// PluginDescription is plugin.describe's result: what a plugin offers, so
+// Description is plugin.describe's result: what a plugin offers, so
 // drivers need not hard-code intent names.
-type PluginDescription struct {
+type Description struct {
 	Plugin   string            `json:"plugin"`
 	Manifest manifest.Manifest `json:"manifest"`
 	// Intents are adapter.send intents; WaitMatchers adapter.wait intents;
@@ -233,8 +235,8 @@ func (d DescribeEntry) Name() string {
 }
 
 // MarshalJSON writes the fixed fields, then Extra's that do not clash.
-func (d PluginDescription) MarshalJSON() ([]byte, error) {
-	type wire PluginDescription
+func (d Description) MarshalJSON() ([]byte, error) {
+	type wire Description
 	fixed, err := json.Marshal(wire(d))
 	if err != nil || len(d.Extra) == 0 {
 		return fixed, err
@@ -257,7 +259,7 @@ func (d PluginDescription) MarshalJSON() ([]byte, error) {
 }
 
 // fill takes the value a plugin's describe() returned.
-func (d *PluginDescription) fill(v any) error {
+func (d *Description) fill(v any) error {
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return fmt.Errorf("describe() must return a table with string keys, got %T", v)
@@ -319,10 +321,19 @@ func describeEntries(key string, v any) ([]DescribeEntry, error) {
 }
 
 // normalise makes absent lists empty, so they are [] on the wire.
-func (d *PluginDescription) normalise() {
+func (d *Description) normalise() {
 	for _, p := range []*[]DescribeEntry{&d.Intents, &d.WaitMatchers, &d.States} {
 		if *p == nil {
 			*p = []DescribeEntry{}
 		}
 	}
+}
+
+// objectParams turns absent or null params into {} so intents can index
+// into them.
+func objectParams(p json.RawMessage) json.RawMessage {
+	if t := bytes.TrimSpace(p); len(t) == 0 || string(t) == "null" {
+		return json.RawMessage("{}")
+	}
+	return p
 }

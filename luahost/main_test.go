@@ -1,0 +1,10 @@
+package luahost_test
+
+import (
+	"testing"
+
+	"ptywright/internal/tuitest"
+)
+
+// TestMain fails the run when library goroutines outlive the tests.
+func TestMain(m *testing.M) { tuitest.Main(m) }
