@@ -38,12 +38,10 @@ type PredicateOutcome struct {
 // compiled is a validated matcher with its regular expressions compiled once
 // per wait.
 type compiled struct {
-	m    Matcher
-	re   *regexp.Regexp
-	subs []*compiled
-	// searched: a transcript_contains branch has looked at the transcript
-	// up to this cursor without finding its text (transcript.containsSince).
-	searched int64
+	m        Matcher
+	re       *regexp.Regexp
+	subs     []*compiled
+	searched int64 // transcript_contains: see transcript.containsSince
 }
 
 func compileMatcher(m Matcher, path string) (*compiled, error) {
@@ -164,11 +162,8 @@ func (st *evalState) transcriptText() string {
 	return *st.transcript
 }
 
-// transcriptContains searches the transcript where it is kept, under the
-// session's lock, from where this branch's last look left off (searched):
-// a copy of up to TranscriptMaxChars characters per look, and a scan of
-// all of them, is what a wait on a long session's transcript would
-// otherwise cost at every change.
+// transcriptContains searches the transcript in place, under the lock,
+// from where this branch's last look left off: no copy of it per look.
 func (st *evalState) transcriptContains(v string, searched *int64) bool {
 	st.s.mu.Lock()
 	defer st.s.mu.Unlock()

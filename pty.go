@@ -9,6 +9,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"ptywright/internal/ptyio"
 )
 
 // Options configure a Session. The zero value of every optional field says
@@ -98,9 +100,7 @@ type Session struct {
 	start  time.Time
 
 	replies chan []byte   // terminal replies on their way to the child
-	chunks  chan []byte   // read from the PTY, on their way to the parser (pty_read.go)
-	free    chan []byte   // read buffers the parser is done with
-	feeding feedState     // who feeds the output now (pty_read.go)
+	pump    *ptyio.Pump   // the PTY's output on its way to feed (pty_read.go)
 	stop    chan struct{} // closed by Close: ends the reply writer
 	wg      sync.WaitGroup
 

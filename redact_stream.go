@@ -23,10 +23,8 @@ import (
 // A private key block is held whole, from its header, until its END line
 // arrives (bounded by streamHoldHard).
 
-// builtinOnly reports whether r hides what the default patterns find and
-// nothing else: extra literals and regexes have neither the line-local
-// shape nor the non-secret lead those patterns have, which narrowHold and
-// transcript.withContextFor rely on.
+// builtinOnly: r has no extra literals or regexes, which lack the shape
+// narrowHold and withContextFor rely on in the default patterns.
 func builtinOnly(r *Redactor) bool {
 	return len(r.literals) == 0 && len(r.regexes) == 0
 }

@@ -184,13 +184,11 @@ func (t *transcript) contextStart(i int) int {
 	return c
 }
 
-// withContextFor returns a copy of the text from byte i of buf to the end,
-// preceded by the part of its context (contextStart) that r needs to judge
-// it: the text is s[split:]. That is none when r hides nothing; with the default patterns alone,
-// the text's first line and a private key block begun before it
-// (secrets.ContextStart); all of it for a policy with extra literals or
-// regexes, which may span lines. Reads of a short tail or of the output
-// since a cursor then copy and scan their own text, not 4 KiB before it.
+// withContextFor returns a copy of the text from byte i of buf on, after
+// the part of its context (contextStart) r needs: the text is s[split:].
+// None when r hides nothing; with the default patterns alone, from the
+// start of i's line (secrets.ContextStart); all of it for extra literals
+// or regexes, which may span lines. A short read scans little more.
 func (t *transcript) withContextFor(i int, r *Redactor) (s string, split int) {
 	r = r.orDefault()
 	c := t.contextStart(i)
@@ -314,12 +312,10 @@ func (t *transcript) sinceStart(cursor int64) (i int, at, end int64, dropped boo
 // retained returns the retained text, valid UTF-8.
 func (t *transcript) retained() []byte { return t.buf[t.off:] }
 
-// containsSince reports whether the retained text contains v, given that
-// the text up to cursor searched (0: none) was looked at without finding
-// it: only what came after, with len(v)-1 characters of overlap, is
-// searched. next is the searched cursor to pass the next time: the end
-// when v was not found, searched itself when it was (so that a later look
-// still finds it, unless the bound dropped it).
+// containsSince reports whether the retained text contains v, searching
+// only after cursor searched (0: all), less len(v)-1 characters, where an
+// earlier look did not find it. next is searched for the next look: the
+// end, or searched itself when v was found (a later look finds it again).
 func (t *transcript) containsSince(v string, searched int64) (found bool, next int64) {
 	from := t.off
 	if searched > 0 {
