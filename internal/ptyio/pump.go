@@ -36,8 +36,10 @@ const (
 	bufSize = 64 << 10
 	// buffers is how many hand-offs may wait for the parser.
 	buffers = 4
-	// directFeedMax: Read feeds a read shorter than this itself when it can.
-	directFeedMax = 4 << 10
+	// directFeedMax: Read feeds a read shorter than this itself when it
+	// can: a line or a few, not the up to 4 KiB reads of a flood, whose
+	// reading should go on while they are parsed.
+	directFeedMax = 512
 )
 
 // NewPump returns a pump that passes what it reads to feed, in order, one
