@@ -55,9 +55,10 @@ type Explainer interface {
 }
 
 // Redact returns a copy with its texts (evidence, reasons, anomaly
-// messages) redacted by r; nil r returns x unchanged.
+// messages) redacted by r: nil means DefaultRedactor, as everywhere;
+// NoRedaction returns x as it is.
 func (x Explanation) Redact(r *Redactor) Explanation {
-	if r == nil {
+	if !r.Enabled() {
 		return x
 	}
 	x.Evidence = r.Redact(x.Evidence)

@@ -87,6 +87,8 @@ func TestExplain(t *testing.T) {
 	require.Equal(t, "saw ready; token [REDACTED]", red.Evidence)
 	require.Equal(t, "no error text ([REDACTED])", red.Considered[0].Reason)
 	require.Contains(t, x.Evidence, "sk-", "Redact copies")
+	require.Equal(t, red, x.Redact(nil), "nil means the default policy, as for every *Redactor")
+	require.Equal(t, x, x.Redact(ptywright.NoRedaction()))
 
 	// A plain classification does not ask for (or decode) the extras.
 	st, err := h.State(ctx)
