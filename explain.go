@@ -222,16 +222,7 @@ func (h *ExtensionHandle) Explain(ctx context.Context, opts ...ExplainOption) (c
 
 // explainLocked is classifyLocked with an explanation.
 func (h *ExtensionHandle) explainLocked(ctx context.Context) contract.Explanation {
-	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
-	shown := h.s.lastVisibleChange()
-	h.extMu.Lock()
-	cc := h.contextLocked(snap)
-	cc.Explain = true
-	st, x := classifyExplained(ctx, h.ext, cc)
-	h.held.add(cc, st)
-	h.noteStateLocked(st)
-	h.surface.note(st, shown)
-	h.extMu.Unlock()
+	st, snap, x := h.classifyScreen(ctx, true)
 	if h.lc != nil {
 		h.feed(st, snap)
 	}
