@@ -8,61 +8,24 @@ import (
 	"ptywright/contract"
 )
 
-// Explanation is the account of one classification: which of the plugin's
-// rules fired, on which rows, with what evidence, what else it considered
-// and why not, and the parser's provenance and anomalies. Plugins name
-// their rules with stable ids (classify returns rule = "claude.permission").
-type Explanation struct {
-	State      string  `json:"state"`
-	Confidence float64 `json:"confidence"`
-	Sequence   uint64  `json:"sequence"`
-	// Rule is the id of the rule that fired, "" when the plugin names none.
-	Rule string `json:"rule,omitempty"`
-	// Region is the screen rows the rule matched, when the plugin says.
-	Region *RowRegion `json:"region,omitempty"`
-	// Evidence is the classification's evidence text.
-	Evidence string `json:"evidence"`
-	// Considered lists the states or rules the plugin tried and rejected,
-	// with why.
-	Considered []ConsideredState `json:"considered,omitempty"`
-	// ParserVersion is the parser preset's version (from the assessment's
-	// parser_metadata), Parser the whole provenance.
-	ParserVersion string                   `json:"parser_version,omitempty"`
-	Parser        *contract.ParserMetadata `json:"parser,omitempty"`
-	// Anomalies are the assessment's (unknown version, fallback...).
-	Anomalies []contract.Anomaly `json:"anomalies,omitempty"`
-}
-
-// RowRegion is a span of screen rows, 1-based and inclusive.
-type RowRegion struct {
-	FirstRow int `json:"first_row"`
-	LastRow  int `json:"last_row"`
-}
-
-// ConsideredState is a state or rule a classifier tried and rejected.
-type ConsideredState struct {
-	State  string `json:"state,omitempty"`
-	Rule   string `json:"rule,omitempty"`
-	Reason string `json:"reason,omitempty"`
-}
-
 // Explainer is implemented by extensions that can account for a
 // classification (a Lua extension does: package luahost).
 // ClassifyExplained classifies like Classify with cc.Explain set and
 // returns the explanation too.
 type Explainer interface {
-	ClassifyExplained(ctx context.Context, cc ClassifyContext) (StateSnapshot, Explanation, error)
+	ClassifyExplained(ctx context.Context, cc ClassifyContext) (StateSnapshot, contract.Explanation, error)
 }
 
-// Redact returns a copy with its texts (evidence, reasons, anomaly
-// messages) redacted by r; nil r returns x unchanged.
-func (x Explanation) Redact(r *Redactor) Explanation {
-	if r == nil {
+// RedactExplanation returns a copy of x with its texts (evidence,
+// reasons, anomaly messages) redacted by r: nil means DefaultRedactor, as
+// everywhere; NoRedaction returns x as it is.
+func RedactExplanation(x contract.Explanation, r *Redactor) contract.Explanation {
+	if !r.Enabled() {
 		return x
 	}
 	x.Evidence = r.Redact(x.Evidence)
 	if x.Considered != nil {
-		c := make([]ConsideredState, len(x.Considered))
+		c := make([]contract.ConsideredState, len(x.Considered))
 		for i, cs := range x.Considered {
 			cs.Reason = r.Redact(cs.Reason)
 			c[i] = cs
@@ -82,8 +45,8 @@ func (x Explanation) Redact(r *Redactor) Explanation {
 
 // explanationOf fills what a snapshot says about itself; the plugin's rule,
 // region and considered come on top.
-func explanationOf(st StateSnapshot) Explanation {
-	x := Explanation{State: st.State, Confidence: st.Confidence, Sequence: st.Sequence, Evidence: st.Evidence}
+func explanationOf(st StateSnapshot) contract.Explanation {
+	x := contract.Explanation{State: st.State, Confidence: st.Confidence, Sequence: st.Sequence, Evidence: st.Evidence}
 	if a := st.Assessment; a != nil {
 		x.Anomalies = a.Anomalies
 		if pm := a.ParserMetadata; pm != nil {
@@ -233,10 +196,10 @@ func (r *heldRing) at(seq uint64) (*heldClassification, error) {
 // screen and its own memory: whatever else it does, it does again).
 //
 // The texts are raw; a caller that shows them elsewhere redacts them
-// (Explanation.Redact), as the JSON-RPC server does. An extension that is
+// (RedactExplanation), as the JSON-RPC server does. An extension that is
 // not an Explainer gets the explanation its snapshot allows (no rule,
 // nothing considered).
-func (h *ExtensionHandle) Explain(ctx context.Context, opts ...ExplainOption) (Explanation, error) {
+func (h *ExtensionHandle) Explain(ctx context.Context, opts ...ExplainOption) (contract.Explanation, error) {
 	var c explainConfig
 	for _, o := range opts {
 		o(&c)
@@ -248,27 +211,18 @@ func (h *ExtensionHandle) Explain(ctx context.Context, opts ...ExplainOption) (E
 		return h.explainHeld(ctx, nil)
 	}
 	if err := h.turn.lock(ctx); err != nil {
-		return Explanation{}, err
+		return contract.Explanation{}, err
 	}
 	defer h.turn.unlock()
 	if h.closed {
-		return Explanation{}, ErrSessionClosed
+		return contract.Explanation{}, ErrSessionClosed
 	}
 	return h.explainLocked(ctx), nil
 }
 
 // explainLocked is classifyLocked with an explanation.
-func (h *ExtensionHandle) explainLocked(ctx context.Context) Explanation {
-	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
-	shown := h.s.lastVisibleChange()
-	h.extMu.Lock()
-	cc := h.contextLocked(snap)
-	cc.Explain = true
-	st, x := classifyExplained(ctx, h.ext, cc)
-	h.held.add(cc, st)
-	h.noteStateLocked(st)
-	h.surface.note(st, shown)
-	h.extMu.Unlock()
+func (h *ExtensionHandle) explainLocked(ctx context.Context) contract.Explanation {
+	st, snap, x := h.classifyScreen(ctx, true)
 	if h.lc != nil {
 		h.feed(st, snap)
 	}
@@ -277,21 +231,21 @@ func (h *ExtensionHandle) explainLocked(ctx context.Context) Explanation {
 
 // explainHeld explains the held classification at *seq, or the newest
 // one when seq is nil. It needs extMu only, not the turn lock.
-func (h *ExtensionHandle) explainHeld(ctx context.Context, seq *uint64) (Explanation, error) {
+func (h *ExtensionHandle) explainHeld(ctx context.Context, seq *uint64) (contract.Explanation, error) {
 	h.extMu.Lock()
 	defer h.extMu.Unlock()
 	if h.extClosed {
-		return Explanation{}, ErrSessionClosed
+		return contract.Explanation{}, ErrSessionClosed
 	}
 	newest, ok := h.held.newest()
 	e := newest
 	if seq != nil {
 		var err error
 		if e, err = h.held.at(*seq); err != nil {
-			return Explanation{}, err
+			return contract.Explanation{}, err
 		}
 	} else if !ok {
-		return Explanation{}, &NotHeldError{}
+		return contract.Explanation{}, &NotHeldError{}
 	}
 	return h.explainHeldLocked(ctx, e, newest), nil
 }
@@ -304,7 +258,7 @@ func (h *ExtensionHandle) explainHeld(ctx context.Context, seq *uint64) (Explana
 // not. A second pass over an older context is followed by a plain one over
 // the newest, so the plugin's memory is left as the newest classification
 // left it. The caller holds extMu.
-func (h *ExtensionHandle) explainHeldLocked(ctx context.Context, e, newest *heldClassification) Explanation {
+func (h *ExtensionHandle) explainHeldLocked(ctx context.Context, e, newest *heldClassification) contract.Explanation {
 	cc := e.cc
 	cc.Explain = true
 	again, x := classifyExplained(ctx, h.ext, cc)
@@ -329,7 +283,7 @@ func (h *ExtensionHandle) explainHeldLocked(ctx context.Context, e, newest *held
 // it), redacted with the default policy. Only when the handle has
 // classified nothing yet does it classify the screen now. nil when the
 // handle is closed.
-func (h *ExtensionHandle) timeoutExplanation(ctx context.Context) *Explanation {
+func (h *ExtensionHandle) timeoutExplanation(ctx context.Context) *contract.Explanation {
 	ctx = context.WithoutCancel(ctx)
 	x, err := h.explainHeld(ctx, nil)
 	if errors.Is(err, ErrNotHeld) {
@@ -339,21 +293,21 @@ func (h *ExtensionHandle) timeoutExplanation(ctx context.Context) *Explanation {
 	if err != nil {
 		return nil
 	}
-	x = x.Redact(DefaultRedactor())
+	x = RedactExplanation(x, nil)
 	return &x
 }
 
 // classifyExplained is classify through an Explainer, when ext is one.
-func classifyExplained(ctx context.Context, ext Extension, cc ClassifyContext) (StateSnapshot, Explanation) {
+func classifyExplained(ctx context.Context, ext Extension, cc ClassifyContext) (StateSnapshot, contract.Explanation) {
 	e, ok := ext.(Explainer)
 	if !ok {
 		st := classify(ctx, ext, cc)
 		return st, explanationOf(st)
 	}
-	var x Explanation
+	var x contract.Explanation
 	st := classify(ctx, explainedExt{Extension: ext, e: e, x: &x}, cc)
 	if st.State == PluginErrorState {
-		x = Explanation{}
+		x = contract.Explanation{}
 	}
 	full := explanationOf(st)
 	full.Rule, full.Region, full.Considered = x.Rule, x.Region, x.Considered
@@ -365,7 +319,7 @@ func classifyExplained(ctx context.Context, ext Extension, cc ClassifyContext) (
 type explainedExt struct {
 	Extension
 	e Explainer
-	x *Explanation
+	x *contract.Explanation
 }
 
 func (w explainedExt) Classify(ctx context.Context, cc ClassifyContext) (StateSnapshot, error) {

@@ -82,7 +82,7 @@ func TestExplainAt(t *testing.T) {
 	require.Equal(t, "starting", x.State)
 	require.Equal(t, "held.nothing", x.Rule)
 	require.Equal(t, first.Sequence, x.Sequence)
-	require.Equal(t, []ptywright.ConsideredState{{Rule: "held.error", Reason: "no error"}}, x.Considered)
+	require.Equal(t, []contract.ConsideredState{{Rule: "held.error", Reason: "no error"}}, x.Considered)
 	// A sequence between two classifications: the newest at or before it.
 	x, err = h.Explain(ctx, ptywright.ExplainAt(second.Sequence-1))
 	require.NoError(t, err)

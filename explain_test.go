@@ -55,7 +55,7 @@ func TestExplain(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "starting", x.State)
 	require.Equal(t, "demo.fallback", x.Rule)
-	require.Equal(t, &ptywright.RowRegion{FirstRow: 1, LastRow: 1}, x.Region)
+	require.Equal(t, &contract.RowRegion{FirstRow: 1, LastRow: 1}, x.Region)
 	require.Equal(t, "3", x.ParserVersion)
 	require.Equal(t, "demo-tui", x.Parser.ParserPresetID)
 	require.Equal(t, []contract.Anomaly{{Code: "unknown_version_floor_used", Message: "no banner"}}, x.Anomalies)
@@ -83,10 +83,12 @@ func TestExplain(t *testing.T) {
 	require.Equal(t, "ready", x.State)
 	require.Equal(t, "demo.ready_line", x.Rule)
 	require.Contains(t, x.Evidence, "sk-abcdefghijklmnop1234")
-	red := x.Redact(ptywright.DefaultRedactor())
+	red := ptywright.RedactExplanation(x, ptywright.DefaultRedactor())
 	require.Equal(t, "saw ready; token [REDACTED]", red.Evidence)
 	require.Equal(t, "no error text ([REDACTED])", red.Considered[0].Reason)
 	require.Contains(t, x.Evidence, "sk-", "Redact copies")
+	require.Equal(t, red, ptywright.RedactExplanation(x, nil), "nil means the default policy, as for every *Redactor")
+	require.Equal(t, x, ptywright.RedactExplanation(x, ptywright.NoRedaction()))
 
 	// A plain classification does not ask for (or decode) the extras.
 	st, err := h.State(ctx)

@@ -429,16 +429,33 @@ func (h *ExtensionHandle) classifyRawLocked(ctx context.Context) StateSnapshot {
 // classifyNow classifies the current screen under extMu and returns the raw
 // snapshot it classified.
 func (h *ExtensionHandle) classifyNow(ctx context.Context) (StateSnapshot, ScreenSnapshot) {
+	st, snap, _ := h.classifyScreen(ctx, false)
+	return st, snap
+}
+
+// classifyScreen is classifyNow, with the plugin's explanation when explain
+// is set. The screen is read under extMu too: read before it, a caller that
+// waited for the lock would classify a screen older than the one the
+// holder had just classified, and leave the plugin's memory, the held ring
+// and the state events describing a screen that is gone.
+func (h *ExtensionHandle) classifyScreen(ctx context.Context, explain bool) (StateSnapshot, ScreenSnapshot, contract.Explanation) {
+	h.extMu.Lock()
+	defer h.extMu.Unlock()
 	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
 	shown := h.s.lastVisibleChange()
-	h.extMu.Lock()
 	cc := h.contextLocked(snap)
-	st := classify(ctx, h.ext, cc)
+	var st StateSnapshot
+	var x contract.Explanation
+	if explain {
+		cc.Explain = true
+		st, x = classifyExplained(ctx, h.ext, cc)
+	} else {
+		st = classify(ctx, h.ext, cc)
+	}
 	h.held.add(cc, st)
 	h.noteStateLocked(st)
 	h.surface.note(st, shown)
-	h.extMu.Unlock()
-	return st, snap
+	return st, snap, x
 }
 
 // contextLocked builds the ClassifyContext for snap from the live session;

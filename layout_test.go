@@ -13,7 +13,7 @@ import (
 
 // The house's figures: the root package is the public API and stays small
 // enough to read, and every file anywhere stays short. The root's ceilings
-// are a ratchet at today's figures (28 files, 6,997 lines, 285 names):
+// are a ratchet at today's figures (28 files, 6,970 lines, 282 names):
 // issue 17 aims at 30, 7,000 and 240, so lower them as code leaves the
 // root, never raise them without deciding the layout on purpose. Which
 // package may import what is guarded by internal/luart's
@@ -21,7 +21,7 @@ import (
 const (
 	maxRootFiles    = 28
 	maxRootLines    = 7000
-	maxRootExported = 285
+	maxRootExported = 282
 	maxFileLines    = 600
 )
 

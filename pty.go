@@ -382,11 +382,11 @@ func (s *Session) Resize(size Size) error {
 		return ErrSessionClosed
 	}
 	// Held across the change and its event, so that session:resized
-	// events keep the order of the resizes (lock order: events.go).
+	// events keep the order of the resizes (see the lock order in doc.go).
 	s.pub.mu.Lock()
 	defer s.pub.mu.Unlock()
 	before := s.screen.Size()
-	if err := s.resizeLocked(size); err != nil {
+	if err := s.applyResize(size); err != nil {
 		return err
 	}
 	if size != before {
@@ -395,7 +395,7 @@ func (s *Session) Resize(size Size) error {
 	return nil
 }
 
-func (s *Session) resizeLocked(size Size) error {
+func (s *Session) applyResize(size Size) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.proc.setSize(size); err != nil {

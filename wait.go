@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"ptywright/contract"
 	"time"
 )
 
@@ -38,7 +39,7 @@ type WaitError struct {
 	// (its Sequence says which screen; it is not a new classification
 	// unless the handle had made none), redacted like Snapshot with the
 	// default policy. nil once the handle is closed.
-	Explanation *Explanation
+	Explanation *contract.Explanation
 }
 
 // Error names the cause, how long the wait took and the last sequence.

@@ -1,9 +1,10 @@
 // Package contract is the provider-agnostic vocabulary every adapter
 // speaks (the shared TUI parsing contract): the SurfaceAssessment a plugin
 // reports for one snapshot, the LifecycleTracker that reduces assessments to
-// a turn lifecycle, and the DialogProjection of a snapshot's text. It
-// imports nothing of the root package; ptywright.StateSnapshot,
-// ExtensionHandle.Lifecycle and ExtensionHandle.Project carry these types.
+// a turn lifecycle, the DialogProjection of a snapshot's text, and the
+// Explanation of a classification. It imports nothing of the root package;
+// ptywright.StateSnapshot, ExtensionHandle.Lifecycle, ExtensionHandle.Project
+// and ExtensionHandle.Explain carry these types.
 package contract
 
 import (

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/luart"
 )
 
@@ -13,10 +14,10 @@ import (
 // besides the snapshot, the explanation fields of its result: rule (a
 // string id), region ({first_row, last_row}) and considered (a list of
 // {state?, rule?, reason?}). Classify never reads them.
-func (e *Extension) ClassifyExplained(ctx context.Context, cc ptywright.ClassifyContext) (ptywright.StateSnapshot, ptywright.Explanation, error) {
+func (e *Extension) ClassifyExplained(ctx context.Context, cc ptywright.ClassifyContext) (ptywright.StateSnapshot, contract.Explanation, error) {
 	cc.Explain = true
 	var st ptywright.StateSnapshot
-	var x ptywright.Explanation
+	var x contract.Explanation
 	err := e.call(ctx, "classify", func(a *luart.Args) error { return a.Go(cc) }, func(v luart.Value) (err error) {
 		if st, err = decodeSnapshot(v); err != nil {
 			return err
@@ -29,8 +30,8 @@ func (e *Extension) ClassifyExplained(ctx context.Context, cc ptywright.Classify
 
 // decodeExplanation reads rule, region and considered from classify's
 // result res.
-func decodeExplanation(res luart.Value) (ptywright.Explanation, error) {
-	var x ptywright.Explanation
+func decodeExplanation(res luart.Value) (contract.Explanation, error) {
+	var x contract.Explanation
 	switch r := res.Field("rule"); {
 	case r.IsNil():
 	case r.IsString():
@@ -49,7 +50,7 @@ func decodeExplanation(res luart.Value) (ptywright.Explanation, error) {
 		if m == nil || !ok1 || !ok2 || first < 1 || last < first || last > math.MaxInt32 {
 			return x, fmt.Errorf("classify: field \"region\": want {first_row = n, last_row = m} with 1 <= n <= m")
 		}
-		x.Region = &ptywright.RowRegion{FirstRow: int(first), LastRow: int(last)}
+		x.Region = &contract.RowRegion{FirstRow: int(first), LastRow: int(last)}
 	}
 	if c := res.Field("considered"); !c.IsNil() {
 		v, err := c.Go("classify: considered")
@@ -68,7 +69,7 @@ func decodeExplanation(res luart.Value) (ptywright.Explanation, error) {
 			if !ok {
 				return x, fmt.Errorf("classify: considered[%d]: want a table {state, rule, reason}", i+1)
 			}
-			var cs ptywright.ConsideredState
+			var cs contract.ConsideredState
 			for k, dst := range map[string]*string{"state": &cs.State, "rule": &cs.Rule, "reason": &cs.Reason} {
 				switch s := m[k].(type) {
 				case nil:

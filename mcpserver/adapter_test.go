@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 type adapterStarted struct {
@@ -35,7 +36,7 @@ type turnOut struct {
 	Matched     *ptywright.MatchOutcome `json:"matched"`
 	Screen      string                  `json:"screen"`
 	TimedOut    bool                    `json:"timed_out"`
-	Explanation *ptywright.Explanation  `json:"explanation"`
+	Explanation *contract.Explanation   `json:"explanation"`
 }
 
 func TestPluginDescribeListsIntents(t *testing.T) {

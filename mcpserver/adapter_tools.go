@@ -42,7 +42,7 @@ type adapterIn struct {
 type adapterStateOut struct {
 	State ptywright.StateSnapshot `json:"state"`
 	// Explanation is set when the call timed out: see explanationNote.
-	Explanation *ptywright.Explanation `json:"explanation,omitempty" jsonschema:"on a timeout: why the plugin read the screen as it last did (rule, evidence, what it rejected)"`
+	Explanation *contract.Explanation `json:"explanation,omitempty" jsonschema:"on a timeout: why the plugin read the screen as it last did (rule, evidence, what it rejected)"`
 }
 
 type adapterSendOut struct {
@@ -51,7 +51,7 @@ type adapterSendOut struct {
 	// match outcome, a tree a JSON schema inferred from Go cannot say.
 	Receipt any `json:"receipt" jsonschema:"what became of the intent: effect confirmed (the program took it), ignored (it dropped the keys: try again) or unverified; bytes written, attempts, reason"`
 	// Explanation is set when the call timed out: see explanationNote.
-	Explanation *ptywright.Explanation `json:"explanation,omitempty" jsonschema:"on a timeout: why the plugin read the screen as it last did (rule, evidence, what it rejected)"`
+	Explanation *contract.Explanation `json:"explanation,omitempty" jsonschema:"on a timeout: why the plugin read the screen as it last did (rule, evidence, what it rejected)"`
 }
 
 type adapterSendIn struct {
@@ -79,8 +79,8 @@ type adapterTurnOut struct {
 	Receipt any `json:"receipt" jsonschema:"what became of the intent (see adapter_send); when it was ignored the turn did not wait"`
 	// TimedOut and Explanation are set when the wait gave up: see
 	// explanationNote.
-	TimedOut    bool                   `json:"timed_out,omitempty" jsonschema:"the wait timed out before its matcher fired; screen is the last screen"`
-	Explanation *ptywright.Explanation `json:"explanation,omitempty" jsonschema:"on a timeout: why the plugin read the screen as it last did (rule, evidence, what it rejected)"`
+	TimedOut    bool                  `json:"timed_out,omitempty" jsonschema:"the wait timed out before its matcher fired; screen is the last screen"`
+	Explanation *contract.Explanation `json:"explanation,omitempty" jsonschema:"on a timeout: why the plugin read the screen as it last did (rule, evidence, what it rejected)"`
 }
 
 type adapterCloseOut struct {
@@ -431,7 +431,7 @@ func (c *client) adapterClose(_ context.Context, _ *mcp.CallToolRequest, in adap
 // timeoutExplanation is, for a call that timed out, the explanation of the
 // adapter's last classification (a wait's own, when it carries one),
 // redacted; nil for any other outcome or when nothing was classified.
-func timeoutExplanation(err error, h *ptywright.ExtensionHandle) *ptywright.Explanation {
+func timeoutExplanation(err error, h *ptywright.ExtensionHandle) *contract.Explanation {
 	if !errors.Is(err, ptywright.ErrTimeout) {
 		return nil
 	}
@@ -443,13 +443,13 @@ func timeoutExplanation(err error, h *ptywright.ExtensionHandle) *ptywright.Expl
 	if xerr != nil {
 		return nil
 	}
-	x = x.Redact(ptywright.DefaultRedactor())
+	x = ptywright.RedactExplanation(x, nil)
 	return &x
 }
 
 // explanationNote is the short line a timeout's text carries: what the
 // plugin last read the screen as, and by which rule.
-func explanationNote(x *ptywright.Explanation) string {
+func explanationNote(x *contract.Explanation) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Why: the plugin last read the screen (sequence %d) as %s", x.Sequence, x.State)
 	if x.Rule != "" {

@@ -5,12 +5,13 @@ import (
 	"errors"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 type explainResult struct {
-	Adapter     string                `json:"adapter"`
-	Plugin      string                `json:"plugin"`
-	Explanation ptywright.Explanation `json:"explanation"`
+	Adapter     string               `json:"adapter"`
+	Plugin      string               `json:"plugin"`
+	Explanation contract.Explanation `json:"explanation"`
 }
 
 // explainParams are adapter.explain's: a redacting read with an optional
@@ -70,5 +71,5 @@ func (s *Server) adapterExplain(ctx context.Context, _ *conn, raw []byte) (any, 
 	if err != nil {
 		return nil, err
 	}
-	return explainResult{Adapter: a.id, Plugin: a.plugin, Explanation: x.Redact(r)}, nil
+	return explainResult{Adapter: a.id, Plugin: a.plugin, Explanation: ptywright.RedactExplanation(x, r)}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 const explainDemo = `local M = {}
@@ -50,8 +51,8 @@ func TestAdapterExplain(t *testing.T) {
 	x := res.Explanation
 	require.Equal(t, "idle", x.State)
 	require.Equal(t, "demo.prompt", x.Rule)
-	require.Equal(t, &ptywright.RowRegion{FirstRow: 1, LastRow: 1}, x.Region)
-	require.Equal(t, []ptywright.ConsideredState{{State: "working", Rule: "demo.spinner", Reason: "no spinner"}}, x.Considered)
+	require.Equal(t, &contract.RowRegion{FirstRow: 1, LastRow: 1}, x.Region)
+	require.Equal(t, []contract.ConsideredState{{State: "working", Rule: "demo.spinner", Reason: "no spinner"}}, x.Considered)
 	require.Equal(t, "prompt shown; key [REDACTED]", x.Evidence, "redacted by default")
 
 	c.do("adapter.explain", map[string]any{"adapter": "e1", "redact": false}, &res)

@@ -8,6 +8,7 @@ import (
 
 	"ptywright"
 	"ptywright/asciicast"
+	"ptywright/contract"
 	"ptywright/internal/wire"
 	"ptywright/manifest"
 	"ptywright/plugins"
@@ -119,7 +120,7 @@ type waitEvidence struct {
 	ElapsedMs      int64                    `json:"elapsed_ms"`
 	Sequence       uint64                   `json:"sequence"`
 	// Explanation accounts for the last classification, on adapter waits.
-	Explanation *ptywright.Explanation `json:"explanation,omitempty"`
+	Explanation *contract.Explanation `json:"explanation,omitempty"`
 }
 
 // toWire converts a handler's error into the error object sent to the

@@ -25,6 +25,7 @@ import (
 
 	"ptywright"
 	"ptywright/asciicast"
+	"ptywright/contract"
 )
 
 // patience bounds how long a test waits for something that should happen
@@ -316,9 +317,9 @@ func TestSnapshotCommand(t *testing.T) {
 		res := runBinary(t, nil, "snapshot", "--socket", s.socket, "--adapter", started.Adapter, "--explain")
 		require.Equal(t, 0, res.code, res.stderr)
 		var out struct {
-			PlainText   string                `json:"plain_text"`
-			Cells       []any                 `json:"cells"`
-			Explanation ptywright.Explanation `json:"explanation"`
+			PlainText   string               `json:"plain_text"`
+			Cells       []any                `json:"cells"`
+			Explanation contract.Explanation `json:"explanation"`
 		}
 		require.NoError(t, json.Unmarshal([]byte(res.stdout), &out), res.stdout)
 		require.Contains(t, out.PlainText, "from the adapter")

@@ -182,7 +182,7 @@ func classifyFixture(t *testing.T, fx claudeFixture) ptywright.StateSnapshot {
 }
 
 // explainFixture classifies fx with an explanation, on a fresh instance.
-func explainFixture(t *testing.T, fx claudeFixture) ptywright.Explanation {
+func explainFixture(t *testing.T, fx claudeFixture) contract.Explanation {
 	t.Helper()
 	ext := newClaudeExtension(t)
 	stable := int64(5000)

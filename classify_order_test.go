@@ -1,0 +1,82 @@
+package ptywright_test
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"ptywright"
+	"ptywright/contract"
+	"ptywright/manifest"
+)
+
+// seqExtension records the screen sequence of every classification, in
+// the order the handle asks for them (it asks one at a time, under its
+// lock), and reports an assessment so that the handle's lifecycle
+// observer classifies too.
+type seqExtension struct {
+	mu   sync.Mutex
+	seen []uint64
+}
+
+func (e *seqExtension) Manifest() manifest.Manifest {
+	return manifest.Manifest{Name: "seq", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
+}
+
+func (e *seqExtension) Classify(_ context.Context, cc ptywright.ClassifyContext) (ptywright.StateSnapshot, error) {
+	e.mu.Lock()
+	e.seen = append(e.seen, cc.Sequence)
+	e.mu.Unlock()
+	a := contract.SurfaceAssessment{Availability: contract.AvailabilitySupported, BusinessState: contract.BusinessWorking,
+		InputMode: contract.InputClosed, UIContext: contract.UIContextNormalPrompt}
+	return ptywright.StateSnapshot{State: "busy", Assessment: &a}, nil
+}
+
+func (e *seqExtension) Plan(context.Context, string, json.RawMessage) (ptywright.ActionPlan, error) {
+	return ptywright.ActionPlan{}, nil
+}
+
+func (e *seqExtension) WaitMatcher(context.Context, string, json.RawMessage) (ptywright.Matcher, error) {
+	return ptywright.ProcessExited(), nil
+}
+
+func (e *seqExtension) Close() error { return nil }
+
+// TestClassificationsFollowTheScreen: while the program keeps writing,
+// several callers and the lifecycle observer classify at once. The plugin
+// must see the screens in the order they were drawn: a classification of
+// an older screen landing after a newer one would leave the plugin's
+// memory (what its intents are planned against), the reported state and
+// the state_changed events describing a screen that is gone.
+func TestClassificationsFollowTheScreen(t *testing.T) {
+	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", "i=0; while [ $i -lt 4000 ]; do echo line $i; i=$((i+1)); done; sleep 5"}})
+	require.NoError(t, err)
+	defer s.Close()
+	ext := &seqExtension{}
+	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Lifecycle: &contract.LifecycleOptions{}})
+	defer h.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 150 {
+				_, err := h.State(ctx)
+				require.NoError(t, err)
+			}
+		})
+	}
+	wg.Wait()
+
+	ext.mu.Lock()
+	defer ext.mu.Unlock()
+	require.Greater(t, len(ext.seen), 600)
+	for i := 1; i < len(ext.seen); i++ {
+		require.GreaterOrEqual(t, ext.seen[i], ext.seen[i-1], "classification %d saw screen %d after screen %d", i, ext.seen[i], ext.seen[i-1])
+	}
+}
