@@ -29,6 +29,9 @@ func runChild(mode string) int {
 			fmt.Printf("M%s T=%d\r\n", strings.TrimSpace(in.Text()), time.Now().UnixNano())
 		}
 		return 0
+	case "bursts":
+		writeBursts(burstsOutput())
+		return 0
 	}
 	fmt.Fprintf(os.Stderr, "unknown child mode %q\n", mode)
 	return 2

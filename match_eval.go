@@ -38,9 +38,10 @@ type PredicateOutcome struct {
 // compiled is a validated matcher with its regular expressions compiled once
 // per wait.
 type compiled struct {
-	m    Matcher
-	re   *regexp.Regexp
-	subs []*compiled
+	m        Matcher
+	re       *regexp.Regexp
+	subs     []*compiled
+	searched int64 // transcript_contains: see transcript.containsSince
 }
 
 func compileMatcher(m Matcher, path string) (*compiled, error) {
@@ -161,6 +162,16 @@ func (st *evalState) transcriptText() string {
 	return *st.transcript
 }
 
+// transcriptContains searches the transcript in place, under the lock,
+// from where this branch's last look left off: no copy of it per look.
+func (st *evalState) transcriptContains(v string, searched *int64) bool {
+	st.s.mu.Lock()
+	defer st.s.mu.Unlock()
+	found, next := st.s.tr.containsSince(v, *searched)
+	*searched = next
+	return found
+}
+
 func (st *evalState) stableFor() time.Duration { return st.now.Sub(st.lastChange) }
 
 // eval decides the tree. When it does not match yet but will once time
@@ -187,7 +198,7 @@ func (c *compiled) eval(st *evalState) (out *MatchOutcome, wake time.Time, err e
 			return &MatchOutcome{Kind: m.Type, Pattern: m.Value, Capture: capture(text, loc), Row: &row, Col: &col}, wake, nil
 		}
 	case MatchTranscriptContains:
-		if strings.Contains(st.transcriptText(), m.Value) {
+		if st.transcriptContains(m.Value, &c.searched) {
 			return &MatchOutcome{Kind: m.Type, Text: m.Value}, wake, nil
 		}
 	case MatchTranscriptRegex:

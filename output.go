@@ -47,7 +47,7 @@ func (s *Session) OutputSince(cursor int64, r *Redactor) OutputChunk {
 	var text string
 	split := 0
 	if r.enabled {
-		text, split = s.tr.withContext(i)
+		text, split = s.tr.withContextFor(i, r)
 	} else {
 		text = string(s.tr.buf[i:])
 	}
@@ -63,7 +63,7 @@ func (s *Session) OutputSince(cursor int64, r *Redactor) OutputChunk {
 	cut := len(held)
 	if since := time.Since(last); !settled && since < OutputHoldDelay {
 		cut = streamCut(held, spans, r.maxLiteral())
-		if cut < len(held) && len(r.literals) == 0 && len(r.regexes) == 0 {
+		if cut < len(held) && builtinOnly(r) {
 			cut = narrowHold(held, cut, spans)
 		}
 		if cut < len(held) {

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"ptywright/internal/ptyio"
 )
 
 // Options configure a Session. The zero value of every optional field says
@@ -98,8 +100,7 @@ type Session struct {
 	start  time.Time
 
 	replies chan []byte   // terminal replies on their way to the child
-	chunks  chan []byte   // read from the PTY, on their way to the parser (pty_read.go)
-	free    chan []byte   // read buffers the parser is done with
+	pump    *ptyio.Pump   // the PTY's output on its way to feed (pty_read.go)
 	stop    chan struct{} // closed by Close: ends the reply writer
 	wg      sync.WaitGroup
 
@@ -466,7 +467,7 @@ func (s *Session) Size() Size { return s.screen.Size() }
 // so a secret cut in two does not show its tail.
 func (s *Session) Transcript(r *Redactor) string {
 	s.mu.Lock()
-	text, split := s.tr.withContext(s.tr.off)
+	text, split := s.tr.withContextFor(s.tr.off, r)
 	s.mu.Unlock()
 	return redactAfter(r, text, split)
 }
@@ -475,7 +476,7 @@ func (s *Session) Transcript(r *Redactor) string {
 // with r (nil: DefaultRedactor) together with the text before them.
 func (s *Session) transcriptTailN(r *Redactor, n int) string {
 	s.mu.Lock()
-	text, split := s.tr.withContext(s.tr.tailStart(n))
+	text, split := s.tr.withContextFor(s.tr.tailStart(n), r)
 	s.mu.Unlock()
 	return redactAfter(r, text, split)
 }

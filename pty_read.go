@@ -6,74 +6,22 @@ import (
 	"ptywright/internal/ptyio"
 )
 
-// The read path: one goroutine reads the PTY master and another parses what
-// it read, so that the child's next write is being read while the last one
-// is parsed, as a terminal would (a single goroutine leaves the PTY
-// undrained while it parses, and the child blocks). The reader owns the
-// master's reads, the parser everything the output feeds; the read buffers
-// go round between them, so a parser that falls behind stops the reader
-// (and so the child) once they are all full, never memory.
-const (
-	// readBufSize is one hand-off's buffer, filled by draining the master
-	// (ptyio.Drain), so a flood reaches the parser in large chunks.
-	readBufSize = 64 << 10
-	// readBuffers is how many hand-offs may wait for the parser.
-	readBuffers = 4
-)
+// The read path is a ptyio.Pump: one goroutine reads the PTY master,
+// another parses what it read (short reads the reader may feed itself);
+// feed is what either of them calls, one at a time, in order.
+func (s *Session) initReader() { s.pump = ptyio.NewPump(s.feed) }
 
-func (s *Session) initReader() {
-	s.chunks = make(chan []byte, readBuffers)
-	s.free = make(chan []byte, readBuffers)
-	for range readBuffers {
-		s.free <- make([]byte, readBufSize)
-	}
-}
-
-// readLoop is the one goroutine that reads the PTY master. It ends at EIO
-// (every holder of the tty is gone) or ErrClosed (Close), and closes chunks
-// to end the parser.
+// readLoop is the one goroutine that reads the PTY master.
 func (s *Session) readLoop() {
 	defer s.wg.Done()
-	defer close(s.chunks)
-	for {
-		buf := <-s.free // All buffers queued: the parser is behind, wait for it.
-		n, err := ptyio.Drain(s.proc.master, buf[:cap(buf)])
-		if n > 0 {
-			s.chunks <- buf[:n]
-		} else {
-			s.free <- buf
-		}
-		if err != nil {
-			return
-		}
-	}
+	s.pump.Read(s.proc.master)
 }
 
-// parseLoop feeds what the reader read, everything queued at once, until
-// the reader has stopped and its last chunk is parsed.
+// parseLoop feeds what the reader handed on until the reader has stopped.
 func (s *Session) parseLoop() {
 	defer s.wg.Done()
 	defer close(s.readerDone)
-	batch := make([][]byte, 0, readBuffers)
-	for p := range s.chunks {
-		batch = append(batch[:0], p)
-	more:
-		for len(batch) < readBuffers {
-			select {
-			case q, ok := <-s.chunks:
-				if !ok {
-					break more
-				}
-				batch = append(batch, q)
-			default:
-				break more
-			}
-		}
-		s.feed(batch)
-		for _, b := range batch {
-			s.free <- b
-		}
-	}
+	s.pump.Parse()
 }
 
 // feed passes chunks, in order, to the taps, the recording, the screen and

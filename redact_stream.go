@@ -23,6 +23,12 @@ import (
 // A private key block is held whole, from its header, until its END line
 // arrives (bounded by streamHoldHard).
 
+// builtinOnly: r has no extra literals or regexes, which lack the shape
+// narrowHold and withContextFor rely on in the default patterns.
+func builtinOnly(r *Redactor) bool {
+	return len(r.literals) == 0 && len(r.regexes) == 0
+}
+
 // Limits of the hold-back.
 const (
 	// streamHoldMax: a control-free run longer than this is cut anyway,

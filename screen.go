@@ -41,6 +41,7 @@ type Screen struct {
 	plainSeq   uint64
 	plainValid bool
 	plainLines []string
+	plain      string // plainLines joined as PlainText joins them
 
 	// The text matchers read at the current sequence (matchTextLocked).
 	matchSeq   uint64
@@ -155,7 +156,7 @@ func (s *Screen) Sequence() uint64 {
 func (s *Screen) PlainText() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return joinPlain(s.linesLocked())
+	return s.plainLocked()
 }
 
 // Snapshot copies the screen's state. Cells are built only when asked for.
@@ -169,7 +170,7 @@ func (s *Screen) Snapshot(withCells bool) ScreenSnapshot {
 		Size:              s.size,
 		Cursor:            Cursor{Row: row, Col: col, Visible: m.CursorVisible},
 		Sequence:          s.seq,
-		PlainText:         joinPlain(s.linesLocked()),
+		PlainText:         s.plainLocked(),
 		Cells:             []Cell{},
 		AlternateScreen:   m.AltScreen,
 		ApplicationCursor: m.ApplicationCursor,
@@ -225,12 +226,15 @@ func (s *Screen) linesLocked() []string {
 	if s.plainValid && s.plainSeq == s.seq {
 		return s.plainLines
 	}
-	lines := make([]string, s.size.Rows)
-	for r := range s.size.Rows {
-		lines[r] = s.eng.Line(r)
-	}
-	s.plainLines, s.plainSeq, s.plainValid = lines, s.seq, true
-	return lines
+	s.plainLines, s.plain = s.eng.Lines()
+	s.plainSeq, s.plainValid = s.seq, true
+	return s.plainLines
+}
+
+// plainLocked is PlainText, cached like linesLocked.
+func (s *Screen) plainLocked() string {
+	s.linesLocked()
+	return s.plain
 }
 
 // MatchText is the text screen matchers search: PlainText, except that the
@@ -249,7 +253,7 @@ func (s *Screen) matchTextLocked() string {
 	}
 	lines := s.linesLocked()
 	row, col := s.eng.Cursor()
-	text := joinPlain(lines)
+	text := s.plain
 	if row >= 0 && row < len(lines) && col > 0 {
 		if pad := col - s.usedColsLocked(row); pad > 0 {
 			out := make([]string, max(len(lines), row+1))

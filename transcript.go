@@ -1,12 +1,15 @@
 package ptywright
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"maps"
 	"math/bits"
 	"unicode/utf8"
+
+	"ptywright/internal/secrets"
 )
 
 // DefaultTranscriptMaxChars is the transcript bound when none is given:
@@ -147,7 +150,7 @@ func (t *transcript) appendValid(b []byte, runes int) {
 // transcriptContext is how much dropped text before the retained start the
 // transcript keeps (bytes) for redaction only: a read that starts at the
 // cut, or anywhere inside the text, redacts with the text before it, so a
-// secret cut in two shows neither half (see withContext). Secrets longer
+// secret cut in two shows neither half (see withContextFor). Secrets longer
 // than this that straddle a cut cannot be recognised.
 const transcriptContext = 4096
 
@@ -181,10 +184,20 @@ func (t *transcript) contextStart(i int) int {
 	return c
 }
 
-// withContext returns a copy of the text from byte i of buf to the end,
-// preceded by its context: the text is s[split:].
-func (t *transcript) withContext(i int) (s string, split int) {
+// withContextFor returns a copy of the text from byte i of buf on, after
+// the part of its context (contextStart) r needs: the text is s[split:].
+// None when r hides nothing; with the default patterns alone, from the
+// start of i's line (secrets.ContextStart); all of it for extra literals
+// or regexes, which may span lines. A short read scans little more.
+func (t *transcript) withContextFor(i int, r *Redactor) (s string, split int) {
+	r = r.orDefault()
 	c := t.contextStart(i)
+	switch {
+	case !r.enabled:
+		c = i
+	case builtinOnly(r):
+		c += secrets.ContextStart(t.buf[c:i], i-c)
+	}
 	return string(t.buf[c:]), i - c
 }
 
@@ -298,6 +311,21 @@ func (t *transcript) sinceStart(cursor int64) (i int, at, end int64, dropped boo
 
 // retained returns the retained text, valid UTF-8.
 func (t *transcript) retained() []byte { return t.buf[t.off:] }
+
+// containsSince reports whether the retained text contains v, searching
+// only after cursor searched (0: all), less len(v)-1 characters, where an
+// earlier look did not find it. next is searched for the next look: the
+// end, or searched itself when v was found (a later look finds it again).
+func (t *transcript) containsSince(v string, searched int64) (found bool, next int64) {
+	from := t.off
+	if searched > 0 {
+		from, _, _, _ = t.sinceStart(searched - int64(utf8.RuneCountInString(v)-1))
+	}
+	if bytes.Contains(t.buf[from:], []byte(v)) {
+		return true, searched
+	}
+	return false, t.Cursor()
+}
 
 // String returns the retained text (at most maxChars runes).
 func (t *transcript) String() string { return string(t.retained()) }

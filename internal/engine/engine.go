@@ -33,6 +33,9 @@ type Engine interface {
 	// Line returns a row's text: wide continuations skipped, trailing
 	// spaces trimmed.
 	Line(row int) string
+	// Lines returns every row's text as Line does, and plain, the rows
+	// joined by "\n" with the trailing empty rows left out.
+	Lines() (lines []string, plain string)
 	Cursor() (row, col int)
 	Modes() Modes
 	// SetScrollback sets how many rows that leave the top of the main
@@ -133,6 +136,35 @@ func (e *VTCore) Line(row int) string {
 	}
 	e.buf = b
 	return string(b[:end])
+}
+
+// Lines implements Engine. The rows are read into one buffer and made one
+// string: lines are parts of it, and plain is its beginning, so a look at
+// the whole screen costs one allocation for the text instead of one per
+// row and a join.
+func (e *VTCore) Lines() (lines []string, plain string) {
+	rows, _ := e.term.Size()
+	b := e.buf[:0]
+	ends := make([]int, rows)
+	last := 0 // where plain ends: after the last non-empty row
+	for r := range rows {
+		start := len(b)
+		b = e.term.AppendRowTextTrimmed(b, r)
+		ends[r] = len(b)
+		if len(b) > start {
+			last = len(b)
+		}
+		b = append(b, '\n')
+	}
+	e.buf = b
+	text := string(b)
+	lines = make([]string, rows)
+	start := 0
+	for r, end := range ends {
+		lines[r] = text[start:end]
+		start = end + 1
+	}
+	return lines, text[:last]
 }
 
 // Cursor implements Engine.

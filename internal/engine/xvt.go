@@ -135,6 +135,19 @@ func (e *XVT) Line(row int) string {
 	return strings.TrimRight(b.String(), " ")
 }
 
+// Lines implements Engine.
+func (e *XVT) Lines() (lines []string, plain string) {
+	lines = make([]string, e.emu.Height())
+	end := 0
+	for r := range lines {
+		lines[r] = e.Line(r)
+		if lines[r] != "" {
+			end = r + 1
+		}
+	}
+	return lines, strings.Join(lines[:end], "\n")
+}
+
 // Resize implements Engine.
 func (e *XVT) Resize(rows, cols int) {
 	if e.RecoverPanics {

@@ -272,6 +272,24 @@ func (t *Terminal) AppendRowText(dst []byte, row int) []byte {
 	return t.appendCellsText(dst, t.scr.lines[row])
 }
 
+// AppendRowTextTrimmed appends the text of a row to dst like AppendRowText,
+// with the row's trailing spaces trimmed. It reads only the part of the row
+// that was written (rowUsed): rows mostly hold a short line on a wide
+// screen, and the rest are blanks the trim would drop anyway.
+func (t *Terminal) AppendRowTextTrimmed(dst []byte, row int) []byte {
+	if row < 0 || row >= t.rows {
+		return dst
+	}
+	line := t.scr.lines[row]
+	start := len(dst)
+	dst = t.appendCellsText(dst, line[:rowUsed(line)])
+	end := len(dst)
+	for end > start && dst[end-1] == ' ' {
+		end--
+	}
+	return dst[:end]
+}
+
 func (t *Terminal) appendCellsText(dst []byte, cells []Cell) []byte {
 	for _, c := range cells {
 		switch {
