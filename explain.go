@@ -222,10 +222,7 @@ func (h *ExtensionHandle) Explain(ctx context.Context, opts ...ExplainOption) (c
 
 // explainLocked is classifyLocked with an explanation.
 func (h *ExtensionHandle) explainLocked(ctx context.Context) contract.Explanation {
-	st, snap, x := h.classifyScreen(ctx, true)
-	if h.lc != nil {
-		h.feed(st, snap)
-	}
+	_, _, x := h.classifyScreen(ctx, true)
 	return x
 }
 

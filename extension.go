@@ -135,8 +135,10 @@ type HandleOptions struct {
 	// goroutine classifies every screen change and feeds the assessments to
 	// a LifecycleTracker (see Lifecycle and the wait_lifecycle intent).
 	Lifecycle *contract.LifecycleOptions
-	// OnLifecycle is called (from the tracking goroutine, never under a
-	// lock) when the lifecycle status changes. It must not block.
+	// OnLifecycle is called when the lifecycle status changes, from the
+	// goroutine whose classification changed it, with none of the
+	// handle's locks held; calls come one at a time, in the order of the
+	// changes. It must not block, nor call the handle.
 	OnLifecycle func(contract.LifecycleStatus)
 
 	// Runtime SDK (handle_events.go).
@@ -416,13 +418,7 @@ func (h *ExtensionHandle) classifyLocked(ctx context.Context) StateSnapshot {
 // classifyRawLocked classifies the current screen (the caller holds the
 // turn lock) and attaches the lifecycle status.
 func (h *ExtensionHandle) classifyRawLocked(ctx context.Context) StateSnapshot {
-	st, snap := h.classifyNow(ctx)
-	if h.lc != nil {
-		// Every classification is evidence, so the reported lifecycle always
-		// agrees with the state it comes with.
-		h.feed(st, snap)
-		st.Lifecycle = h.Lifecycle()
-	}
+	st, _ := h.classifyNow(ctx)
 	return st
 }
 
@@ -434,13 +430,15 @@ func (h *ExtensionHandle) classifyNow(ctx context.Context) (StateSnapshot, Scree
 }
 
 // classifyScreen is classifyNow, with the plugin's explanation when explain
-// is set. The screen is read under extMu too: read before it, a caller that
-// waited for the lock would classify a screen older than the one the
-// holder had just classified, and leave the plugin's memory, the held ring
-// and the state events describing a screen that is gone.
+// is set. The screen is read, classified and, when the handle tracks a
+// lifecycle, fed to the tracker under one hold of extMu: read before it, a
+// caller that waited for the lock would classify a screen older than the
+// one the holder had just classified, and leave the plugin's memory, the
+// held ring, the lifecycle and the state events describing a screen that
+// is gone. Every classification is evidence, so the lifecycle attached to
+// the state always agrees with it.
 func (h *ExtensionHandle) classifyScreen(ctx context.Context, explain bool) (StateSnapshot, ScreenSnapshot, contract.Explanation) {
 	h.extMu.Lock()
-	defer h.extMu.Unlock()
 	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
 	shown := h.s.lastVisibleChange()
 	cc := h.contextLocked(snap)
@@ -455,6 +453,16 @@ func (h *ExtensionHandle) classifyScreen(ctx context.Context, explain bool) (Sta
 	h.held.add(cc, st)
 	h.noteStateLocked(st)
 	h.surface.note(st, shown)
+	var notify func()
+	if h.lc != nil {
+		notify = h.feedLocked(st, snap)
+		status := h.lc.status
+		st.Lifecycle = &status
+	}
+	h.extMu.Unlock()
+	if notify != nil {
+		notify()
+	}
 	return st, snap, x
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"ptywright/contract"
@@ -31,6 +32,9 @@ type lifecycle struct {
 	changed chan struct{} // closed and replaced when status changes
 	stop    chan struct{}
 	done    chan struct{}
+	// notifyMu orders OnLifecycle callbacks (stepLocked); taken after
+	// extMu, and held only while a callback runs.
+	notifyMu sync.Mutex
 }
 
 func (h *ExtensionHandle) startLifecycle(opts contract.LifecycleOptions) {
@@ -86,17 +90,17 @@ func (h *ExtensionHandle) observeLoop() {
 	}
 }
 
-// observe classifies once and feeds the assessment to the tracker.
-func (h *ExtensionHandle) observe(ctx context.Context) {
-	h.feed(h.classifyNow(ctx))
-}
+// observe classifies once, which feeds the assessment to the tracker.
+func (h *ExtensionHandle) observe(ctx context.Context) { h.classifyNow(ctx) }
 
-func (h *ExtensionHandle) feed(st StateSnapshot, snap ScreenSnapshot) {
+// feedLocked gives the tracker what st and snap show (the caller holds
+// extMu) and returns stepLocked's notification.
+func (h *ExtensionHandle) feedLocked(st StateSnapshot, snap ScreenSnapshot) (notify func()) {
 	if st.Assessment == nil {
-		return // Plugins without assessments have no lifecycle evidence.
+		return nil // Plugins without assessments have no lifecycle evidence.
 	}
 	obs := contract.Observation{Time: time.Now(), Assessment: *st.Assessment, NormalizedText: contract.NormalizeText(snap.PlainText)}
-	h.publish(func(tr *contract.LifecycleTracker) contract.LifecycleStatus { return tr.Observe(obs) })
+	return h.stepLocked(func(tr *contract.LifecycleTracker) contract.LifecycleStatus { return tr.Observe(obs) })
 }
 
 // submitTurn anchors a turn at the latest observation.
@@ -110,16 +114,34 @@ func (h *ExtensionHandle) submitTurn() {
 // publish applies step under extMu and reports a changed status.
 func (h *ExtensionHandle) publish(step func(*contract.LifecycleTracker) contract.LifecycleStatus) {
 	h.extMu.Lock()
+	notify := h.stepLocked(step)
+	h.extMu.Unlock()
+	if notify != nil {
+		notify()
+	}
+}
+
+// stepLocked applies step to the tracker (the caller holds extMu) and
+// returns what to run once extMu is let go: the OnLifecycle callback when
+// the status moved, else nil. Callbacks come in the order of their steps:
+// the notification lock is taken here, before extMu is let go, and held
+// until the callback returns.
+func (h *ExtensionHandle) stepLocked(step func(*contract.LifecycleTracker) contract.LifecycleStatus) (notify func()) {
 	prev := h.lc.status
 	st := step(h.lc.tr)
 	h.lc.status = st
 	moved := st.State != prev.State || st.TurnID != prev.TurnID || st.SubmitReady != prev.SubmitReady || len(st.Anomalies) > 0
-	if moved {
-		close(h.lc.changed)
-		h.lc.changed = make(chan struct{})
+	if !moved {
+		return nil
 	}
-	h.extMu.Unlock()
-	if moved && h.opts.OnLifecycle != nil {
+	close(h.lc.changed)
+	h.lc.changed = make(chan struct{})
+	if h.opts.OnLifecycle == nil {
+		return nil
+	}
+	h.lc.notifyMu.Lock()
+	return func() {
+		defer h.lc.notifyMu.Unlock()
 		h.opts.OnLifecycle(st)
 	}
 }
