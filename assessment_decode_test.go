@@ -2,13 +2,13 @@ package ptywright_test
 
 import (
 	"context"
-	"ptywright/internal/tuitest"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
 	"ptywright/contract"
+	"ptywright/internal/tuitest"
 	"ptywright/luahost"
 	"ptywright/manifest"
 )

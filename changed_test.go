@@ -1,12 +1,12 @@
 package ptywright_test
 
 import (
-	"ptywright/internal/tuitest"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
 )
 
 // TestChangedClosesOnOutputAndExit follows a session the way an event-driven

@@ -2,13 +2,13 @@ package ptywright_test
 
 import (
 	"encoding/json"
-	"ptywright/internal/tuitest"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
 )
 
 func TestEventBusDelivery(t *testing.T) {

@@ -1,12 +1,12 @@
 package ptywright_test
 
 import (
-	"ptywright/internal/tuitest"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
 )
 
 // A process_exited wait says how the child ended: its code, or the signal.

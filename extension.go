@@ -1,7 +1,6 @@
 package ptywright
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"ptywright/contract"
+	"ptywright/internal/wire"
 	"ptywright/manifest"
 )
 
@@ -355,14 +355,14 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 	ctx, cancel := withDefaultWaitTimeout(ctx)
 	defer cancel()
 	if intent == LifecycleWaitIntent {
-		res, err := h.waitLifecycle(ctx, objectParams(params))
+		res, err := h.waitLifecycle(ctx, wire.ObjectParams(params))
 		if err != nil {
 			return StateSnapshot{}, nil, h.explainWaitError(ctx, err)
 		}
 		return h.classifyLocked(context.WithoutCancel(ctx)), res, nil
 	}
 	h.extMu.Lock()
-	m, err := h.ext.WaitMatcher(ctx, intent, h.injectStable(objectParams(params)))
+	m, err := h.ext.WaitMatcher(ctx, intent, h.injectStable(wire.ObjectParams(params)))
 	h.extMu.Unlock()
 	if err != nil {
 		return StateSnapshot{}, nil, fmt.Errorf("plugin %s: wait intent %q: %w", h.ext.Manifest().Name, intent, err)
@@ -545,15 +545,6 @@ func (h *ExtensionHandle) injectStable(params json.RawMessage) json.RawMessage {
 		return params
 	}
 	return out
-}
-
-// objectParams turns absent or null params into {} so intents can index
-// into them.
-func objectParams(p json.RawMessage) json.RawMessage {
-	if len(bytes.TrimSpace(p)) == 0 || string(bytes.TrimSpace(p)) == "null" {
-		return json.RawMessage("{}")
-	}
-	return p
 }
 
 // SplitBodyStatus splits a screen into the body and the bottom

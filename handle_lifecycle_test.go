@@ -3,7 +3,6 @@ package ptywright_test
 import (
 	"context"
 	"encoding/json"
-	"ptywright/internal/tuitest"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"ptywright"
 	"ptywright/contract"
+	"ptywright/internal/tuitest"
 	"ptywright/luahost"
 	"ptywright/manifest"
 )

@@ -2,13 +2,13 @@ package ptywright_test
 
 import (
 	"context"
-	"ptywright/internal/tuitest"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
 )
 
 // start runs a program on a PTY for the length of the test.

@@ -5,7 +5,6 @@ package ptywright_test
 import (
 	"context"
 	"fmt"
-	"ptywright/internal/tuitest"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
 )
 
 // followOutput reads a session's output stream the way an eager client

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"ptywright/internal/wire"
 )
 
 // Defaults of intent delivery (receipts and input readiness).
@@ -127,7 +129,7 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 	}
 	name := h.ext.Manifest().Name
 	h.extMu.Lock()
-	plan, err := h.ext.Plan(ctx, intent, objectParams(params))
+	plan, err := h.ext.Plan(ctx, intent, wire.ObjectParams(params))
 	h.extMu.Unlock()
 	if err != nil {
 		return rc, fmt.Errorf("plugin %s: intent %q: %w", name, intent, err)

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"ptywright/internal/tuitest"
 	"regexp"
 	"runtime"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"ptywright"
 	"ptywright/asciicast"
+	"ptywright/internal/tuitest"
 )
 
 // recordEnv re-records the recordings committed under testdata/recordings

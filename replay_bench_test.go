@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"ptywright/internal/tuitest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"ptywright"
 	"ptywright/asciicast"
+	"ptywright/internal/tuitest"
 )
 
 // repeatRecording plays rec's events n times back to back, as one longer

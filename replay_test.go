@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"ptywright/internal/tuitest"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +15,7 @@ import (
 
 	"ptywright"
 	"ptywright/asciicast"
+	"ptywright/internal/tuitest"
 	"ptywright/manifest"
 )
 

@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"ptywright/contract"
 	"time"
+
+	"ptywright/contract"
 )
 
 // TranscriptTailChars is how much of the transcript a wait's evidence carries.

@@ -2,7 +2,6 @@ package ptywright_test
 
 import (
 	"context"
-	"ptywright/internal/tuitest"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
 )
 
 // A stable wait issued right after input answers with the screen the input

@@ -1,7 +1,6 @@
 package luahost
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -42,7 +41,7 @@ func (e *Extension) Plan(ctx context.Context, intent string, params json.RawMess
 	}
 	var plan ptywright.ActionPlan
 	err := e.rt.Call(ctx, intent, func(a *luart.Args) error {
-		if err := a.JSON(objectParams(params)); err != nil {
+		if err := a.JSON(wire.ObjectParams(params)); err != nil {
 			return err
 		}
 		a.CallContext()
@@ -181,7 +180,7 @@ func (e *Extension) call(ctx context.Context, fn string, push func(*luart.Args) 
 }
 
 func pushParams(params json.RawMessage) func(*luart.Args) error {
-	return func(a *luart.Args) error { return a.JSON(objectParams(params)) }
+	return func(a *luart.Args) error { return a.JSON(wire.ObjectParams(params)) }
 }
 
 func isIntentName(name string) bool {
@@ -327,13 +326,4 @@ func (d *Description) normalise() {
 			*p = []DescribeEntry{}
 		}
 	}
-}
-
-// objectParams turns absent or null params into {} so intents can index
-// into them.
-func objectParams(p json.RawMessage) json.RawMessage {
-	if t := bytes.TrimSpace(p); len(t) == 0 || string(t) == "null" {
-		return json.RawMessage("{}")
-	}
-	return p
 }

@@ -95,3 +95,12 @@ var unprefix = strings.NewReplacer(
 // Unprefix returns an error message as the wire has always carried it:
 // the sentinels listed in unprefix without their "ptywright: " prefix.
 func Unprefix(msg string) string { return unprefix.Replace(msg) }
+
+// ObjectParams turns absent or null params into {}, so an intent or a
+// matcher can index into them.
+func ObjectParams(p json.RawMessage) json.RawMessage {
+	if t := bytes.TrimSpace(p); len(t) == 0 || string(t) == "null" {
+		return json.RawMessage("{}")
+	}
+	return p
+}
