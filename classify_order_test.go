@@ -3,6 +3,7 @@ package ptywright_test
 import (
 	"context"
 	"encoding/json"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -21,6 +22,9 @@ import (
 type seqExtension struct {
 	mu   sync.Mutex
 	seen []uint64
+	// flip alternates the assessment between a running turn and an idle
+	// prompt at every classification, so the lifecycle keeps moving.
+	flip bool
 }
 
 func (e *seqExtension) Manifest() manifest.Manifest {
@@ -30,9 +34,13 @@ func (e *seqExtension) Manifest() manifest.Manifest {
 func (e *seqExtension) Classify(_ context.Context, cc ptywright.ClassifyContext) (ptywright.StateSnapshot, error) {
 	e.mu.Lock()
 	e.seen = append(e.seen, cc.Sequence)
+	n := len(e.seen)
 	e.mu.Unlock()
 	a := contract.SurfaceAssessment{Availability: contract.AvailabilitySupported, BusinessState: contract.BusinessWorking,
 		InputMode: contract.InputClosed, UIContext: contract.UIContextNormalPrompt}
+	if e.flip && n%2 == 1 {
+		a.BusinessState, a.InputMode = contract.BusinessIdle, contract.InputFreeform
+	}
 	return ptywright.StateSnapshot{State: "busy", Assessment: &a}, nil
 }
 
@@ -79,4 +87,59 @@ func TestClassificationsFollowTheScreen(t *testing.T) {
 	for i := 1; i < len(ext.seen); i++ {
 		require.GreaterOrEqual(t, ext.seen[i], ext.seen[i-1], "classification %d saw screen %d after screen %d", i, ext.seen[i], ext.seen[i-1])
 	}
+}
+
+// TestLifecycleCallbacksDoNotDeadlock: OnLifecycle takes a lock that
+// another goroutine holds while it reads the handle's Lifecycle, as the
+// JSON-RPC server's notifier does, while several callers classify and the
+// lifecycle keeps changing. Ordering the callbacks must not make them wait
+// for a lock while the handle's own lock waits for them.
+func TestLifecycleCallbacksDoNotDeadlock(t *testing.T) {
+	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", "i=0; while [ $i -lt 3000 ]; do echo line $i; i=$((i+1)); done; sleep 5"}})
+	require.NoError(t, err)
+	defer s.Close()
+	var outside sync.Mutex // the notifier's lock
+	calls := 0
+	h := ptywright.NewExtensionHandle(s, &seqExtension{flip: true}, ptywright.HandleOptions{
+		Lifecycle: &contract.LifecycleOptions{},
+		OnLifecycle: func(contract.LifecycleStatus) {
+			outside.Lock()
+			calls++
+			outside.Unlock()
+		},
+	})
+	defer h.Close()
+
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ctx := context.Background()
+		var wg sync.WaitGroup
+		for range 3 {
+			wg.Go(func() {
+				for range 3000 {
+					_, err := h.State(ctx)
+					require.NoError(t, err)
+				}
+			})
+		}
+		wg.Go(func() {
+			for range 30000 {
+				outside.Lock()
+				_ = h.Lifecycle()
+				outside.Unlock()
+			}
+		})
+		wg.Wait()
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		// Close would hang on the same locks: end the run with every stack.
+		buf := make([]byte, 1<<20)
+		panic("deadlock: classifications, lifecycle callbacks and Lifecycle readers stopped:\n" + string(buf[:runtime.Stack(buf, true)]))
+	}
+	outside.Lock()
+	defer outside.Unlock()
+	require.Greater(t, calls, 10, "the lifecycle did not move often enough to test anything")
 }

@@ -25,22 +25,29 @@ const (
 )
 
 // lifecycle is a handle's tracker and the goroutine that feeds it. Its
-// fields other than stop/done are guarded by the handle's extMu.
+// fields other than stop, done and the notification fields are guarded
+// by the handle's extMu.
 type lifecycle struct {
 	tr      *contract.LifecycleTracker
 	status  contract.LifecycleStatus
 	changed chan struct{} // closed and replaced when status changes
 	stop    chan struct{}
 	done    chan struct{}
-	// notifyMu orders OnLifecycle callbacks (stepLocked); taken after
-	// extMu, and held only while a callback runs.
+	// OnLifecycle callbacks take tickets in the order of their changes
+	// (issued, under extMu) and run when their turn comes (notified,
+	// under notifyMu), holding no lock: a callback may then take a lock
+	// that someone holds while reading Lifecycle.
+	issued   uint64
 	notifyMu sync.Mutex
+	turn     *sync.Cond
+	notified uint64
 }
 
 func (h *ExtensionHandle) startLifecycle(opts contract.LifecycleOptions) {
 	now := time.Now()
 	tr := contract.NewLifecycleTracker(opts, now)
 	h.lc = &lifecycle{tr: tr, status: tr.Status(), changed: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
+	h.lc.turn = sync.NewCond(&h.lc.notifyMu)
 	go h.observeLoop()
 }
 
@@ -124,8 +131,8 @@ func (h *ExtensionHandle) publish(step func(*contract.LifecycleTracker) contract
 // stepLocked applies step to the tracker (the caller holds extMu) and
 // returns what to run once extMu is let go: the OnLifecycle callback when
 // the status moved, else nil. Callbacks come in the order of their steps:
-// the notification lock is taken here, before extMu is let go, and held
-// until the callback returns.
+// each takes a ticket here and waits, holding no lock, for the one before
+// it to return.
 func (h *ExtensionHandle) stepLocked(step func(*contract.LifecycleTracker) contract.LifecycleStatus) (notify func()) {
 	prev := h.lc.status
 	st := step(h.lc.tr)
@@ -139,9 +146,20 @@ func (h *ExtensionHandle) stepLocked(step func(*contract.LifecycleTracker) contr
 	if h.opts.OnLifecycle == nil {
 		return nil
 	}
-	h.lc.notifyMu.Lock()
+	h.lc.issued++
+	ticket, lc := h.lc.issued, h.lc
 	return func() {
-		defer h.lc.notifyMu.Unlock()
+		lc.notifyMu.Lock()
+		for lc.notified+1 != ticket {
+			lc.turn.Wait()
+		}
+		lc.notifyMu.Unlock()
+		defer func() {
+			lc.notifyMu.Lock()
+			lc.notified = ticket
+			lc.turn.Broadcast()
+			lc.notifyMu.Unlock()
+		}()
 		h.opts.OnLifecycle(st)
 	}
 }
