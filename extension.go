@@ -308,8 +308,9 @@ func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection,
 	proj.NormalizedText = r.Redact(proj.NormalizedText)
 	proj.DialogText = r.Redact(proj.DialogText)
 	proj.Head, proj.Tail = r.Redact(proj.Head), r.Redact(proj.Tail)
+	st, _ := h.classifyNow(ctx)
 	return Inspection{
-		State:          RedactState(h.classifyRawLocked(ctx), r),
+		State:          RedactState(st, r),
 		PlainText:      r.Redact(snap.PlainText),
 		BodyText:       r.Redact(body),
 		StatusText:     r.Redact(status),
@@ -409,17 +410,12 @@ func (h *ExtensionHandle) lockForWait(ctx context.Context) error {
 	return nil
 }
 
-// classifyLocked is classifyRawLocked redacted with the default policy: the
-// state as the handle's methods return it.
+// classifyLocked classifies the current screen (the caller holds the turn
+// lock), redacted with the default policy: the state as the handle's
+// methods return it.
 func (h *ExtensionHandle) classifyLocked(ctx context.Context) StateSnapshot {
-	return RedactState(h.classifyRawLocked(ctx), nil)
-}
-
-// classifyRawLocked classifies the current screen (the caller holds the
-// turn lock) and attaches the lifecycle status.
-func (h *ExtensionHandle) classifyRawLocked(ctx context.Context) StateSnapshot {
 	st, _ := h.classifyNow(ctx)
-	return st
+	return RedactState(st, nil)
 }
 
 // classifyNow classifies the current screen under extMu and returns the raw
@@ -453,16 +449,14 @@ func (h *ExtensionHandle) classifyScreen(ctx context.Context, explain bool) (Sta
 	h.held.add(cc, st)
 	h.noteStateLocked(st)
 	h.surface.note(st, shown)
-	var notify func()
+	notify := noop
 	if h.lc != nil {
 		notify = h.feedLocked(st, snap)
 		status := h.lc.status
 		st.Lifecycle = &status
 	}
 	h.extMu.Unlock()
-	if notify != nil {
-		notify()
-	}
+	notify()
 	return st, snap, x
 }
 

@@ -70,7 +70,7 @@ func (h *ExtensionHandle) observeLoop() {
 	ctx := context.Background()
 	for {
 		_, changed, _, _ := h.s.watch()
-		h.observe(ctx)
+		h.classifyNow(ctx) // Which feeds the tracker.
 		h.extMu.Lock()
 		deadline := h.lc.tr.NextDeadline()
 		h.extMu.Unlock()
@@ -97,14 +97,13 @@ func (h *ExtensionHandle) observeLoop() {
 	}
 }
 
-// observe classifies once, which feeds the assessment to the tracker.
-func (h *ExtensionHandle) observe(ctx context.Context) { h.classifyNow(ctx) }
+func noop() {}
 
 // feedLocked gives the tracker what st and snap show (the caller holds
 // extMu) and returns stepLocked's notification.
 func (h *ExtensionHandle) feedLocked(st StateSnapshot, snap ScreenSnapshot) (notify func()) {
 	if st.Assessment == nil {
-		return nil // Plugins without assessments have no lifecycle evidence.
+		return noop // Plugins without assessments have no lifecycle evidence.
 	}
 	obs := contract.Observation{Time: time.Now(), Assessment: *st.Assessment, NormalizedText: contract.NormalizeText(snap.PlainText)}
 	return h.stepLocked(func(tr *contract.LifecycleTracker) contract.LifecycleStatus { return tr.Observe(obs) })
@@ -123,14 +122,12 @@ func (h *ExtensionHandle) publish(step func(*contract.LifecycleTracker) contract
 	h.extMu.Lock()
 	notify := h.stepLocked(step)
 	h.extMu.Unlock()
-	if notify != nil {
-		notify()
-	}
+	notify()
 }
 
 // stepLocked applies step to the tracker (the caller holds extMu) and
 // returns what to run once extMu is let go: the OnLifecycle callback when
-// the status moved, else nil. Callbacks come in the order of their steps:
+// the status moved, else nothing. Callbacks come in the order of their steps:
 // each takes a ticket here and waits, holding no lock, for the one before
 // it to return.
 func (h *ExtensionHandle) stepLocked(step func(*contract.LifecycleTracker) contract.LifecycleStatus) (notify func()) {
@@ -139,12 +136,12 @@ func (h *ExtensionHandle) stepLocked(step func(*contract.LifecycleTracker) contr
 	h.lc.status = st
 	moved := st.State != prev.State || st.TurnID != prev.TurnID || st.SubmitReady != prev.SubmitReady || len(st.Anomalies) > 0
 	if !moved {
-		return nil
+		return noop
 	}
 	close(h.lc.changed)
 	h.lc.changed = make(chan struct{})
 	if h.opts.OnLifecycle == nil {
-		return nil
+		return noop
 	}
 	h.lc.issued++
 	ticket, lc := h.lc.issued, h.lc
