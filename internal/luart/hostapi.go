@@ -328,6 +328,18 @@ func pushSubmatches(l *lua.State, s string, loc []int, whole bool) int {
 	return groups
 }
 
+// findFrom returns the submatch offsets, in s, of re's first match in
+// s[from:]; nil if none.
+func findFrom(re *regexp.Regexp, s string, from int) []int {
+	loc := re.FindStringSubmatchIndex(s[from:])
+	for i := range loc {
+		if loc[i] >= 0 {
+			loc[i] += from
+		}
+	}
+	return loc
+}
+
 // reFind is ptywright.re.find(s, re [, init]): the 1-based inclusive
 // bounds of the first match at or after init, then its groups; nil if
 // none.
@@ -337,15 +349,10 @@ func (rt *Runtime) reFind(l *lua.State) int {
 		l.PushNil()
 		return 1
 	}
-	loc := re.FindStringSubmatchIndex(s[from:])
+	loc := findFrom(re, s, from)
 	if loc == nil {
 		l.PushNil()
 		return 1
-	}
-	for i := range loc {
-		if loc[i] >= 0 {
-			loc[i] += from
-		}
 	}
 	l.PushInteger(loc[0] + 1)
 	l.PushInteger(loc[1])
@@ -360,15 +367,10 @@ func (rt *Runtime) reMatch(l *lua.State) int {
 		l.PushNil()
 		return 1
 	}
-	loc := re.FindStringSubmatchIndex(s[from:])
+	loc := findFrom(re, s, from)
 	if loc == nil {
 		l.PushNil()
 		return 1
-	}
-	for i := range loc {
-		if loc[i] >= 0 {
-			loc[i] += from
-		}
 	}
 	return pushSubmatches(l, s, loc, true)
 }
