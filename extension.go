@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"ptywright/contract"
+	"ptywright/events"
 	"ptywright/internal/wire"
 	"ptywright/manifest"
 )
@@ -145,11 +146,11 @@ type HandleOptions struct {
 
 	// Events, when set, receives adapter:state_changed whenever a
 	// classification's state differs from the previous one, and is bound
-	// to an EventBinder extension (see luahost.Extension.BindEvents).
-	Events *EventBus
+	// to an events.Binder extension (see luahost.Extension.BindEvents).
+	Events *events.Bus
 	// Scope names the session and adapter in those events and in the
 	// extension's own.
-	Scope EventScope
+	Scope events.Scope
 
 	// ReceiptWindow is how long Send looks for a plan's expected effect;
 	// 0 means DefaultReceiptWindow. A plan's expect.within_ms overrides it.

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"ptywright/events"
 	"ptywright/internal/ptyio"
 )
 
@@ -390,7 +391,7 @@ func (s *Session) Resize(size Size) error {
 		return err
 	}
 	if size != before {
-		s.pub.emitLocked(EventSessionResized, s.Sequence(), func(ce *CoreEvent) { ce.Size = &size })
+		s.pub.emitLocked(events.SessionResized, s.Sequence(), func(ce *CoreEvent) { ce.Size = &size })
 	}
 	return nil
 }

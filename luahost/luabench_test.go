@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/events"
 	"ptywright/luahost"
 	"ptywright/manifest"
 )
@@ -146,9 +147,9 @@ func median(d []time.Duration) time.Duration {
 // BenchmarkLuaEmit measures ptywright.emit from Lua to a Go subscriber:
 // conversion of a small payload, the namespace check and delivery.
 func BenchmarkLuaEmit(b *testing.B) {
-	bus := ptywright.NewEventBus(nil)
+	bus := events.New(nil)
 	var n int
-	defer bus.Subscribe(func(ptywright.Event) { n++ })()
+	defer bus.Subscribe(func(events.Event) { n++ })()
 	m := manifest.Manifest{Name: "bench", Kind: manifest.KindMacro, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 	ext, err := luahost.New(m, []byte(`local M = {}
 function M.burst(k) for i = 1, k do ptywright.emit("tick", {i = i, state = "ready"}) end end

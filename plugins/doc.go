@@ -24,5 +24,5 @@
 // # Events
 //
 // Every instance the registry creates emits to, and handles events from,
-// one ptywright.EventBus: Options.Events, or the registry's own (Events).
+// one events.Bus: Options.Events, or the registry's own (Events).
 package plugins

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"ptywright"
+	"ptywright/events"
 	"ptywright/luahost"
 	"ptywright/manifest"
 )
@@ -45,7 +46,7 @@ type Options struct {
 	// Events carries what every instance the registry creates emits, and
 	// the events their handlers receive; nil means a bus of the
 	// registry's own (see Events).
-	Events *ptywright.EventBus
+	Events *events.Bus
 	// Logger receives the plugins' ptywright.log records and their
 	// handler and cleanup failures; nil means slog.Default().
 	Logger *slog.Logger
@@ -59,7 +60,7 @@ type Options struct {
 // classifier or intents set. It is safe for concurrent use.
 type Registry struct {
 	opts Options
-	bus  *ptywright.EventBus
+	bus  *events.Bus
 
 	mu   sync.RWMutex
 	defs map[string]*pluginDef
@@ -86,7 +87,7 @@ type pluginDef struct {
 func New(opts Options) (*Registry, error) {
 	bus := opts.Events
 	if bus == nil {
-		bus = ptywright.NewEventBus(opts.Logger)
+		bus = events.New(opts.Logger)
 	}
 	p := &Registry{opts: opts, bus: bus, defs: map[string]*pluginDef{}}
 	if !opts.NoBuiltins {
@@ -320,7 +321,7 @@ func (p *Registry) NewExtension(name string) (ptywright.Extension, error) {
 
 // Events returns the bus the registry's plugin instances emit to and
 // handle events from: Options.Events, or the registry's own.
-func (p *Registry) Events() *ptywright.EventBus { return p.bus }
+func (p *Registry) Events() *events.Bus { return p.bus }
 
 func (p *Registry) luaOptions() luahost.Options {
 	return luahost.Options{Limits: p.opts.Limits, Events: p.bus, Logger: p.opts.Logger}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ptywright"
+	"ptywright/events"
 	"ptywright/plugins"
 )
 
@@ -67,7 +68,7 @@ type Server struct {
 	adapters *adapterSet
 	// events carries core and plugin events: the plugin registry's bus,
 	// or the server's own without one.
-	events *ptywright.EventBus
+	events *events.Bus
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -94,7 +95,7 @@ func NewServer(opts Options) *Server {
 	if opts.Predicates == nil && opts.Plugins != nil {
 		opts.Predicates = opts.Plugins
 	}
-	events := ptywright.NewEventBus(log)
+	events := events.New(log)
 	if opts.Plugins != nil {
 		events = opts.Plugins.Events()
 	}
