@@ -46,7 +46,7 @@ func benchScreen() ptywright.ClassifyContext {
 	}
 	body := strings.Join(rows, "\n")
 	st := strings.Join(status, "\n")
-	tail := strings.Repeat("x", ptywright.ClassifyTranscriptChars)
+	tail := strings.Repeat("x", 4096) // the transcript tail a classifier sees
 	stable, threshold := int64(450), int64(300)
 	intent := "prompt_submitted"
 	return ptywright.ClassifyContext{
