@@ -69,7 +69,7 @@
 // kept in third_party/go-lua. The sandbox itself is internal/luart, which
 // only luahost reaches. Manifests are package [ptywright/manifest]; the
 // registry of built-in and trusted-local plugins, which also decides lua
-// matchers (a PredicateRegistry), is package [ptywright/plugins].
+// matchers (a [ptywright/contract.PredicateRegistry]), is package [ptywright/plugins].
 //
 // # Plugin runtime SDK
 //

@@ -131,7 +131,7 @@ type HandleOptions struct {
 	// wait params; 0 means 300.
 	CompletedTurnStableMs int64
 	// Predicates decides lua matchers inside wait matchers.
-	Predicates PredicateRegistry
+	Predicates contract.PredicateRegistry
 	// Lifecycle, when set, makes the handle track the turn lifecycle: a
 	// goroutine classifies every screen change and feeds the assessments to
 	// a LifecycleTracker (see Lifecycle and the wait_lifecycle intent).

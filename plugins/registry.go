@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/events"
 	"ptywright/luahost"
 	"ptywright/manifest"
@@ -55,7 +56,7 @@ type Options struct {
 // Registry is the registry of plugins a host can run: built-ins embedded in
 // the binary and trusted-local third-party plugins loaded from manifests
 // on disk. It hands out a fresh Lua instance per adapter (NewExtension) and
-// decides lua matchers (it is a ptywright.PredicateRegistry) with instances of its
+// decides lua matchers (it is a contract.PredicateRegistry) with instances of its
 // own, one per plugin, so predicates never see state an adapter's
 // classifier or intents set. It is safe for concurrent use.
 type Registry struct {
@@ -340,15 +341,15 @@ func (p *Registry) Describe(ctx context.Context, name string) (luahost.Descripti
 // EvalPredicate decides a lua matcher by calling the predicate the plugin
 // exports, on the registry's own instance of the plugin: one per plugin,
 // created on first use and serialised, separate from every adapter's.
-func (p *Registry) EvalPredicate(ctx context.Context, plugin, predicate string, in ptywright.PredicateInput) (ptywright.PredicateOutcome, error) {
+func (p *Registry) EvalPredicate(ctx context.Context, plugin, predicate string, in contract.PredicateInput) (contract.PredicateOutcome, error) {
 	ext, err := p.instance(plugin)
 	if err != nil {
-		return ptywright.PredicateOutcome{}, err
+		return contract.PredicateOutcome{}, err
 	}
 	return ext.EvalPredicate(ctx, predicate, in)
 }
 
-var _ ptywright.PredicateRegistry = (*Registry)(nil)
+var _ contract.PredicateRegistry = (*Registry)(nil)
 
 func (p *Registry) instance(name string) (*luahost.Extension, error) {
 	def, err := p.lookup(name)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/events"
 	"ptywright/plugins"
 )
@@ -31,7 +32,7 @@ type Options struct {
 	// wait matchers. Nil means Plugins when that is set; with neither, a
 	// matcher with a lua branch is rejected as invalid params ("no plugin
 	// registry").
-	Predicates ptywright.PredicateRegistry
+	Predicates contract.PredicateRegistry
 	// Logger receives diagnostics. Nil means slog.Default(), which writes
 	// to stderr: never stdout, which may be the protocol stream.
 	Logger *slog.Logger
