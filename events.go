@@ -66,14 +66,7 @@ func (s *Session) PublishEvents(bus *events.Bus, scope events.Scope) {
 	if bus == nil {
 		return
 	}
-	s.pub.mu.Lock()
-	defer s.pub.mu.Unlock()
-	t := publishTarget{bus: bus, scope: scope}
-	t.emit(events.SessionCreated, s.Sequence(), nil)
-	if s.pub.exitSent {
-		t.emit(events.SessionExited, s.Sequence(), s.pub.exitFill)
-	}
-	s.pub.targets = append(s.pub.targets, t)
+	s.pub.add(publishTarget{bus: bus, scope: scope}, s.Sequence)
 }
 
 // publisher holds the buses a session publishes its core events on. Its
@@ -105,6 +98,33 @@ func (p *publisher) emitLocked(name string, seq uint64, fill func(*CoreEvent)) {
 	for _, t := range p.targets {
 		t.emit(name, seq, fill)
 	}
+}
+
+// add starts publishing on t: session:created at once, and session:exited
+// after it when the exit was published already.
+func (p *publisher) add(t publishTarget, seq func() uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t.emit(events.SessionCreated, seq(), nil)
+	if p.exitSent {
+		t.emit(events.SessionExited, seq(), p.exitFill)
+	}
+	p.targets = append(p.targets, t)
+}
+
+// resize runs apply, which changes the size and reports the size before
+// and after, and emits session:resized when they differ. The lock is held
+// across both, so that session:resized events keep the order of the
+// resizes (see the lock order in doc.go).
+func (p *publisher) resize(apply func() (before, after Size, err error), seq func() uint64) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	before, after, err := apply()
+	if err != nil || after == before {
+		return err
+	}
+	p.emitLocked(events.SessionResized, seq(), func(ce *CoreEvent) { ce.Size = &after })
+	return nil
 }
 
 // exit emits session:exited with how the program ended and then, still

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"ptywright/events"
 	"ptywright/internal/ptyio"
 )
 
@@ -382,18 +381,10 @@ func (s *Session) Resize(size Size) error {
 	if s.isClosed() {
 		return ErrSessionClosed
 	}
-	// Held across the change and its event, so that session:resized
-	// events keep the order of the resizes (see the lock order in doc.go).
-	s.pub.mu.Lock()
-	defer s.pub.mu.Unlock()
-	before := s.screen.Size()
-	if err := s.applyResize(size); err != nil {
-		return err
-	}
-	if size != before {
-		s.pub.emitLocked(events.SessionResized, s.Sequence(), func(ce *CoreEvent) { ce.Size = &size })
-	}
-	return nil
+	return s.pub.resize(func() (Size, Size, error) {
+		before := s.screen.Size()
+		return before, size, s.applyResize(size)
+	}, s.Sequence)
 }
 
 func (s *Session) applyResize(size Size) error {

@@ -113,6 +113,16 @@ type Extension struct {
 	events luaEvents // handler dispatch (events.go)
 }
 
+// The handle finds these by type assertion, so a signature that drifts
+// would silently turn them off: the compiler checks them here.
+var (
+	_ ptywright.Extension = (*Extension)(nil)
+	_ ptywright.Explainer = (*Extension)(nil)
+	_ ptywright.Projector = (*Extension)(nil)
+	_ ptywright.Cleaner   = (*Extension)(nil)
+	_ events.Binder       = (*Extension)(nil)
+)
+
 // Options tune a Extension.
 type Options struct {
 	// Limits bound every call; the zero value means the defaults.

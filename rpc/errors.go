@@ -16,7 +16,7 @@ import (
 
 // ErrServerClosed is returned by Serve, ListenUnix and ServeConn once Close
 // has been called, and by calls that need the registry after it.
-var ErrServerClosed = errors.New("rpc: server closed")
+var ErrServerClosed = errors.New("ptywright: server closed")
 
 // classes maps the root package's sentinels (and the context errors) to
 // JSON-RPC codes, first match wins. An *Error anywhere in the chain takes

@@ -34,7 +34,7 @@ const (
 
 // ErrUnknownFraming is returned for a framing name other than "ndjson" and
 // "lsp".
-var ErrUnknownFraming = errors.New("unknown framing (valid: ndjson, lsp)")
+var ErrUnknownFraming = errors.New("ptywright: unknown framing (valid: ndjson, lsp)")
 
 // Framings lists the supported framings, the default first.
 func Framings() []Framing { return []Framing{NDJSON, LSP} }

@@ -10,11 +10,11 @@ import (
 
 // ErrSocketInUse is returned by ListenUnix when a server is already
 // listening on the path.
-var ErrSocketInUse = errors.New("a server is already listening on the socket")
+var ErrSocketInUse = errors.New("ptywright: a server is already listening on the socket")
 
 // ErrNotASocket is returned by ListenUnix when the path exists and is not a
 // socket: ptywright never replaces a file it did not create.
-var ErrNotASocket = errors.New("path exists and is not a socket")
+var ErrNotASocket = errors.New("ptywright: path exists and is not a socket")
 
 // HomeEnv names the environment variable that moves ptywright's per-user
 // directory (default ~/.ptywright).

@@ -88,6 +88,8 @@ var unprefix = strings.NewReplacer(
 	"ptywright: invalid terminal size", "invalid terminal size",
 	"ptywright: invalid asciicast recording", "invalid asciicast recording",
 	"ptywright: invalid transcript marker", "invalid transcript marker",
+	"ptywright: server closed", "rpc: server closed",
+	"ptywright: unknown framing", "unknown framing",
 )
 
 // Unprefix returns an error message as the wire has always carried it:
