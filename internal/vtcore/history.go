@@ -14,6 +14,8 @@ type history struct {
 	n     int      // rows held
 	limit int
 	cells int // cells held
+	// copyRows makes take copy like push: a test's reference.
+	copyRows bool
 }
 
 // cellsPerRow is the average row width the cell budget allows for: rows
@@ -67,6 +69,50 @@ func (h *history) push(row []Cell) {
 		h.rows[h.start] = reuse(h.rows[h.start], row[:end])
 		h.start = (h.start + 1) % len(h.rows)
 	}
+}
+
+// take is push for a screen row the caller gives up. When the row's
+// storage could be kept as a slot anyway (the rule reuse applies: no more
+// than twice the cells it holds, or keepCap), it goes into the history as
+// it is, trimmed, instead of being copied there, and take returns a blank
+// row of the same width for the screen: the storage of the slot it took,
+// cleared, or a new row. Otherwise it pushes a copy and returns nil: the
+// caller keeps its row. Scrolling text on an ordinary terminal then costs
+// a clear per row instead of a copy and a clear.
+func (h *history) take(row []Cell) []Cell {
+	cols := len(row)
+	end := trimmedLen(row)
+	if h.limit == 0 || h.copyRows || cap(row) != cols+1 || cap(row) > max(2*end, keepCap) {
+		h.push(row)
+		return nil
+	}
+	for h.n > 0 && h.cells+end > h.limit*cellsPerRow {
+		h.dropOldest()
+	}
+	h.cells += end
+	var old []Cell
+	switch {
+	case h.n < len(h.rows):
+		i := (h.start + h.n) % len(h.rows)
+		old, h.rows[i] = h.rows[i], row[:end]
+		h.n++
+	case len(h.rows) < h.limit && h.start == 0:
+		h.rows = append(h.rows, row[:end])
+		h.n++
+	default:
+		h.cells -= len(h.rows[h.start])
+		old, h.rows[h.start] = h.rows[h.start], row[:end]
+		h.start = (h.start + 1) % len(h.rows)
+	}
+	if cap(old) != cols+1 {
+		return newRow(cols)
+	}
+	// A slot's cells past its length may be stale (a shorter row copied
+	// over a longer one): clear the whole width, and mark it unwritten.
+	line := old[:cols]
+	clear(line)
+	line[:cols+1][cols] = Cell{width: usedTag}
+	return line
 }
 
 // trimmedLen returns the length of row without its trailing blank cells,
