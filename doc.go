@@ -69,7 +69,7 @@
 // kept in third_party/go-lua. The sandbox itself is internal/luart, which
 // only luahost reaches. Manifests are package [ptywright/manifest]; the
 // registry of built-in and trusted-local plugins, which also decides lua
-// matchers (a PredicateRegistry), is package [ptywright/plugins].
+// matchers (a [ptywright/contract.PredicateRegistry]), is package [ptywright/plugins].
 //
 // # Plugin runtime SDK
 //
@@ -90,11 +90,12 @@
 // plugin's error wraps [ErrInvalidParams], -32602 over JSON-RPC, where any
 // other Lua error is the plugin's own failure), and Ok/Err results for
 // hooks, which luahost's CallHook and CallInline (and the registry's Call
-// and CallInline) invoke by name with JSON arguments. Events travel
-// on an [EventBus]: the registry's, or HandleOptions.Events. A session
-// reports its own core events (session:created, session:resized,
-// session:exited) on the buses given to [Session.PublishEvents], so Go
-// programs receive them the same way plugins and JSON-RPC clients do.
+// and CallInline) invoke by name with JSON arguments. Events travel on
+// an [ptywright/events.Bus]: the registry's, or HandleOptions.Events. A
+// session reports its own core events (session:created, session:resized,
+// session:exited, payload [CoreEvent]) on the buses given to
+// [Session.PublishEvents], so Go programs receive them the same way
+// plugins and JSON-RPC clients do.
 //
 // # Lock order
 //
@@ -111,7 +112,7 @@
 //     session:resized it publishes so that events keep their order; then
 //     Session.mu, then Screen.mu and the recorder's lock inside it;
 //     Session.wmu (PTY writes) on its own.
-//  5. Leaves, held only for their own fields: EventBus.mu (subscribers run
+//  5. Leaves, held only for their own fields: events.Bus.mu (subscribers run
 //     without it) and a Lua extension's event queue lock. Emitting never
 //     runs another plugin's handlers under the emitter's locks: they are
 //     queued and run on the receiving instance's own goroutine.

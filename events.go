@@ -2,46 +2,18 @@ package ptywright
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"log/slog"
-	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	"ptywright/manifest"
+	"ptywright/events"
 )
-
-// Core event names. The core defines them and their payload (CoreEvent);
-// plugins may handle them (ptywright.on) but never emit them: plugin
-// events live in the plugin's own namespace, "<plugin>:<event>".
-const (
-	// EventSessionCreated: a session was registered and its program started.
-	EventSessionCreated = "session:created"
-	// EventSessionExited: a session's program exited (once per session).
-	EventSessionExited = "session:exited"
-	// EventSessionResized: a session's terminal size changed.
-	EventSessionResized = "session:resized"
-	// EventAdapterStateChanged: an adapter's classified state differs from
-	// the one it reported before (the first classification counts).
-	EventAdapterStateChanged = "adapter:state_changed"
-)
-
-// CoreEventNames returns the core event names, sorted.
-func CoreEventNames() []string {
-	return []string{EventAdapterStateChanged, EventSessionCreated, EventSessionExited, EventSessionResized}
-}
-
-// ErrInvalidEvent: an event name is malformed, outside the emitter's
-// namespace, or a core name used for something else.
-var ErrInvalidEvent = errors.New("ptywright: invalid event")
 
 // CoreEvent is the one payload every core event carries, so consumers
 // read session:* and adapter:* events the same way.
 type CoreEvent struct {
-	// Event is one of the core event names.
+	// Event is one of the core event names (events.CoreNames).
 	Event string `json:"event"`
 	// Session is the id of the session the event is about.
 	Session string `json:"session"`
@@ -59,161 +31,26 @@ type CoreEvent struct {
 	// Exit is how the program ended (session:exited only).
 	Exit *ExitStatus `json:"exit,omitempty"`
 	// Timestamp is when it happened, in ISO 8601 (RFC 3339, UTC,
-	// milliseconds): see EventTime.
+	// milliseconds): see events.Timestamp.
 	Timestamp string `json:"timestamp"`
 }
 
-// EventTime formats t as event timestamps are written: RFC 3339 (an ISO
-// 8601 profile) in UTC with milliseconds, "2026-05-01T12:00:00.000Z".
-func EventTime(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
-}
-
-// EventScope says which session and adapter an event is about; ids are the
-// host's (the JSON-RPC server's "s1", "e1"). Either may be empty.
-type EventScope struct {
-	Session string `json:"session,omitempty"`
-	Adapter string `json:"adapter,omitempty"`
-}
-
-// Event is one event on an EventBus.
-type Event struct {
-	// Name is "<namespace>:<event>": a core name or a plugin's own.
-	Name string `json:"event"`
-	// Plugin is the emitting plugin, "" for core events.
-	Plugin string `json:"plugin,omitempty"`
-	// Session and Adapter scope the event; subscribers filter on them.
-	Session string `json:"session,omitempty"`
-	Adapter string `json:"adapter,omitempty"`
-	// Payload is the event's JSON value: a CoreEvent for core events,
-	// whatever the plugin passed (null when nothing) for plugin events.
-	Payload json.RawMessage `json:"payload"`
-	// Time is when it was emitted; Emit sets it when zero.
-	Time time.Time `json:"-"`
-
-	// Source is the emitter, for emitters that tell their own events
-	// apart: a Lua extension (package luahost) sets itself and does not
-	// hear the events whose Source it is.
-	Source any `json:"-"`
-	// Depth counts handler-emitted generations: an event a handler emits
-	// while handling an event of depth n has depth n+1. Package luahost
-	// drops chains past its bound, so plugins answering each other cannot
-	// loop forever.
-	Depth int `json:"-"`
-}
-
-// EventBus carries core and plugin events to subscribers. Delivery is
-// fire-and-forget: Emit calls every subscriber synchronously, and
-// subscribers must only record the event (queue it, set a flag) and
-// return, never block. A subscriber that panics is logged and skipped, so
-// one bad consumer never breaks the emitter. The bus has no goroutine and
-// nothing to close; it is owned by whoever creates it (a plugins.Registry
-// makes one, the JSON-RPC server shares it), never global.
-type EventBus struct {
-	log  *slog.Logger
-	mu   sync.Mutex // serialises Subscribe and unsubscribe
-	subs atomic.Pointer[[]*eventSub]
-}
-
-type eventSub struct{ fn func(Event) }
-
-// NewEventBus returns an empty bus. log receives subscriber panics; nil
-// means slog.Default().
-func NewEventBus(log *slog.Logger) *EventBus {
-	if log == nil {
-		log = slog.Default()
-	}
-	return &EventBus{log: log}
-}
-
-// Subscribe adds fn; the returned function removes it (and may be called
-// more than once). fn is called from the emitter's goroutine and must not
-// block.
-func (b *EventBus) Subscribe(fn func(Event)) (unsubscribe func()) {
-	sub := &eventSub{fn: fn}
-	b.mu.Lock()
-	old := b.list()
-	next := make([]*eventSub, 0, len(old)+1)
-	next = append(append(next, old...), sub)
-	b.subs.Store(&next)
-	b.mu.Unlock()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			b.mu.Lock()
-			defer b.mu.Unlock()
-			next := slices.DeleteFunc(slices.Clone(b.list()), func(s *eventSub) bool { return s == sub })
-			b.subs.Store(&next)
-		})
-	}
-}
-
-func (b *EventBus) list() []*eventSub {
-	if p := b.subs.Load(); p != nil {
-		return *p
-	}
-	return nil
-}
-
-// Emit checks ev's name and delivers it to every subscriber. Go callers
-// may emit core events (prefer EmitCore, which builds the payload) and
-// events in any plugin namespace; Lua plugins go through ptywright.emit,
-// which confines them to their own.
-func (b *EventBus) Emit(ev Event) error {
-	if _, _, ok := manifest.SplitEvent(ev.Name); !ok {
-		return fmt.Errorf("%w: name %q must be \"<namespace>:<event>\" in lowercase letters, digits, '-' and '_'", ErrInvalidEvent, ev.Name)
-	}
-	if isCoreNamespace(ev.Name) && !slices.Contains(CoreEventNames(), ev.Name) {
-		return fmt.Errorf("%w: %q is in a core namespace but is not a core event (%s)", ErrInvalidEvent, ev.Name, strings.Join(CoreEventNames(), ", "))
-	}
-	if len(ev.Payload) == 0 {
-		ev.Payload = json.RawMessage("null")
-	}
-	if ev.Time.IsZero() {
-		ev.Time = time.Now()
-	}
-	b.deliver(ev)
-	return nil
-}
-
-// EmitCore emits a core event with ce as its payload; ce.Timestamp is set
-// when empty.
-func (b *EventBus) EmitCore(ce CoreEvent) error {
-	if !slices.Contains(CoreEventNames(), ce.Event) {
-		return fmt.Errorf("%w: %q is not a core event (%s)", ErrInvalidEvent, ce.Event, strings.Join(CoreEventNames(), ", "))
+// EmitCore emits the core event ce on bus, with ce as its payload;
+// ce.Timestamp is set when empty. It fails, emitting nothing, when
+// ce.Event is not a core event name (events.CoreNames).
+func EmitCore(bus *events.Bus, ce CoreEvent) error {
+	if !events.IsCore(ce.Event) {
+		return fmt.Errorf("%w: %q is not a core event (%s)", events.ErrInvalid, ce.Event, strings.Join(events.CoreNames(), ", "))
 	}
 	now := time.Now()
 	if ce.Timestamp == "" {
-		ce.Timestamp = EventTime(now)
+		ce.Timestamp = events.Timestamp(now)
 	}
 	raw, err := json.Marshal(ce)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalidEvent, err)
+		return fmt.Errorf("%w: %v", events.ErrInvalid, err)
 	}
-	b.deliver(Event{Name: ce.Event, Session: ce.Session, Adapter: ce.Adapter, Payload: raw, Time: now})
-	return nil
-}
-
-func (b *EventBus) deliver(ev Event) {
-	for _, s := range b.list() {
-		b.call(s, ev)
-	}
-}
-
-func (b *EventBus) call(s *eventSub, ev Event) {
-	defer func() {
-		if r := recover(); r != nil {
-			b.log.Error("event subscriber panicked", "event", ev.Name, "panic", fmt.Sprint(r))
-		}
-	}()
-	s.fn(ev)
-}
-
-// isCoreNamespace reports whether an event name is in a namespace the
-// core owns.
-func isCoreNamespace(name string) bool {
-	ns, _, _ := manifest.SplitEvent(name)
-	return manifest.IsReservedNamespace(ns)
+	return bus.Emit(events.Event{Name: ce.Event, Session: ce.Session, Adapter: ce.Adapter, Payload: raw, Time: now})
 }
 
 // PublishEvents makes the session report its core events on bus, about
@@ -224,17 +61,17 @@ func isCoreNamespace(name string) bool {
 // Every event a session publishes reaches each bus in the order it
 // happened, session:created first. A session may publish on several buses;
 // a nil bus is ignored. The bus's subscribers run on the goroutine that
-// made the change and must not block (see EventBus).
-func (s *Session) PublishEvents(bus *EventBus, scope EventScope) {
+// made the change and must not block (see events.Bus).
+func (s *Session) PublishEvents(bus *events.Bus, scope events.Scope) {
 	if bus == nil {
 		return
 	}
 	s.pub.mu.Lock()
 	defer s.pub.mu.Unlock()
 	t := publishTarget{bus: bus, scope: scope}
-	t.emit(EventSessionCreated, s.Sequence(), nil)
+	t.emit(events.SessionCreated, s.Sequence(), nil)
 	if s.pub.exitSent {
-		t.emit(EventSessionExited, s.Sequence(), s.pub.exitFill)
+		t.emit(events.SessionExited, s.Sequence(), s.pub.exitFill)
 	}
 	s.pub.targets = append(s.pub.targets, t)
 }
@@ -250,8 +87,8 @@ type publisher struct {
 }
 
 type publishTarget struct {
-	bus   *EventBus
-	scope EventScope
+	bus   *events.Bus
+	scope events.Scope
 }
 
 func (t publishTarget) emit(name string, seq uint64, fill func(*CoreEvent)) {
@@ -260,7 +97,7 @@ func (t publishTarget) emit(name string, seq uint64, fill func(*CoreEvent)) {
 		fill(&ce)
 	}
 	// EmitCore fails only for a name that is not a core event.
-	_ = t.bus.EmitCore(ce)
+	_ = EmitCore(t.bus, ce)
 }
 
 // emitLocked emits one event to every target; p.mu must be held.
@@ -278,6 +115,6 @@ func (p *publisher) exit(seq uint64, st ExitStatus, mark func()) {
 	defer p.mu.Unlock()
 	p.exitSent = true
 	p.exitFill = func(ce *CoreEvent) { ce.Exit = &st }
-	p.emitLocked(EventSessionExited, seq, p.exitFill)
+	p.emitLocked(events.SessionExited, seq, p.exitFill)
 	mark()
 }

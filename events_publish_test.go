@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/events"
 )
 
 // coreLog subscribes to a bus and keeps the core events it hears, decoded.
@@ -21,9 +22,9 @@ type coreLog struct {
 	evs []ptywright.CoreEvent
 }
 
-func listen(t *testing.T, bus *ptywright.EventBus) *coreLog {
+func listen(t *testing.T, bus *events.Bus) *coreLog {
 	l := &coreLog{}
-	t.Cleanup(bus.Subscribe(func(ev ptywright.Event) {
+	t.Cleanup(bus.Subscribe(func(ev events.Event) {
 		var ce ptywright.CoreEvent
 		if err := json.Unmarshal(ev.Payload, &ce); err != nil || ce.Event != ev.Name {
 			panic(fmt.Sprintf("event %s: payload %s", ev.Name, ev.Payload))
@@ -49,7 +50,7 @@ func (l *coreLog) names() []string {
 	return out
 }
 
-func newBus() *ptywright.EventBus { return ptywright.NewEventBus(slog.New(slog.DiscardHandler)) }
+func newBus() *events.Bus { return events.New(slog.New(slog.DiscardHandler)) }
 
 // TestSessionPublishesItsEvents: a Go program receives the session's core
 // events on its own bus: session:created at once, session:resized for
@@ -62,9 +63,9 @@ func TestSessionPublishesItsEvents(t *testing.T) {
 	defer s.Close()
 	bus := newBus()
 	l := listen(t, bus)
-	scope := ptywright.EventScope{Session: "build", Adapter: "a1"}
+	scope := events.Scope{Session: "build", Adapter: "a1"}
 	s.PublishEvents(bus, scope)
-	require.Equal(t, []string{ptywright.EventSessionCreated}, l.names(), "session:created is reported at once")
+	require.Equal(t, []string{events.SessionCreated}, l.names(), "session:created is reported at once")
 
 	sizes := []ptywright.Size{{Rows: 30, Cols: 100}, {Rows: 30, Cols: 100}, {Rows: 24, Cols: 80}, {Rows: 30, Cols: 100}}
 	for _, size := range sizes {
@@ -89,7 +90,7 @@ func TestSessionPublishesItsEvents(t *testing.T) {
 		require.Equal(t, scope.Adapter, ce.Adapter)
 		_, err := time.Parse(time.RFC3339Nano, ce.Timestamp)
 		require.NoError(t, err)
-		if i > 0 && ce.Event == ptywright.EventSessionResized {
+		if i > 0 && ce.Event == events.SessionResized {
 			require.Greater(t, ce.Sequence, evs[i-1].Sequence, "event %d (%s)", i, ce.Event)
 		}
 		if i > 0 {
@@ -111,10 +112,10 @@ func TestPublishEventsAfterExit(t *testing.T) {
 	defer s.Close()
 	early, late := newBus(), newBus()
 	le, ll := listen(t, early), listen(t, late)
-	s.PublishEvents(early, ptywright.EventScope{Session: "early"})
+	s.PublishEvents(early, events.Scope{Session: "early"})
 	<-s.Exited()
-	s.PublishEvents(nil, ptywright.EventScope{})
-	s.PublishEvents(late, ptywright.EventScope{Session: "late"})
+	s.PublishEvents(nil, events.Scope{})
+	s.PublishEvents(late, events.Scope{Session: "late"})
 	require.NoError(t, s.Close())
 
 	for _, l := range []*coreLog{le, ll} {
@@ -137,7 +138,7 @@ func TestPublishRacesTheExit(t *testing.T) {
 		for j := range buses {
 			bus := newBus()
 			buses[j] = listen(t, bus)
-			wg.Go(func() { s.PublishEvents(bus, ptywright.EventScope{Session: fmt.Sprint(j)}) })
+			wg.Go(func() { s.PublishEvents(bus, events.Scope{Session: fmt.Sprint(j)}) })
 		}
 		wg.Wait()
 		<-s.Exited()
@@ -157,7 +158,7 @@ func TestResizeEventsKeepTheirOrder(t *testing.T) {
 	defer s.Close()
 	bus := newBus()
 	l := listen(t, bus)
-	s.PublishEvents(bus, ptywright.EventScope{Session: "s"})
+	s.PublishEvents(bus, events.Scope{Session: "s"})
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Go(func() {
@@ -170,7 +171,7 @@ func TestResizeEventsKeepTheirOrder(t *testing.T) {
 	evs := l.events()
 	require.Greater(t, len(evs), 1)
 	last := evs[len(evs)-1]
-	require.Equal(t, ptywright.EventSessionResized, last.Event)
+	require.Equal(t, events.SessionResized, last.Event)
 	require.Equal(t, s.Size(), *last.Size)
 	for i := 1; i < len(evs); i++ {
 		require.Greater(t, evs[i].Sequence, evs[i-1].Sequence)
@@ -182,10 +183,10 @@ func TestResizeEventsKeepTheirOrder(t *testing.T) {
 
 // A session reports its core events on a bus the program gives it.
 func ExampleSession_PublishEvents() {
-	bus := ptywright.NewEventBus(nil)
+	bus := events.New(nil)
 	var mu sync.Mutex
 	var seen []string
-	defer bus.Subscribe(func(ev ptywright.Event) {
+	defer bus.Subscribe(func(ev events.Event) {
 		mu.Lock() // Subscribers run on the session's goroutines.
 		seen = append(seen, ev.Name)
 		mu.Unlock()
@@ -196,7 +197,7 @@ func ExampleSession_PublishEvents() {
 		fmt.Println(err)
 		return
 	}
-	s.PublishEvents(bus, ptywright.EventScope{Session: "demo"})
+	s.PublishEvents(bus, events.Scope{Session: "demo"})
 	_ = s.Resize(ptywright.Size{Rows: 30, Cols: 100})
 	_ = s.Send(context.Background(), ptywright.Text("\r"))
 	<-s.Exited()

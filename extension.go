@@ -10,23 +10,24 @@ import (
 	"time"
 
 	"ptywright/contract"
+	"ptywright/events"
 	"ptywright/internal/wire"
 	"ptywright/manifest"
 )
 
 // Defaults of the extension host loop.
 const (
-	// DefaultWaitIntent is the wait intent used when a caller names none.
-	DefaultWaitIntent = "wait_turn_matcher"
+	// defaultWaitIntent is the wait intent used when a caller names none.
+	defaultWaitIntent = "wait_turn_matcher"
 	// DefaultAdapterWaitTimeout bounds a wait whose context has no deadline.
 	DefaultAdapterWaitTimeout = 120 * time.Second
-	// DefaultCompletedTurnStableMs is forwarded to plugins as the time a
+	// defaultCompletedTurnStableMs is forwarded to plugins as the time a
 	// screen must stay unchanged to count as a settled, completed turn.
-	DefaultCompletedTurnStableMs = 300
-	// StatusBarRows is how many bottom rows count as the status bar.
-	StatusBarRows = 3
-	// ClassifyTranscriptChars is how much transcript a classifier sees.
-	ClassifyTranscriptChars = 4096
+	defaultCompletedTurnStableMs = 300
+	// statusBarRows is how many bottom rows count as the status bar.
+	statusBarRows = 3
+	// classifyTranscriptChars is how much transcript a classifier sees.
+	classifyTranscriptChars = 4096
 	// PluginErrorState is the state the host reports when a plugin call
 	// fails; plugins never emit it themselves.
 	PluginErrorState = "plugin_error"
@@ -57,7 +58,7 @@ type ClassifyContext struct {
 	// Screen is the whole screen's plain text.
 	Screen string `json:"screen"`
 	// BodyText is the screen above the status bar; StatusText the bottom
-	// StatusBarRows rows. A screen of 6 rows or fewer is all body.
+	// 3 rows. A screen of 6 rows or fewer is all body.
 	BodyText   string `json:"body_text"`
 	StatusText string `json:"status_text"`
 	// Transcript is the tail of the output, control codes included.
@@ -127,10 +128,10 @@ type ActionPlan struct {
 // HandleOptions tune an ExtensionHandle.
 type HandleOptions struct {
 	// CompletedTurnStableMs is forwarded to the classifier and injected into
-	// wait params; 0 means DefaultCompletedTurnStableMs.
+	// wait params; 0 means 300.
 	CompletedTurnStableMs int64
 	// Predicates decides lua matchers inside wait matchers.
-	Predicates PredicateRegistry
+	Predicates contract.PredicateRegistry
 	// Lifecycle, when set, makes the handle track the turn lifecycle: a
 	// goroutine classifies every screen change and feeds the assessments to
 	// a LifecycleTracker (see Lifecycle and the wait_lifecycle intent).
@@ -145,17 +146,17 @@ type HandleOptions struct {
 
 	// Events, when set, receives adapter:state_changed whenever a
 	// classification's state differs from the previous one, and is bound
-	// to an EventBinder extension (see luahost.Extension.BindEvents).
-	Events *EventBus
+	// to an events.Binder extension (see luahost.Extension.BindEvents).
+	Events *events.Bus
 	// Scope names the session and adapter in those events and in the
 	// extension's own.
-	Scope EventScope
+	Scope events.Scope
 
 	// ReceiptWindow is how long Send looks for a plan's expected effect;
-	// 0 means DefaultReceiptWindow. A plan's expect.within_ms overrides it.
+	// 0 means 1.5 s. A plan's expect.within_ms overrides it.
 	ReceiptWindow time.Duration
 	// MaxInputHold bounds how long Send holds keys for a state's
-	// InputSettleMs; 0 means DefaultMaxInputHold.
+	// InputSettleMs; 0 means 3 s.
 	MaxInputHold time.Duration
 }
 
@@ -186,7 +187,7 @@ type ExtensionHandle struct {
 // NewExtensionHandle binds ext to s. The handle owns both: Close closes them.
 func NewExtensionHandle(s *Session, ext Extension, opts HandleOptions) *ExtensionHandle {
 	if opts.CompletedTurnStableMs <= 0 {
-		opts.CompletedTurnStableMs = DefaultCompletedTurnStableMs
+		opts.CompletedTurnStableMs = defaultCompletedTurnStableMs
 	}
 	h := &ExtensionHandle{s: s, ext: ext, opts: opts, turn: newTurnLock()}
 	h.startSDK()
@@ -234,7 +235,7 @@ func (h *ExtensionHandle) Send(ctx context.Context, intent string, params json.R
 	return SendResult{State: h.classifyLocked(context.WithoutCancel(ctx)), Receipt: rc}, nil
 }
 
-// Wait runs the matcher of a wait intent ("" means DefaultWaitIntent), then
+// Wait runs the matcher of a wait intent ("" means "wait_turn_matcher"), then
 // classifies. opts apply to the session wait: After(receipt.Sequence) sees
 // only what followed a Send. Without a deadline on ctx it gives up after
 // DefaultAdapterWaitTimeout. The deadline covers the time spent queued
@@ -299,7 +300,7 @@ func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection,
 		return Inspection{}, ErrSessionClosed
 	}
 	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
-	body, status := SplitBodyStatus(snap)
+	body, status := splitBodyStatus(snap)
 	proj, err := h.projectLocked(ctx, 0, 0)
 	if err != nil {
 		return Inspection{}, err
@@ -351,7 +352,7 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 		return StateSnapshot{}, nil, ErrSessionClosed
 	}
 	if intent == "" {
-		intent = DefaultWaitIntent
+		intent = defaultWaitIntent
 	}
 	ctx, cancel := withDefaultWaitTimeout(ctx)
 	defer cancel()
@@ -463,7 +464,7 @@ func (h *ExtensionHandle) classifyScreen(ctx context.Context, explain bool) (Sta
 // contextLocked builds the ClassifyContext for snap from the live session;
 // the caller holds extMu (it reads lastIntent).
 func (h *ExtensionHandle) contextLocked(snap ScreenSnapshot) ClassifyContext {
-	tail, last := h.s.classifyInputs(ClassifyTranscriptChars)
+	tail, last := h.s.classifyInputs(classifyTranscriptChars)
 	cc := newClassifyContext(snap, tail, time.Since(last).Milliseconds(), h.lastIntent, h.opts.CompletedTurnStableMs)
 	cc.Session, cc.Adapter = h.opts.Scope.Session, h.opts.Scope.Adapter
 	return cc
@@ -477,12 +478,22 @@ func (s *Session) classifyInputs(n int) (tail string, lastChange time.Time) {
 	return s.tr.Tail(n), s.visibleChangedLocked()
 }
 
+// NewClassifyContext builds what a classifier sees, exactly as a live
+// ExtensionHandle with default options builds it: snap's plain text, split
+// into body and status bar (the bottom 3 rows, none on a screen of 6 rows or
+// fewer), its title, the transcript tail, how long the screen has been
+// unchanged, the last intent (nil: none) and completed_turn_stable_ms 300.
+// Fixture tests of a classifier use it to see screens as the host does.
+func NewClassifyContext(snap ScreenSnapshot, transcript string, stableMs int64, lastIntent *string) ClassifyContext {
+	return newClassifyContext(snap, transcript, stableMs, lastIntent, defaultCompletedTurnStableMs)
+}
+
 // newClassifyContext builds what a classifier sees from a raw snapshot, the
 // transcript tail, how long the screen has been unchanged and the host's
 // remembered intent. A live ExtensionHandle and ReplayClassify both build it
 // here, so a recorded session classifies exactly as the live one did.
 func newClassifyContext(snap ScreenSnapshot, tail string, stableMs int64, lastIntent *string, completedTurnStableMs int64) ClassifyContext {
-	body, status := SplitBodyStatus(snap)
+	body, status := splitBodyStatus(snap)
 	var title *string
 	if snap.Title != "" {
 		title = &snap.Title
@@ -541,14 +552,14 @@ func (h *ExtensionHandle) injectStable(params json.RawMessage) json.RawMessage {
 	return out
 }
 
-// SplitBodyStatus splits a screen into the body and the bottom
-// StatusBarRows rows. A screen of 6 rows or fewer is all body, so small
+// splitBodyStatus splits a screen into the body and the bottom
+// statusBarRows rows. A screen of 6 rows or fewer is all body, so small
 // terminals are not misread as all status bar.
-func SplitBodyStatus(snap ScreenSnapshot) (body, status string) {
+func splitBodyStatus(snap ScreenSnapshot) (body, status string) {
 	lines := snap.Lines()
-	if len(lines) <= 2*StatusBarRows {
+	if len(lines) <= 2*statusBarRows {
 		return strings.Join(lines, "\n"), ""
 	}
-	cut := len(lines) - StatusBarRows
+	cut := len(lines) - statusBarRows
 	return strings.Join(lines[:cut], "\n"), strings.Join(lines[cut:], "\n")
 }

@@ -216,20 +216,30 @@ func TestExtensionHandleTurnIsAtomic(t *testing.T) {
 	require.GreaterOrEqual(t, *last.StableMs, int64(300), "State classified before the turn's wait had settled")
 }
 
-func TestSplitBodyStatus(t *testing.T) {
-	snap := ptywright.ScreenSnapshot{Size: ptywright.Size{Rows: 8, Cols: 10}, PlainText: "a\nb\nc\nd\ne\nf\ng\nh"}
-	body, status := ptywright.SplitBodyStatus(snap)
-	require.Equal(t, "a\nb\nc\nd\ne", body)
-	require.Equal(t, "f\ng\nh", status)
+func TestNewClassifyContext(t *testing.T) {
+	snap := ptywright.ScreenSnapshot{Size: ptywright.Size{Rows: 8, Cols: 10}, PlainText: "a\nb\nc\nd\ne\nf\ng\nh", Sequence: 7, Title: "tool"}
+	intent := "send_prompt"
+	cc := ptywright.NewClassifyContext(snap, "tail", 450, &intent)
+	require.Equal(t, "a\nb\nc\nd\ne", cc.BodyText)
+	require.Equal(t, "f\ng\nh", cc.StatusText)
+	require.Equal(t, snap.PlainText, cc.Screen)
+	require.Equal(t, uint64(7), cc.Sequence)
+	require.Equal(t, "tail", *cc.Transcript)
+	require.Equal(t, int64(450), *cc.StableMs)
+	require.Equal(t, int64(300), *cc.CompletedTurnStableMs)
+	require.Equal(t, "send_prompt", *cc.LastIntent)
+	require.Equal(t, "tool", *cc.Title)
 
 	snap = ptywright.ScreenSnapshot{Size: ptywright.Size{Rows: 6, Cols: 10}, PlainText: "a\nb"}
-	body, status = ptywright.SplitBodyStatus(snap)
-	require.Equal(t, "a\nb\n\n\n\n", body, "6 rows or fewer are all body")
-	require.Empty(t, status)
+	cc = ptywright.NewClassifyContext(snap, "", 0, nil)
+	require.Equal(t, "a\nb\n\n\n\n", cc.BodyText, "6 rows or fewer are all body")
+	require.Empty(t, cc.StatusText)
+	require.Nil(t, cc.Title)
+	require.Nil(t, cc.LastIntent)
 
 	// Trailing blank rows still count as rows of the status bar.
 	snap = ptywright.ScreenSnapshot{Size: ptywright.Size{Rows: 24, Cols: 10}, PlainText: "top"}
-	body, status = ptywright.SplitBodyStatus(snap)
-	require.Equal(t, 21, len(strings.Split(body, "\n")))
-	require.Equal(t, "\n\n", status)
+	cc = ptywright.NewClassifyContext(snap, "", 0, nil)
+	require.Equal(t, 21, len(strings.Split(cc.BodyText, "\n")))
+	require.Equal(t, "\n\n", cc.StatusText)
 }

@@ -1,6 +1,10 @@
 package ptywright
 
-import "context"
+import (
+	"context"
+
+	"ptywright/events"
+)
 
 // handleSDK is an ExtensionHandle's part of the runtime SDK: it reports
 // state changes as adapter:state_changed and runs the extension's cleanups
@@ -16,7 +20,7 @@ type handleSDK struct {
 // extension with cleanups, starts the goroutine that runs them when the
 // program exits; Close stops it.
 func (h *ExtensionHandle) startSDK() {
-	if b, ok := h.ext.(EventBinder); ok && (h.opts.Events != nil || h.opts.Scope != (EventScope{})) {
+	if b, ok := h.ext.(events.Binder); ok && (h.opts.Events != nil || h.opts.Scope != (events.Scope{})) {
 		b.BindEvents(h.opts.Events, h.opts.Scope)
 	}
 	c, ok := h.ext.(Cleaner)
@@ -62,8 +66,8 @@ func (h *ExtensionHandle) noteStateLocked(st StateSnapshot) {
 		return
 	}
 	// EmitCore fails only for a name that is not a core event.
-	_ = h.opts.Events.EmitCore(CoreEvent{
-		Event:         EventAdapterStateChanged,
+	_ = EmitCore(h.opts.Events, CoreEvent{
+		Event:         events.AdapterStateChanged,
 		Session:       h.opts.Scope.Session,
 		Adapter:       h.opts.Scope.Adapter,
 		Sequence:      st.Sequence,
@@ -76,10 +80,4 @@ func (h *ExtensionHandle) noteStateLocked(st StateSnapshot) {
 // session's program exits, before Close (a Lua extension does).
 type Cleaner interface {
 	RunCleanups(ctx context.Context) error
-}
-
-// EventBinder is implemented by extensions that emit and handle events
-// (a Lua extension does); ExtensionHandle binds them to its bus and scope.
-type EventBinder interface {
-	BindEvents(bus *EventBus, scope EventScope)
 }

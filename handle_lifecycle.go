@@ -14,9 +14,9 @@ import (
 )
 
 const (
-	// PromptSubmittedIntent is the last_intent a plan records when it
+	// promptSubmittedIntent is the last_intent a plan records when it
 	// submits a prompt; it anchors a lifecycle turn.
-	PromptSubmittedIntent = "prompt_submitted"
+	promptSubmittedIntent = "prompt_submitted"
 	// LifecycleWaitIntent is the host-handled wait intent that waits for a
 	// lifecycle state, params {"state": "completed"} by default.
 	LifecycleWaitIntent = "wait_lifecycle"

@@ -8,32 +8,9 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"ptywright/contract"
 )
-
-// PredicateRegistry decides lua matchers. The Lua plugin host implements it;
-// a wait whose matcher has a lua branch needs one (see WithPredicates).
-type PredicateRegistry interface {
-	EvalPredicate(ctx context.Context, plugin, predicate string, in PredicateInput) (PredicateOutcome, error)
-}
-
-// PredicateInput is what a predicate sees.
-type PredicateInput struct {
-	Screen        string           `json:"screen"`
-	Transcript    string           `json:"transcript"`
-	Sequence      uint64           `json:"sequence"`
-	StableMs      int64            `json:"stable_ms"`
-	ProcessExited bool             `json:"process_exited"`
-	Markers       map[string]int64 `json:"markers"`
-	Cursor        int64            `json:"cursor"`
-	Params        json.RawMessage  `json:"params,omitempty"`
-}
-
-// PredicateOutcome is a predicate's verdict.
-type PredicateOutcome struct {
-	Matched  bool
-	Evidence any
-	Capture  *string
-}
 
 // compiled is a validated matcher with its regular expressions compiled once
 // per wait.
@@ -152,7 +129,7 @@ func (c *compiled) hasLua() bool {
 type evalState struct {
 	ctx        context.Context
 	s          *Session
-	reg        PredicateRegistry
+	reg        contract.PredicateRegistry
 	now        time.Time
 	lastChange time.Time // the last visible change
 	exited     bool
@@ -299,7 +276,7 @@ func (c *compiled) evalLua(st *evalState) (*MatchOutcome, time.Time, error) {
 		return nil, time.Time{}, fmt.Errorf("%w: lua predicate %s.%s: no plugin registry bound to this wait", ErrInvalidMatcher, lp.Plugin, lp.Predicate)
 	}
 	markers, cursor := st.s.transcriptMarks()
-	in := PredicateInput{
+	in := contract.PredicateInput{
 		Screen:        st.screenText(),
 		Transcript:    st.transcriptText(),
 		Sequence:      st.s.screen.Sequence(),

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"ptywright/contract"
 	"ptywright/internal/wire"
 )
 
@@ -47,14 +48,7 @@ type Matcher struct {
 	// Matchers are the branches of any and all.
 	Matchers []Matcher
 	// Lua is the predicate a lua matcher defers to.
-	Lua *LuaPredicate
-}
-
-// LuaPredicate names a plugin function that decides a lua matcher.
-type LuaPredicate struct {
-	Plugin    string          `json:"plugin"`
-	Predicate string          `json:"predicate"`
-	Params    json.RawMessage `json:"params,omitempty"`
+	Lua *contract.LuaPredicate
 }
 
 // ContainsText matches when the screen's plain text contains s
@@ -94,7 +88,7 @@ func None(ms ...Matcher) Matcher { return Matcher{Type: MatchNone, Matchers: ms}
 
 // Lua defers to a predicate function exported by a loaded plugin.
 func Lua(plugin, predicate string, params json.RawMessage) Matcher {
-	return Matcher{Type: MatchLua, Lua: &LuaPredicate{Plugin: plugin, Predicate: predicate, Params: params}}
+	return Matcher{Type: MatchLua, Lua: &contract.LuaPredicate{Plugin: plugin, Predicate: predicate, Params: params}}
 }
 
 type matcherWire struct {
@@ -231,7 +225,7 @@ func parseMatcher(data []byte, path string) (Matcher, error) {
 		if !hasValue {
 			return Matcher{}, matcherErr(vpath, "required for lua")
 		}
-		var lp LuaPredicate
+		var lp contract.LuaPredicate
 		if err := strictDecode(w.Value, &lp); err != nil {
 			return Matcher{}, matcherErr(vpath, "%v", err)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/tuitest"
 )
 
@@ -169,31 +170,31 @@ func TestWaitNesting(t *testing.T) {
 	require.Equal(t, "w", *all.Matched[1].Matched[0].Capture)
 }
 
-// goPredicates is a real PredicateRegistry written in Go; the Lua host is
+// goPredicates is a real contract.PredicateRegistry written in Go; the Lua host is
 // tested with its own plugins.
 type goPredicates struct {
 	mu    sync.Mutex
 	calls int
-	seen  ptywright.PredicateInput
+	seen  contract.PredicateInput
 }
 
-func (g *goPredicates) EvalPredicate(_ context.Context, plugin, predicate string, in ptywright.PredicateInput) (ptywright.PredicateOutcome, error) {
+func (g *goPredicates) EvalPredicate(_ context.Context, plugin, predicate string, in contract.PredicateInput) (contract.PredicateOutcome, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.calls++
 	g.seen = in
 	if plugin != "test" || predicate != "has_anchor" {
-		return ptywright.PredicateOutcome{}, errors.New("no such predicate")
+		return contract.PredicateOutcome{}, errors.New("no such predicate")
 	}
 	var p struct{ Anchor string }
 	if err := json.Unmarshal(in.Params, &p); err != nil {
-		return ptywright.PredicateOutcome{}, err
+		return contract.PredicateOutcome{}, err
 	}
 	if i := strings.Index(in.Screen, p.Anchor); i >= 0 {
 		c := in.Screen[i:]
-		return ptywright.PredicateOutcome{Matched: true, Evidence: "anchor found", Capture: &c}, nil
+		return contract.PredicateOutcome{Matched: true, Evidence: "anchor found", Capture: &c}, nil
 	}
-	return ptywright.PredicateOutcome{}, nil
+	return contract.PredicateOutcome{}, nil
 }
 
 func TestWaitLuaPredicateRegistry(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"ptywright/events"
 	"ptywright/internal/ptyio"
 )
 
@@ -35,8 +36,8 @@ type Options struct {
 	// EngineVTCore. EngineXVT selects charmbracelet/x/vt (slower, and it
 	// departs from tmux and xterm: see Engine).
 	Engine Engine
-	// TranscriptMaxChars bounds the in-memory transcript; 0 means
-	// DefaultTranscriptMaxChars.
+	// TranscriptMaxChars bounds the in-memory transcript, in characters
+	// (runes); 0 means 128 Ki, as the JSON-RPC reference specifies.
 	TranscriptMaxChars int
 	// RawTranscriptPath, when set, receives every byte the program writes,
 	// unredacted. The file is created with mode 0600 and an existing file is
@@ -390,7 +391,7 @@ func (s *Session) Resize(size Size) error {
 		return err
 	}
 	if size != before {
-		s.pub.emitLocked(EventSessionResized, s.Sequence(), func(ce *CoreEvent) { ce.Size = &size })
+		s.pub.emitLocked(events.SessionResized, s.Sequence(), func(ce *CoreEvent) { ce.Size = &size })
 	}
 	return nil
 }

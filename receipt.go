@@ -11,12 +11,12 @@ import (
 
 // Defaults of intent delivery (receipts and input readiness).
 const (
-	// DefaultReceiptWindow is how long the handle looks for a plan's
+	// defaultReceiptWindow is how long the handle looks for a plan's
 	// expected effect before it calls the intent ignored.
-	DefaultReceiptWindow = 1500 * time.Millisecond
-	// DefaultMaxInputHold bounds how long input readiness may hold an
+	defaultReceiptWindow = 1500 * time.Millisecond
+	// defaultMaxInputHold bounds how long input readiness may hold an
 	// intent's keys waiting for the screen to settle.
-	DefaultMaxInputHold = 3 * time.Second
+	defaultMaxInputHold = 3 * time.Second
 )
 
 // Effect says what became of an intent's input.
@@ -149,7 +149,7 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 		return rc, err
 	}
 	rc.StateBefore = before.State
-	if plan.LastIntent != nil && *plan.LastIntent == PromptSubmittedIntent {
+	if plan.LastIntent != nil && *plan.LastIntent == promptSubmittedIntent {
 		// Anchor the turn at the screen as it is before the keystrokes.
 		h.submitTurn()
 	}
@@ -271,7 +271,7 @@ func (h *ExtensionHandle) holdForReadiness(ctx context.Context, rc *Receipt) (St
 	defer func() { rc.HeldMs += time.Since(start).Milliseconds() }()
 	limit := h.opts.MaxInputHold
 	if limit <= 0 {
-		limit = DefaultMaxInputHold
+		limit = defaultMaxInputHold
 	}
 	st, _ := h.classifyNow(ctx)
 	for {
@@ -315,7 +315,7 @@ func (h *ExtensionHandle) window(e *Expectation) time.Duration {
 	if h.opts.ReceiptWindow > 0 {
 		return h.opts.ReceiptWindow
 	}
-	return DefaultReceiptWindow
+	return defaultReceiptWindow
 }
 
 // expectLocked looks for e on every screen after rc.Sequence (the first

@@ -21,8 +21,7 @@ type ReplayOptions struct {
 	// Speed divides the recorded delays when Timing; 0 means 1.
 	Speed float64
 	// CompletedTurnStableMs is what ReplayClassify forwards to the
-	// classifier as completed_turn_stable_ms; 0 means
-	// DefaultCompletedTurnStableMs.
+	// classifier as completed_turn_stable_ms; 0 means 300.
 	CompletedTurnStableMs int64
 }
 
@@ -224,13 +223,13 @@ func ReplayClassify(ctx context.Context, rec *asciicast.Recording, ext Extension
 	defer p.close()
 	threshold := opts.CompletedTurnStableMs
 	if threshold <= 0 {
-		threshold = DefaultCompletedTurnStableMs
+		threshold = defaultCompletedTurnStableMs
 	}
-	tr := newTranscript(ClassifyTranscriptChars)
+	tr := newTranscript(classifyTranscriptChars)
 	var out []StateChange
 	report := func(i int, at time.Duration, stable time.Duration) {
 		snap := p.screen.Snapshot(false)
-		cc := newClassifyContext(snap, tr.Tail(ClassifyTranscriptChars), stable.Milliseconds(), nil, threshold)
+		cc := newClassifyContext(snap, tr.Tail(classifyTranscriptChars), stable.Milliseconds(), nil, threshold)
 		st := classify(ctx, ext, cc)
 		if n := len(out); n > 0 && out[n-1].State.State == st.State {
 			return

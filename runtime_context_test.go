@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/events"
 	"ptywright/internal/tuitest"
 	"ptywright/luahost"
 	"ptywright/manifest"
@@ -46,7 +47,7 @@ func TestSessionReachesClassifyIntentsAndHooks(t *testing.T) {
 	require.NoError(t, err)
 	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", lifecycleRepl}})
 	require.NoError(t, err)
-	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Scope: ptywright.EventScope{Session: "s7", Adapter: "e4"}})
+	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Scope: events.Scope{Session: "s7", Adapter: "e4"}})
 	t.Cleanup(func() { require.NoError(t, h.Close()) })
 	waitFor(t, s, ptywright.ContainsText("READY>"))
 	ctx := context.Background()

@@ -12,17 +12,17 @@ import (
 	"ptywright/internal/secrets"
 )
 
-// DefaultTranscriptMaxChars is the transcript bound when none is given:
+// defaultTranscriptMaxChars is the transcript bound when none is given:
 // 128 KiB of characters (runes), as the JSON-RPC reference specifies.
-const DefaultTranscriptMaxChars = 128 * 1024
+const defaultTranscriptMaxChars = 128 * 1024
 
-// MaxTranscriptMarkers bounds the distinct marker labels per transcript, so a
+// maxTranscriptMarkers bounds the distinct marker labels per transcript, so a
 // client looping over fresh labels cannot grow memory without limit.
-const MaxTranscriptMarkers = 64
+const maxTranscriptMarkers = 64
 
 var (
-	// ErrTooManyMarkers is returned by marking a new label when
-	// MaxTranscriptMarkers labels already exist.
+	// ErrTooManyMarkers is returned by marking a new label when 64
+	// labels already exist.
 	ErrTooManyMarkers = errors.New("ptywright: too many transcript markers")
 	// ErrInvalidMarker is returned for an empty marker label.
 	ErrInvalidMarker = errors.New("ptywright: invalid transcript marker")
@@ -51,10 +51,10 @@ type transcript struct {
 }
 
 // newTranscript returns an empty transcript keeping at most maxChars runes;
-// maxChars <= 0 means DefaultTranscriptMaxChars.
+// maxChars <= 0 means defaultTranscriptMaxChars.
 func newTranscript(maxChars int) *transcript {
 	if maxChars <= 0 {
-		maxChars = DefaultTranscriptMaxChars
+		maxChars = defaultTranscriptMaxChars
 	}
 	return &transcript{maxChars: maxChars}
 }
@@ -376,8 +376,8 @@ func (t *transcript) Mark(label string) error {
 	if label == "" {
 		return &FieldError{Field: "label", Reason: "must not be empty", Err: ErrInvalidMarker}
 	}
-	if _, ok := t.markers[label]; !ok && len(t.markers) >= MaxTranscriptMarkers {
-		return &FieldError{Field: "label", Reason: fmt.Sprintf("cannot add a new marker: the transcript already has the maximum of %d distinct labels", MaxTranscriptMarkers), Err: ErrTooManyMarkers}
+	if _, ok := t.markers[label]; !ok && len(t.markers) >= maxTranscriptMarkers {
+		return &FieldError{Field: "label", Reason: fmt.Sprintf("cannot add a new marker: the transcript already has the maximum of %d distinct labels", maxTranscriptMarkers), Err: ErrTooManyMarkers}
 	}
 	if t.markers == nil {
 		t.markers = make(map[string]int64)

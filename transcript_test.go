@@ -12,10 +12,10 @@ import (
 )
 
 func TestTranscriptDefaultBound(t *testing.T) {
-	require.Equal(t, DefaultTranscriptMaxChars, newTranscript(0).maxChars)
-	require.Equal(t, DefaultTranscriptMaxChars, newTranscript(-3).maxChars)
+	require.Equal(t, defaultTranscriptMaxChars, newTranscript(0).maxChars)
+	require.Equal(t, defaultTranscriptMaxChars, newTranscript(-3).maxChars)
 	require.Equal(t, 7, newTranscript(7).maxChars)
-	require.Equal(t, 128*1024, DefaultTranscriptMaxChars)
+	require.Equal(t, 128*1024, defaultTranscriptMaxChars)
 }
 
 func TestTranscriptEmpty(t *testing.T) {
@@ -259,7 +259,7 @@ func TestTranscriptMarkers(t *testing.T) {
 
 func TestTranscriptMarkerLimit(t *testing.T) {
 	tr := newTranscript(10)
-	for i := range MaxTranscriptMarkers {
+	for i := range maxTranscriptMarkers {
 		require.NoError(t, tr.Mark(fmt.Sprintf("m%d", i)))
 	}
 	require.Len(t, tr.Markers(), 64)
@@ -320,8 +320,8 @@ func TestTranscriptFlood100MB(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	require.Less(t, int64(after.HeapAlloc)-int64(before.HeapAlloc), int64(1<<20), "heap must not grow with output volume")
-	require.LessOrEqual(t, maxCap, 2*(2*DefaultTranscriptMaxChars+len(chunk)))
-	require.Equal(t, DefaultTranscriptMaxChars, len(tr.String()))
+	require.LessOrEqual(t, maxCap, 2*(2*defaultTranscriptMaxChars+len(chunk)))
+	require.Equal(t, defaultTranscriptMaxChars, len(tr.String()))
 	require.Equal(t, int64(256+100<<20/len(chunk))*int64(len(chunk)), tr.Cursor())
 }
 

@@ -55,7 +55,7 @@ func (e *WaitError) Unwrap() error { return e.Err }
 type WaitOption func(*waitConfig)
 
 type waitConfig struct {
-	reg      PredicateRegistry
+	reg      contract.PredicateRegistry
 	redactor *Redactor
 	after    *uint64
 }
@@ -71,7 +71,7 @@ func After(seq uint64) WaitOption {
 }
 
 // WithPredicates binds the registry that decides lua matchers.
-func WithPredicates(r PredicateRegistry) WaitOption {
+func WithPredicates(r contract.PredicateRegistry) WaitOption {
 	return func(c *waitConfig) { c.reg = r }
 }
 

@@ -1,10 +1,12 @@
 // Package contract is the provider-agnostic vocabulary every adapter
 // speaks (the shared TUI parsing contract): the SurfaceAssessment a plugin
 // reports for one snapshot, the LifecycleTracker that reduces assessments to
-// a turn lifecycle, the DialogProjection of a snapshot's text, and the
-// Explanation of a classification. It imports nothing of the root package;
-// ptywright.StateSnapshot, ExtensionHandle.Lifecycle, ExtensionHandle.Project
-// and ExtensionHandle.Explain carry these types.
+// a turn lifecycle, the DialogProjection of a snapshot's text, the
+// Explanation of a classification, and what a plugin's predicate sees and
+// answers when a lua matcher defers to it (PredicateInput,
+// PredicateOutcome). It imports nothing of the root package;
+// ptywright.StateSnapshot, ExtensionHandle.Lifecycle, ExtensionHandle.Project,
+// ExtensionHandle.Explain and Matcher.Lua carry these types.
 package contract
 
 import (

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/luart"
 	"ptywright/internal/wire"
 	"ptywright/manifest"
@@ -150,19 +151,19 @@ func (e *Extension) Describe(ctx context.Context) (Description, error) {
 
 // EvalPredicate calls the exported predicate with the wait's view of the
 // session (a lua matcher's branch).
-func (e *Extension) EvalPredicate(ctx context.Context, predicate string, in ptywright.PredicateInput) (ptywright.PredicateOutcome, error) {
+func (e *Extension) EvalPredicate(ctx context.Context, predicate string, in contract.PredicateInput) (contract.PredicateOutcome, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.rt.Ensure(ctx); err != nil {
-		return ptywright.PredicateOutcome{}, err
+		return contract.PredicateOutcome{}, err
 	}
 	if !e.rt.Exports()[predicate] {
-		return ptywright.PredicateOutcome{}, fmt.Errorf("%w: plugin %s exports no function %q", ptywright.ErrInvalidMatcher, e.rt.Name(), predicate)
+		return contract.PredicateOutcome{}, fmt.Errorf("%w: plugin %s exports no function %q", ptywright.ErrInvalidMatcher, e.rt.Name(), predicate)
 	}
 	if len(in.Params) == 0 || string(in.Params) == "null" {
 		in.Params = json.RawMessage("{}")
 	}
-	var out ptywright.PredicateOutcome
+	var out contract.PredicateOutcome
 	err := e.rt.Call(ctx, predicate, func(a *luart.Args) error { return a.Go(in) }, func(v luart.Value) (err error) {
 		out, err = decodePredicate(v)
 		return err

@@ -216,22 +216,22 @@ func actionPermission(t ptywright.ActionType) manifest.Permission {
 
 // decodePredicate reads a predicate's result: a boolean (nil is false) or
 // {matched, evidence?, capture?}.
-func decodePredicate(res luart.Value) (ptywright.PredicateOutcome, error) {
+func decodePredicate(res luart.Value) (contract.PredicateOutcome, error) {
 	switch {
 	case res.IsNil():
-		return ptywright.PredicateOutcome{}, nil
+		return contract.PredicateOutcome{}, nil
 	case res.IsBool():
-		return ptywright.PredicateOutcome{Matched: res.Bool()}, nil
+		return contract.PredicateOutcome{Matched: res.Bool()}, nil
 	case res.IsTable():
 	default:
-		return ptywright.PredicateOutcome{}, fmt.Errorf("predicate returned %s, want a boolean or {matched, evidence?, capture?}", res.TypeName())
+		return contract.PredicateOutcome{}, fmt.Errorf("predicate returned %s, want a boolean or {matched, evidence?, capture?}", res.TypeName())
 	}
-	var out ptywright.PredicateOutcome
+	var out contract.PredicateOutcome
 	out.Matched = res.Field("matched").Bool()
 	if v := res.Field("evidence"); !v.IsNil() {
 		x, err := v.Go("evidence")
 		if err != nil {
-			return ptywright.PredicateOutcome{}, err
+			return contract.PredicateOutcome{}, err
 		}
 		out.Evidence = x
 	}
@@ -241,7 +241,7 @@ func decodePredicate(res luart.Value) (ptywright.PredicateOutcome, error) {
 		s, _ := v.String()
 		out.Capture = &s
 	default:
-		return ptywright.PredicateOutcome{}, fmt.Errorf("field \"capture\": want a string, got %s", v.TypeName())
+		return contract.PredicateOutcome{}, fmt.Errorf("field \"capture\": want a string, got %s", v.TypeName())
 	}
 	return out, nil
 }

@@ -9,7 +9,7 @@
 // an *[Error] of class [ErrRuntime] or [ErrBudget] ([ErrMemory] for the
 // memory budget). Plugins may also export hooks, called by name with JSON
 // arguments ([Extension.CallHook], [CallInline] for one-shot scripts), and
-// use the runtime SDK: events on a ptywright.EventBus, handlers, loggers
+// use the runtime SDK: events on an events.Bus, handlers, loggers
 // and cleanups.
 //
 // The sandbox itself (the go-lua state, its libraries, the ptywright.*

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"ptywright"
+	"ptywright/events"
 	"ptywright/internal/luart"
 )
 
@@ -27,7 +28,7 @@ type luaEvents struct {
 
 	mu      sync.Mutex
 	unsub   func()
-	queue   []ptywright.Event
+	queue   []events.Event
 	dropped int
 	running bool
 	stopped bool
@@ -37,7 +38,7 @@ type luaEvents struct {
 func (ev *luaEvents) setHandled(set map[string]bool) { ev.handled.Store(&set) }
 
 // subscribe attaches the instance to bus, replacing any previous bus.
-func (ev *luaEvents) subscribe(bus *ptywright.EventBus, e *Extension) {
+func (ev *luaEvents) subscribe(bus *events.Bus, e *Extension) {
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
 	if ev.stopped {
@@ -46,10 +47,10 @@ func (ev *luaEvents) subscribe(bus *ptywright.EventBus, e *Extension) {
 	if ev.unsub != nil {
 		ev.unsub()
 	}
-	ev.unsub = bus.Subscribe(func(x ptywright.Event) { ev.post(x, e) })
+	ev.unsub = bus.Subscribe(func(x events.Event) { ev.post(x, e) })
 }
 
-func (ev *luaEvents) post(x ptywright.Event, e *Extension) {
+func (ev *luaEvents) post(x events.Event, e *Extension) {
 	if x.Source == any(e) {
 		return // an instance does not hear itself
 	}
@@ -96,7 +97,7 @@ func (ev *luaEvents) dispatch(e *Extension) {
 
 // handle runs the instance's handlers of x under its lock; dropped is how
 // many events were dropped before it.
-func (e *Extension) handle(x ptywright.Event, dropped int) {
+func (e *Extension) handle(x events.Event, dropped int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if dropped > 0 {
@@ -127,7 +128,7 @@ func (ev *luaEvents) stop() {
 // events. ExtensionHandle calls it with HandleOptions.Events and Scope;
 // calling it again rebinds. A nil bus keeps the current one and changes
 // only the scope.
-func (e *Extension) BindEvents(bus *ptywright.EventBus, scope ptywright.EventScope) {
+func (e *Extension) BindEvents(bus *events.Bus, scope events.Scope) {
 	e.mu.Lock()
 	e.rt.SetScope(luart.Scope(scope))
 	if bus != nil && bus != e.bus {
@@ -159,6 +160,6 @@ func (e *Extension) RunCleanups(ctx context.Context) error {
 }
 
 var (
-	_ ptywright.Cleaner     = (*Extension)(nil)
-	_ ptywright.EventBinder = (*Extension)(nil)
+	_ ptywright.Cleaner = (*Extension)(nil)
+	_ events.Binder     = (*Extension)(nil)
 )

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/tuitest"
 	"ptywright/luahost"
 	"ptywright/manifest"
@@ -165,7 +166,7 @@ func TestHookInstanceIsSeparate(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, "true", string(got.Ok))
 	// The instance deciding lua matchers has its own module state.
-	out, err := p.EvalPredicate(ctx, "hooks", "seen", ptywright.PredicateInput{})
+	out, err := p.EvalPredicate(ctx, "hooks", "seen", contract.PredicateInput{})
 	require.NoError(t, err)
 	require.False(t, out.Matched)
 }

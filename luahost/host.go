@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"ptywright"
+	"ptywright/events"
 	"ptywright/internal/luart"
 	"ptywright/manifest"
 )
@@ -77,9 +78,9 @@ var luaHost = &luart.Host{
 		return 1, err
 	},
 	Redact:        func(s string) string { return ptywright.DefaultRedactor().Redact(s) },
-	CoreEvents:    ptywright.CoreEventNames(),
+	CoreEvents:    events.CoreNames(),
 	MaxEventDepth: maxEventDepth,
-	EventTime:     ptywright.EventTime,
+	EventTime:     events.Timestamp,
 }
 
 // Extension is a ptywright.Extension whose vocabulary lives in a Lua
@@ -107,7 +108,7 @@ type Extension struct {
 	mu sync.Mutex // guards rt and bus; see the lock order in ptywright's doc.go
 	rt *luart.Runtime
 	// bus is where what the plugin emits goes (nil: nowhere).
-	bus *ptywright.EventBus
+	bus *events.Bus
 
 	events luaEvents // handler dispatch (events.go)
 }
@@ -119,9 +120,9 @@ type Options struct {
 	// Events, when set, carries what the plugin emits and the events its
 	// handlers receive; nil leaves ptywright.emit a no-op and handlers
 	// idle until BindEvents.
-	Events *ptywright.EventBus
+	Events *events.Bus
 	// Scope tags the events the instance emits and its log lines.
-	Scope ptywright.EventScope
+	Scope events.Scope
 	// Logger receives the plugin's ptywright.log records and its handler
 	// and cleanup failures, with plugin=<name> attached; nil means
 	// slog.Default().
@@ -171,7 +172,7 @@ func (e *Extension) emit(ev luart.Event) {
 		return
 	}
 	// The runtime checked the name; Emit fails only on a bad one.
-	_ = e.bus.Emit(ptywright.Event{
+	_ = e.bus.Emit(events.Event{
 		Name:    ev.Name,
 		Plugin:  ev.Plugin,
 		Session: ev.Session,

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/events"
 	"ptywright/luahost"
 	"ptywright/manifest"
 )
@@ -45,7 +46,7 @@ func benchScreen() ptywright.ClassifyContext {
 	}
 	body := strings.Join(rows, "\n")
 	st := strings.Join(status, "\n")
-	tail := strings.Repeat("x", ptywright.ClassifyTranscriptChars)
+	tail := strings.Repeat("x", 4096) // the transcript tail a classifier sees
 	stable, threshold := int64(450), int64(300)
 	intent := "prompt_submitted"
 	return ptywright.ClassifyContext{
@@ -146,9 +147,9 @@ func median(d []time.Duration) time.Duration {
 // BenchmarkLuaEmit measures ptywright.emit from Lua to a Go subscriber:
 // conversion of a small payload, the namespace check and delivery.
 func BenchmarkLuaEmit(b *testing.B) {
-	bus := ptywright.NewEventBus(nil)
+	bus := events.New(nil)
 	var n int
-	defer bus.Subscribe(func(ptywright.Event) { n++ })()
+	defer bus.Subscribe(func(events.Event) { n++ })()
 	m := manifest.Manifest{Name: "bench", Kind: manifest.KindMacro, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 	ext, err := luahost.New(m, []byte(`local M = {}
 function M.burst(k) for i = 1, k do ptywright.emit("tick", {i = i, state = "ready"}) end end

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/events"
 	"ptywright/internal/tuitest"
 	"ptywright/luahost"
 	"ptywright/manifest"
@@ -30,11 +31,11 @@ func newSDKExt(t testing.TB, m manifest.Manifest, src string, opts luahost.Optio
 }
 
 func TestLuaEmitNamespacing(t *testing.T) {
-	bus := ptywright.NewEventBus(nil)
+	bus := events.New(nil)
 	ch := tuitest.Collect(t, bus)
 	ext := newSDKExt(t, tuitest.SDKManifest("tool"), `local M = {}
 function M.fire(name, payload) ptywright.emit(name, payload) return true end
-return M`, luahost.Options{Events: bus, Scope: ptywright.EventScope{Session: "s4", Adapter: "e2"}})
+return M`, luahost.Options{Events: bus, Scope: events.Scope{Session: "s4", Adapter: "e2"}})
 	ctx := context.Background()
 
 	tests := []struct {
@@ -74,7 +75,7 @@ return M`, luahost.Options{Events: bus, Scope: ptywright.EventScope{Session: "s4
 }
 
 func TestLuaEmitDeclaredEvents(t *testing.T) {
-	bus := ptywright.NewEventBus(nil)
+	bus := events.New(nil)
 	m := tuitest.SDKManifest("tool")
 	m.Events = &manifest.Events{Emits: []string{"tool:ok"}, Handles: []string{"session:exited"}}
 	ext := newSDKExt(t, m, `local M = {}
@@ -103,7 +104,7 @@ return M`, luahost.Options{})
 
 func TestLuaHandlers(t *testing.T) {
 	logger, logs := tuitest.JSONLogger()
-	bus := ptywright.NewEventBus(logger)
+	bus := events.New(logger)
 	ch, all := tuitest.Collect(t, bus), tuitest.Collect(t, bus)
 	// The listener re-emits what it hears, so the test observes the handler
 	// ran (and with what) through the bus.
@@ -120,7 +121,7 @@ return M`, luahost.Options{Events: bus, Logger: logger})
 function M.ping(n) ptywright.emit("ping", {n = n}) end
 return M`, luahost.Options{Events: bus})
 
-	require.NoError(t, bus.EmitCore(ptywright.CoreEvent{Event: ptywright.EventSessionExited, Session: "s1", Sequence: 9}))
+	require.NoError(t, ptywright.EmitCore(bus, ptywright.CoreEvent{Event: events.SessionExited, Session: "s1", Sequence: 9}))
 	heard := tuitest.NextEvent(t, ch, "listener:heard")
 	require.JSONEq(t, `{"event":"session:exited","session":"s1","sequence":9,"ts":true}`, string(heard.Payload))
 	tuitest.NextEvent(t, ch, "listener:third") // the failing handler did not stop the next one
@@ -141,8 +142,8 @@ return M`, luahost.Options{Events: bus})
 }
 
 // drain returns what is queued on ch now.
-func drain(ch <-chan ptywright.Event) []ptywright.Event {
-	var out []ptywright.Event
+func drain(ch <-chan events.Event) []events.Event {
+	var out []events.Event
 	for {
 		select {
 		case ev := <-ch:
@@ -155,14 +156,14 @@ func drain(ch <-chan ptywright.Event) []ptywright.Event {
 
 func TestLuaHandlerLoopsEnd(t *testing.T) {
 	logger, logs := tuitest.JSONLogger()
-	bus := ptywright.NewEventBus(logger)
+	bus := events.New(logger)
 	ch := tuitest.Collect(t, bus)
 	// Two plugins answering each other forever: the chain is cut.
 	newSDKExt(t, tuitest.SDKManifest("ping"), `ptywright.on("pong:ball", function(p) ptywright.emit("ball", {n = p.n + 1}) end)
 return {}`, luahost.Options{Events: bus, Logger: logger})
 	newSDKExt(t, tuitest.SDKManifest("pong"), `ptywright.on("ping:ball", function(p) ptywright.emit("ball", {n = p.n + 1}) end)
 return {}`, luahost.Options{Events: bus, Logger: logger})
-	require.NoError(t, bus.Emit(ptywright.Event{Name: "ping:ball", Payload: json.RawMessage(`{"n":0}`)}))
+	require.NoError(t, bus.Emit(events.Event{Name: "ping:ball", Payload: json.RawMessage(`{"n":0}`)}))
 
 	require.Eventually(t, func() bool {
 		return len(logs.Matching(t, "event dropped: emitted from a chain of handlers too long (a loop?)")) == 1
@@ -186,7 +187,7 @@ function M.go()
   ptywright.log.error("bad")
 end
 function M.bad(what) if what == "msg" then ptywright.log.info() else ptywright.log.info("m", {1, 2}) end end
-return M`, luahost.Options{Logger: logger, Scope: ptywright.EventScope{Adapter: "e1", Session: "s1"}})
+return M`, luahost.Options{Logger: logger, Scope: events.Scope{Adapter: "e1", Session: "s1"}})
 	_, err := ext.CallHook(context.Background(), "go", nil, luahost.HookOptions{})
 	require.NoError(t, err)
 	recs := logs.Records(t)
@@ -232,7 +233,7 @@ return M`
 
 // cleanupOrder returns the ids of the cleaned events and whether closed
 // came, in order, from what ch holds.
-func cleanupOrder(t testing.TB, ch <-chan ptywright.Event) []string {
+func cleanupOrder(t testing.TB, ch <-chan events.Event) []string {
 	t.Helper()
 	var out []string
 	for _, ev := range drain(ch) {
@@ -250,7 +251,7 @@ func cleanupOrder(t testing.TB, ch <-chan ptywright.Event) []string {
 
 func TestLuaCleanups(t *testing.T) {
 	logger, logs := tuitest.JSONLogger()
-	bus := ptywright.NewEventBus(logger)
+	bus := events.New(logger)
 	ch := tuitest.Collect(t, bus)
 	ext, err := luahost.New(tuitest.SDKManifest("tool"), []byte(cleanupPlugin), luahost.Options{Limits: tuitest.TestLimits, Events: bus, Logger: logger})
 	require.NoError(t, err)
@@ -324,7 +325,7 @@ return M`))
 	require.NoError(t, err)
 	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", "read line; echo bye; read line"}})
 	require.NoError(t, err)
-	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Events: plugins.Events(), Scope: ptywright.EventScope{Session: "s1", Adapter: "e1"}})
+	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Events: plugins.Events(), Scope: events.Scope{Session: "s1", Adapter: "e1"}})
 	defer func() { require.NoError(t, h.Close()) }()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -332,7 +333,7 @@ return M`))
 	st, err := h.State(ctx)
 	require.NoError(t, err)
 	require.Equal(t, "idle", st.State)
-	ev := tuitest.NextEvent(t, ch, ptywright.EventAdapterStateChanged)
+	ev := tuitest.NextEvent(t, ch, events.AdapterStateChanged)
 	require.Equal(t, "e1", ev.Adapter)
 	var ce ptywright.CoreEvent
 	require.NoError(t, json.Unmarshal(ev.Payload, &ce))
@@ -350,7 +351,7 @@ return M`))
 	require.Equal(t, "leaving", st.State)
 	saw := tuitest.NextEvent(t, ch, "watcher:saw_bye")
 	require.Equal(t, "s1", saw.Session, "the handle binds its scope to the plugin's events")
-	require.NoError(t, json.Unmarshal(tuitest.NextEvent(t, ch, ptywright.EventAdapterStateChanged).Payload, &ce))
+	require.NoError(t, json.Unmarshal(tuitest.NextEvent(t, ch, events.AdapterStateChanged).Payload, &ce))
 	require.Equal(t, "leaving", ce.State)
 	require.Equal(t, "idle", ce.PreviousState)
 
@@ -391,7 +392,7 @@ return {classify = function() return {state = "idle"} end}`))
 // fresh state replaces it; the fresh state's own run at Close.
 func TestLuaCleanupsSurviveStackOverflow(t *testing.T) {
 	logger, logs := tuitest.JSONLogger()
-	bus := ptywright.NewEventBus(logger)
+	bus := events.New(logger)
 	ch := tuitest.Collect(t, bus)
 	src := strings.Replace(cleanupPlugin, "function M.close()", `function M.overflow() local function f(n) return f(n + 1) + 1 end return f(1) end
 function M.ping() return "pong" end

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"log"
 
-	"ptywright"
+	"ptywright/events"
 	"ptywright/luahost"
 	"ptywright/manifest"
 )
@@ -14,8 +14,8 @@ import (
 // A plugin emits events (namespaced by the host), registers cleanups that
 // run once when the instance closes, and answers hook calls with Ok/Err.
 func ExampleExtension_CallHook() {
-	bus := ptywright.NewEventBus(nil)
-	defer bus.Subscribe(func(ev ptywright.Event) { fmt.Println("event", ev.Name, string(ev.Payload)) })()
+	bus := events.New(nil)
+	defer bus.Subscribe(func(ev events.Event) { fmt.Println("event", ev.Name, string(ev.Payload)) })()
 
 	m := manifest.Manifest{Name: "greeter", Kind: manifest.KindMacro, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 	ext, err := luahost.New(m, []byte(`local M = {}
@@ -44,16 +44,4 @@ return M`), luahost.Options{Events: bus})
 	// event greeter:greeted {"name":""}
 	// result {"err":"who?"}
 	// event greeter:bye null
-}
-
-// Core events share one payload, CoreEvent.
-func ExampleEventBus_EmitCore() {
-	bus := ptywright.NewEventBus(nil)
-	defer bus.Subscribe(func(ev ptywright.Event) {
-		var ce ptywright.CoreEvent
-		_ = json.Unmarshal(ev.Payload, &ce)
-		fmt.Println(ev.Name, ce.Session, ce.Sequence, ce.State)
-	})()
-	_ = bus.EmitCore(ptywright.CoreEvent{Event: ptywright.EventAdapterStateChanged, Session: "s1", Adapter: "e1", Sequence: 7, State: "ready"})
-	// Output: adapter:state_changed s1 7 ready
 }

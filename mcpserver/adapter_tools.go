@@ -11,6 +11,7 @@ import (
 
 	"ptywright"
 	"ptywright/contract"
+	"ptywright/events"
 	"ptywright/internal/host"
 	"ptywright/luahost"
 	"ptywright/manifest"
@@ -262,7 +263,7 @@ func (c *client) adapterStart(ctx context.Context, _ *mcp.CallToolRequest, in ad
 	h := ptywright.NewExtensionHandle(sess, ext, ptywright.HandleOptions{
 		Predicates: c.srv.opts.Predicates,
 		Lifecycle:  &contract.LifecycleOptions{},
-		Scope:      ptywright.EventScope{Session: e.id},
+		Scope:      events.Scope{Session: e.id},
 	})
 	a, err := c.addAdapter(m.Name, m, h, e)
 	if err != nil {

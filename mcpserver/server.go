@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"ptywright"
+	"ptywright/contract"
 	"ptywright/plugins"
 )
 
@@ -21,7 +21,7 @@ type Options struct {
 	Plugins *plugins.Registry
 	// Predicates decides lua matchers inside adapters' wait matchers. Nil
 	// means Plugins.
-	Predicates ptywright.PredicateRegistry
+	Predicates contract.PredicateRegistry
 	// Logger receives diagnostics. Nil means slog.Default(). It must not
 	// write to the protocol stream (stdout under stdio).
 	Logger *slog.Logger

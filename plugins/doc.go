@@ -16,7 +16,7 @@
 // own Lua state: each adapter gets one (drive it with
 // ptywright.NewExtensionHandle) and closes it. The registry keeps
 // instances of its own, one per plugin and purpose: one decides lua
-// matchers (the Registry is a ptywright.PredicateRegistry) and answers
+// matchers (the Registry is a contract.PredicateRegistry) and answers
 // Describe, another serves hook calls (Call), so predicates never see
 // state an adapter's classifier or intents set and a long hook never holds
 // up a matcher. CallInline runs a one-shot script.
@@ -24,5 +24,5 @@
 // # Events
 //
 // Every instance the registry creates emits to, and handles events from,
-// one ptywright.EventBus: Options.Events, or the registry's own (Events).
+// one events.Bus: Options.Events, or the registry's own (Events).
 package plugins

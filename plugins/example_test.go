@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"log"
 
-	"ptywright"
+	"ptywright/contract"
 	"ptywright/luahost"
 	"ptywright/plugins"
 )
@@ -32,7 +32,7 @@ func ExampleRegistry() {
 		fmt.Println("intent:", e.Name())
 	}
 
-	out, err := reg.EvalPredicate(ctx, "echo", "has_text", ptywright.PredicateInput{
+	out, err := reg.EvalPredicate(ctx, "echo", "has_text", contract.PredicateInput{
 		Screen: "hello\nhello",
 		Params: json.RawMessage(`{"text":"hello","lines":2}`),
 	})

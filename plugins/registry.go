@@ -15,6 +15,8 @@ import (
 	"sync"
 
 	"ptywright"
+	"ptywright/contract"
+	"ptywright/events"
 	"ptywright/luahost"
 	"ptywright/manifest"
 )
@@ -45,7 +47,7 @@ type Options struct {
 	// Events carries what every instance the registry creates emits, and
 	// the events their handlers receive; nil means a bus of the
 	// registry's own (see Events).
-	Events *ptywright.EventBus
+	Events *events.Bus
 	// Logger receives the plugins' ptywright.log records and their
 	// handler and cleanup failures; nil means slog.Default().
 	Logger *slog.Logger
@@ -54,12 +56,12 @@ type Options struct {
 // Registry is the registry of plugins a host can run: built-ins embedded in
 // the binary and trusted-local third-party plugins loaded from manifests
 // on disk. It hands out a fresh Lua instance per adapter (NewExtension) and
-// decides lua matchers (it is a ptywright.PredicateRegistry) with instances of its
+// decides lua matchers (it is a contract.PredicateRegistry) with instances of its
 // own, one per plugin, so predicates never see state an adapter's
 // classifier or intents set. It is safe for concurrent use.
 type Registry struct {
 	opts Options
-	bus  *ptywright.EventBus
+	bus  *events.Bus
 
 	mu   sync.RWMutex
 	defs map[string]*pluginDef
@@ -86,7 +88,7 @@ type pluginDef struct {
 func New(opts Options) (*Registry, error) {
 	bus := opts.Events
 	if bus == nil {
-		bus = ptywright.NewEventBus(opts.Logger)
+		bus = events.New(opts.Logger)
 	}
 	p := &Registry{opts: opts, bus: bus, defs: map[string]*pluginDef{}}
 	if !opts.NoBuiltins {
@@ -320,7 +322,7 @@ func (p *Registry) NewExtension(name string) (ptywright.Extension, error) {
 
 // Events returns the bus the registry's plugin instances emit to and
 // handle events from: Options.Events, or the registry's own.
-func (p *Registry) Events() *ptywright.EventBus { return p.bus }
+func (p *Registry) Events() *events.Bus { return p.bus }
 
 func (p *Registry) luaOptions() luahost.Options {
 	return luahost.Options{Limits: p.opts.Limits, Events: p.bus, Logger: p.opts.Logger}
@@ -339,15 +341,15 @@ func (p *Registry) Describe(ctx context.Context, name string) (luahost.Descripti
 // EvalPredicate decides a lua matcher by calling the predicate the plugin
 // exports, on the registry's own instance of the plugin: one per plugin,
 // created on first use and serialised, separate from every adapter's.
-func (p *Registry) EvalPredicate(ctx context.Context, plugin, predicate string, in ptywright.PredicateInput) (ptywright.PredicateOutcome, error) {
+func (p *Registry) EvalPredicate(ctx context.Context, plugin, predicate string, in contract.PredicateInput) (contract.PredicateOutcome, error) {
 	ext, err := p.instance(plugin)
 	if err != nil {
-		return ptywright.PredicateOutcome{}, err
+		return contract.PredicateOutcome{}, err
 	}
 	return ext.EvalPredicate(ctx, predicate, in)
 }
 
-var _ ptywright.PredicateRegistry = (*Registry)(nil)
+var _ contract.PredicateRegistry = (*Registry)(nil)
 
 func (p *Registry) instance(name string) (*luahost.Extension, error) {
 	def, err := p.lookup(name)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/tuitest"
 	"ptywright/luahost"
 	"ptywright/manifest"
@@ -107,7 +108,7 @@ func TestPluginsRegistry(t *testing.T) {
 	require.ErrorIs(t, err, plugins.ErrNotFound)
 	_, err = p.NewExtension("echo")
 	require.ErrorIs(t, err, plugins.ErrNotFound)
-	_, err = p.EvalPredicate(context.Background(), "echo", "has_text", ptywright.PredicateInput{})
+	_, err = p.EvalPredicate(context.Background(), "echo", "has_text", contract.PredicateInput{})
 	require.ErrorIs(t, err, plugins.ErrNotFound)
 	_, err = p.Describe(context.Background(), "echo")
 	require.ErrorIs(t, err, plugins.ErrNotFound)
@@ -185,7 +186,7 @@ func TestPluginsPredicatesUseTheirOwnInstances(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "secret", *plan.LastIntent, "an adapter keeps its module state")
 
-	out, err := p.EvalPredicate(ctx, "memo", "remembered", ptywright.PredicateInput{})
+	out, err := p.EvalPredicate(ctx, "memo", "remembered", contract.PredicateInput{})
 	require.NoError(t, err)
 	require.False(t, out.Matched, "the predicate instance never saw the adapter's intent")
 	require.Equal(t, "nil", out.Evidence)
@@ -205,11 +206,11 @@ func TestPluginsPredicateResults(t *testing.T) {
 	_, err = p.Load(tuitest.WritePlugin(t, "memo", "", rememberSource))
 	require.NoError(t, err)
 	ctx := context.Background()
-	in := ptywright.PredicateInput{Screen: "all ready", Sequence: 3}
+	in := contract.PredicateInput{Screen: "all ready", Sequence: 3}
 
 	out, err := p.EvalPredicate(ctx, "memo", "is_ready", in)
 	require.NoError(t, err)
-	require.Equal(t, ptywright.PredicateOutcome{Matched: true}, out)
+	require.Equal(t, contract.PredicateOutcome{Matched: true}, out)
 	out, err = p.EvalPredicate(ctx, "memo", "says_nothing", in)
 	require.NoError(t, err)
 	require.False(t, out.Matched)
@@ -283,7 +284,7 @@ func TestPluginsRegisterBuiltin(t *testing.T) {
 	m := manifest.Manifest{Name: "inline", Kind: manifest.KindMatcher, Version: "1.0.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua"}
 	require.NoError(t, p.RegisterBuiltin(m, []byte(`return {always = function() return true end}`)))
 	require.ErrorIs(t, p.RegisterBuiltin(m, []byte(`return {}`)), plugins.ErrExists)
-	out, err := p.EvalPredicate(context.Background(), "inline", "always", ptywright.PredicateInput{})
+	out, err := p.EvalPredicate(context.Background(), "inline", "always", contract.PredicateInput{})
 	require.NoError(t, err)
 	require.True(t, out.Matched)
 	m.Version = ""

@@ -6,6 +6,7 @@ import (
 
 	"ptywright"
 	"ptywright/contract"
+	"ptywright/events"
 	"ptywright/internal/host"
 	"ptywright/manifest"
 )
@@ -147,8 +148,8 @@ func (s *Server) launch(ctx context.Context, m manifest.Manifest, opts ptywright
 	// The instance is on the bus since NewExtension; scoping it before
 	// the session is announced lets it hear session:created as its own.
 	e, err := s.reg.add(ctx, sess, id, func(e *entry) {
-		if b, ok := ext.(ptywright.EventBinder); ok {
-			b.BindEvents(nil, ptywright.EventScope{Session: e.id, Adapter: id})
+		if b, ok := ext.(events.Binder); ok {
+			b.BindEvents(nil, events.Scope{Session: e.id, Adapter: id})
 		}
 	})
 	if err != nil {
@@ -161,7 +162,7 @@ func (s *Server) launch(ctx context.Context, m manifest.Manifest, opts ptywright
 		Lifecycle:   &contract.LifecycleOptions{},
 		OnLifecycle: func(st contract.LifecycleStatus) { s.reg.publishLifecycle(e, st) },
 		Events:      s.events,
-		Scope:       ptywright.EventScope{Session: e.id, Adapter: id},
+		Scope:       events.Scope{Session: e.id, Adapter: id},
 	})
 	e.handle.Store(h)
 	a := &adapter{id: id, num: num, plugin: m.Name, manifest: m, h: h, e: e}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/events"
 )
 
 // TestResizeRightAfterRegistrationIsReported resizes each session the
@@ -20,10 +21,10 @@ import (
 // become a session:resized event: the watcher's baseline is the size at
 // registration, not whatever the size is when the watcher first looks.
 func TestResizeRightAfterRegistrationIsReported(t *testing.T) {
-	bus := ptywright.NewEventBus(slog.New(slog.DiscardHandler))
-	resized := make(chan ptywright.Event, 256)
-	defer bus.Subscribe(func(ev ptywright.Event) {
-		if ev.Name == ptywright.EventSessionResized {
+	bus := events.New(slog.New(slog.DiscardHandler))
+	resized := make(chan events.Event, 256)
+	defer bus.Subscribe(func(ev events.Event) {
+		if ev.Name == events.SessionResized {
 			resized <- ev
 		}
 	})()

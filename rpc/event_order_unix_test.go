@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"ptywright"
+	"ptywright/events"
 	"ptywright/plugins"
 )
 
@@ -38,10 +38,10 @@ func TestAdapterInstanceHearsItsSessionCreatedFirst(t *testing.T) {
 			}
 			require.Equal(t, started.Session, ev.Session, "the handler ran scoped to its session")
 			seen = append(seen, body.Event)
-			if body.Event == ptywright.EventSessionExited {
+			if body.Event == events.SessionExited {
 				break
 			}
 		}
-		require.Equal(t, []string{ptywright.EventSessionCreated, ptywright.EventSessionExited}, seen)
+		require.Equal(t, []string{events.SessionCreated, events.SessionExited}, seen)
 	}
 }

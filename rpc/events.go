@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"ptywright"
+	"ptywright/events"
 )
 
 // notifyEvent carries one core or plugin event to a client subscribed
@@ -27,7 +28,7 @@ type eventQueue struct {
 	mu      sync.Mutex
 	on      bool
 	filter  filter // a copy of the notifier's, set with on
-	queue   []ptywright.Event
+	queue   []events.Event
 	dropped int
 }
 
@@ -46,7 +47,7 @@ func (q *eventQueue) reset(on bool, f filter) {
 // take removes the events that may be delivered: the queue up to the
 // first event about a held session (hold.go), which waits with everything
 // behind it, so events keep their order.
-func (q *eventQueue) take(held func(session string) bool) ([]ptywright.Event, int) {
+func (q *eventQueue) take(held func(session string) bool) ([]events.Event, int) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	n := q.deliverable(held)
@@ -93,7 +94,7 @@ func (n *notifier) setEvents(on bool, f filter) {
 
 // postEvent is the connection's event bus subscriber: it queues ev when
 // the client wants events and ev is in its filter. It never blocks.
-func (n *notifier) postEvent(ev ptywright.Event) {
+func (n *notifier) postEvent(ev events.Event) {
 	q := &n.events
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -101,7 +102,7 @@ func (n *notifier) postEvent(ev ptywright.Event) {
 		return
 	}
 	if len(q.queue) >= MaxQueuedEvents {
-		q.queue[0] = ptywright.Event{} // release the payload
+		q.queue[0] = events.Event{} // release the payload
 		q.queue = q.queue[1:]
 		q.dropped++
 	}
@@ -115,7 +116,7 @@ func (n *notifier) postEvent(ev ptywright.Event) {
 // matchEvent applies the adapters/sessions filter to an event: an event
 // about no session or adapter (a hook call's, say) passes only an empty
 // filter.
-func (f filter) matchEvent(ev ptywright.Event) bool {
+func (f filter) matchEvent(ev events.Event) bool {
 	if len(f.sessions) == 0 && len(f.adapters) == 0 {
 		return true
 	}
@@ -143,7 +144,7 @@ type eventParams struct {
 
 // encodeEvents builds the adapter.event frames; the first carries the
 // count of events dropped before it.
-func (n *notifier) encodeEvents(evs []ptywright.Event, dropped int) [][]byte {
+func (n *notifier) encodeEvents(evs []events.Event, dropped int) [][]byte {
 	frames := make([][]byte, 0, len(evs))
 	for _, ev := range evs {
 		b, err := encodeNotification(notifyEvent, eventParams{
@@ -152,7 +153,7 @@ func (n *notifier) encodeEvents(evs []ptywright.Event, dropped int) [][]byte {
 			Session:       ev.Session,
 			Adapter:       ev.Adapter,
 			Payload:       redactJSON(ev.Payload),
-			Timestamp:     ptywright.EventTime(ev.Time),
+			Timestamp:     events.Timestamp(ev.Time),
 			DroppedEvents: dropped,
 		})
 		if err != nil {

@@ -5,24 +5,24 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"ptywright"
+	"ptywright/events"
 )
 
 func TestEventFilter(t *testing.T) {
 	tests := []struct {
 		name               string
 		sessions, adapters []string
-		ev                 ptywright.Event
+		ev                 events.Event
 		want               bool
 	}{
-		{"empty filter, scoped", nil, nil, ptywright.Event{Session: "s1", Adapter: "e1"}, true},
-		{"empty filter, unscoped", nil, nil, ptywright.Event{}, true},
-		{"session match", []string{"s1"}, nil, ptywright.Event{Session: "s1"}, true},
-		{"adapter match", nil, []string{"e1"}, ptywright.Event{Session: "s1", Adapter: "e1"}, true},
-		{"either list", []string{"s9"}, []string{"e1"}, ptywright.Event{Session: "s1", Adapter: "e1"}, true},
-		{"other session", []string{"s2"}, nil, ptywright.Event{Session: "s1", Adapter: "e1"}, false},
-		{"other adapter", nil, []string{"e2"}, ptywright.Event{Session: "s1", Adapter: "e1"}, false},
-		{"unscoped under a filter", []string{"s1"}, []string{"e1"}, ptywright.Event{}, false},
+		{"empty filter, scoped", nil, nil, events.Event{Session: "s1", Adapter: "e1"}, true},
+		{"empty filter, unscoped", nil, nil, events.Event{}, true},
+		{"session match", []string{"s1"}, nil, events.Event{Session: "s1"}, true},
+		{"adapter match", nil, []string{"e1"}, events.Event{Session: "s1", Adapter: "e1"}, true},
+		{"either list", []string{"s9"}, []string{"e1"}, events.Event{Session: "s1", Adapter: "e1"}, true},
+		{"other session", []string{"s2"}, nil, events.Event{Session: "s1", Adapter: "e1"}, false},
+		{"other adapter", nil, []string{"e2"}, events.Event{Session: "s1", Adapter: "e1"}, false},
+		{"unscoped under a filter", []string{"s1"}, []string{"e1"}, events.Event{}, false},
 	}
 	for _, tt := range tests {
 		require.Equal(t, tt.want, newFilter(tt.sessions, tt.adapters).matchEvent(tt.ev), tt.name)

@@ -13,6 +13,7 @@ import (
 
 	"ptywright"
 	"ptywright/contract"
+	"ptywright/events"
 )
 
 // registry is the server state every connection shares: the sessions (and,
@@ -23,7 +24,7 @@ type registry struct {
 	log *slog.Logger
 	// events is the bus the sessions publish their core session:* events
 	// on (Session.PublishEvents); adapters' handles emit theirs there too.
-	events *ptywright.EventBus
+	events *events.Bus
 
 	mu       sync.Mutex
 	closed   bool
@@ -64,7 +65,7 @@ func (e *entry) lifecycle() *contract.LifecycleStatus {
 	return e.life.Load()
 }
 
-func newRegistry(log *slog.Logger, events *ptywright.EventBus) *registry {
+func newRegistry(log *slog.Logger, events *events.Bus) *registry {
 	return &registry{
 		log:      log,
 		events:   events,
@@ -94,7 +95,7 @@ func (r *registry) add(ctx context.Context, sess *ptywright.Session, adapter str
 	holdNotifications(ctx, e)
 	// The session itself reports session:created (now), session:resized
 	// and session:exited on the bus, in the order they happen.
-	sess.PublishEvents(r.events, ptywright.EventScope{Session: e.id, Adapter: e.adapter})
+	sess.PublishEvents(r.events, events.Scope{Session: e.id, Adapter: e.adapter})
 	go r.watch(e) // Counted in r.watchers by addLocked, so close waits for it.
 	return e, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/events"
 	"ptywright/plugins"
 )
 
@@ -142,14 +143,14 @@ func TestEventsOverRPC(t *testing.T) {
 	require.Equal(t, "e1", started.Adapter)
 
 	// Core events, in one payload contract.
-	created := c.nextEvent(named(ptywright.EventSessionCreated, "e1"))
+	created := c.nextEvent(named(events.SessionCreated, "e1"))
 	require.Equal(t, eventParams{Event: "session:created", Session: "s1", Adapter: "e1", Payload: created.Payload, Timestamp: created.Timestamp}, created)
 	var ce ptywright.CoreEvent
 	require.NoError(t, json.Unmarshal(created.Payload, &ce))
 	require.Equal(t, ptywright.CoreEvent{Event: "session:created", Session: "s1", Adapter: "e1", Sequence: ce.Sequence, Timestamp: ce.Timestamp}, ce)
 	_, err := time.Parse(time.RFC3339Nano, ce.Timestamp)
 	require.NoError(t, err)
-	changed := c.nextEvent(named(ptywright.EventAdapterStateChanged, "e1"))
+	changed := c.nextEvent(named(events.AdapterStateChanged, "e1"))
 	require.NoError(t, json.Unmarshal(changed.Payload, &ce))
 	require.Equal(t, "idle", ce.State)
 	require.Equal(t, "s1", ce.Session)
@@ -163,7 +164,7 @@ func TestEventsOverRPC(t *testing.T) {
 	// A resize is a core event too. The adapter's session is resized
 	// through the adapter: session.resize refuses it.
 	c.do("adapter.send", map[string]any{"adapter": "e1", "intent": "resize", "params": map[string]any{"rows": 30, "cols": 100}}, nil)
-	resized := c.nextEvent(named(ptywright.EventSessionResized, "e1"))
+	resized := c.nextEvent(named(events.SessionResized, "e1"))
 	require.NoError(t, json.Unmarshal(resized.Payload, &ce))
 	require.Equal(t, &ptywright.Size{Rows: 30, Cols: 100}, ce.Size)
 
@@ -173,7 +174,7 @@ func TestEventsOverRPC(t *testing.T) {
 	c.do("adapter.wait", map[string]any{"adapter": "e1", "params": map[string]any{"text": "ready"}, "timeout_ms": patience.Milliseconds()}, &st)
 	require.Equal(t, "ready", st.State.State)
 	c.nextEvent(func(ev eventParams) bool {
-		return ev.Event == ptywright.EventAdapterStateChanged && bytes.Contains(ev.Payload, []byte(`"state":"ready"`))
+		return ev.Event == events.AdapterStateChanged && bytes.Contains(ev.Payload, []byte(`"state":"ready"`))
 	})
 
 	// The plain client hears its own session exit after everything above
@@ -239,7 +240,7 @@ func TestCleanupsRunOnce(t *testing.T) {
 	seen := map[string]bool{}
 	for len(seen) < 2 {
 		ev := c.nextEvent(func(ev eventParams) bool {
-			return ev.Adapter == "e2" && (ev.Event == ptywright.EventSessionExited || ev.Event == "sdk:cleaned")
+			return ev.Adapter == "e2" && (ev.Event == events.SessionExited || ev.Event == "sdk:cleaned")
 		})
 		seen[ev.Event] = true
 	}

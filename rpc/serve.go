@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"ptywright"
+	"ptywright/contract"
+	"ptywright/events"
 	"ptywright/plugins"
 )
 
@@ -30,7 +32,7 @@ type Options struct {
 	// wait matchers. Nil means Plugins when that is set; with neither, a
 	// matcher with a lua branch is rejected as invalid params ("no plugin
 	// registry").
-	Predicates ptywright.PredicateRegistry
+	Predicates contract.PredicateRegistry
 	// Logger receives diagnostics. Nil means slog.Default(), which writes
 	// to stderr: never stdout, which may be the protocol stream.
 	Logger *slog.Logger
@@ -67,7 +69,7 @@ type Server struct {
 	adapters *adapterSet
 	// events carries core and plugin events: the plugin registry's bus,
 	// or the server's own without one.
-	events *ptywright.EventBus
+	events *events.Bus
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -94,7 +96,7 @@ func NewServer(opts Options) *Server {
 	if opts.Predicates == nil && opts.Plugins != nil {
 		opts.Predicates = opts.Plugins
 	}
-	events := ptywright.NewEventBus(log)
+	events := events.New(log)
 	if opts.Plugins != nil {
 		events = opts.Plugins.Events()
 	}

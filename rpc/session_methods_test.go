@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 )
 
 type snapshotResult struct {
@@ -200,18 +201,18 @@ func TestReadsRedact(t *testing.T) {
 // predicate "has_anchor" matches when the screen contains params.anchor.
 type anchorPredicates struct{}
 
-func (anchorPredicates) EvalPredicate(_ context.Context, plugin, predicate string, in ptywright.PredicateInput) (ptywright.PredicateOutcome, error) {
+func (anchorPredicates) EvalPredicate(_ context.Context, plugin, predicate string, in contract.PredicateInput) (contract.PredicateOutcome, error) {
 	if plugin != "test" || predicate != "has_anchor" {
-		return ptywright.PredicateOutcome{}, fmt.Errorf("%w: unknown predicate %s.%s", ptywright.ErrInvalidMatcher, plugin, predicate)
+		return contract.PredicateOutcome{}, fmt.Errorf("%w: unknown predicate %s.%s", ptywright.ErrInvalidMatcher, plugin, predicate)
 	}
 	var p struct{ Anchor string }
 	if err := json.Unmarshal(in.Params, &p); err != nil {
-		return ptywright.PredicateOutcome{}, err
+		return contract.PredicateOutcome{}, err
 	}
 	if !strings.Contains(in.Screen, p.Anchor) {
-		return ptywright.PredicateOutcome{}, nil
+		return contract.PredicateOutcome{}, nil
 	}
-	return ptywright.PredicateOutcome{Matched: true, Evidence: map[string]any{"sequence": in.Sequence}, Capture: &p.Anchor}, nil
+	return contract.PredicateOutcome{Matched: true, Evidence: map[string]any{"sequence": in.Sequence}, Capture: &p.Anchor}, nil
 }
 
 func TestLuaMatchersUseTheBoundRegistry(t *testing.T) {

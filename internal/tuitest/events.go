@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"ptywright"
+	"ptywright/events"
 )
 
 // LogBuffer is what JSONLogger writes into: safe for a slog handler
@@ -62,16 +62,16 @@ func JSONLogger() (*slog.Logger, *LogBuffer) {
 
 // Collect subscribes to bus until the test ends and returns a channel of
 // every event.
-func Collect(tb testing.TB, bus *ptywright.EventBus) <-chan ptywright.Event {
+func Collect(tb testing.TB, bus *events.Bus) <-chan events.Event {
 	tb.Helper()
-	ch := make(chan ptywright.Event, 1024)
-	tb.Cleanup(bus.Subscribe(func(ev ptywright.Event) { ch <- ev }))
+	ch := make(chan events.Event, 1024)
+	tb.Cleanup(bus.Subscribe(func(ev events.Event) { ch <- ev }))
 	return ch
 }
 
 // NextEvent returns the next event named name, skipping others, failing
 // after 10 s.
-func NextEvent(tb testing.TB, ch <-chan ptywright.Event, name string) ptywright.Event {
+func NextEvent(tb testing.TB, ch <-chan events.Event, name string) events.Event {
 	tb.Helper()
 	timeout := time.After(10 * time.Second)
 	for {

@@ -131,19 +131,7 @@ func fixtureSnapshot(name, text string) ptywright.ScreenSnapshot {
 
 // classifyContext builds the context exactly as ExtensionHandle does.
 func classifyContext(snap ptywright.ScreenSnapshot, lastIntent *string, stableMs int64) ptywright.ClassifyContext {
-	body, status := ptywright.SplitBodyStatus(snap)
-	transcript := ""
-	threshold := int64(ptywright.DefaultCompletedTurnStableMs)
-	return ptywright.ClassifyContext{
-		Screen:                snap.PlainText,
-		BodyText:              body,
-		StatusText:            status,
-		Transcript:            &transcript,
-		Sequence:              snap.Sequence,
-		LastIntent:            lastIntent,
-		StableMs:              &stableMs,
-		CompletedTurnStableMs: &threshold,
-	}
+	return ptywright.NewClassifyContext(snap, "", stableMs, lastIntent)
 }
 
 func newClaudeExtension(tb testing.TB) ptywright.Extension {

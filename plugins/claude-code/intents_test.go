@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/luahost"
 	"ptywright/manifest"
 	"ptywright/plugins"
@@ -347,7 +348,7 @@ func TestClaudeCodeOutputSinceInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := plugins.EvalPredicate(context.Background(), "claude-code", "output_since_input", ptywright.PredicateInput{
+			out, err := plugins.EvalPredicate(context.Background(), "claude-code", "output_since_input", contract.PredicateInput{
 				Markers: tt.markers, Cursor: tt.cursor, Params: json.RawMessage(`{"marker":"claude-code.input"}`),
 			})
 			require.NoError(t, err)

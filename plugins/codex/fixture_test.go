@@ -57,8 +57,9 @@ type codexExpectedAssessment struct {
 }
 
 // codexFixtureContext builds the ClassifyContext ExtensionHandle would
-// build for a screen showing text at cols columns: the plain text without
-// trailing blank rows, the body/status split of SplitBodyStatus.
+// build for a screen showing text at cols columns (NewClassifyContext): the
+// plain text without trailing blank rows, the fixture's title, stable_ms
+// (1000 unless the fixture says) and last intent.
 func codexFixtureContext(text string, cols int, exp codexExpected) ptywright.ClassifyContext {
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	for i, l := range lines {
@@ -66,24 +67,14 @@ func codexFixtureContext(text string, cols int, exp codexExpected) ptywright.Cla
 	}
 	plain := strings.TrimRight(strings.Join(lines, "\n"), "\n")
 	snap := ptywright.ScreenSnapshot{PlainText: plain, Size: ptywright.Size{Rows: len(lines), Cols: cols}, Sequence: 1}
-	body, status := ptywright.SplitBodyStatus(snap)
+	if exp.GivenTitle != nil {
+		snap.Title = *exp.GivenTitle
+	}
 	stable := int64(1000)
 	if exp.StableMs != nil {
 		stable = *exp.StableMs
 	}
-	threshold := int64(ptywright.DefaultCompletedTurnStableMs)
-	transcript := ""
-	return ptywright.ClassifyContext{
-		Screen:                snap.PlainText,
-		BodyText:              body,
-		StatusText:            status,
-		Transcript:            &transcript,
-		Sequence:              snap.Sequence,
-		LastIntent:            exp.GivenLastIntent,
-		StableMs:              &stable,
-		CompletedTurnStableMs: &threshold,
-		Title:                 exp.GivenTitle,
-	}
+	return ptywright.NewClassifyContext(snap, "", stable, exp.GivenLastIntent)
 }
 
 var codexSizeSuffix = regexp.MustCompile(`_(\d+)x(\d+)$`)
