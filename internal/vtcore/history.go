@@ -71,18 +71,19 @@ func (h *history) push(row []Cell) {
 	}
 }
 
-// take is push for a screen row the caller gives up. When the row's
-// storage could be kept as a slot anyway (the rule reuse applies: no more
-// than twice the cells it holds, or keepCap), it goes into the history as
-// it is, trimmed, instead of being copied there, and take returns a blank
-// row of the same width for the screen: the storage of the slot it took,
-// cleared, or a new row. Otherwise it pushes a copy and returns nil: the
-// caller keeps its row. Scrolling text on an ordinary terminal then costs
-// a clear per row instead of a copy and a clear.
+// take is push for a screen row the caller gives up. A row at least half
+// full goes into the history as it is, trimmed, instead of being copied
+// there (its storage is then at most twice what it holds, as reuse
+// allows), and take returns a blank row of the same width for the screen:
+// the storage of the slot it took, cleared, or a new row while the history
+// grows. Otherwise, and when the slot it takes is not a row of this width
+// to give back, it copies like push and returns nil: the caller keeps its
+// row. Scrolling text on a terminal as wide as its lines then costs a clear
+// per row instead of a copy and a clear, and nothing in allocations.
 func (h *history) take(row []Cell) []Cell {
 	cols := len(row)
 	end := trimmedLen(row)
-	if h.limit == 0 || h.copyRows || cap(row) != cols+1 || cap(row) > max(2*end, keepCap) {
+	if h.limit == 0 || h.copyRows || cap(row) != cols+1 || cap(row) > 2*end {
 		h.push(row)
 		return nil
 	}
@@ -90,23 +91,36 @@ func (h *history) take(row []Cell) []Cell {
 		h.dropOldest()
 	}
 	h.cells += end
-	var old []Cell
 	switch {
 	case h.n < len(h.rows):
+		// A slot freed by pop or by the cell budget.
 		i := (h.start + h.n) % len(h.rows)
-		old, h.rows[i] = h.rows[i], row[:end]
 		h.n++
+		return h.swap(i, row, end)
 	case len(h.rows) < h.limit && h.start == 0:
+		// Growing: the ring has not been full yet.
 		h.rows = append(h.rows, row[:end])
 		h.n++
-	default:
-		h.cells -= len(h.rows[h.start])
-		old, h.rows[h.start] = h.rows[h.start], row[:end]
-		h.start = (h.start + 1) % len(h.rows)
-	}
-	if cap(old) != cols+1 {
 		return newRow(cols)
+	default:
+		// Full: take the oldest slot.
+		h.cells -= len(h.rows[h.start])
+		i := h.start
+		h.start = (h.start + 1) % len(h.rows)
+		return h.swap(i, row, end)
 	}
+}
+
+// swap puts row, trimmed to end, into slot i and returns the slot's old
+// storage as a blank screen row when it has the row's shape; otherwise it
+// copies the row into the slot (reuse) and returns nil.
+func (h *history) swap(i int, row []Cell, end int) []Cell {
+	cols, old := len(row), h.rows[i]
+	if cap(old) != cols+1 {
+		h.rows[i] = reuse(old, row[:end])
+		return nil
+	}
+	h.rows[i] = row[:end]
 	// A slot's cells past its length may be stale (a shorter row copied
 	// over a longer one): clear the whole width, and mark it unwritten.
 	line := old[:cols]
