@@ -73,13 +73,11 @@ const (
 	SignalUsr2 Signal = "usr2"
 )
 
+// signalTable is every valid signal, in the order errors list them.
 var signalTable = [...]Signal{SignalInt, SignalTerm, SignalHup, SignalQuit, SignalKill, SignalUsr1, SignalUsr2}
 
-// Signals returns every valid signal name in a stable order.
-func Signals() []Signal { return slices.Clone(signalTable[:]) }
-
-// ParseSignal accepts exactly the lower-case names Signals returns; the error
-// wraps ErrUnknownSignal and lists them.
+// ParseSignal accepts exactly the lower-case names of the Signal constants;
+// the error wraps ErrUnknownSignal and lists them.
 func ParseSignal(name string) (Signal, error) {
 	if slices.Contains(signalTable[:], Signal(name)) {
 		return Signal(name), nil
@@ -119,13 +117,11 @@ func BracketedPaste(s string) Action { return Action{Type: ActionBracketedPaste,
 // Press sends one named key.
 func Press(k Key) Action { return Action{Type: ActionKey, Key: k} }
 
-// Resize changes the terminal size in cells, with pixel dimensions unknown.
+// Resize changes the terminal size in cells, with pixel dimensions unknown;
+// Action{Type: ActionResize, Size: s} gives them too.
 func Resize(rows, cols int) Action {
 	return Action{Type: ActionResize, Size: Size{Rows: rows, Cols: cols}}
 }
-
-// ResizeTo changes the terminal size including pixel dimensions.
-func ResizeTo(s Size) Action { return Action{Type: ActionResize, Size: s} }
 
 // Interrupt sends Ctrl-C (0x03) through the PTY, so the line discipline
 // decides what it means, exactly as for a user at the keyboard.

@@ -53,7 +53,7 @@ func TestActionInput(t *testing.T) {
 
 func TestActionConstructors(t *testing.T) {
 	require.Equal(t, Action{Type: ActionResize, Size: Size{Rows: 40, Cols: 120}}, Resize(40, 120))
-	require.Equal(t, Action{Type: ActionResize, Size: Size{Rows: 40, Cols: 120, PixelWidth: 800, PixelHeight: 600}}, ResizeTo(Size{Rows: 40, Cols: 120, PixelWidth: 800, PixelHeight: 600}))
+	require.Equal(t, Action{Type: ActionResize, Size: Size{Rows: 40, Cols: 120, PixelWidth: 800, PixelHeight: 600}}, Action{Type: ActionResize, Size: Size{Rows: 40, Cols: 120, PixelWidth: 800, PixelHeight: 600}})
 	require.Equal(t, Action{Type: ActionSignal, Signal: SignalHup}, SendSignal(SignalHup))
 	require.Equal(t, Action{Type: ActionMarkTranscript, Label: "x"}, MarkTranscript("x"))
 	require.Equal(t, Action{Type: ActionKey, Key: KeyTab}, Press(KeyTab))
@@ -72,7 +72,7 @@ func TestActionValidateRejects(t *testing.T) {
 		{"unknown key", Press("Enter"), "action.value", ErrUnknownKey, `unknown key "Enter"`},
 		{"empty key", Press(""), "action.value", ErrUnknownKey, `unknown key ""`},
 		{"bad size", Resize(0, 80), "action.value.rows", ErrInvalidSize, "action.value.rows: must be between 1 and 10000"},
-		{"bad pixels", ResizeTo(Size{Rows: 1, Cols: 1, PixelHeight: -1}), "action.value.pixel_height", ErrInvalidSize, "action.value.pixel_height: must be >= 0"},
+		{"bad pixels", Action{Type: ActionResize, Size: Size{Rows: 1, Cols: 1, PixelHeight: -1}}, "action.value.pixel_height", ErrInvalidSize, "action.value.pixel_height: must be >= 0"},
 		{"unknown signal", SendSignal("stop"), "action.value", ErrUnknownSignal, `unknown signal "stop" (valid signals: int, term, hup, quit, kill, usr1, usr2)`},
 		{"empty label", MarkTranscript(""), "action.value.label", nil, "action.value.label: must not be empty"},
 		{"payload in wrong field", Action{Type: ActionKey, Key: KeyEnter, Text: "x"}, "action", nil, `field Text must be empty for type "key"`},
@@ -101,8 +101,7 @@ func TestActionValidateRejects(t *testing.T) {
 }
 
 func TestSignals(t *testing.T) {
-	require.Equal(t, []Signal{SignalInt, SignalTerm, SignalHup, SignalQuit, SignalKill, SignalUsr1, SignalUsr2}, Signals())
-	for _, s := range Signals() {
+	for _, s := range []Signal{SignalInt, SignalTerm, SignalHup, SignalQuit, SignalKill, SignalUsr1, SignalUsr2} {
 		got, err := ParseSignal(string(s))
 		require.NoError(t, err)
 		require.Equal(t, s, got)
@@ -112,9 +111,6 @@ func TestSignals(t *testing.T) {
 		require.ErrorIs(t, err, ErrUnknownSignal, bad)
 		require.Contains(t, err.Error(), "int, term, hup, quit, kill, usr1, usr2")
 	}
-	s := Signals()
-	s[0] = "mutated"
-	require.Equal(t, SignalInt, Signals()[0])
 }
 
 // TestActionJSONValid covers every wire form in the JSON-RPC reference and
@@ -135,7 +131,7 @@ func TestActionJSONValid(t *testing.T) {
 		{"key f12", `{"type":"key","value":"f12"}`, Press(F(12)), ""},
 		{"resize full", `{"type":"resize","value":{"rows":40,"cols":120,"pixel_width":0,"pixel_height":0}}`, Resize(40, 120), ""},
 		{"resize without pixels", `{"type":"resize","value":{"rows":40,"cols":120}}`, Resize(40, 120), `{"type":"resize","value":{"rows":40,"cols":120,"pixel_width":0,"pixel_height":0}}`},
-		{"resize pixels", `{"type":"resize","value":{"rows":40,"cols":120,"pixel_width":960,"pixel_height":800}}`, ResizeTo(Size{Rows: 40, Cols: 120, PixelWidth: 960, PixelHeight: 800}), ""},
+		{"resize pixels", `{"type":"resize","value":{"rows":40,"cols":120,"pixel_width":960,"pixel_height":800}}`, Action{Type: ActionResize, Size: Size{Rows: 40, Cols: 120, PixelWidth: 960, PixelHeight: 800}}, ""},
 		{"resize null pixels", `{"type":"resize","value":{"rows":2,"cols":3,"pixel_width":null}}`, Resize(2, 3), `{"type":"resize","value":{"rows":2,"cols":3,"pixel_width":0,"pixel_height":0}}`},
 		{"interrupt", `{"type":"interrupt"}`, Interrupt(), ""},
 		{"eof", `{"type":"eof"}`, EOF(), ""},

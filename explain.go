@@ -69,8 +69,8 @@ type explainConfig struct {
 // ExplainAt asks Explain for the classification the handle made at screen
 // sequence seq (StateSnapshot.Sequence) instead of a new one: the newest
 // held classification of a screen at or before seq. The handle holds its
-// last HeldClassifications classifications; an older (or a later, not yet
-// classified) sequence is a *NotHeldError.
+// last 8 classifications; an older (or a later, not yet classified)
+// sequence is a *NotHeldError.
 func ExplainAt(seq uint64) ExplainOption {
 	return func(c *explainConfig) { c.at, c.hasAt = seq, true }
 }
@@ -83,11 +83,11 @@ func ExplainLast() ExplainOption {
 	return func(c *explainConfig) { c.last = true }
 }
 
-// HeldClassifications is how many of its latest classifications an
+// heldClassifications is how many of its latest classifications an
 // ExtensionHandle keeps explainable (ExplainAt, wait timeouts). It keeps
 // what the classifier saw, not an explanation: the explanation is built
 // only when asked, by classifying that context again with ctx.explain set.
-const HeldClassifications = 8
+const heldClassifications = 8
 
 // ErrNotHeld is matched by a *NotHeldError: the classification asked for is
 // no longer (or not yet) held by the handle. Over JSON-RPC it is -32602.
@@ -99,9 +99,10 @@ type NotHeldError struct {
 	Sequence uint64
 	// Oldest and Newest are the sequences of the oldest and newest held
 	// classification; Held is how many are held (0: nothing classified
-	// yet, and Oldest and Newest are 0).
+	// yet, and Oldest and Newest are 0), at most Capacity, the handle's
+	// ring size (8).
 	Oldest, Newest uint64
-	Held           int
+	Held, Capacity int
 }
 
 // Error says which sequences are held.
@@ -126,11 +127,11 @@ type heldClassification struct {
 	st StateSnapshot
 }
 
-// heldRing holds the last HeldClassifications classifications, guarded by
+// heldRing holds the last heldClassifications classifications, guarded by
 // the handle's extMu. A fixed array: recording one is a copy, no
 // allocation.
 type heldRing struct {
-	buf  [HeldClassifications]heldClassification
+	buf  [heldClassifications]heldClassification
 	next int // where the next one goes
 	n    int // how many are held
 }
@@ -162,7 +163,7 @@ func (r *heldRing) newest() (*heldClassification, bool) {
 // and a caller's) may swap, so it looks at them all.
 func (r *heldRing) at(seq uint64) (*heldClassification, error) {
 	if r.n == 0 {
-		return nil, &NotHeldError{Sequence: seq}
+		return nil, &NotHeldError{Sequence: seq, Capacity: heldClassifications}
 	}
 	var best *heldClassification
 	oldest, newest := r.get(0).st.Sequence, r.get(0).st.Sequence
@@ -174,7 +175,7 @@ func (r *heldRing) at(seq uint64) (*heldClassification, error) {
 		}
 	}
 	if best == nil || seq > newest {
-		return nil, &NotHeldError{Sequence: seq, Oldest: oldest, Newest: newest, Held: r.n}
+		return nil, &NotHeldError{Sequence: seq, Oldest: oldest, Newest: newest, Held: r.n, Capacity: heldClassifications}
 	}
 	return best, nil
 }
@@ -242,7 +243,7 @@ func (h *ExtensionHandle) explainHeld(ctx context.Context, seq *uint64) (contrac
 			return contract.Explanation{}, err
 		}
 	} else if !ok {
-		return contract.Explanation{}, &NotHeldError{}
+		return contract.Explanation{}, &NotHeldError{Capacity: heldClassifications}
 	}
 	return h.explainHeldLocked(ctx, e, newest), nil
 }
@@ -303,7 +304,7 @@ func classifyExplained(ctx context.Context, ext Extension, cc ClassifyContext) (
 	}
 	var x contract.Explanation
 	st := classify(ctx, explainedExt{Extension: ext, e: e, x: &x}, cc)
-	if st.State == PluginErrorState {
+	if st.State == contract.PluginErrorState {
 		x = contract.Explanation{}
 	}
 	full := explanationOf(st)

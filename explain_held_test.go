@@ -107,8 +107,9 @@ func TestExplainAt(t *testing.T) {
 	_, err = h.Explain(ctx, ptywright.ExplainAt(after.Sequence+100))
 	require.ErrorAs(t, err, &nh)
 	require.Equal(t, after.Sequence, nh.Newest)
-	// The oldest drops out after HeldClassifications more.
-	for range ptywright.HeldClassifications {
+	// The oldest drops out after Capacity (8) more.
+	require.Equal(t, 8, nh.Capacity)
+	for range nh.Capacity {
 		_, err = h.State(ctx)
 		require.NoError(t, err)
 	}
@@ -116,7 +117,7 @@ func TestExplainAt(t *testing.T) {
 	require.ErrorIs(t, err, ptywright.ErrNotHeld)
 	require.ErrorAs(t, err, &nh)
 	require.Equal(t, first.Sequence, nh.Sequence)
-	require.Equal(t, ptywright.HeldClassifications, nh.Held)
+	require.Equal(t, nh.Capacity, nh.Held)
 	require.Greater(t, nh.Oldest, first.Sequence)
 	require.Contains(t, err.Error(), fmt.Sprintf("the oldest held is at sequence %d", nh.Oldest))
 
@@ -193,7 +194,7 @@ func TestLifecycleWaitTimeoutExplains(t *testing.T) {
 	require.NoError(t, err)
 	wctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
-	_, _, err = h.Wait(wctx, ptywright.LifecycleWaitIntent, []byte(`{"state": "completed"}`))
+	_, _, err = h.Wait(wctx, contract.LifecycleWaitIntent, []byte(`{"state": "completed"}`))
 	var we *ptywright.WaitError
 	require.ErrorAs(t, err, &we)
 	require.ErrorIs(t, err, ptywright.ErrTimeout)

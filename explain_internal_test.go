@@ -20,12 +20,12 @@ func TestHeldRingAllocatesNothing(t *testing.T) {
 		r.add(cc, st)
 	})
 	require.Zero(t, allocs)
-	require.Equal(t, HeldClassifications, r.n)
+	require.Equal(t, heldClassifications, r.n)
 	e, ok := r.newest()
 	require.True(t, ok)
 	require.Equal(t, cc.Sequence, e.st.Sequence)
 	old := r.get(0).st.Sequence
-	require.Equal(t, cc.Sequence-HeldClassifications+1, old)
+	require.Equal(t, cc.Sequence-heldClassifications+1, old)
 	got, err := r.at(old + 2)
 	require.NoError(t, err)
 	require.Equal(t, old+2, got.st.Sequence)
@@ -46,7 +46,7 @@ func TestHeldRingAllocatesNothing(t *testing.T) {
 	_, err = q.at(10)
 	var nh *NotHeldError
 	require.ErrorAs(t, err, &nh)
-	require.Equal(t, NotHeldError{Sequence: 10, Oldest: 5, Newest: 9, Held: 4}, *nh)
+	require.Equal(t, NotHeldError{Sequence: 10, Oldest: 5, Newest: 9, Held: 4, Capacity: heldClassifications}, *nh)
 }
 
 // BenchmarkHeldRingAdd is what holding costs per classification.

@@ -28,9 +28,6 @@ const (
 	statusBarRows = 3
 	// classifyTranscriptChars is how much transcript a classifier sees.
 	classifyTranscriptChars = 4096
-	// PluginErrorState is the state the host reports when a plugin call
-	// fails; plugins never emit it themselves.
-	PluginErrorState = "plugin_error"
 )
 
 // Extension is the seam between the generic core and one TUI's vocabulary:
@@ -222,7 +219,7 @@ func (h *ExtensionHandle) State(ctx context.Context) (StateSnapshot, error) {
 // state is ready for them (StateSnapshot.InputSettleMs), and when the plan
 // declares an Expectation, Send looks for it (resending once if the plan
 // allows) and says confirmed or ignored. An ignored intent is not an error:
-// check Receipt.Effect, or Receipt.Delivered.
+// check Receipt.Effect (EffectConfirmed: the program took it).
 func (h *ExtensionHandle) Send(ctx context.Context, intent string, params json.RawMessage) (SendResult, error) {
 	if err := h.turn.lock(ctx); err != nil {
 		return SendResult{}, err
@@ -356,7 +353,7 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 	}
 	ctx, cancel := withDefaultWaitTimeout(ctx)
 	defer cancel()
-	if intent == LifecycleWaitIntent {
+	if intent == contract.LifecycleWaitIntent {
 		res, err := h.waitLifecycle(ctx, wire.ObjectParams(params))
 		if err != nil {
 			return StateSnapshot{}, nil, h.explainWaitError(ctx, err)
@@ -512,7 +509,7 @@ func newClassifyContext(snap ScreenSnapshot, tail string, stableMs int64, lastIn
 }
 
 // classify runs ext's classifier on cc. A failing plugin yields
-// PluginErrorState with the redacted error as evidence, never an error, so
+// contract.PluginErrorState with the redacted error as evidence, never an error, so
 // one bad call cannot break a wait loop or a replay.
 func classify(ctx context.Context, ext Extension, cc ClassifyContext) StateSnapshot {
 	st, err := ext.Classify(ctx, cc)
@@ -521,7 +518,7 @@ func classify(ctx context.Context, ext Extension, cc ClassifyContext) StateSnaps
 	}
 	if err != nil {
 		st = StateSnapshot{
-			State:    PluginErrorState,
+			State:    contract.PluginErrorState,
 			Evidence: DefaultRedactor().Redact(err.Error()),
 			Metadata: map[string]any{"plugin": ext.Manifest().Name},
 		}

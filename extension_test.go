@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/tuitest"
 	"ptywright/manifest"
 )
@@ -181,7 +182,7 @@ func TestExtensionHandleErrors(t *testing.T) {
 	ext.mu.Unlock()
 	st, err := h.State(ctx)
 	require.NoError(t, err)
-	require.Equal(t, ptywright.PluginErrorState, st.State)
+	require.Equal(t, contract.PluginErrorState, st.State)
 	require.Contains(t, st.Evidence, "classifier exploded")
 	require.NotContains(t, st.Evidence, "abc123secret", "plugin errors are redacted")
 

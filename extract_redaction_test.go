@@ -26,7 +26,7 @@ func TestExtractIsRedacted(t *testing.T) {
 	defer cancel()
 	prompt, err := json.Marshal(map[string]string{"prompt": secret})
 	require.NoError(t, err)
-	_, err = h.Turn(ctx, "send_prompt", prompt, ptywright.LifecycleWaitIntent, nil)
+	_, err = h.Turn(ctx, "send_prompt", prompt, contract.LifecycleWaitIntent, nil)
 	require.NoError(t, err)
 
 	sentinels := []string{"<<<A>>>", "<<<E>>>"}

@@ -17,9 +17,6 @@ const (
 	// promptSubmittedIntent is the last_intent a plan records when it
 	// submits a prompt; it anchors a lifecycle turn.
 	promptSubmittedIntent = "prompt_submitted"
-	// LifecycleWaitIntent is the host-handled wait intent that waits for a
-	// lifecycle state, params {"state": "completed"} by default.
-	LifecycleWaitIntent = "wait_lifecycle"
 	// MatchLifecycle is the outcome kind of a lifecycle wait.
 	MatchLifecycle MatcherType = "lifecycle"
 )
@@ -176,21 +173,21 @@ func (h *ExtensionHandle) Lifecycle() *contract.LifecycleStatus {
 // waitLifecycle blocks until the lifecycle reaches the requested state.
 func (h *ExtensionHandle) waitLifecycle(ctx context.Context, params json.RawMessage) (*WaitResult, error) {
 	if h.lc == nil {
-		return nil, fmt.Errorf("%w: %s: this adapter does not track a lifecycle", ErrInvalidParams, LifecycleWaitIntent)
+		return nil, fmt.Errorf("%w: %s: this adapter does not track a lifecycle", ErrInvalidParams, contract.LifecycleWaitIntent)
 	}
 	var p struct {
 		State                 contract.LifecycleState `json:"state"`
 		CompletedTurnStableMs *int64                  `json:"completed_turn_stable_ms"`
 	}
 	if err := strictDecode(params, &p); err != nil {
-		return nil, fmt.Errorf("%w: %s params: %v", ErrInvalidParams, LifecycleWaitIntent, err)
+		return nil, fmt.Errorf("%w: %s params: %v", ErrInvalidParams, contract.LifecycleWaitIntent, err)
 	}
 	switch p.State {
 	case "":
 		p.State = contract.LifecycleCompleted
 	case contract.LifecycleWaiting, contract.LifecycleInProgress, contract.LifecycleCandidateComplete, contract.LifecycleCompleted, contract.LifecycleStalled:
 	default:
-		return nil, fmt.Errorf("%w: %s params.state: unknown lifecycle state %q", ErrInvalidParams, LifecycleWaitIntent, p.State)
+		return nil, fmt.Errorf("%w: %s params.state: unknown lifecycle state %q", ErrInvalidParams, contract.LifecycleWaitIntent, p.State)
 	}
 	start := time.Now()
 	for {

@@ -95,7 +95,7 @@ func TestLifecycleThroughAHandle(t *testing.T) {
 	require.Equal(t, contract.LifecycleWaiting, st.Lifecycle.State)
 	require.True(t, st.Lifecycle.SubmitReady)
 
-	turn, err := h.Turn(ctx, "send_prompt", json.RawMessage(`{"prompt":"forty-two"}`), ptywright.LifecycleWaitIntent, nil)
+	turn, err := h.Turn(ctx, "send_prompt", json.RawMessage(`{"prompt":"forty-two"}`), contract.LifecycleWaitIntent, nil)
 	require.NoError(t, err)
 	st, res := turn.State, turn.Wait
 	require.Equal(t, ptywright.MatchLifecycle, res.Outcome.Kind)
@@ -136,16 +136,16 @@ func TestLifecycleThroughAHandle(t *testing.T) {
 func TestLifecycleWaitErrors(t *testing.T) {
 	h := startLifecycleAdapter(t, lifecycleLua, ptywright.HandleOptions{})
 	ctx := context.Background()
-	_, _, err := h.Wait(ctx, ptywright.LifecycleWaitIntent, nil)
+	_, _, err := h.Wait(ctx, contract.LifecycleWaitIntent, nil)
 	require.ErrorIs(t, err, ptywright.ErrInvalidParams, "no lifecycle tracked")
 	require.Nil(t, h.Lifecycle())
 
 	h2 := startLifecycleAdapter(t, lifecycleLua, ptywright.HandleOptions{Lifecycle: &contract.LifecycleOptions{}})
-	_, _, err = h2.Wait(ctx, ptywright.LifecycleWaitIntent, json.RawMessage(`{"state":"done"}`))
+	_, _, err = h2.Wait(ctx, contract.LifecycleWaitIntent, json.RawMessage(`{"state":"done"}`))
 	require.ErrorContains(t, err, `unknown lifecycle state "done"`)
 	tctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	defer cancel()
-	_, _, err = h2.Wait(tctx, ptywright.LifecycleWaitIntent, json.RawMessage(`{"state":"stalled"}`))
+	_, _, err = h2.Wait(tctx, contract.LifecycleWaitIntent, json.RawMessage(`{"state":"stalled"}`))
 	require.ErrorIs(t, err, ptywright.ErrTimeout)
 }
 
@@ -156,7 +156,7 @@ return M`
 	h := startLifecycleAdapter(t, bad, ptywright.HandleOptions{})
 	st, err := h.State(context.Background())
 	require.NoError(t, err)
-	require.Equal(t, ptywright.PluginErrorState, st.State)
+	require.Equal(t, contract.PluginErrorState, st.State)
 	require.Contains(t, st.Evidence, "assessment.availability")
 
 	unknownField := `local M = {}

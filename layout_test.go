@@ -13,15 +13,15 @@ import (
 
 // The house's figures: the root package is the public API and stays small
 // enough to read, and every file anywhere stays short. The root's ceilings
-// are a ratchet at today's figures (28 files, 6,970 lines, 282 names):
-// issue 17 aims at 30, 7,000 and 240, so lower them as code leaves the
-// root, never raise them without deciding the layout on purpose. Which
+// are issue 17's figures (at most 30 files, 7,000 lines and 240 exported
+// names), with the file count a ratchet at today's 28: lower them as code
+// leaves the root, never raise them without deciding the layout on purpose. Which
 // package may import what is guarded by internal/luart's
 // TestLayoutBoundaries.
 const (
 	maxRootFiles    = 28
 	maxRootLines    = 7000
-	maxRootExported = 282
+	maxRootExported = 240
 	maxFileLines    = 600
 )
 

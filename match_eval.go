@@ -143,7 +143,7 @@ type evalState struct {
 
 func (st *evalState) screenText() string {
 	if st.plain == nil {
-		t := st.s.screen.MatchText()
+		t := st.s.screen.matchText()
 		st.plain = &t
 	}
 	return *st.plain

@@ -30,7 +30,7 @@ type Options struct {
 	Size Size
 	// Scrollback is how many rows that scroll off the top of the screen are
 	// kept for SnapshotOptions.Scrollback and Screen.Scrollback: 0 means
-	// DefaultScrollback, a negative number none.
+	// 3000 (see ScreenOptions.Scrollback), a negative number none.
 	Scrollback int
 	// Engine is the terminal emulator that parses the output; "" means
 	// EngineVTCore. EngineXVT selects charmbracelet/x/vt (slower, and it
@@ -41,7 +41,7 @@ type Options struct {
 	TranscriptMaxChars int
 	// RawTranscriptPath, when set, receives every byte the program writes,
 	// unredacted. The file is created with mode 0600 and an existing file is
-	// refused unless RawTranscriptAppend is set.
+	// refused (ErrFileExists) unless RawTranscriptAppend is set.
 	RawTranscriptPath   string
 	RawTranscriptAppend bool
 	// Output, when set, receives every byte the program writes as it
@@ -65,7 +65,7 @@ type Options struct {
 	// RecordPath, when set, records the session as an asciicast v2 file
 	// (output, input sent through Send, resizes, transcript markers) that
 	// Replay and the asciinema player play back. The file is created with
-	// mode 0600; an existing file is refused (ErrRecordingExists). It is
+	// mode 0600; an existing file is refused (ErrFileExists). It is
 	// complete once Close returns.
 	RecordPath string
 	// RecordRaw records secrets as they are; by default the recording is

@@ -35,7 +35,7 @@ func TestOpenRawSinkRefusesToOverwrite(t *testing.T) {
 
 	f, err := openRawSink(path, false)
 	require.Nil(t, f)
-	require.ErrorIs(t, err, ErrRawTranscriptExists)
+	require.ErrorIs(t, err, ErrFileExists)
 	require.ErrorIs(t, err, fs.ErrExist)
 	var pe *fs.PathError
 	require.True(t, errors.As(err, &pe))
@@ -61,7 +61,7 @@ func TestOpenRawSinkRefusesSymlink(t *testing.T) {
 	require.NoError(t, os.Symlink(target, link)) // dangling: target does not exist
 
 	_, err := openRawSink(link, false)
-	require.ErrorIs(t, err, ErrRawTranscriptExists)
+	require.ErrorIs(t, err, ErrFileExists)
 	_, err = os.Stat(target)
 	require.ErrorIs(t, err, fs.ErrNotExist, "nothing created through the link")
 }
@@ -123,7 +123,7 @@ func TestOpenRawSinkErrorsNameThePath(t *testing.T) {
 			require.Nil(t, f)
 			require.Error(t, err)
 			require.Contains(t, err.Error(), tt.path)
-			require.NotErrorIs(t, err, ErrRawTranscriptExists)
+			require.NotErrorIs(t, err, ErrFileExists)
 			if tt.is != nil {
 				require.ErrorIs(t, err, tt.is)
 			}

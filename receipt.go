@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"ptywright/contract"
 	"ptywright/internal/wire"
 )
 
@@ -96,9 +97,6 @@ type Receipt struct {
 	// Reason says why an intent is ignored or unverified.
 	Reason string `json:"reason,omitempty"`
 }
-
-// Delivered reports whether the program is known to have taken the intent.
-func (r Receipt) Delivered() bool { return r.Effect == EffectConfirmed }
 
 // SendResult is what ExtensionHandle.Send reports: the state after the
 // intent and what became of it (adapter.send's result on the wire).
@@ -365,7 +363,7 @@ func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, befo
 			if len(e.States) > 0 || e.Leave {
 				now, _ := h.classifyNow(context.WithoutCancel(ctx))
 				left := now.State != before.State || now.Evidence != before.Evidence
-				if slices.Contains(e.States, now.State) || (e.Leave && left && now.State != PluginErrorState) {
+				if slices.Contains(e.States, now.State) || (e.Leave && left && now.State != contract.PluginErrorState) {
 					rc.ConfirmedState = now.State
 					return true, "", nil
 				}

@@ -12,9 +12,10 @@ import (
 	"ptywright/asciicast"
 )
 
-// ErrRecordingExists is returned when Options.RecordPath names an existing
-// file: a recording is never overwritten. It also matches fs.ErrExist.
-var ErrRecordingExists = fmt.Errorf("ptywright: recording file already exists (refusing to overwrite): %w", fs.ErrExist)
+// ErrFileExists is returned when Options.RecordPath, or RawTranscriptPath
+// without append mode, names an existing file: ptywright never overwrites
+// a file. It also matches fs.ErrExist.
+var ErrFileExists = fmt.Errorf("ptywright: file already exists (refusing to overwrite): %w", fs.ErrExist)
 
 // Limits of the redacting recorder beyond the shared hold-back ones
 // (redact_stream.go).
@@ -98,7 +99,7 @@ func newRecorder(path string, size Size, env []string, red *Redactor) (*recorder
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return nil, &FieldError{Field: "record_path", Reason: fmt.Sprintf("%q: %v", path, ErrRecordingExists), Err: ErrRecordingExists}
+			return nil, &FieldError{Field: "record_path", Reason: fmt.Sprintf("%q: recording file already exists (refusing to overwrite): %v", path, fs.ErrExist), Err: ErrFileExists}
 		}
 		return nil, fmt.Errorf("record_path: %w", err)
 	}
@@ -268,7 +269,7 @@ func (r *recorder) emit(held string, cut int, spans [][2]int) {
 			break
 		}
 		end := min(b, cut)
-		piece := appendRedacted(carry, held, a, end, spans, r.red.Replacement())
+		piece := appendRedacted(carry, held, a, end, spans, r.red.replacementText())
 		carry = nil
 		if k := incompleteUTF8(piece); k > 0 && end < cut {
 			carry = append([]byte(nil), piece[len(piece)-k:]...)
@@ -296,10 +297,6 @@ func (r *recorder) emit(held string, cut int, spans [][2]int) {
 	r.stream = r.stream[:copy(r.stream, r.stream[cut:])]
 }
 
-// ErrRawTranscriptExists is returned when a raw transcript path already exists
-// and append mode was not requested. The error also matches fs.ErrExist.
-var ErrRawTranscriptExists = errors.New("ptywright: raw transcript file already exists (refusing to overwrite; use append mode to add to it)")
-
 // openRawSink opens the file that receives raw, unredacted PTY bytes.
 //
 // A new file is created with O_EXCL and mode 0600: raw output holds secrets,
@@ -325,15 +322,15 @@ func openRawSink(path string, appendMode bool) (*os.File, error) {
 	return f, nil
 }
 
-// rawSinkExistsError names the path once and matches both
-// ErrRawTranscriptExists and the underlying *fs.PathError (fs.ErrExist).
+// rawSinkExistsError names the path once and matches both ErrFileExists
+// and the underlying *fs.PathError (fs.ErrExist).
 type rawSinkExistsError struct {
 	path string
 	err  error
 }
 
 func (e *rawSinkExistsError) Error() string {
-	return fmt.Sprintf("raw transcript %q: %v", e.path, ErrRawTranscriptExists)
+	return fmt.Sprintf("raw transcript %q: raw transcript file already exists (refusing to overwrite; use append mode to add to it)", e.path)
 }
 
-func (e *rawSinkExistsError) Unwrap() []error { return []error{ErrRawTranscriptExists, e.err} }
+func (e *rawSinkExistsError) Unwrap() []error { return []error{ErrFileExists, e.err} }

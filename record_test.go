@@ -230,7 +230,7 @@ func TestRecorderCreatesOwnerOnlyFileAndNeverOverwrites(t *testing.T) {
 	require.NoError(t, err)
 
 	_, err = newRecorder(path, Size{Rows: 24, Cols: 80}, nil, nil)
-	require.ErrorIs(t, err, ErrRecordingExists)
+	require.ErrorIs(t, err, ErrFileExists)
 	require.ErrorIs(t, err, fs.ErrExist)
 	require.Contains(t, err.Error(), "record_path")
 	require.Contains(t, err.Error(), path)

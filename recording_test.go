@@ -298,7 +298,7 @@ func TestRecordPathIsNeverOverwritten(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "taken.cast")
 	require.NoError(t, os.WriteFile(path, []byte("keep"), 0o644))
 	_, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", RecordPath: path})
-	require.ErrorIs(t, err, ptywright.ErrRecordingExists)
+	require.ErrorIs(t, err, ptywright.ErrFileExists)
 	require.ErrorIs(t, err, fs.ErrExist)
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)

@@ -11,8 +11,9 @@ import (
 	"ptywright/internal/secrets"
 )
 
-// DefaultRedactionReplacement replaces each redacted span.
-const DefaultRedactionReplacement = "[REDACTED]"
+// defaultRedactionReplacement replaces each redacted span when a policy
+// names none.
+const defaultRedactionReplacement = "[REDACTED]"
 
 // ErrInvalidRedaction is wrapped by RedactionPolicy.Compile errors.
 var ErrInvalidRedaction = errors.New("ptywright: invalid redaction policy")
@@ -53,7 +54,7 @@ var ErrInvalidRedaction = errors.New("ptywright: invalid redaction policy")
 type RedactionPolicy struct {
 	Enabled bool `json:"enabled"`
 	// Replacement stands in for each redacted span; "" means
-	// DefaultRedactionReplacement.
+	// "[REDACTED]".
 	Replacement string `json:"replacement,omitempty"`
 	// ExtraLiterals are exact, case-sensitive strings replaced wherever they
 	// occur.
@@ -65,7 +66,7 @@ type RedactionPolicy struct {
 
 // DefaultRedactionPolicy is what reads use unless the caller opts out.
 func DefaultRedactionPolicy() RedactionPolicy {
-	return RedactionPolicy{Enabled: true, Replacement: DefaultRedactionReplacement}
+	return RedactionPolicy{Enabled: true, Replacement: defaultRedactionReplacement}
 }
 
 // Redactor applies a compiled RedactionPolicy. It is immutable after Compile
@@ -100,7 +101,7 @@ func (p RedactionPolicy) Compile() (*Redactor, error) {
 		replacement: p.Replacement,
 	}
 	if r.replacement == "" {
-		r.replacement = DefaultRedactionReplacement
+		r.replacement = defaultRedactionReplacement
 	}
 	for i, lit := range p.ExtraLiterals {
 		if lit == "" {
@@ -135,7 +136,7 @@ var defaultRedactor = sync.OnceValue(func() *Redactor {
 func DefaultRedactor() *Redactor { return defaultRedactor() }
 
 // noRedaction is the shared disabled Redactor.
-var noRedaction = &Redactor{replacement: DefaultRedactionReplacement}
+var noRedaction = &Redactor{replacement: defaultRedactionReplacement}
 
 // NoRedaction returns the Redactor that hides nothing: pass it where a
 // *Redactor is taken to opt into raw, unredacted text (trusted-local
@@ -175,8 +176,8 @@ func (r *Redactor) Redact(s string) string {
 	return b.String()
 }
 
-// Replacement returns the text that stands in for each span.
-func (r *Redactor) Replacement() string { return r.orDefault().replacement }
+// replacementText is the text that stands in for each span.
+func (r *Redactor) replacementText() string { return r.orDefault().replacement }
 
 // Spans returns the sorted, non-overlapping byte ranges [start, end) of s that
 // Redact replaces, overlapping or touching matches merged into one. The screen

@@ -235,7 +235,7 @@ func TestRedactionRecallSet(t *testing.T) {
 		for _, sh := range set {
 			got := ptywright.DefaultRedactor().Redact(sh.line)
 			require.NotContains(t, got, sh.secret, "%s: %q", sh.name, got)
-			require.Contains(t, got, ptywright.DefaultRedactionReplacement, sh.name)
+			require.Contains(t, got, "[REDACTED]", sh.name)
 			all.WriteString(sh.line + "\r\n\x1b[0m")
 		}
 		if round == 0 {

@@ -150,7 +150,7 @@ func TestNilAndDisabledRedactor(t *testing.T) {
 	var nilR *Redactor
 	require.Equal(t, want, nilR.Redact(s), "nil means the default policy")
 	require.Equal(t, DefaultRedactor().Spans(s), nilR.Spans(s))
-	require.Equal(t, DefaultRedactionReplacement, nilR.Replacement())
+	require.Equal(t, defaultRedactionReplacement, nilR.replacementText())
 	require.True(t, nilR.Enabled())
 
 	require.Equal(t, s, NoRedaction().Redact(s), "opting out is explicit")

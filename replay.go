@@ -211,7 +211,8 @@ func ReplayRaw(ctx context.Context, r io.Reader, size Size) (*Screen, error) {
 // screen a live waiter would see settle). The last quiet period ends with
 // the recording's last event of any kind, so a recording that ends with a
 // marker or input after the final output gets a settled last screen. There
-// is no last intent. A failing classifier yields PluginErrorState, as live.
+// is no last intent. A failing classifier yields the state
+// contract.PluginErrorState, as live.
 func ReplayClassify(ctx context.Context, rec *asciicast.Recording, ext Extension, opts ReplayOptions) ([]StateChange, error) {
 	if ext == nil {
 		return nil, &FieldError{Field: "extension", Reason: "must not be nil", Err: ErrInvalidParams}

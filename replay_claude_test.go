@@ -9,6 +9,7 @@ import (
 
 	"ptywright"
 	"ptywright/asciicast"
+	"ptywright/contract"
 	"ptywright/plugins"
 )
 
@@ -38,7 +39,7 @@ func TestReplayClaudeTurnThroughThePlugin(t *testing.T) {
 		}
 	}
 	t.Logf("states: %v", states)
-	require.NotContains(t, states, ptywright.PluginErrorState)
+	require.NotContains(t, states, contract.PluginErrorState)
 	require.Equal(t, "completed_turn", states[len(states)-1])
 	require.Subset(t, states, []string{"starting", "ready", "thinking", "completed_turn"})
 	// In that order.

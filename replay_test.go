@@ -15,6 +15,7 @@ import (
 
 	"ptywright"
 	"ptywright/asciicast"
+	"ptywright/contract"
 	"ptywright/internal/tuitest"
 	"ptywright/manifest"
 )
@@ -218,6 +219,6 @@ func TestReplayClassifyReportsPluginErrors(t *testing.T) {
 	rec := castOf(t, `{"version": 2, "width": 20, "height": 5}`, `[0.1, "o", "x"]`)
 	changes, err := ptywright.ReplayClassify(context.Background(), rec, &vimModes{fail: true}, ptywright.ReplayOptions{})
 	require.NoError(t, err)
-	require.Equal(t, []string{ptywright.PluginErrorState}, statesOf(changes))
+	require.Equal(t, []string{contract.PluginErrorState}, statesOf(changes))
 	require.Contains(t, changes[0].State.Evidence, "vim-modes exploded")
 }

@@ -10,19 +10,19 @@ import (
 	"ptywright/internal/engine"
 )
 
-// DefaultRows and DefaultCols are the terminal size used when a caller leaves
+// defaultRows and defaultCols are the terminal size used when a caller leaves
 // rows or cols at zero.
 const (
-	DefaultRows = 24
-	DefaultCols = 80
+	defaultRows = 24
+	defaultCols = 80
 )
 
-// DefaultScrollback is how many rows that scrolled off the top of the main
+// defaultScrollback is how many rows that scrolled off the top of the main
 // screen a Screen keeps when not told otherwise. Rows are kept without their
 // trailing blanks and the scrollback also holds at most 40 cells per row on
 // average, so a flood of full rows on a very wide screen keeps fewer of
 // them: memory stays within about 3 MB whatever the output.
-const DefaultScrollback = engine.DefaultScrollback
+const defaultScrollback = engine.DefaultScrollback
 
 // Screen is a parsed terminal grid fed with raw program output. A Session owns
 // one; replay and tests can use one directly, without a process.
@@ -61,8 +61,9 @@ type ScreenOptions struct {
 	// Size is the grid size; zero rows or cols mean 24x80.
 	Size Size
 	// Scrollback is how many rows that scrolled off the top of the main
-	// screen are kept (see Screen.Scrollback): 0 means DefaultScrollback, a
-	// negative number none.
+	// screen are kept (see Screen.Scrollback): 0 means 3000 (with at most
+	// 40 cells per row on average, about 3 MB at most), a negative number
+	// none.
 	Scrollback int
 	// Engine is the terminal emulator; "" means EngineVTCore.
 	Engine Engine
@@ -92,7 +93,7 @@ func newScreen(opts ScreenOptions, onReply func([]byte)) (*Screen, error) {
 func scrollbackRows(n int) int {
 	switch {
 	case n == 0:
-		return DefaultScrollback
+		return defaultScrollback
 	case n < 0:
 		return 0
 	}
@@ -101,10 +102,10 @@ func scrollbackRows(n int) int {
 
 func (s Size) withDefaults() Size {
 	if s.Rows == 0 {
-		s.Rows = DefaultRows
+		s.Rows = defaultRows
 	}
 	if s.Cols == 0 {
-		s.Cols = DefaultCols
+		s.Cols = defaultCols
 	}
 	return s
 }
@@ -237,11 +238,11 @@ func (s *Screen) plainLocked() string {
 	return s.plain
 }
 
-// MatchText is the text screen matchers search: PlainText, except that the
+// matchText is the text screen matchers search: PlainText, except that the
 // cursor row keeps its blanks up to the cursor, as a person sees them. So a
 // prompt's trailing space (">>> ", "$ ") matches when the cursor sits after
 // it; rows below the cursor row are still trimmed.
-func (s *Screen) MatchText() string {
+func (s *Screen) matchText() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.matchTextLocked()

@@ -11,7 +11,7 @@ import (
 )
 
 // TestScrollbackIsBounded: a Screen keeps its grid and a bounded scrollback
-// (DefaultScrollback rows, and a cell budget for very wide rows), so a
+// (defaultScrollback rows, and a cell budget for very wide rows), so a
 // flood of long lines keeps memory flat once the scrollback is full. (x/vt's
 // default scrollback kept 10000 lines: ~80 bytes per cell, 80 MB here.)
 func TestScrollbackIsBounded(t *testing.T) {

@@ -69,8 +69,8 @@ func TestScreenScrollback(t *testing.T) {
 	def, err := NewScreen(Size{Rows: 1, Cols: 10})
 	require.NoError(t, err)
 	defer def.Close()
-	for range DefaultScrollback + 10 {
+	for range defaultScrollback + 10 {
 		_, _ = def.Write([]byte("x\r\n"))
 	}
-	require.Len(t, def.Scrollback(), DefaultScrollback)
+	require.Len(t, def.Scrollback(), defaultScrollback)
 }

@@ -74,7 +74,7 @@ func redactRow(row []Cell, r *Redactor) {
 	if len(spans) == 0 {
 		return
 	}
-	repl := []rune(r.Replacement())
+	repl := []rune(r.replacementText())
 	for _, sp := range spans {
 		k := 0
 		for i := range row {

@@ -21,10 +21,9 @@ const defaultTranscriptMaxChars = 128 * 1024
 const maxTranscriptMarkers = 64
 
 var (
-	// ErrTooManyMarkers is returned by marking a new label when 64
-	// labels already exist.
-	ErrTooManyMarkers = errors.New("ptywright: too many transcript markers")
-	// ErrInvalidMarker is returned for an empty marker label.
+	// ErrInvalidMarker is returned for an empty marker label, and for a
+	// new label when the transcript already has 64 (a client looping over
+	// fresh labels cannot grow memory without limit).
 	ErrInvalidMarker = errors.New("ptywright: invalid transcript marker")
 )
 
@@ -377,7 +376,7 @@ func (t *transcript) Mark(label string) error {
 		return &FieldError{Field: "label", Reason: "must not be empty", Err: ErrInvalidMarker}
 	}
 	if _, ok := t.markers[label]; !ok && len(t.markers) >= maxTranscriptMarkers {
-		return &FieldError{Field: "label", Reason: fmt.Sprintf("cannot add a new marker: the transcript already has the maximum of %d distinct labels", maxTranscriptMarkers), Err: ErrTooManyMarkers}
+		return &FieldError{Field: "label", Reason: fmt.Sprintf("cannot add a new marker: the transcript already has the maximum of %d distinct labels", maxTranscriptMarkers), Err: ErrInvalidMarker}
 	}
 	if t.markers == nil {
 		t.markers = make(map[string]int64)

@@ -264,7 +264,8 @@ func TestTranscriptMarkerLimit(t *testing.T) {
 	}
 	require.Len(t, tr.Markers(), 64)
 	err := tr.Mark("one-too-many")
-	require.ErrorIs(t, err, ErrTooManyMarkers)
+	require.ErrorIs(t, err, ErrInvalidMarker)
+	require.ErrorContains(t, err, "maximum of 64 distinct labels")
 	require.Contains(t, err.Error(), "64")
 	require.NotContains(t, tr.Markers(), "one-too-many")
 

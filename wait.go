@@ -9,8 +9,8 @@ import (
 	"ptywright/contract"
 )
 
-// TranscriptTailChars is how much of the transcript a wait's evidence carries.
-const TranscriptTailChars = 2000
+// transcriptTailChars is how much of the transcript a wait's evidence carries.
+const transcriptTailChars = 2000
 
 // WaitResult is the evidence of a successful wait.
 type WaitResult struct {
@@ -18,8 +18,9 @@ type WaitResult struct {
 	Sequence uint64        `json:"sequence"`
 	Elapsed  time.Duration `json:"-"`
 	// Snapshot is the screen when the matcher matched, without cells.
-	Snapshot       ScreenSnapshot `json:"snapshot"`
-	TranscriptTail string         `json:"transcript_tail"`
+	Snapshot ScreenSnapshot `json:"snapshot"`
+	// TranscriptTail is the last 2000 characters of output, redacted.
+	TranscriptTail string `json:"transcript_tail"`
 	// StableFor is how long the screen had been unchanged.
 	StableFor time.Duration `json:"-"`
 	// Outcome says which branch fired.
@@ -33,7 +34,7 @@ type WaitError struct {
 	Elapsed        time.Duration
 	Sequence       uint64
 	Snapshot       ScreenSnapshot
-	TranscriptTail string
+	TranscriptTail string // the last 2000 characters of output, redacted
 	// Explanation, on an adapter's wait (ExtensionHandle.Wait, Turn, the
 	// wait_lifecycle intent, and a wait that gave up while queued), is the
 	// explanation of the handle's last classification, whoever made it
@@ -225,10 +226,10 @@ func (s *Session) waitError(cause error, start time.Time, r *Redactor) *WaitErro
 	}
 }
 
-// transcriptTail is a wait's evidence: the last TranscriptTailChars
+// transcriptTail is a wait's evidence: the last transcriptTailChars
 // characters, redacted so that a secret the cut starts in stays hidden.
 func (s *Session) transcriptTail(r *Redactor) string {
-	return s.transcriptTailN(r, TranscriptTailChars)
+	return s.transcriptTailN(r, transcriptTailChars)
 }
 
 func isDone(ch <-chan struct{}) bool {

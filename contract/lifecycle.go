@@ -22,6 +22,16 @@ const (
 	LifecycleStalled LifecycleState = "stalled"
 )
 
+// LifecycleWaitIntent is the wait intent the host handles itself, for any
+// adapter that tracks a lifecycle: it waits for a lifecycle state, params
+// {"state": "completed"} by default.
+const LifecycleWaitIntent = "wait_lifecycle"
+
+// PluginErrorState is the state the host reports when a plugin's
+// classifier call fails (a Lua error, a budget, a bad assessment); plugins
+// never emit it themselves.
+const PluginErrorState = "plugin_error"
+
 // Defaults of the lifecycle tracker: how long a candidate must hold still
 // to be completed, and how long the surface may be unreadable before the
 // turn is stalled.

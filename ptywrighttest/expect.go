@@ -92,7 +92,7 @@ func expectFailure(s *ptywright.Session, m ptywright.Matcher, err error) string 
 		b.WriteString(")\n")
 	}
 	b.WriteString(formatScreen(we.Snapshot))
-	fmt.Fprintf(&b, "output tail (last %d characters, control codes escaped):\n", ptywright.TranscriptTailChars)
+	b.WriteString("output tail (last 2000 characters, control codes escaped):\n")
 	b.WriteString(indentEscaped(we.TranscriptTail, "\t"))
 	return b.String()
 }

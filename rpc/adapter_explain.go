@@ -43,7 +43,7 @@ type notHeldData struct {
 // adapter.snapshot; default: redacted). Without sequence it classifies the
 // adapter's screen now (queued behind a running send, wait or turn); with
 // sequence it explains the classification made at that sequence, at once,
-// if the adapter still holds it (its last ptywright.HeldClassifications),
+// if the adapter still holds it (its last NotHeldError.Capacity),
 // else -32602 naming the oldest held sequence.
 func (s *Server) adapterExplain(ctx context.Context, _ *conn, raw []byte) (any, error) {
 	var p explainParams
@@ -66,7 +66,7 @@ func (s *Server) adapterExplain(ctx context.Context, _ *conn, raw []byte) (any, 
 	var nh *ptywright.NotHeldError
 	if errors.As(err, &nh) {
 		return nil, WithData(err, notHeldData{Sequence: nh.Sequence, OldestHeld: nh.Oldest, NewestHeld: nh.Newest,
-			Held: nh.Held, Capacity: ptywright.HeldClassifications})
+			Held: nh.Held, Capacity: nh.Capacity})
 	}
 	if err != nil {
 		return nil, err

@@ -10,7 +10,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"ptywright"
 	"ptywright/contract"
 )
 
@@ -79,7 +78,7 @@ func TestAdapterExplain(t *testing.T) {
 	requireError(t, e, CodeInvalidParams, fmt.Sprintf("classification at sequence %d is not held", x.Sequence+1000))
 	data = errData(t, e)
 	require.Equal(t, float64(x.Sequence+1000), data["sequence"])
-	require.Equal(t, float64(ptywright.HeldClassifications), data["capacity"])
+	require.Equal(t, float64(8), data["capacity"], "the ring holds 8")
 	require.Positive(t, data["held"])
 	requireError(t, c.callErr("adapter.explain", map[string]any{"adapter": "e1", "sequence": -1}), CodeInvalidParams, "sequence")
 }

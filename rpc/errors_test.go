@@ -34,8 +34,7 @@ func TestCodeMapsRootSentinels(t *testing.T) {
 		{ptywright.ErrUnknownKey, CodeInvalidParams},
 		{ptywright.ErrUnknownSignal, CodeInvalidParams},
 		{ptywright.ErrInvalidMarker, CodeInvalidParams},
-		{ptywright.ErrTooManyMarkers, CodeInvalidParams},
-		{ptywright.ErrRawTranscriptExists, CodeInvalidParams},
+		{ptywright.ErrFileExists, CodeInvalidParams},
 		{ptywright.ErrInvalidParams, CodeInvalidParams},
 		{manifest.ErrInvalid, CodeInvalidParams},
 		{manifest.ErrPathEscape, CodeInvalidParams},
@@ -43,7 +42,6 @@ func TestCodeMapsRootSentinels(t *testing.T) {
 		{plugins.ErrExists, CodeInvalidParams},
 		{plugins.ErrBuiltin, CodeInvalidParams},
 		{ptywright.ErrNoMatch, CodeInvalidParams},
-		{ptywright.ErrRecordingExists, CodeInvalidParams},
 		{asciicast.ErrInvalid, CodeInvalidParams},
 		{ptywright.ErrProcessExited, CodeSessionClosed},
 		{&manifest.Error{Field: "name", Reason: "name is required"}, CodeInvalidParams},
@@ -142,8 +140,8 @@ func TestToWireKeepsTheOldSentinelTexts(t *testing.T) {
 	msg := toWire(err).Message
 	require.True(t, strings.HasPrefix(msg, `invalid params: unknown key "Enter" (valid keys: enter,`), msg)
 	for _, sentinel := range []error{ptywright.ErrInvalidAction, ptywright.ErrUnknownSignal, ptywright.ErrInvalidEngine,
-		ptywright.ErrUnknownKey, ptywright.ErrInvalidMatcher, ptywright.ErrRawTranscriptExists, ptywright.ErrRecordingExists,
-		ptywright.ErrInvalidRedaction, ptywright.ErrInvalidSize, asciicast.ErrInvalid, ptywright.ErrTooManyMarkers, ptywright.ErrInvalidMarker} {
+		ptywright.ErrUnknownKey, ptywright.ErrInvalidMatcher, ptywright.ErrFileExists,
+		ptywright.ErrInvalidRedaction, ptywright.ErrInvalidSize, asciicast.ErrInvalid, ptywright.ErrInvalidMarker} {
 		require.True(t, strings.HasPrefix(sentinel.Error(), "ptywright: "), sentinel.Error())
 		require.Equal(t, "invalid params: "+strings.TrimPrefix(sentinel.Error(), "ptywright: "), toWire(sentinel).Message)
 	}

@@ -77,7 +77,7 @@ func TestTranscriptCutInsideSecretOverRPC(t *testing.T) {
 	require.True(t, strings.HasPrefix(red.Text, "[REDACTED]"), "%q", red.Text)
 	requireNoPiece(t, red.Text, redactionBody)
 
-	filler := strings.Repeat("f", 2000-40)
+	filler := strings.Repeat("f", 2000-40) // a wait's transcript tail is its last 2000 characters
 	id = c.sh(`printf 'key: ` + secret + `\n` + filler + `\ntail-mark\n'; sleep 5`)
 	res := c.wait(id, containsText("tail-mark"))
 	require.True(t, strings.HasPrefix(res.TranscriptTail, "[REDACTED]\r\n"), "%q", res.TranscriptTail[:40])

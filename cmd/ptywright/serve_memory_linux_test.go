@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
-	"ptywright"
+	"ptywright/contract"
 )
 
 // The memory bombs of issue 22 against `ptywright serve` under an
@@ -280,7 +280,7 @@ func TestServeMemoryBombInPlugin(t *testing.T) {
 			} `json:"state"`
 		}
 		s.call(t, "adapter.state", map[string]any{"adapter": adapter}, &st)
-		require.Equal(t, ptywright.PluginErrorState, st.State.State, "a failing classifier yields the plugin error state")
+		require.Equal(t, contract.PluginErrorState, st.State.State, "a failing classifier yields the plugin error state")
 		require.Contains(t, st.State.Evidence, "memory budget exceeded (64 MiB)")
 		requireAlive(t, s, adapter, session, "classify")
 	})

@@ -38,8 +38,9 @@ func imports(t *testing.T, dir string) map[string][]string {
 // TestLayoutBoundaries guards the layout doc.go describes: the sandbox
 // reaches the root package only through what it is handed (it imports
 // neither the root nor the registry), only package luahost imports the
-// sandbox, the root imports neither go-lua nor go-toml, and manifests are a
-// leaf importing nothing of ptywright's.
+// sandbox, the root imports neither go-lua nor go-toml, manifests are a
+// leaf importing nothing of ptywright's, and the vocabulary the root hands
+// out (contract, events) does not import the root back.
 func TestLayoutBoundaries(t *testing.T) {
 	root := filepath.Join("..", "..")
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -81,6 +82,19 @@ func TestLayoutBoundaries(t *testing.T) {
 		for _, p := range list {
 			if p == "ptywright" || strings.HasPrefix(p, "ptywright/") {
 				t.Errorf("manifest/%s imports %s", file, p)
+			}
+		}
+	}
+	for _, dir := range []string{"contract", "events"} {
+		got := imports(t, filepath.Join("..", "..", dir))
+		if len(got) == 0 {
+			t.Errorf("%s: no Go files (moved? update this test)", dir)
+		}
+		for file, list := range got {
+			for _, p := range list {
+				if p == "ptywright" || p == "ptywright/luahost" || p == "ptywright/plugins" {
+					t.Errorf("%s/%s imports %s", dir, file, p)
+				}
 			}
 		}
 	}

@@ -83,12 +83,10 @@ var unprefix = strings.NewReplacer(
 	"ptywright: invalid engine", "invalid engine",
 	"ptywright: unknown key", "unknown key",
 	"ptywright: invalid matcher", "invalid matcher",
-	"ptywright: raw transcript file already exists", "raw transcript file already exists",
-	"ptywright: recording file already exists", "recording file already exists",
+	"ptywright: file already exists", "file already exists",
 	"ptywright: invalid redaction policy", "invalid redaction policy",
 	"ptywright: invalid terminal size", "invalid terminal size",
 	"ptywright: invalid asciicast recording", "invalid asciicast recording",
-	"ptywright: too many transcript markers", "too many transcript markers",
 	"ptywright: invalid transcript marker", "invalid transcript marker",
 )
 
