@@ -93,6 +93,24 @@ func (c *compiled) needsStability() bool {
 	return false
 }
 
+// exitOnly reports whether the tree looks at nothing but whether the child
+// exited (process_exited, under any, all and none): its answer changes
+// only when the child exits.
+func (c *compiled) exitOnly() bool {
+	switch c.m.Type {
+	case MatchProcessExited:
+		return true
+	case MatchAny, MatchAll, MatchNone:
+		for _, s := range c.subs {
+			if !s.exitOnly() {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // hasLua reports whether the tree needs a predicate registry.
 func (c *compiled) hasLua() bool {
 	if c.m.Type == MatchLua {

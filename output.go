@@ -73,7 +73,13 @@ func (s *Session) OutputSince(cursor int64, r *Redactor) OutputChunk {
 	} else if k := openSecretTail(held); k >= 0 {
 		spans = mergeSpans(append(spans, [2]int{k, len(held)}))
 	}
-	out.Text = string(appendRedacted(nil, held, 0, cut, spans, r.replacement))
+	if len(spans) == 0 {
+		// Nothing to hide: held is already this call's own copy of the
+		// transcript (withContextFor), so no second one.
+		out.Text = held[:cut]
+	} else {
+		out.Text = string(appendRedacted(nil, held, 0, cut, spans, r.replacement))
+	}
 	return out
 }
 

@@ -111,6 +111,10 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 	if stable {
 		defer s.watchStability()()
 	}
+	// A matcher that only asks whether the child exited waits for the exit
+	// alone: woken by every chunk of output, as a flood would, it would
+	// only find the same answer again.
+	exitOnly := cm.exitOnly()
 	var timer *time.Timer
 	defer func() {
 		if timer != nil {
@@ -124,9 +128,13 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 			last    time.Time
 			closed  bool
 		)
-		if stable {
+		switch {
+		case stable:
 			seq, changed, last, closed = s.watch()
-		} else {
+		case exitOnly:
+			seq, closed = s.look()
+			changed = s.exited // Closed, with s.closed set, before a close ends too.
+		default:
 			seq, changed, closed = s.watchChanges()
 		}
 		if closed {
@@ -172,6 +180,14 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 			return nil, s.waitError(cause, start, cfg.redactor)
 		}
 	}
+}
+
+// look returns the current sequence and whether the session is closed,
+// without asking to be told of the next change.
+func (s *Session) look() (seq uint64, closed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.screen.Sequence(), s.closed
 }
 
 // lastChangeAfter is the last visible change as a wait sees it: a wait

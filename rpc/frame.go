@@ -198,17 +198,43 @@ func (r *ndjsonReader) skipLine() (int64, error) {
 	}
 }
 
-type ndjsonWriter struct{ out io.Writer }
+type ndjsonWriter struct {
+	out io.Writer
+	buf frameBuf
+}
 
 func (w *ndjsonWriter) WriteFrame(payload []byte) error {
 	if bytes.IndexByte(payload, '\n') >= 0 {
 		return errors.New("rpc: ndjson frame contains a newline")
 	}
-	buf := make([]byte, 0, len(payload)+1)
-	buf = append(buf, payload...)
-	buf = append(buf, '\n')
-	_, err := w.out.Write(buf)
+	b := append(w.buf.take(len(payload)+1), payload...)
+	_, err := w.out.Write(append(b, '\n'))
+	w.buf.keep(b)
 	return err
+}
+
+// frameBuf is a writer's one buffer for the frame it writes, reused from
+// frame to frame (one write per frame, the framing bytes and the payload
+// together), so that a stream of notifications does not allocate its size
+// again in garbage. A buffer a large frame grew is not kept.
+type frameBuf struct{ b []byte }
+
+// maxKeptFrameBuf is the largest buffer kept between frames.
+const maxKeptFrameBuf = 1 << 20
+
+func (f *frameBuf) take(n int) []byte {
+	if cap(f.b) < n {
+		return make([]byte, 0, n)
+	}
+	return f.b[:0]
+}
+
+func (f *frameBuf) keep(b []byte) {
+	if cap(b) <= maxKeptFrameBuf {
+		f.b = b
+	} else {
+		f.b = nil
+	}
 }
 
 // lspReader reads "Content-Length: N\r\n" headers up to a blank line, then N
@@ -342,14 +368,18 @@ func (r *lspReader) seekHeader() error {
 	}
 }
 
-type lspWriter struct{ out io.Writer }
+type lspWriter struct {
+	out io.Writer
+	buf frameBuf
+}
 
 func (w *lspWriter) WriteFrame(payload []byte) error {
-	header := "Content-Length: " + strconv.Itoa(len(payload)) + "\r\n\r\n"
-	buf := make([]byte, 0, len(header)+len(payload))
-	buf = append(buf, header...)
-	buf = append(buf, payload...)
-	_, err := w.out.Write(buf)
+	b := w.buf.take(len("Content-Length: \r\n\r\n") + 20 + len(payload))
+	b = append(b, "Content-Length: "...)
+	b = strconv.AppendInt(b, int64(len(payload)), 10)
+	b = append(append(b, "\r\n\r\n"...), payload...)
+	_, err := w.out.Write(b)
+	w.buf.keep(b)
 	return err
 }
 

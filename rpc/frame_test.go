@@ -107,7 +107,10 @@ func TestLSPReader(t *testing.T) {
 }
 
 func TestWritersRoundTrip(t *testing.T) {
-	payloads := []string{`{"a":1}`, `[]`, `"ü✓"`, strings.Repeat(`{"x":"y"}`, 1000)}
+	// Writers reuse one buffer between frames (up to maxKeptFrameBuf):
+	// smaller after larger, and after one too large to keep.
+	payloads := []string{`{"a":1}`, `[]`, `"ü✓"`, strings.Repeat(`{"x":"y"}`, 1000), `{"b":2}`,
+		strings.Repeat(`[1]`, maxKeptFrameBuf/3+1), `{"c":3}`, `[]`}
 	for _, f := range Framings() {
 		t.Run(string(f), func(t *testing.T) {
 			var buf bytes.Buffer

@@ -235,7 +235,8 @@ func (n *notifier) collect() [][]byte {
 			add(notifyChanged, changedParams{Session: j.e.id, Sequence: seq})
 		}
 		if out.Text != "" || out.Dropped {
-			add(notifyOutput, outputParams{Session: j.e.id, Sequence: seq, Output: out.Text, Dropped: out.Dropped})
+			// Encoded by hand (output_frame.go): it grows with the output.
+			res.frames = append(res.frames, appendOutputNotification(nil, outputParams{Session: j.e.id, Sequence: seq, Output: out.Text, Dropped: out.Dropped}))
 		}
 		if j.state.exit {
 			ep := exitedParams{Session: j.e.id, Sequence: seq}

@@ -66,3 +66,28 @@ func claudeCaptures(tb testing.TB) []byte {
 	}
 	return all
 }
+
+// BenchmarkLines measures building the screen's text (Lines), which every
+// look of a wait and every snapshot at a new sequence does: a screen of
+// short lines (a shell, the stamp child of the wait benchmarks) and the
+// last screen of the Claude Code captures.
+func BenchmarkLines(b *testing.B) {
+	var short strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&short, "M%d T=1764121234567890123\r\n", i)
+	}
+	for _, in := range []struct {
+		name string
+		data []byte
+	}{{"short", []byte(short.String())}, {"claude", claudeCaptures(b)}} {
+		for _, size := range [][2]int{{24, 80}, {60, 200}} {
+			b.Run(fmt.Sprintf("%s/%dx%d", in.name, size[1], size[0]), func(b *testing.B) {
+				e := NewVTCore(size[0], size[1], nil)
+				e.Write(in.data)
+				for b.Loop() {
+					e.Lines()
+				}
+			})
+		}
+	}
+}

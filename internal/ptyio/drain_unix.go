@@ -10,12 +10,21 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// quietRead: a first read shorter than this ends Drain (see there). It is
+// the Pump's directFeedMax, below which the reader feeds the read itself;
+// a flood reads up to 4 KiB at a time and goes on draining.
+const quietRead = directFeedMax
+
 // Drain fills buf with what the master has now: it reads until the PTY has
 // nothing more (EAGAIN) or buf is full, and waits in the runtime poller
 // only while it has read nothing. A Linux PTY gives at most 4 KiB a read;
 // handing each of those to the parser on its own costs a wake of the
 // parser goroutine per 4 KiB, where one hand-off of everything the child
 // has written since carries the same bytes.
+//
+// A first read shorter than quietRead ends it at once, without the read
+// that would find nothing more: output that comes a line at a time reaches
+// the parser a system call sooner.
 func Drain(f *os.File, buf []byte) (n int, err error) {
 	rc, err := f.SyscallConn()
 	if err != nil {
@@ -37,6 +46,13 @@ func Drain(f *os.File, buf []byte) (n int, err error) {
 				return true
 			}
 			n += k
+			if n < quietRead {
+				// One short read: a line, a prompt, a reply someone is
+				// waiting for. The child most likely wrote nothing since,
+				// and finding that out costs a read on the way to them;
+				// anything it did write is read by the next call.
+				return true
+			}
 		}
 		return true
 	})

@@ -14,6 +14,8 @@ type history struct {
 	n     int      // rows held
 	limit int
 	cells int // cells held
+	// copyRows makes take copy like push: a test's reference.
+	copyRows bool
 }
 
 // cellsPerRow is the average row width the cell budget allows for: rows
@@ -67,6 +69,64 @@ func (h *history) push(row []Cell) {
 		h.rows[h.start] = reuse(h.rows[h.start], row[:end])
 		h.start = (h.start + 1) % len(h.rows)
 	}
+}
+
+// take is push for a screen row the caller gives up. A row at least half
+// full goes into the history as it is, trimmed, instead of being copied
+// there (its storage is then at most twice what it holds, as reuse
+// allows), and take returns a blank row of the same width for the screen:
+// the storage of the slot it took, cleared, or a new row while the history
+// grows. Otherwise, and when the slot it takes is not a row of this width
+// to give back, it copies like push and returns nil: the caller keeps its
+// row. Scrolling text on a terminal as wide as its lines then costs a clear
+// per row instead of a copy and a clear, and nothing in allocations.
+func (h *history) take(row []Cell) []Cell {
+	cols := len(row)
+	end := trimmedLen(row)
+	if h.limit == 0 || h.copyRows || cap(row) != cols+1 || cap(row) > 2*end {
+		h.push(row)
+		return nil
+	}
+	for h.n > 0 && h.cells+end > h.limit*cellsPerRow {
+		h.dropOldest()
+	}
+	h.cells += end
+	switch {
+	case h.n < len(h.rows):
+		// A slot freed by pop or by the cell budget.
+		i := (h.start + h.n) % len(h.rows)
+		h.n++
+		return h.swap(i, row, end)
+	case len(h.rows) < h.limit && h.start == 0:
+		// Growing: the ring has not been full yet.
+		h.rows = append(h.rows, row[:end])
+		h.n++
+		return newRow(cols)
+	default:
+		// Full: take the oldest slot.
+		h.cells -= len(h.rows[h.start])
+		i := h.start
+		h.start = (h.start + 1) % len(h.rows)
+		return h.swap(i, row, end)
+	}
+}
+
+// swap puts row, trimmed to end, into slot i and returns the slot's old
+// storage as a blank screen row when it has the row's shape; otherwise it
+// copies the row into the slot (reuse) and returns nil.
+func (h *history) swap(i int, row []Cell, end int) []Cell {
+	cols, old := len(row), h.rows[i]
+	if cap(old) != cols+1 {
+		h.rows[i] = reuse(old, row[:end])
+		return nil
+	}
+	h.rows[i] = row[:end]
+	// A slot's cells past its length may be stale (a shorter row copied
+	// over a longer one): clear the whole width, and mark it unwritten.
+	line := old[:cols]
+	clear(line)
+	line[:cols+1][cols] = Cell{width: usedTag}
+	return line
 }
 
 // trimmedLen returns the length of row without its trailing blank cells,

@@ -441,9 +441,12 @@ func (s *screen) scrollUp(n int) {
 	x, y := s.cur.x, s.cur.y
 	if s.hist != nil && s.scroll.top == 0 && s.scroll.left == 0 && s.scroll.right == s.cols {
 		// Rows leave the top of the screen (not of a region below it):
-		// keep them, as xterm and tmux do.
-		for _, line := range s.lines[:min(n, s.scroll.bottom)] {
-			s.hist.push(line)
+		// keep them, as xterm and tmux do. The history may take a row
+		// as it is and give a blank one back (take).
+		for i, line := range s.lines[:min(n, s.scroll.bottom)] {
+			if blank := s.hist.take(line); blank != nil {
+				s.lines[i] = blank
+			}
 		}
 	}
 	s.setCursor(s.cur.x, 0, true)

@@ -290,16 +290,24 @@ func (t *Terminal) AppendRowTextTrimmed(dst []byte, row int) []byte {
 	return dst[:end]
 }
 
+// appendCellsText runs for every cell of every row each time a screen's
+// text is built (each look of a wait, each snapshot): it reads the cells
+// in place, since copying each out (range by value) and reading a byte of
+// the copy stalled on every cell, and writes ASCII, the common case,
+// without encoding it.
 func (t *Terminal) appendCellsText(dst []byte, cells []Cell) []byte {
-	for _, c := range cells {
-		switch {
+	for i := range cells {
+		c := &cells[i]
+		switch content := c.content; {
 		case c.width < 0:
-		case c.content == 0:
+		case content == 0:
 			dst = append(dst, ' ')
-		case c.content > 0:
-			dst = utf8.AppendRune(dst, rune(c.content))
+		case content < utf8.RuneSelf && content > 0:
+			dst = append(dst, byte(content))
+		case content > 0:
+			dst = utf8.AppendRune(dst, rune(content))
 		default:
-			dst = append(dst, t.clusters.lookup(-c.content-1)...)
+			dst = append(dst, t.clusters.lookup(-content-1)...)
 		}
 	}
 	return dst

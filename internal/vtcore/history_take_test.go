@@ -1,0 +1,71 @@
+package vtcore
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestHistoryTakeMatchesCopy: scrolling rows into the history as they are
+// (take) leaves the screen and the history exactly as copying them did:
+// the same cells (text, width, style) everywhere, through a ring that
+// wraps, the cell budget dropping rows, long rows followed by short ones in
+// recycled slots, wide characters and clusters, a coloured background
+// erasing (BCE), SU, erase in line, ED 3, and resizes that pull rows back.
+func TestHistoryTakeMatchesCopy(t *testing.T) {
+	pieces := []string{
+		"\r\n", "\r\n", "\r\n", "\n", "\x1b[S", "\x1b[3S", "\x1b[K", "\x1b[44m", "\x1b[0m", "\x1b[31;1m",
+		"日本", "e\u0301", "👍🏽", "x", "abc def", "\x1b[3J", "\x1b[1;1H", "\x1b[99;1H",
+	}
+	for _, cols := range []int{10, 80} {
+		rng := rand.New(rand.NewPCG(uint64(cols), 7))
+		take, cp := New(4, cols, nil), New(4, cols, nil)
+		take.SetScrollback(6)
+		cp.SetScrollback(6)
+		cp.hist.copyRows = true
+		for step := range 3000 {
+			var in string
+			switch k := rng.IntN(10); {
+			case k < 4:
+				in = strings.Repeat("ab", rng.IntN(cols+2))
+			case k == 4 && rng.IntN(50) == 0:
+				rows, c := 2+rng.IntN(5), cols
+				take.Resize(rows, c)
+				cp.Resize(rows, c)
+			default:
+				in = pieces[rng.IntN(len(pieces))]
+			}
+			take.WriteString(in)
+			cp.WriteString(in)
+			requireSameTerminal(t, take, cp, fmt.Sprintf("%d columns, step %d (%q)", cols, step, in))
+		}
+	}
+}
+
+func requireSameTerminal(t *testing.T, a, b *Terminal, msg string) {
+	t.Helper()
+	require.Equal(t, a.hist.len(), b.hist.len(), "history rows: %s", msg)
+	for i := range a.hist.len() {
+		require.Equal(t, cellsOf(a, a.hist.at(i)), cellsOf(b, b.hist.at(i)), "history row %d: %s", i, msg)
+	}
+	rows, cols := a.Size()
+	for r := range rows {
+		ra, rb := make([]Cell, cols), make([]Cell, cols)
+		for c := range cols {
+			ra[c], rb[c] = a.Cell(r, c), b.Cell(r, c)
+		}
+		require.Equal(t, cellsOf(a, ra), cellsOf(b, rb), "screen row %d: %s", r, msg)
+	}
+}
+
+// cellsOf describes cells by what they show, not by cluster indices.
+func cellsOf(t *Terminal, row []Cell) []string {
+	out := make([]string, len(row))
+	for i, c := range row {
+		out[i] = fmt.Sprintf("%q/%d/%v", t.Text(c), c.Width(), c.Style)
+	}
+	return out
+}

@@ -1,0 +1,82 @@
+package rpc
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"ptywright/internal/workload"
+)
+
+// TestAppendOutputNotificationMatchesMarshal: the hand-built session.output
+// frame is byte for byte what encoding/json (marshal) makes of the same
+// params, for text with every kind of byte JSON treats specially: quotes,
+// backslashes, each control byte, ESC sequences, invalid and truncated
+// UTF-8, U+2028/U+2029 (and runes sharing their bytes), '<' '>' '&' (not
+// HTML-escaped), wide runes, at every alignment of the eight-byte scan.
+func TestAppendOutputNotificationMatchesMarshal(t *testing.T) {
+	pieces := []string{
+		"plain text ", `"quoted"`, `back\slash`, "\x1b[1;31mred\x1b[0m", "\r\n", "\t", "\b\f\v\x00\x01\x1f\x7f",
+		"<a href=\"x\">&amp;</a>", "\u2028", "\u2029", "\u2068\u2069\u00a8\u00a9\u2018", "héllo wörld ─│┌ 日本語 🙂",
+		"\xff", "\xe2\x80", "\xe2\x80\xa8"[:2], "\xc3", "\xed\xa0\x80", "\x80\xa8",
+	}
+	var all []byte
+	for c := range 256 {
+		all = append(all, byte(c))
+	}
+	cases := []outputParams{
+		{Session: "s1", Sequence: 0, Output: ""},
+		{Session: "s-\"odd\"\n", Sequence: 1<<64 - 1, Output: string(all), Dropped: true},
+		{Session: "s2", Sequence: 3, Output: strings.Repeat("\u2028x\u2029", 9)},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		var text []byte
+		for range rng.IntN(20) {
+			text = append(text, pieces[rng.IntN(len(pieces))]...)
+		}
+		if rng.IntN(4) == 0 {
+			for range rng.IntN(4) {
+				text = append(text, byte(rng.IntN(256)))
+			}
+		}
+		cases = append(cases, outputParams{Session: "s7", Sequence: rng.Uint64N(1 << 40), Output: string(text), Dropped: rng.IntN(2) == 0})
+	}
+	for _, p := range cases {
+		want, err := encodeNotification(notifyOutput, p)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(appendOutputNotification(nil, p)), "output %q", p.Output)
+		require.Equal(t, "x"+string(want), string(appendOutputNotification([]byte("x"), p)), "appends to dst")
+	}
+}
+
+// BenchmarkOutputNotification compares encoding a 64 KB session.output
+// with encoding/json (marshal, what it was) and by hand, on scrolling text
+// and on Claude-like redraws (an escape every few bytes, box drawing).
+func BenchmarkOutputNotification(b *testing.B) {
+	var plain strings.Builder
+	for i := 0; plain.Len() < 64<<10; i++ {
+		fmt.Fprintf(&plain, "line %06d the quick brown fox jumps over the lazy dog 0123456789\r\n", i)
+	}
+	for _, in := range []struct{ name, text string }{
+		{"plain", plain.String()},
+		{"claude", string(workload.ClaudeRedraws(64<<10, 24, 80))},
+	} {
+		p := outputParams{Session: "s1", Sequence: 12345, Output: in.text}
+		b.Run(in.name+"/marshal", func(b *testing.B) {
+			b.SetBytes(int64(len(in.text)))
+			for b.Loop() {
+				_, _ = encodeNotification(notifyOutput, p)
+			}
+		})
+		b.Run(in.name+"/append", func(b *testing.B) {
+			b.SetBytes(int64(len(in.text)))
+			for b.Loop() {
+				_ = appendOutputNotification(nil, p)
+			}
+		})
+	}
+}
