@@ -31,8 +31,11 @@ func TestQueuedWaitsKeepTheirOwnClock(t *testing.T) {
 	// The program writes the first line it reads (the holder's go) back
 	// twice, which confirms the send's receipt (the echo plugin expects
 	// the line twice), then prints "release" twice holderDelay later,
-	// which the echo plugin's wait_echo_matcher waits for.
-	program := []string{"-c", `stty -echo; read go; echo "$go"; echo "$go"; sleep ` + seconds(holderDelay) + `; echo release; echo release; cat`}
+	// which the echo plugin's wait_echo_matcher waits for. It says ready
+	// once the terminal no longer echoes: "go" typed before that could be
+	// echoed in part ("gogo" on one line, seen once, so the receipt is
+	// rightly ignored and the turn answers at once without its wait).
+	program := []string{"-c", `stty -echo; echo ready; read go; echo "$go"; echo "$go"; sleep ` + seconds(holderDelay) + `; echo release; echo release; cat`}
 	srv := newServer(t, Options{Plugins: newPlugins(t, echoManifest)})
 	path := serveUnix(t, srv)
 	for _, holderKind := range []string{"adapter.turn", "adapter.wait"} {
@@ -41,6 +44,7 @@ func TestQueuedWaitsKeepTheirOwnClock(t *testing.T) {
 			queued := dialUnix(t, path, NDJSON)
 			canceller := dialUnix(t, path, NDJSON)
 			a := holder.startAdapter(map[string]any{"plugin": "echo", "program": "/bin/sh", "args": program})
+			holder.wait(a.Session, containsText("ready"))
 			release := map[string]any{"intent": "wait_echo_matcher", "params": map[string]any{"text": "release"}, "timeout_ms": patience.Milliseconds()}
 
 			var held <-chan message
