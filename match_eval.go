@@ -157,14 +157,20 @@ func (st *evalState) transcriptText() string {
 	return *st.transcript
 }
 
-// transcriptContains searches the transcript in place, under the lock,
-// from where this branch's last look left off: no copy of it per look.
+// transcriptContains searches the transcript in place from where this
+// branch's last look left off: no copy of it per look.
 func (st *evalState) transcriptContains(v string, searched *int64) bool {
-	st.s.mu.Lock()
-	defer st.s.mu.Unlock()
-	found, next := st.s.tr.containsSince(v, *searched)
+	found, next := st.s.transcriptContainsSince(v, *searched)
 	*searched = next
 	return found
+}
+
+// transcriptContainsSince searches the transcript under the session's
+// lock (see transcript.containsSince).
+func (s *Session) transcriptContainsSince(v string, searched int64) (bool, int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.containsSince(v, searched)
 }
 
 func (st *evalState) stableFor() time.Duration { return st.now.Sub(st.lastChange) }
