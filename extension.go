@@ -296,22 +296,24 @@ func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection,
 	if h.closed {
 		return Inspection{}, ErrSessionClosed
 	}
-	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
+	// Redacted as a screen, then split: a secret that wrapped from the
+	// body into the status rows is found whole.
+	snap := h.s.Snapshot(SnapshotOptions{Redactor: r})
 	body, status := splitBodyStatus(snap)
 	proj, err := h.projectLocked(ctx, 0, 0)
 	if err != nil {
 		return Inspection{}, err
 	}
-	proj.RawText = r.Redact(proj.RawText)
+	proj.RawText = redactScreenText(proj.RawText, snap.Size.Cols, r)
 	proj.NormalizedText = r.Redact(proj.NormalizedText)
 	proj.DialogText = r.Redact(proj.DialogText)
 	proj.Head, proj.Tail = r.Redact(proj.Head), r.Redact(proj.Tail)
 	st, _ := h.classifyNow(ctx)
 	return Inspection{
 		State:          RedactState(st, r),
-		PlainText:      r.Redact(snap.PlainText),
-		BodyText:       r.Redact(body),
-		StatusText:     r.Redact(status),
+		PlainText:      snap.PlainText,
+		BodyText:       body,
+		StatusText:     status,
 		TranscriptTail: h.s.transcriptTail(r),
 		Sequence:       snap.Sequence,
 		Projection:     proj,

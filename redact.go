@@ -23,7 +23,10 @@ var ErrInvalidRedaction = errors.New("ptywright: invalid redaction policy")
 // Everything the library hands out that shows what a program printed is
 // redacted with the default policy unless the caller opts out by name:
 //
-//   - screen snapshots (Session.Snapshot, RedactSnapshot), including cells;
+//   - screen snapshots (Session.Snapshot, RedactSnapshot), including cells
+//     and scrollback: the rows are searched as one text, and a row that
+//     fills the width as going on in the next, so a secret the terminal
+//     soft-wrapped is hidden on every row it covers;
 //   - transcripts: Session.Transcript, the TranscriptTail of waits and
 //     inspections, Session.OutputSince (the output stream, redacted as one
 //     stream so a secret written in two pieces is hidden in both);

@@ -1,6 +1,11 @@
 package ptywright
 
-import "strings"
+import (
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
 
 // SnapshotOptions choose what a snapshot carries.
 type SnapshotOptions struct {
@@ -39,38 +44,125 @@ func RedactSnapshot(snap ScreenSnapshot, r *Redactor) ScreenSnapshot {
 	if !r.enabled {
 		return snap
 	}
-	snap.PlainText = r.Redact(snap.PlainText)
+	snap.PlainText = redactScreenText(snap.PlainText, snap.Size.Cols, r)
 	snap.Title = r.Redact(snap.Title)
-	if len(snap.Scrollback) > 0 {
-		snap.Scrollback = redactLines(snap.Scrollback, r)
+	if rows := redactScreenRows(snap.Scrollback, snap.Size.Cols, r); rows != nil {
+		snap.Scrollback = rows
 	}
 	if len(snap.Cells) == 0 {
 		return snap
 	}
 	cells := make([]Cell, len(snap.Cells))
 	copy(cells, snap.Cells)
+	var rows [][]Cell
 	for start := 0; start < len(cells); {
 		end := start
 		for end < len(cells) && cells[end].Row == cells[start].Row {
 			end++
 		}
-		redactRow(cells[start:end], r)
+		rows = append(rows, cells[start:end])
 		start = end
+	}
+	texts := make([]string, len(rows))
+	offsets := make([][]int, len(rows)) // byte offset of each cell's text
+	for i, row := range rows {
+		var b strings.Builder
+		offsets[i] = make([]int, len(row))
+		for k, c := range row {
+			offsets[i][k] = b.Len()
+			b.WriteString(c.Text)
+		}
+		texts[i] = b.String()
+	}
+	full := func(i int) bool {
+		last := rows[i][len(rows[i])-1]
+		return last.Col == snap.Size.Cols-1 && strings.TrimSpace(last.Text) != "" && (i+1 == len(rows) || rows[i+1][0].Row == last.Row+1)
+	}
+	for i, spans := range screenRowSpans(texts, full, r) {
+		redactRow(rows[i], offsets[i], spans, r)
 	}
 	snap.Cells = cells
 	return snap
 }
 
-// redactRow redacts the cells of one row in place.
-func redactRow(row []Cell, r *Redactor) {
-	var b strings.Builder
-	offsets := make([]int, len(row)) // byte offset of each cell's text
-	for i, c := range row {
-		offsets[i] = b.Len()
-		b.WriteString(c.Text)
+// redactScreenText redacts the rows of a screen's text (rows joined by
+// "\n", as ScreenSnapshot.PlainText), a secret that a soft wrap carried
+// onto the next row included.
+func redactScreenText(text string, cols int, r *Redactor) string {
+	if !r.orDefault().enabled || text == "" {
+		return text
 	}
-	text := b.String()
-	spans := r.Spans(text)
+	rows := redactScreenRows(strings.Split(text, "\n"), cols, r)
+	if rows == nil {
+		return text // nothing to hide: no copy
+	}
+	return strings.Join(rows, "\n")
+}
+
+// redactScreenRows redacts screen rows cols wide, a secret that a soft
+// wrap carried onto the next row included. It returns nil when there is
+// nothing to hide.
+func redactScreenRows(rows []string, cols int, r *Redactor) []string {
+	full := func(i int) bool {
+		// A row's width is at most its length in bytes.
+		return len(rows[i]) >= cols && ansi.StringWidth(rows[i]) >= cols
+	}
+	var out []string
+	repl := r.replacementText()
+	for i, spans := range screenRowSpans(rows, full, r) {
+		if len(spans) == 0 {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(rows)
+		}
+		out[i] = string(appendRedacted(nil, rows[i], 0, len(rows[i]), spans, repl))
+	}
+	return out
+}
+
+// screenRowSpans returns the spans to hide in each row: those of the rows
+// read as one text, one row per line (a private key block spans lines),
+// and a row's part of a secret that a soft wrap split across rows. The
+// emulator keeps no wrap flag, so a row that fills the width (full) is
+// taken to go on in the next one: rows that are full by chance only widen
+// the search.
+func screenRowSpans(rows []string, full func(i int) bool, r *Redactor) [][][2]int {
+	out := make([][][2]int, len(rows))
+	// spread maps the spans of rows[i:j] joined by sep onto those rows.
+	spread := func(i, j int, sep string) {
+		spans := r.Spans(strings.Join(rows[i:j], sep))
+		at := 0
+		for k := i; k < j && len(spans) > 0; k++ {
+			end := at + len(rows[k])
+			for _, sp := range spans {
+				if from, to := max(sp[0], at), min(sp[1], end); from < to {
+					out[k] = append(out[k], [2]int{from - at, to - at})
+				}
+			}
+			at = end + len(sep)
+		}
+	}
+	spread(0, len(rows), "\n")
+	for i := 0; i < len(rows); i++ {
+		j := i
+		for j+1 < len(rows) && full(j) {
+			j++
+		}
+		if j > i {
+			spread(i, j+1, "")
+			i = j
+		}
+	}
+	for k := range out {
+		out[k] = mergeSpans(out[k])
+	}
+	return out
+}
+
+// redactRow redacts the cells of one row in place: spans are in the bytes
+// of the row's cell texts, whose offsets are given.
+func redactRow(row []Cell, offsets []int, spans [][2]int, r *Redactor) {
 	if len(spans) == 0 {
 		return
 	}
@@ -98,18 +190,4 @@ func redactRow(row []Cell, r *Redactor) {
 			}
 		}
 	}
-}
-
-// redactLines redacts rows as one text, so a secret that wrapped onto the
-// next row is found, and splits it back into as many rows.
-func redactLines(lines []string, r *Redactor) []string {
-	out := strings.Split(r.Redact(strings.Join(lines, "\n")), "\n")
-	if len(out) != len(lines) {
-		// A replacement holding a newline: redact row by row instead.
-		out = make([]string, len(lines))
-		for i, l := range lines {
-			out[i] = r.Redact(l)
-		}
-	}
-	return out
 }
