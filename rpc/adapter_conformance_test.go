@@ -293,7 +293,17 @@ func adapterErrorCases(t *testing.T, c *client) {
 		requireError(t, c.await(waiting).Error, CodeCancelled, "cancelled")
 	})
 	t.Run("input after the program exited", func(t *testing.T) {
-		// Ctrl-C through the plugin ends `sh -c cat`.
+		// Ctrl-C through the plugin ends `sh -c cat`, once cat runs: a
+		// Ctrl-C that reaches dash while it starts is caught by its -c
+		// handler and lost when it execs cat (the receipt says
+		// "unverified", truthfully). A confirmed echo shows cat is up.
+		var alive struct {
+			Receipt struct {
+				Effect string `json:"effect"`
+			} `json:"receipt"`
+		}
+		c.do("adapter.send", map[string]any{"adapter": "e4", "intent": "send_text", "params": map[string]any{"text": "alive"}}, &alive)
+		require.Equal(t, "confirmed", alive.Receipt.Effect)
 		c.do("adapter.send", map[string]any{"adapter": "e4", "intent": "interrupt"}, nil)
 		c.wait("s4", map[string]any{"type": "process_exited"})
 		e := c.callErr("adapter.send", map[string]any{"adapter": "e4", "intent": "send_text", "params": map[string]any{"text": "late"}})
