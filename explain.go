@@ -20,14 +20,20 @@ type Explainer interface {
 // reasons, anomaly messages) redacted by r: nil means DefaultRedactor, as
 // everywhere; NoRedaction returns x as it is.
 func RedactExplanation(x contract.Explanation, r *Redactor) contract.Explanation {
+	return redactExplanation(x, r, 0)
+}
+
+// redactExplanation is RedactExplanation for a classification of a screen
+// cols wide (0: unknown), whose quoted rows it reads as the screen's.
+func redactExplanation(x contract.Explanation, r *Redactor, cols int) contract.Explanation {
 	if !r.Enabled() {
 		return x
 	}
-	x.Evidence = r.Redact(x.Evidence)
+	x.Evidence = redactScreenText(x.Evidence, cols, r)
 	if x.Considered != nil {
 		c := make([]contract.ConsideredState, len(x.Considered))
 		for i, cs := range x.Considered {
-			cs.Reason = r.Redact(cs.Reason)
+			cs.Reason = redactScreenText(cs.Reason, cols, r)
 			c[i] = cs
 		}
 		x.Considered = c
@@ -35,7 +41,7 @@ func RedactExplanation(x contract.Explanation, r *Redactor) contract.Explanation
 	if x.Anomalies != nil {
 		a := make([]contract.Anomaly, len(x.Anomalies))
 		for i, an := range x.Anomalies {
-			an.Message = r.Redact(an.Message)
+			an.Message = redactScreenText(an.Message, cols, r)
 			a[i] = an
 		}
 		x.Anomalies = a
@@ -291,7 +297,7 @@ func (h *ExtensionHandle) timeoutExplanation(ctx context.Context) *contract.Expl
 	if err != nil {
 		return nil
 	}
-	x = RedactExplanation(x, nil)
+	x = redactExplanation(x, nil, h.s.Size().Cols)
 	return &x
 }
 

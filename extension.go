@@ -310,7 +310,7 @@ func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection,
 	proj.Head, proj.Tail = r.Redact(proj.Head), r.Redact(proj.Tail)
 	st, _ := h.classifyNow(ctx)
 	return Inspection{
-		State:          RedactState(st, r),
+		State:          redactState(st, r, snap.Size.Cols),
 		PlainText:      snap.PlainText,
 		BodyText:       body,
 		StatusText:     status,
@@ -415,7 +415,7 @@ func (h *ExtensionHandle) lockForWait(ctx context.Context) error {
 // methods return it.
 func (h *ExtensionHandle) classifyLocked(ctx context.Context) StateSnapshot {
 	st, _ := h.classifyNow(ctx)
-	return RedactState(st, nil)
+	return redactState(st, nil, h.s.Size().Cols)
 }
 
 // classifyNow classifies the current screen under extMu and returns the raw

@@ -243,17 +243,21 @@ func mergeSpans(spans [][2]int) [][2]int {
 // leaves it raw, as everywhere. ExtensionHandle returns its states through
 // it, and every face that hands a state out (rpc, the MCP server) calls it,
 // so a state leaves redacted the same way whichever door it takes.
-func RedactState(st StateSnapshot, r *Redactor) StateSnapshot {
+func RedactState(st StateSnapshot, r *Redactor) StateSnapshot { return redactState(st, r, 0) }
+
+// redactState is RedactState for a state classified on a screen cols wide
+// (0: unknown), whose quoted rows it reads as the screen's (redactValue).
+func redactState(st StateSnapshot, r *Redactor, cols int) StateSnapshot {
 	if !r.Enabled() {
 		return st
 	}
-	st.Evidence = r.Redact(st.Evidence)
+	st.Evidence = redactScreenText(st.Evidence, cols, r)
 	if st.Metadata != nil {
-		st.Metadata, _ = redactValue(st.Metadata, r).(map[string]any)
+		st.Metadata, _ = redactValue(st.Metadata, r, cols).(map[string]any)
 	}
 	if st.Assessment != nil && st.Assessment.OperatorBlockedExcerpt != "" {
 		as := *st.Assessment
-		as.OperatorBlockedExcerpt = r.Redact(as.OperatorBlockedExcerpt)
+		as.OperatorBlockedExcerpt = redactScreenText(as.OperatorBlockedExcerpt, cols, r)
 		st.Assessment = &as
 	}
 	return st
@@ -261,37 +265,64 @@ func RedactState(st StateSnapshot, r *Redactor) StateSnapshot {
 
 // redactValue returns a copy of a JSON-like value (what Lua plugins return,
 // and the string slices and maps Go extensions use) with its strings
-// redacted.
-func redactValue(v any, r *Redactor) any {
+// redacted. cols > 0 is the width of the screen the value may quote: its
+// strings' lines, and a list of strings, are read as screen rows, so a
+// secret the terminal soft-wrapped is hidden on each row (redactScreenRows).
+func redactValue(v any, r *Redactor, cols int) any {
 	switch x := v.(type) {
 	case string:
-		return r.Redact(x)
+		return redactScreenText(x, cols, r)
 	case []string:
-		out := make([]string, len(x))
-		for i, e := range x {
-			out[i] = r.Redact(e)
-		}
-		return out
+		return redactStrings(x, r, cols)
 	case map[string]string:
 		out := make(map[string]string, len(x))
 		for k, e := range x {
-			out[k] = r.Redact(e)
+			out[k] = redactScreenText(e, cols, r)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = redactValue(e, r)
+			out[k] = redactValue(e, r, cols)
 		}
 		return out
 	case []any:
+		strs := make([]string, 0, len(x))
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				strs = append(strs, s)
+			}
+		}
 		out := make([]any, len(x))
+		if len(strs) == len(x) {
+			// A Lua plugin's table of lines.
+			for i, s := range redactStrings(strs, r, cols) {
+				out[i] = s
+			}
+			return out
+		}
 		for i, e := range x {
-			out[i] = redactValue(e, r)
+			out[i] = redactValue(e, r, cols)
 		}
 		return out
 	}
 	return v
+}
+
+// redactStrings redacts a list of strings, which may be the rows of a
+// screen cols wide: read as rows, unless a string holds a line break.
+func redactStrings(x []string, r *Redactor, cols int) []string {
+	if !slices.ContainsFunc(x, func(s string) bool { return strings.Contains(s, "\n") }) {
+		if rows := redactScreenRows(x, cols, r); rows != nil {
+			return rows
+		}
+		return slices.Clone(x)
+	}
+	out := make([]string, len(x))
+	for i, e := range x {
+		out[i] = redactScreenText(e, cols, r)
+	}
+	return out
 }
 
 // RedactOutcome returns a copy of a match outcome with what it quotes from
@@ -313,7 +344,7 @@ func RedactOutcome(o *MatchOutcome, r *Redactor) *MatchOutcome {
 	out.Text = r.Redact(o.Text)
 	out.Pattern = r.Redact(o.Pattern)
 	if o.Evidence != nil {
-		out.Evidence = redactValue(o.Evidence, r)
+		out.Evidence = redactValue(o.Evidence, r, 0)
 	}
 	if o.Matched != nil {
 		out.Matched = make([]MatchOutcome, len(o.Matched))

@@ -95,3 +95,24 @@ func TestWrappedSecretInInspection(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, strings.ReplaceAll(raw.PlainText, "\n", ""), wrappedKey)
 }
+
+// TestWrappedSecretInPluginState: a state whose evidence and metadata quote
+// the screen's rows hides a wrapped key on every quoted row; the handle
+// knows the screen's width, so only rows that fill it are read as wrapped.
+func TestWrappedSecretInPluginState(t *testing.T) {
+	tuitest.NoLeak(t)
+	script := `printf 'answer: done\nkey: ` + wrappedKey + `\nnext\n'; sleep 30`
+	s := start(t, ptywright.Options{Program: "/bin/sh", Args: []string{"-c", script}, Size: ptywright.Size{Rows: 10, Cols: 40}})
+	h := ptywright.NewExtensionHandle(s, &quotingExtension{}, ptywright.HandleOptions{})
+	t.Cleanup(func() { require.NoError(t, h.Close()) })
+	waitFor(t, s, ptywright.ContainsText("next"))
+	st, err := h.State(context.Background())
+	require.NoError(t, err)
+	body := wrappedKey[len("sk-ant-api03-"):]
+	requireNoFragment(t, st.Evidence, body)
+	require.Contains(t, st.Evidence, "answer: done\nkey: [REDACTED]\n[REDACTED]\n[REDACTED]\nnext", "rows that are not full keep their text")
+	lines, ok := st.Metadata["lines"].([]string)
+	require.True(t, ok, "%#v", st.Metadata["lines"])
+	requireNoFragment(t, strings.Join(lines, "\n"), body)
+	require.Contains(t, lines, "next")
+}

@@ -92,6 +92,9 @@ func redactScreenText(text string, cols int, r *Redactor) string {
 	if !r.orDefault().enabled || text == "" {
 		return text
 	}
+	if cols <= 0 || !strings.Contains(text, "\n") {
+		return r.Redact(text)
+	}
 	rows := redactScreenRows(strings.Split(text, "\n"), cols, r)
 	if rows == nil {
 		return text // nothing to hide: no copy
@@ -103,10 +106,16 @@ func redactScreenText(text string, cols int, r *Redactor) string {
 // wrap carried onto the next row included. It returns nil when there is
 // nothing to hide.
 func redactScreenRows(rows []string, cols int, r *Redactor) []string {
-	full := func(i int) bool {
-		// A row's width is at most its length in bytes.
-		return len(rows[i]) >= cols && ansi.StringWidth(rows[i]) >= cols
-	}
+	return redactRows(rows, func(i int) bool {
+		// A row's width is at most its length in bytes; cols <= 0: the
+		// width is not known, and no row is taken as wrapped.
+		return cols > 0 && len(rows[i]) >= cols && ansi.StringWidth(rows[i]) >= cols
+	}, r)
+}
+
+// redactRows redacts rows, taking those that are full to go on in the next
+// (screenRowSpans). It returns nil when there is nothing to hide.
+func redactRows(rows []string, full func(i int) bool, r *Redactor) []string {
 	var out []string
 	repl := r.replacementText()
 	for i, spans := range screenRowSpans(rows, full, r) {
