@@ -55,24 +55,16 @@ func RedactSnapshot(snap ScreenSnapshot, r *Redactor) ScreenSnapshot {
 	cells := make([]Cell, len(snap.Cells))
 	copy(cells, snap.Cells)
 	var rows [][]Cell
-	for start := 0; start < len(cells); {
-		end := start
-		for end < len(cells) && cells[end].Row == cells[start].Row {
-			end++
-		}
-		rows = append(rows, cells[start:end])
-		start = end
-	}
-	texts := make([]string, len(rows))
-	offsets := make([][]int, len(rows)) // byte offset of each cell's text
-	for i, row := range rows {
+	var texts []string
+	var offsets [][]int // byte offset of each cell's text
+	for start, end := 0, 0; start < len(cells); start = end {
 		var b strings.Builder
-		offsets[i] = make([]int, len(row))
-		for k, c := range row {
-			offsets[i][k] = b.Len()
-			b.WriteString(c.Text)
+		var offs []int
+		for end = start; end < len(cells) && cells[end].Row == cells[start].Row; end++ {
+			offs = append(offs, b.Len())
+			b.WriteString(cells[end].Text)
 		}
-		texts[i] = b.String()
+		rows, texts, offsets = append(rows, cells[start:end]), append(texts, b.String()), append(offsets, offs)
 	}
 	full := func(i int) bool {
 		last := rows[i][len(rows[i])-1]
@@ -92,14 +84,25 @@ func redactScreenText(text string, cols int, r *Redactor) string {
 	if !r.orDefault().enabled || text == "" {
 		return text
 	}
-	if cols <= 0 || !strings.Contains(text, "\n") {
-		return r.Redact(text)
+	if !hasFullRow(text, cols) {
+		return r.Redact(text) // no row can go on in the next: no split
 	}
 	rows := redactScreenRows(strings.Split(text, "\n"), cols, r)
 	if rows == nil {
 		return text // nothing to hide: no copy
 	}
 	return strings.Join(rows, "\n")
+}
+
+// hasFullRow reports whether a row of text, other than its last, fills
+// cols (> 0) columns.
+func hasFullRow(text string, cols int) bool {
+	for row, rest, more := strings.Cut(text, "\n"); more && cols > 0; row, rest, more = strings.Cut(rest, "\n") {
+		if len(row) >= cols && ansi.StringWidth(row) >= cols {
+			return true
+		}
+	}
+	return false
 }
 
 // redactScreenRows redacts screen rows cols wide, a secret that a soft
