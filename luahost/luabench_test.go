@@ -13,6 +13,7 @@ import (
 
 	"ptywright"
 	"ptywright/events"
+	"ptywright/internal/tuitest"
 	"ptywright/luahost"
 	"ptywright/manifest"
 )
@@ -89,18 +90,7 @@ func TestBenchClassifierRecognisesThePrompt(t *testing.T) {
 // on a 200x60 screen: conversion of the context to Lua, the plugin's
 // checks and menu parsing, and decoding its answer.
 func BenchmarkClassify(b *testing.B) {
-	ext := classifierExtension(b)
-	cc := benchScreen()
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := time.Now()
-	for b.Loop() {
-		if _, err := ext.Classify(ctx, cc); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(time.Since(start).Microseconds())/float64(b.N), "µs/call")
+	tuitest.BenchClassify(b, classifierExtension(b), benchScreen())
 }
 
 // BenchmarkClassifyMemoryBudget measures what the memory budget costs a

@@ -23,14 +23,35 @@ var inputMark = ptywright.Action{Type: ptywright.ActionMarkTranscript, Label: "c
 
 func ccPress(k ptywright.Key) ptywright.Action { return ptywright.Press(k) }
 
-// TestClaudeCodeIntents plans intents on a plugin instance that has just
-// classified a captured screen (or none), as an adapter does between a
-// wait and a send: label-based intents act on the menu that screen shows.
-func TestClaudeCodeIntents(t *testing.T) {
+// claudeFixturesByName loads the captured screens by name.
+func claudeFixturesByName(t *testing.T) map[string]claudeFixture {
 	fixtures := map[string]claudeFixture{}
 	for _, fx := range loadClaudeFixtures(t) {
 		fixtures[fx.Name] = fx
 	}
+	return fixtures
+}
+
+// claudeAfter returns a fresh plugin instance that has classified the
+// fixture named screen (none when ""), as an adapter has between a wait and
+// a send.
+func claudeAfter(t *testing.T, fixtures map[string]claudeFixture, screen string) ptywright.Extension {
+	t.Helper()
+	ext := newClaudeExtension(t)
+	if screen != "" {
+		fx, ok := fixtures[screen]
+		require.True(t, ok, "fixture %s", screen)
+		_, err := ext.Classify(context.Background(), classifyContext(fx.Screen, nil, 5000))
+		require.NoError(t, err)
+	}
+	return ext
+}
+
+// TestClaudeCodeIntents plans intents on a plugin instance that has just
+// classified a captured screen (or none), as an adapter does between a
+// wait and a send: label-based intents act on the menu that screen shows.
+func TestClaudeCodeIntents(t *testing.T) {
+	fixtures := claudeFixturesByName(t)
 	str := func(s string) *string { return &s }
 	tests := []struct {
 		name       string
@@ -132,14 +153,8 @@ func TestClaudeCodeIntents(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ext := newClaudeExtension(t)
+			ext := claudeAfter(t, fixtures, tt.screen)
 			ctx := context.Background()
-			if tt.screen != "" {
-				fx, ok := fixtures[tt.screen]
-				require.True(t, ok, "fixture %s", tt.screen)
-				_, err := ext.Classify(ctx, classifyContext(fx.Screen, nil, 5000))
-				require.NoError(t, err)
-			}
 			params := tt.params
 			if params == "" {
 				params = "{}"
@@ -361,24 +376,15 @@ func TestClaudeCodeOutputSinceInput(t *testing.T) {
 // does not show is the caller's mistake, -32602 over JSON-RPC, not a
 // plugin failure (-32603).
 func TestChooseOptionMissIsInvalidParams(t *testing.T) {
-	fixtures := map[string]claudeFixture{}
-	for _, fx := range loadClaudeFixtures(t) {
-		fixtures[fx.Name] = fx
-	}
+	fixtures := claudeFixturesByName(t)
 	for _, tt := range []struct{ screen, params, errHas string }{
 		{"waiting_for_permission_bash_24x80", `{"label":"Maybe"}`, `no option labelled "Maybe"`},
 		{"synthetic_waiting_for_enter_plan_mode_24x80", `{"index":9}`, "no option 9"},
 		{"", `{"label":"Yes"}`, "no menu on screen"},
 	} {
 		t.Run(tt.errHas, func(t *testing.T) {
-			ext := newClaudeExtension(t)
+			ext := claudeAfter(t, fixtures, tt.screen)
 			ctx := context.Background()
-			if tt.screen != "" {
-				fx, ok := fixtures[tt.screen]
-				require.True(t, ok, "fixture %s", tt.screen)
-				_, err := ext.Classify(ctx, classifyContext(fx.Screen, nil, 5000))
-				require.NoError(t, err)
-			}
 			_, err := ext.Plan(ctx, "choose_option", json.RawMessage(tt.params))
 			require.ErrorIs(t, err, ptywright.ErrInvalidParams)
 			require.ErrorContains(t, err, tt.errHas)

@@ -15,6 +15,7 @@ import (
 
 	"ptywright"
 	"ptywright/contract"
+	"ptywright/internal/tuitest"
 	"ptywright/luahost"
 	"ptywright/plugins"
 )
@@ -406,16 +407,7 @@ func BenchmarkClassifyCodex(b *testing.B) {
 			text := codexFixtureText(b, name)
 			title := "Fake task | work"
 			cc := codexFixtureContext(text, codexFixtureCols(b, name), codexExpected{GivenTitle: &title})
-			ctx := context.Background()
-			b.ReportAllocs()
-			b.ResetTimer()
-			start := time.Now()
-			for b.Loop() {
-				if _, err := ext.Classify(ctx, cc); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(time.Since(start).Microseconds())/float64(b.N), "µs/call")
+			tuitest.BenchClassify(b, ext, cc)
 			b.ReportMetric(float64(len(text)), "screen_bytes")
 		})
 	}
