@@ -44,6 +44,9 @@ func trackDetached(root int, since uint64, marker string) *detached {
 	return &detached{proctree.Track(root, since, marker)}
 }
 
+// sessionEmpty: see proctree.Detached.SessionEmpty.
+func (d *detached) sessionEmpty() bool { return d != nil && d.d.SessionEmpty() }
+
 func (d *detached) end(grace time.Duration) {
 	if d != nil {
 		d.d.End(grace)
@@ -75,6 +78,7 @@ func (s *Session) close() error {
 	if grace <= 0 {
 		grace = 500 * time.Millisecond
 	}
+	exitedFirst := isDone(s.exited)
 	var det *detached
 	if !s.opts.KeepDetached {
 		// Before any signal: once the child dies its orphans lose their
@@ -96,7 +100,9 @@ func (s *Session) close() error {
 	// Kill whatever is left of the group, grandchildren holding the tty
 	// included; this also lets a child that ignored SIGTERM be reaped.
 	_ = s.proc.signalGroup(SignalKill) // Best effort: the group may be gone.
-	killSessionMembers(s.proc.pid())
+	if !exitedFirst || !det.sessionEmpty() {
+		killSessionMembers(s.proc.pid())
+	}
 	<-s.exited
 	det.end(grace)
 
