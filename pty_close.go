@@ -44,9 +44,6 @@ func trackDetached(root int, since uint64, marker string) *detached {
 	return &detached{proctree.Track(root, since, marker)}
 }
 
-// sessionEmpty: see proctree.Detached.SessionEmpty.
-func (d *detached) sessionEmpty() bool { return d != nil && d.d.SessionEmpty() }
-
 func (d *detached) end(grace time.Duration) {
 	if d != nil {
 		d.d.End(grace)
@@ -100,7 +97,7 @@ func (s *Session) close() error {
 	// Kill whatever is left of the group, grandchildren holding the tty
 	// included; this also lets a child that ignored SIGTERM be reaped.
 	_ = s.proc.signalGroup(SignalKill) // Best effort: the group may be gone.
-	if !exitedFirst || !det.sessionEmpty() {
+	if !exitedFirst || det == nil || !det.d.SessionEmpty() { // See SessionEmpty.
 		killSessionMembers(s.proc.pid())
 	}
 	<-s.exited
