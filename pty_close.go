@@ -97,7 +97,7 @@ func (s *Session) close() error {
 	// Kill whatever is left of the group, grandchildren holding the tty
 	// included; this also lets a child that ignored SIGTERM be reaped.
 	_ = s.proc.signalGroup(SignalKill) // Best effort: the group may be gone.
-	if !exitedFirst || det == nil || !det.d.SessionEmpty() { // See SessionEmpty.
+	if !exitedFirst || det == nil || !det.d.SessionEmpty() {
 		killSessionMembers(s.proc.pid())
 	}
 	<-s.exited
