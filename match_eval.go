@@ -294,8 +294,9 @@ func (c *compiled) evalLua(st *evalState) (*MatchOutcome, time.Time, error) {
 		return nil, time.Time{}, fmt.Errorf("%w: lua predicate %s.%s: no plugin registry bound to this wait", ErrInvalidMatcher, lp.Plugin, lp.Predicate)
 	}
 	markers, cursor := st.s.transcriptMarks()
+	screen := st.screenText() // Before st.snap is read below.
 	in := contract.PredicateInput{
-		Screen:        st.screenText(),
+		Screen:        screen,
 		Transcript:    st.transcriptText(),
 		Sequence:      st.snap.Sequence,
 		StableMs:      st.stableFor().Milliseconds(),
