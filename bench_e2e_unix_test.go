@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/metrics"
+	"slices"
 	"testing"
 	"time"
 
@@ -71,14 +72,18 @@ func BenchmarkEndToEnd(b *testing.B) {
 			require.NoError(b, os.WriteFile(path, w.data, 0o600))
 			var raw, full, viaRPC, rawCPU, fullCPU, rpcCPU time.Duration
 			var fullAlloc, rpcAlloc uint64
+			var fullShares, rpcShares []float64
 			for b.Loop() {
 				c0 := tuitest.CPUTime(b)
-				raw += rawPTYRead(b, path, w.size)
+				r := rawPTYRead(b, path, w.size)
 				c1, a1 := tuitest.CPUTime(b), heapAllocs()
-				full += sessionRead(b, path, w.size)
+				f := sessionRead(b, path, w.size)
 				c2, a2 := tuitest.CPUTime(b), heapAllocs()
-				viaRPC += cl.run(b, path, w.size)
+				v := cl.run(b, path, w.size)
 				c3, a3 := tuitest.CPUTime(b), heapAllocs()
+				raw, full, viaRPC = raw+r, full+f, viaRPC+v
+				fullShares = append(fullShares, r.Seconds()/f.Seconds())
+				rpcShares = append(rpcShares, r.Seconds()/v.Seconds())
 				rawCPU, fullCPU, rpcCPU = rawCPU+c1-c0, fullCPU+c2-c1, rpcCPU+c3-c2
 				fullAlloc, rpcAlloc = fullAlloc+a2-a1, rpcAlloc+a3-a2
 			}
@@ -88,6 +93,12 @@ func BenchmarkEndToEnd(b *testing.B) {
 			b.ReportMetric(mb/viaRPC.Seconds(), "rpc-MB/s")
 			b.ReportMetric(raw.Seconds()/full.Seconds(), "full/raw")
 			b.ReportMetric(raw.Seconds()/viaRPC.Seconds(), "rpc/raw")
+			// The same shares as the median of each iteration's own: the
+			// three legs of one iteration run back to back, so a burst of
+			// load on the machine that slows one leg moves one pair, where
+			// it moves the totals.
+			b.ReportMetric(median(fullShares), "full/raw-p50")
+			b.ReportMetric(median(rpcShares), "rpc/raw-p50")
 			// This process's CPU per MB (the child's not included): what
 			// each path costs, which the shared machine's load moves less
 			// than the wall clock.
@@ -102,6 +113,17 @@ func BenchmarkEndToEnd(b *testing.B) {
 			b.ReportMetric(0, "ns/op")
 		})
 	}
+}
+
+// median returns the middle value of xs (the mean of the two middle ones
+// for an even count), sorting xs.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // heapAllocs returns the bytes this process has allocated on the heap so

@@ -98,3 +98,21 @@ func BenchmarkRawWaitLatency(b *testing.B) {
 	}
 	reportLatencies(b, lat)
 }
+
+// BenchmarkClose measures Close of a session whose program has exited (a
+// test's usual end), which looks through /proc for what the program left
+// behind.
+func BenchmarkClose(b *testing.B) {
+	var closing time.Duration
+	for b.Loop() {
+		s, err := ptywright.Start(ptywright.Options{Program: "/bin/true"})
+		require.NoError(b, err)
+		_, err = s.Wait(b.Context(), ptywright.ProcessExited())
+		require.NoError(b, err)
+		start := time.Now()
+		require.NoError(b, s.Close())
+		closing += time.Since(start)
+	}
+	b.ReportMetric(float64(closing.Microseconds())/float64(b.N), "close-µs")
+	b.ReportMetric(0, "ns/op")
+}

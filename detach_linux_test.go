@@ -183,28 +183,50 @@ func TestSessionMarkerIsInherited(t *testing.T) {
 // tree while its parent lives.
 func TestCloseEndsScrubbedDescendant(t *testing.T) {
 	tuitest.NoLeak(t)
-	s, err := ptywright.Start(ptywright.Options{
-		Program:    "/bin/sh",
-		Args:       []string{"-c", `setsid env -i /bin/sleep 300 </dev/null >/dev/null 2>&1 & echo "DAEMON=$! PGID=0 SID=0"; wait`},
-		CloseGrace: 100 * time.Millisecond,
-	})
+	s, d := startScrubbed(t, `setsid env -i /bin/sleep 300 </dev/null >/dev/null 2>&1 & echo "DAEMON=$! PGID=0 SID=0"; wait`)
+	sid, _ := procStatFields(d.pid)
+	require.Equal(t, strconv.Itoa(d.pid), sid[3], "sleep leads a session of its own")
+	require.NoError(t, s.Close())
+	require.False(t, d.running(), "descendant %d outlived Close", d.pid)
+}
+
+// startScrubbed runs script, which starts a process that execs sleep with
+// an empty environment and prints its DAEMON= line, and returns once sleep
+// runs without the session's marker.
+func startScrubbed(t *testing.T, script string) (*ptywright.Session, daemonProc) {
+	t.Helper()
+	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", script}, CloseGrace: 100 * time.Millisecond})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
 	res := waitFor(t, s, ptywright.ContainsText("DAEMON="))
 	d := parseDaemon(t, res.Snapshot.PlainText)
 	t.Cleanup(func() { d.kill(t) })
 	// Wait for the exec of sleep: until then the process still has sh's
-	// environment.
+	// environment, marker included.
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		env, _ := os.ReadFile("/proc/" + strconv.Itoa(d.pid) + "/environ")
-		sid, _ := procStatFields(d.pid)
-		if len(env) == 0 && sid != nil && sid[3] == strconv.Itoa(d.pid) {
-			break
+		if len(env) == 0 && d.running() {
+			return s, d
 		}
-		require.True(t, time.Now().Before(deadline), "sleep never ran with an empty environment in a session of its own")
+		require.True(t, time.Now().Before(deadline), "sleep never ran with an empty environment")
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// A child that exited before Close may leave a job of its session behind,
+// in a process group of its own and without the marker: only the scan for
+// the session's members finds it. Close skips that scan when the session
+// had no other member, so this guards that it still runs when it had one.
+func TestCloseKillsScrubbedJobOfAnExitedChild(t *testing.T) {
+	tuitest.NoLeak(t)
+	s, d := startScrubbed(t, `set -m; (trap "" HUP TERM; exec env -i /bin/sleep 300) & echo "DAEMON=$! PGID=0 SID=0"`)
+	waitFor(t, s, ptywright.ProcessExited())
+	st, ok := procStatFields(d.pid)
+	require.True(t, ok)
+	require.Equal(t, strconv.Itoa(s.Pid()), st[3], "the job is in the child's session")
+	require.NotEqual(t, strconv.Itoa(s.Pid()), st[2], "in a process group of its own")
 	require.NoError(t, s.Close())
-	require.False(t, d.running(), "descendant %d outlived Close", d.pid)
+	// SIGKILL was sent; it takes effect when the job is next scheduled.
+	require.Eventually(t, func() bool { return !d.running() }, 5*time.Second, 5*time.Millisecond, "job %d outlived Close", d.pid)
 }

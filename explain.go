@@ -18,17 +18,14 @@ type Explainer interface {
 
 // RedactExplanation returns a copy of x with its texts (evidence,
 // reasons, anomaly messages) redacted by r: nil means DefaultRedactor, as
-// everywhere; NoRedaction returns x as it is.
+// everywhere; NoRedaction returns x as it is. Quoted rows are read as the
+// rows of a screen x.ScreenCols wide (set by ExtensionHandle.Explain), so
+// a secret the terminal wrapped across them is hidden on every row.
 func RedactExplanation(x contract.Explanation, r *Redactor) contract.Explanation {
-	return redactExplanation(x, r, 0)
-}
-
-// redactExplanation is RedactExplanation for a classification of a screen
-// cols wide (0: unknown), whose quoted rows it reads as the screen's.
-func redactExplanation(x contract.Explanation, r *Redactor, cols int) contract.Explanation {
 	if !r.Enabled() {
 		return x
 	}
+	cols := x.ScreenCols
 	x.Evidence = redactScreenText(x.Evidence, cols, r)
 	if x.Considered != nil {
 		c := make([]contract.ConsideredState, len(x.Considered))
@@ -129,8 +126,9 @@ func (e *NotHeldError) Unwrap() error { return ErrNotHeld }
 // the context the classifier saw and its verdict. Both were built for the
 // classification anyway, so holding them allocates nothing.
 type heldClassification struct {
-	cc ClassifyContext
-	st StateSnapshot
+	cc   ClassifyContext
+	st   StateSnapshot
+	cols int // the screen's width
 }
 
 // heldRing holds the last heldClassifications classifications, guarded by
@@ -142,9 +140,9 @@ type heldRing struct {
 	n    int // how many are held
 }
 
-func (r *heldRing) add(cc ClassifyContext, st StateSnapshot) {
+func (r *heldRing) add(cc ClassifyContext, st StateSnapshot, cols int) {
 	cc.Explain = false
-	r.buf[r.next] = heldClassification{cc: cc, st: st}
+	r.buf[r.next] = heldClassification{cc: cc, st: st, cols: cols}
 	r.next = (r.next + 1) % len(r.buf)
 	if r.n < len(r.buf) {
 		r.n++
@@ -270,6 +268,7 @@ func (h *ExtensionHandle) explainHeldLocked(ctx context.Context, e, newest *held
 		_ = classify(ctx, h.ext, newest.cc)
 	}
 	out := explanationOf(e.st)
+	out.ScreenCols = e.cols
 	if again.State == e.st.State {
 		out.Rule, out.Region, out.Considered = x.Rule, x.Region, x.Considered
 	} else {
@@ -297,7 +296,7 @@ func (h *ExtensionHandle) timeoutExplanation(ctx context.Context) *contract.Expl
 	if err != nil {
 		return nil
 	}
-	x = redactExplanation(x, nil, h.s.Size().Cols)
+	x = RedactExplanation(x, nil)
 	return &x
 }
 

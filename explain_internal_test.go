@@ -17,7 +17,7 @@ func TestHeldRingAllocatesNothing(t *testing.T) {
 	allocs := testing.AllocsPerRun(1000, func() {
 		cc.Sequence++
 		st.Sequence = cc.Sequence
-		r.add(cc, st)
+		r.add(cc, st, 80)
 	})
 	require.Zero(t, allocs)
 	require.Equal(t, heldClassifications, r.n)
@@ -35,7 +35,7 @@ func TestHeldRingAllocatesNothing(t *testing.T) {
 	// Recorded out of order (two classifiers racing): still by sequence.
 	var q heldRing
 	for _, seq := range []uint64{5, 9, 7, 9} {
-		q.add(ClassifyContext{Sequence: seq}, StateSnapshot{Sequence: seq, Evidence: fmt.Sprint("#", q.n)})
+		q.add(ClassifyContext{Sequence: seq}, StateSnapshot{Sequence: seq, Evidence: fmt.Sprint("#", q.n)}, 80)
 	}
 	got, err = q.at(8)
 	require.NoError(t, err)
@@ -57,6 +57,6 @@ func BenchmarkHeldRingAdd(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		cc.Sequence++
-		r.add(cc, st)
+		r.add(cc, st, 80)
 	}
 }

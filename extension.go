@@ -446,7 +446,8 @@ func (h *ExtensionHandle) classifyScreen(ctx context.Context, explain bool) (Sta
 	} else {
 		st = classify(ctx, h.ext, cc)
 	}
-	h.held.add(cc, st)
+	h.held.add(cc, st, snap.Size.Cols)
+	x.ScreenCols = snap.Size.Cols
 	h.noteStateLocked(st)
 	h.surface.note(st, shown)
 	notify := noop

@@ -138,15 +138,27 @@ type evalState struct {
 	held bool
 
 	plain      *string
+	snap       ScreenSnapshot // raw, without cells: the screen plain is of
 	transcript *string
 }
 
+// screenText is the text screen branches search, read once per look
+// together with the snapshot the wait's result then carries.
 func (st *evalState) screenText() string {
 	if st.plain == nil {
-		t := st.s.screen.matchText()
-		st.plain = &t
+		snap, t := st.s.screen.look()
+		st.snap, st.plain = snap, &t
 	}
 	return *st.plain
+}
+
+// snapshot is the screen the look's screen branches read, or, when none
+// read it, the screen now. Raw.
+func (st *evalState) snapshot() ScreenSnapshot {
+	if st.plain == nil {
+		return st.s.Snapshot(SnapshotOptions{Raw: true})
+	}
+	return st.snap
 }
 
 func (st *evalState) transcriptText() string {
@@ -208,8 +220,8 @@ func (c *compiled) eval(st *evalState) (out *MatchOutcome, wake time.Time, err e
 			return &MatchOutcome{Kind: m.Type, Pattern: m.Value, Capture: capture(text, loc)}, wake, nil
 		}
 	case MatchCursorAt:
-		snap := st.s.screen.cursorPos()
-		if snap.Row == m.Row && snap.Col == m.Col {
+		st.screenText()
+		if cur := st.snap.Cursor; cur.Row == m.Row && cur.Col == m.Col {
 			return &MatchOutcome{Kind: m.Type, Row: intPtr(m.Row), Col: intPtr(m.Col)}, wake, nil
 		}
 	case MatchScreenStable:
@@ -282,10 +294,11 @@ func (c *compiled) evalLua(st *evalState) (*MatchOutcome, time.Time, error) {
 		return nil, time.Time{}, fmt.Errorf("%w: lua predicate %s.%s: no plugin registry bound to this wait", ErrInvalidMatcher, lp.Plugin, lp.Predicate)
 	}
 	markers, cursor := st.s.transcriptMarks()
+	screen := st.screenText() // Before st.snap is read below.
 	in := contract.PredicateInput{
-		Screen:        st.screenText(),
+		Screen:        screen,
 		Transcript:    st.transcriptText(),
-		Sequence:      st.s.screen.Sequence(),
+		Sequence:      st.snap.Sequence,
 		StableMs:      st.stableFor().Milliseconds(),
 		ProcessExited: st.exited,
 		Markers:       markers,

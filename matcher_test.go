@@ -209,6 +209,8 @@ func TestWaitLuaPredicateRegistry(t *testing.T) {
 	require.Equal(t, "ready-now", *res.Outcome.Capture)
 	require.False(t, reg.seen.ProcessExited)
 	require.NotZero(t, reg.seen.Sequence)
+	require.Equal(t, res.Sequence, reg.seen.Sequence, "the predicate saw the screen the result carries")
+	require.Contains(t, res.Snapshot.PlainText, "ready-now")
 
 	_, err = s.Wait(ctx, ptywright.Lua("test", "missing", nil), ptywright.WithPredicates(reg))
 	require.ErrorContains(t, err, "no such predicate")

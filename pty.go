@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"ptywright/internal/proctree"
 	"ptywright/internal/ptyio"
 )
 
@@ -142,7 +143,7 @@ func Start(opts Options) (*Session, error) {
 	}
 	s := &Session{
 		opts:       opts,
-		marker:     newMarker(),
+		marker:     proctree.NewMarker(),
 		start:      time.Now(),
 		replies:    make(chan []byte, 64),
 		stop:       make(chan struct{}),
@@ -176,7 +177,7 @@ func Start(opts Options) (*Session, error) {
 		return nil, err
 	}
 	s.screen = screen
-	env = withMarker(env, s.marker) // After the recording: its header shows the caller's env.
+	env = proctree.WithMarker(env, s.marker) // After the recording: its header shows the caller's env.
 	proc, err := startProcess(opts.Program, opts.Args, opts.Dir, env, size)
 	if err != nil {
 		_ = screen.Close() // Best effort: already failing.
@@ -185,7 +186,7 @@ func Start(opts Options) (*Session, error) {
 		return nil, fmt.Errorf("ptywright: %w", err)
 	}
 	s.proc = proc
-	s.since = processStart(proc.pid())
+	s.since = proctree.StartTime(proc.pid())
 	s.wg.Add(4)
 	go s.readLoop()
 	go s.parseLoop()

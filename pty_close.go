@@ -28,28 +28,6 @@ const SessionMarkerEnv = proctree.MarkerEnv
 // started (Close uses it to end detached daemons).
 func (s *Session) Marker() string { return s.marker }
 
-// The session's process bookkeeping lives in internal/proctree; these
-// names are what Start and Close call.
-
-func newMarker() string                               { return proctree.NewMarker() }
-func withMarker(env []string, marker string) []string { return proctree.WithMarker(env, marker) }
-func processStart(pid int) uint64                     { return proctree.StartTime(pid) }
-func killSessionMembers(sid int)                      { proctree.KillSession(sid) }
-
-// detached is what Close ends after the process group; nil when the
-// session keeps its detached daemons.
-type detached struct{ d *proctree.Detached }
-
-func trackDetached(root int, since uint64, marker string) *detached {
-	return &detached{proctree.Track(root, since, marker)}
-}
-
-func (d *detached) end(grace time.Duration) {
-	if d != nil {
-		d.d.End(grace)
-	}
-}
-
 func (s *Session) isClosed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -75,11 +53,12 @@ func (s *Session) close() error {
 	if grace <= 0 {
 		grace = 500 * time.Millisecond
 	}
-	var det *detached
+	exitedFirst := isDone(s.exited)
+	var det *proctree.Detached
 	if !s.opts.KeepDetached {
 		// Before any signal: once the child dies its orphans lose their
 		// parent link.
-		det = trackDetached(s.proc.pid(), s.since, s.marker)
+		det = proctree.Track(s.proc.pid(), s.since, s.marker)
 	}
 	select {
 	case <-s.exited:
@@ -96,9 +75,11 @@ func (s *Session) close() error {
 	// Kill whatever is left of the group, grandchildren holding the tty
 	// included; this also lets a child that ignored SIGTERM be reaped.
 	_ = s.proc.signalGroup(SignalKill) // Best effort: the group may be gone.
-	killSessionMembers(s.proc.pid())
+	if !exitedFirst || !det.SessionEmpty() {
+		proctree.KillSession(s.proc.pid())
+	}
 	<-s.exited
-	det.end(grace)
+	det.End(grace)
 
 	err := s.proc.master.Close() // Unblocks the reader: the fd is non-blocking.
 	close(s.stop)

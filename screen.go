@@ -165,6 +165,19 @@ func (s *Screen) PlainText() string {
 func (s *Screen) Snapshot(withCells bool) ScreenSnapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.snapshotLocked(withCells)
+}
+
+// look is a wait's look at the screen: the raw snapshot (no cells) and the
+// text screen matchers search, read together, so a wait's evidence is the
+// screen its matcher matched on.
+func (s *Screen) look() (ScreenSnapshot, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snapshotLocked(false), s.matchTextLocked()
+}
+
+func (s *Screen) snapshotLocked(withCells bool) ScreenSnapshot {
 	m := s.eng.Modes()
 	row, col := s.eng.Cursor()
 	snap := ScreenSnapshot{
@@ -203,13 +216,6 @@ func (s *Screen) applicationCursor() bool {
 	return s.eng.Modes().ApplicationCursor
 }
 
-func (s *Screen) cursorPos() Cursor {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	row, col := s.eng.Cursor()
-	return Cursor{Row: row, Col: col, Visible: s.eng.Modes().CursorVisible}
-}
-
 // Close stops answering queries. The screen stays readable and writable.
 func (s *Screen) Close() error {
 	s.mu.Lock()
@@ -238,16 +244,10 @@ func (s *Screen) plainLocked() string {
 	return s.plain
 }
 
-// matchText is the text screen matchers search: PlainText, except that the
+// matchTextLocked is the text screen matchers search: PlainText, except that the
 // cursor row keeps its blanks up to the cursor, as a person sees them. So a
 // prompt's trailing space (">>> ", "$ ") matches when the cursor sits after
 // it; rows below the cursor row are still trimmed.
-func (s *Screen) matchText() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.matchTextLocked()
-}
-
 func (s *Screen) matchTextLocked() string {
 	if s.matchValid && s.matchSeq == s.seq {
 		return s.match

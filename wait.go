@@ -17,7 +17,9 @@ type WaitResult struct {
 	Matched  bool          `json:"matched"`
 	Sequence uint64        `json:"sequence"`
 	Elapsed  time.Duration `json:"-"`
-	// Snapshot is the screen when the matcher matched, without cells.
+	// Snapshot is the screen the matcher matched on (Sequence is its
+	// sequence), without cells; the screen at the match when the matcher
+	// reads no screen (transcript, exit, stability).
 	Snapshot ScreenSnapshot `json:"snapshot"`
 	// TranscriptTail is the last 2000 characters of output, redacted.
 	TranscriptTail string `json:"transcript_tail"`
@@ -157,7 +159,7 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 				}
 				st.lastChange = lastChangeAfter(last, start, cfg.after != nil)
 			}
-			return s.waitResult(seq, out, start, st, cfg.redactor), nil
+			return s.waitResult(out, start, st, cfg.redactor), nil
 		}
 		var wakeC <-chan time.Time
 		if !wake.IsZero() {
@@ -199,14 +201,14 @@ func lastChangeAfter(last, start time.Time, after bool) time.Time {
 	return last
 }
 
-func (s *Session) waitResult(seq uint64, out *MatchOutcome, start time.Time, st *evalState, r *Redactor) *WaitResult {
-	snap := s.Snapshot(SnapshotOptions{Redactor: r})
+func (s *Session) waitResult(out *MatchOutcome, start time.Time, st *evalState, r *Redactor) *WaitResult {
+	snap := RedactSnapshot(st.snapshot(), r)
 	if out.Capture != nil {
 		out.Capture = strPtr(r.Redact(*out.Capture))
 	}
 	return &WaitResult{
 		Matched:        true,
-		Sequence:       seq,
+		Sequence:       snap.Sequence,
 		Elapsed:        time.Since(start),
 		Snapshot:       snap,
 		TranscriptTail: s.transcriptTail(r),

@@ -26,6 +26,10 @@ type Explanation struct {
 	Parser        *ParserMetadata `json:"parser,omitempty"`
 	// Anomalies are the assessment's (unknown version, fallback...).
 	Anomalies []Anomaly `json:"anomalies,omitempty"`
+	// ScreenCols is the width of the screen classified (0: unknown). The
+	// texts may quote its rows; a redactor that knows the width finds a
+	// secret the terminal wrapped across them. Not on the wire.
+	ScreenCols int `json:"-"`
 }
 
 // RowRegion is a span of screen rows, 1-based and inclusive.

@@ -53,6 +53,10 @@ type Detached struct {
 	marker string
 	since  uint64 // the child's start time: nothing older descends from it
 	procs  map[procID]*procRef
+	// sessionSeen: Track's scan found a process in root's terminal
+	// session other than root, or one it could not read (see
+	// SessionEmpty).
+	sessionSeen bool
 }
 
 // procID names a process across pid reuse.
@@ -96,6 +100,7 @@ func (d *Detached) scan(root int) {
 	pids := procPids()
 	self := os.Getpid()
 	var children map[int][]procRef // by parent pid; fd unset
+	var environ []byte
 	if root > 0 && d.isRoot(root) {
 		children = make(map[int][]procRef)
 	}
@@ -104,13 +109,16 @@ func (d *Detached) scan(root int) {
 			continue
 		}
 		st, ok := readProcStat(pid)
+		if root > 0 && (!ok || st.sid == root) {
+			d.sessionSeen = true // Gone since the listing: it may have been one.
+		}
 		if !ok || st.dead() || st.start < d.since {
 			continue
 		}
 		if children != nil {
 			children[st.ppid] = append(children[st.ppid], procRef{pid: pid, start: st.start})
 		}
-		if d.procs[procID{pid, st.start}] == nil && procHasMarker(pid, d.marker) {
+		if d.procs[procID{pid, st.start}] == nil && procHasMarker(pid, d.marker, &environ) {
 			d.add(pid, st.start)
 		}
 	}
@@ -130,6 +138,12 @@ func (d *Detached) scan(root int) {
 		}
 	}
 }
+
+// SessionEmpty reports whether Track's scan read every process and found
+// none but root in the terminal session root leads. When root had exited
+// before Track, nothing can join that session or fork into it any more, so
+// KillSession would find nothing: Close skips that scan of /proc.
+func (d *Detached) SessionEmpty() bool { return d != nil && !d.sessionSeen }
 
 // isRoot reports whether root still names the session's child, reaped or
 // not: a zombie keeps its pid and start time.
@@ -294,10 +308,12 @@ func procPids() []int {
 
 // procHasMarker reports whether pid's environment lists marker in
 // MarkerEnv. An unreadable environment (another uid, a
-// non-dumpable process, a zombie) does not.
-func procHasMarker(pid int, marker string) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil || !bytes.Contains(data, []byte(marker)) {
+// non-dumpable process, a zombie) does not. buf is reused from call to
+// call.
+func procHasMarker(pid int, marker string, buf *[]byte) bool {
+	data, ok := readProc(procPath(pid, "environ"), (*buf)[:0], false)
+	*buf = data
+	if !ok || !bytes.Contains(data, []byte(marker)) {
 		return false
 	}
 	prefix := []byte(MarkerEnv + "=")

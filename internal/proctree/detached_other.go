@@ -16,6 +16,9 @@ func Track(root int, since uint64, marker string) *Detached { return nil }
 // StartTime is unknown (0) outside Linux.
 func StartTime(pid int) uint64 { return 0 }
 
+// SessionEmpty is unknown (false) outside Linux.
+func (d *Detached) SessionEmpty() bool { return false }
+
 // End does nothing outside Linux.
 func (d *Detached) End(grace time.Duration) {}
 

@@ -3,10 +3,11 @@
 package proctree
 
 import (
-	"os"
+	"bytes"
 	"strconv"
-	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // KillSession sends SIGKILL to every process of the terminal session
@@ -37,34 +38,105 @@ type procStat struct {
 func (s procStat) dead() bool { return s.state == 'Z' || s.state == 'X' || s.state == 'x' }
 
 // readProcStat reads /proc/PID/stat; ok is false when the process is gone.
+// Close reads it for every process on the machine, a few times, so it
+// reads into a buffer on the stack and parses in place.
 func readProcStat(pid int) (procStat, bool) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
+	var buf [1024]byte
+	data, ok := readProc(procPath(pid, "stat"), buf[:0], true)
+	if !ok {
 		return procStat{}, false
 	}
 	// The command name (field 2) may hold spaces and parentheses: skip
-	// past its last ')'.
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
+	// past its last ')'. Then fields 3 (state) to 22 (starttime).
+	i := bytes.LastIndexByte(data, ')')
 	if i < 0 {
 		return procStat{}, false
 	}
-	f := strings.Fields(s[i+1:])
-	// f[0] is field 3 (state); starttime is field 22.
-	if len(f) < 20 || len(f[0]) != 1 {
-		return procStat{}, false
-	}
+	rest := data[i+1:]
 	var st procStat
-	st.state = f[0][0]
-	var errs [4]error
-	st.ppid, errs[0] = strconv.Atoi(f[1])
-	st.pgrp, errs[1] = strconv.Atoi(f[2])
-	st.sid, errs[2] = strconv.Atoi(f[3])
-	st.start, errs[3] = strconv.ParseUint(f[19], 10, 64)
-	for _, err := range errs {
-		if err != nil {
-			return procStat{}, false
+	for field := 3; field <= 22; field++ {
+		rest = bytes.TrimLeft(rest, " ")
+		end := bytes.IndexAny(rest, " \n")
+		if end < 0 {
+			end = len(rest)
+		}
+		f := rest[:end]
+		rest = rest[end:]
+		if field == 3 {
+			if len(f) != 1 {
+				return procStat{}, false
+			}
+			st.state = f[0]
+			continue
+		}
+		var v uint64
+		if field <= 6 || field == 22 {
+			if v, ok = parseUint(f); !ok {
+				return procStat{}, false
+			}
+		}
+		switch field {
+		case 4:
+			st.ppid = int(v)
+		case 5:
+			st.pgrp = int(v)
+		case 6:
+			st.sid = int(v)
+		case 22:
+			st.start = v
 		}
 	}
 	return st, true
+}
+
+// parseUint parses a decimal field of a /proc file.
+func parseUint(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, true
+}
+
+// procPath is /proc/PID/name.
+func procPath(pid int, name string) string {
+	return "/proc/" + strconv.Itoa(pid) + "/" + name
+}
+
+// readProc appends the contents of the /proc file at path to buf, growing
+// it as needed. It costs three system calls (os.ReadFile adds a stat and
+// the runtime poller's set-up), which counts when Close reads a file of
+// every process on the machine. oneRead: the file is made whole at its
+// first read (a single_open seq_file such as stat), so a read that did not
+// fill buf got all of it, and the read that would find the end is saved.
+func readProc(path string, buf []byte, oneRead bool) ([]byte, bool) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return buf, false
+	}
+	defer func() { _ = unix.Close(fd) }() // Read-only: nothing to lose.
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return buf, false
+		case n == 0:
+			return buf, true
+		}
+		buf = buf[:len(buf)+n]
+		if oneRead && len(buf) < cap(buf) {
+			return buf, true
+		}
+	}
 }
