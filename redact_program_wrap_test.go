@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/secrets"
 )
 
 // The made-up secrets typed into the real Claude Code and Codex for the
@@ -113,6 +114,73 @@ func TestProgramWrappedSecretsAreRedacted(t *testing.T) {
 				require.Empty(t, leakedPiece(cells, s), "a piece of %s leaked in the cells:\n%s", s[:12], cells)
 			}
 			require.NotZero(t, shown, "the capture shows a key:\n%s", raw.PlainText)
+		})
+	}
+}
+
+// TestProgramWrapReadingKeepsOrdinaryText: reading rows as the programs
+// wrap them hides nothing more than reading each row alone on every other
+// real capture of Claude Code and Codex (prose, lists, dialogs, tool
+// output: many rows continue in the next), and on made-up rows that reach
+// the margin before an indented row that is not a secret's continuation.
+func TestProgramWrapReadingKeepsOrdinaryText(t *testing.T) {
+	skip := map[string]bool{}
+	for _, name := range programWrapCaptures {
+		skip[name] = true
+	}
+	checked, continued := 0, 0
+	for _, dir := range []string{"claude_code", "codex"} {
+		paths, err := filepath.Glob(filepath.Join("testdata/fixtures", dir, "*.ansi"))
+		require.NoError(t, err)
+		for _, p := range paths {
+			name := dir + "/" + strings.TrimSuffix(filepath.Base(p), ".ansi")
+			if skip[name] || !captureSize.MatchString(name) {
+				continue
+			}
+			snap := replayCapture(t, name)
+			rows := strings.Split(snap.PlainText, "\n")
+			for i := 0; i+1 < len(rows); i++ {
+				if _, _, ok := secrets.Continues(rows[i], rows[i+1], snap.Size.Cols); ok {
+					continued++
+				}
+			}
+			unknown := snap
+			unknown.Size.Cols = 0 // no row read as wrapped
+			want := ptywright.RedactSnapshot(unknown, nil)
+			got := ptywright.RedactSnapshot(snap, nil)
+			require.Equal(t, want.PlainText, got.PlainText, name)
+			require.Equal(t, want.Cells, got.Cells, name)
+			checked++
+		}
+	}
+	require.Greater(t, checked, 100)
+	require.Greater(t, continued, 100, "the captures exercise the reading")
+
+	t.Logf("%d captures, %d rows that continue in the next", checked, continued)
+
+	for _, tt := range []struct {
+		name, text string
+		continues  bool // the first row is read as going on in the second
+	}{
+		{"a short line then a normal line", "● Done.\nnext line", false},
+		{"prose to the margin, an indented line after", "● The service reads the token and password\n  fields from the vault when it starts.", true},
+		{"an auth scheme at the margin, prose after", "● Every request sends Authorization: Bearer\n  headers, as the gateway requires it.", true},
+		{"a key word at the margin, a short value after", "● The config file sets the secret_key option\n  = none until you change it.", true},
+		{"a hyphenated word broken at the margin", "● It has a well-documented, small and self-\n  contained interface for the client.", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			scr, err := ptywright.NewScreen(ptywright.Size{Rows: 4, Cols: 44})
+			require.NoError(t, err)
+			_, err = scr.Write([]byte(strings.ReplaceAll(tt.text, "\n", "\r\n")))
+			require.NoError(t, err)
+			snap := scr.Snapshot(true)
+			require.Equal(t, tt.text, snap.PlainText)
+			rows := strings.Split(tt.text, "\n")
+			_, _, ok := secrets.Continues(rows[0], rows[1], 44)
+			require.Equal(t, tt.continues, ok, "read as continued")
+			red := ptywright.RedactSnapshot(snap, nil)
+			require.Equal(t, tt.text, red.PlainText)
+			require.Equal(t, snap.Cells, red.Cells)
 		})
 	}
 }
