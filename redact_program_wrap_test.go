@@ -184,3 +184,32 @@ func TestProgramWrapReadingKeepsOrdinaryText(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkRedactScreen measures the redaction of one screen as every wait
+// and snapshot does it, on real captures without a secret (the common
+// case: wrapped prose, many rows that continue in the next) and on one
+// with a wrapped key; text alone and with cells.
+func BenchmarkRedactScreen(b *testing.B) {
+	for _, name := range []string{
+		"claude_code/completed_turn_prose_mentions_dialogs_40x120",
+		"claude_code/completed_turn_long_answer_scrolled_24x80",
+		"codex/completed_long_40x120",
+		"claude_code/completed_turn_long_export_secret_40x120",
+	} {
+		t := &testing.T{}
+		snap := replayCapture(t, name)
+		text := snap
+		text.Cells = nil
+		for _, tc := range []struct {
+			kind string
+			snap ptywright.ScreenSnapshot
+		}{{"text", text}, {"cells", snap}} {
+			b.Run(name+"/"+tc.kind, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					_ = ptywright.RedactSnapshot(tc.snap, nil)
+				}
+			})
+		}
+	}
+}

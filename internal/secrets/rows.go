@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -68,18 +69,56 @@ func Continues(prev, next string, cols int) (indent int, glue, ok bool) {
 	if prev == "" || len(prev)+1+len(word) <= edge {
 		return 0, false, false
 	}
-	w, ww := ansi.StringWidth(prev), ansi.StringWidth(word)
+	w, ww := textWidth(prev), textWidth(word)
 	if w+1+ww <= edge {
 		return 0, false, false
 	}
 	last := prev[strings.LastIndexByte(prev, ' ')+1:]
-	glue = prev[len(prev)-1] == '-' || w >= edge && ansi.StringWidth(last)+ww > edge-indent
+	glue = prev[len(prev)-1] == '-' || w >= edge && textWidth(last)+ww > edge-indent
 	return indent, glue, true
 }
 
 // fullRow reports whether row, cols (> 0) wide, fills the width.
 func fullRow(row string, cols int) bool {
-	return cols > 0 && len(row) >= cols && ansi.StringWidth(row) >= cols
+	return cols > 0 && len(row) >= cols && textWidth(row) >= cols
+}
+
+// textWidth is ansi.StringWidth of a row of screen text, counted without
+// segmenting graphemes when every character is one that is one column
+// wide on its own (TestTextWidth): ASCII and the punctuation, arrows, box
+// drawing, blocks and shapes TUIs draw with. It runs on most rows of
+// every screen a wait redacts.
+func textWidth(s string) int {
+	n := 0
+	for i := 0; i < len(s); n++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !narrowRune(r) {
+			return ansi.StringWidth(s)
+		}
+		i += size
+	}
+	return n
+}
+
+// narrowRune reports whether r is one column wide whatever follows it,
+// short of a combining mark or variation selector (which narrowRune
+// rejects, so the row is measured by ansi).
+func narrowRune(r rune) bool {
+	switch {
+	case r >= 0xa0 && r < 0x300 && r != 0xad: // Latin-1 and Latin Extended, IPA, modifier letters (not the soft hyphen)
+	case r >= 0x2010 && r <= 0x2027, r >= 0x2030 && r <= 0x205e: // dashes, quotes, bullets, ellipsis, ›
+	case r >= 0x2190 && r <= 0x21ff: // arrows
+	case r >= 0x2500 && r <= 0x25fc: // box drawing, blocks, geometric shapes (◽ ◾ after are wide)
+	case r == 0x23bf, r == 0x23f8, r == 0x26a0, r == 0x2714, r == 0x2717, r == 0x2722, r == 0x273b, r == 0x276f: // ⎿ ⏸ ⚠ ✔ ✗ ✢ ✻ ❯
+	default:
+		return false
+	}
+	return true
 }
 
 // RowsJoin reports whether a row of text (rows joined by "\n") other than
@@ -115,29 +154,33 @@ func RowSpans(rows []string, cols int, full func(i int) bool, spans func(string)
 		full = func(i int) bool { return fullRow(rows[i], cols) }
 	}
 	out := make([][][2]int, len(rows))
-	var b strings.Builder
-	// spread maps the spans of the rows segs[0].row... joined as segs say
-	// onto those rows.
+	// spread maps the spans of the rows that segs name, joined as they
+	// say, onto those rows.
 	type seg struct {
 		row, from, to int    // the row's text rows[row][from:to]
 		sep           string // what goes before it in the joined text
+		at            int    // where rows[row][0] would be in the joined text
 	}
 	var segs []seg
 	spread := func() {
-		b.Reset()
-		starts := make([]int, len(segs))
-		for k, sg := range segs {
+		n := 0
+		for _, sg := range segs {
+			n += len(sg.sep) + sg.to - sg.from
+		}
+		var b strings.Builder
+		b.Grow(n)
+		for k := range segs {
+			sg := &segs[k]
 			b.WriteString(sg.sep)
-			starts[k] = b.Len() - sg.from
+			sg.at = b.Len() - sg.from
 			b.WriteString(rows[sg.row][sg.from:sg.to])
 		}
 		found := spans(b.String())
 		for k := 0; k < len(segs) && len(found) > 0; k++ {
 			sg := segs[k]
-			lo, hi := starts[k]+sg.from, starts[k]+sg.to
 			for _, sp := range found {
-				if from, to := max(sp[0], lo), min(sp[1], hi); from < to {
-					out[sg.row] = append(out[sg.row], [2]int{from - starts[k], to - starts[k]})
+				if from, to := max(sp[0], sg.at+sg.from), min(sp[1], sg.at+sg.to); from < to {
+					out[sg.row] = append(out[sg.row], [2]int{from - sg.at, to - sg.at})
 				}
 			}
 		}

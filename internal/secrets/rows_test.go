@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 )
 
@@ -71,4 +72,20 @@ func TestRowSpansJoinsContinuations(t *testing.T) {
 	require.Equal(t, [][2]int{{len("● Noted: "), len(rows[0]) - 5}}, got[0])
 	require.Equal(t, [][2]int{{2, 2 + 30 + len("-tail")}}, got[1])
 	require.Empty(t, got[2])
+}
+
+// TestTextWidth: the fast count agrees with ansi.StringWidth on every
+// character it counts itself and on rows mixing them with others.
+func TestTextWidth(t *testing.T) {
+	for r := rune(0); r < 0x30000; r++ {
+		if narrowRune(r) {
+			require.Equal(t, 1, ansi.StringWidth(string(r)), "U+%04X", r)
+		}
+	}
+	for _, s := range []string{
+		"", "plain ascii", "❯\u00a0my key is", "● Noted", "  ⎿  Tip: x", "────┼────", "  ⏸ manual mode on · ? for shortcuts",
+		"中文 wide", "e\u0301 combining", "⚠\ufe0f emoji", "👍 thumbs", "tab\there", "ctrl\x1b[1m", "◽ wide square",
+	} {
+		require.Equal(t, ansi.StringWidth(s), textWidth(s), "%q", s)
+	}
 }
