@@ -41,7 +41,7 @@ var programWrapCaptures = []string{
 	"claude_code/completed_turn_long_secret_40x120",
 	"claude_code/completed_turn_long_export_secret_40x120",
 	"codex/composer_long_secret_24x80",
-	"codex/completed_long_secret_24x80",
+	"codex/unscripted_long_secret_24x80",
 	"codex/composer_long_bearer_24x80",
 	"codex/completed_long_bearer_secret_24x80",
 	"codex/composer_long_secret_40x120",
