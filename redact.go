@@ -263,6 +263,40 @@ func redactState(st StateSnapshot, r *Redactor, cols int) StateSnapshot {
 	return st
 }
 
+// minQuotedPiece is the shortest piece of a screen's secret that
+// quotingScreen hides wherever it occurs: shorter ones could stand for
+// ordinary text.
+const minQuotedPiece = 6
+
+// quotingScreen returns r extended to hide, as literals, every piece of a
+// secret that a row of the raw screen snap shows (secrets.RowSpans), for
+// texts that quote the screen: a plugin lays the rows out anew (it strips
+// the prompt box's "❯ " and the continuation indents and joins the rows:
+// "my key is sk-…-R\n5Kjp…"), so a secret the program wrapped is no longer
+// split where the screen split it. r is returned as it is when it hides
+// nothing or the screen shows no secret.
+func (r *Redactor) quotingScreen(snap ScreenSnapshot) *Redactor {
+	r = r.orDefault()
+	if !r.enabled || !secrets.RowsJoin(snap.PlainText, snap.Size.Cols) {
+		return r
+	}
+	rows := strings.Split(snap.PlainText, "\n")
+	var pieces []string
+	for i, spans := range secrets.RowSpans(rows, snap.Size.Cols, nil, r.Spans) {
+		for _, sp := range spans {
+			if sp[1]-sp[0] >= minQuotedPiece {
+				pieces = append(pieces, rows[i][sp[0]:sp[1]])
+			}
+		}
+	}
+	if len(pieces) == 0 {
+		return r
+	}
+	q := *r
+	q.literals = append(slices.Clip(r.literals), pieces...)
+	return &q
+}
+
 // redactValue returns a copy of a JSON-like value (what Lua plugins return,
 // and the string slices and maps Go extensions use) with its strings
 // redacted. cols > 0 is the width of the screen the value may quote: its
