@@ -263,32 +263,19 @@ func redactState(st StateSnapshot, r *Redactor, cols int) StateSnapshot {
 	return st
 }
 
-// minQuotedPiece is the shortest piece of a screen's secret that
-// quotingScreen hides wherever it occurs: shorter ones could stand for
-// ordinary text.
-const minQuotedPiece = 6
-
 // quotingScreen returns r extended to hide, as literals, every piece of a
-// secret that a row of the raw screen snap shows (secrets.RowSpans), for
-// texts that quote the screen: a plugin lays the rows out anew (it strips
-// the prompt box's "❯ " and the continuation indents and joins the rows:
-// "my key is sk-…-R\n5Kjp…"), so a secret the program wrapped is no longer
-// split where the screen split it. r is returned as it is when it hides
-// nothing or the screen shows no secret.
+// secret the rows of the raw screen snap show (secrets.ScreenPieces), for
+// texts that quote the screen laid out anew: a plugin strips the prompt
+// box's "❯ " and the continuation indents and joins the rows ("my key is
+// sk-…-R\n5Kjp…"), so a secret the program wrapped is no longer split
+// where the screen split it. r itself when it hides nothing or the screen
+// shows no secret.
 func (r *Redactor) quotingScreen(snap ScreenSnapshot) *Redactor {
 	r = r.orDefault()
-	if !r.enabled || !secrets.RowsJoin(snap.PlainText, snap.Size.Cols) {
+	if !r.enabled {
 		return r
 	}
-	rows := strings.Split(snap.PlainText, "\n")
-	var pieces []string
-	for i, spans := range secrets.RowSpans(rows, snap.Size.Cols, nil, r.Spans) {
-		for _, sp := range spans {
-			if sp[1]-sp[0] >= minQuotedPiece {
-				pieces = append(pieces, rows[i][sp[0]:sp[1]])
-			}
-		}
-	}
+	pieces := secrets.ScreenPieces(snap.PlainText, snap.Size.Cols, r.Spans)
 	if len(pieces) == 0 {
 		return r
 	}

@@ -226,6 +226,32 @@ func RowSpans(rows []string, cols int, full func(i int) bool, spans func(string)
 	return out
 }
 
+// minPiece is the shortest piece of a secret ScreenPieces returns: shorter
+// ones could stand for ordinary text wherever they are looked for.
+const minPiece = 6
+
+// ScreenPieces returns each row's part of the secrets that RowSpans finds on
+// the screen text (rows joined by "\n") cols wide, those of at least six
+// bytes: the pieces a text quoting the screen may hold, laid out anew (a
+// plugin strips a prompt's indents and joins the rows), which no pattern
+// recognises on its own. nil when no row joins the next (then every secret
+// is whole on its row) or there is no secret.
+func ScreenPieces(text string, cols int, spans func(string) [][2]int) []string {
+	if !RowsJoin(text, cols) {
+		return nil
+	}
+	rows := strings.Split(text, "\n")
+	var pieces []string
+	for i, row := range RowSpans(rows, cols, nil, spans) {
+		for _, sp := range row {
+			if sp[1]-sp[0] >= minPiece {
+				pieces = append(pieces, rows[i][sp[0]:sp[1]])
+			}
+		}
+	}
+	return pieces
+}
+
 // mergeSpans sorts spans by start and merges those that overlap or touch.
 func mergeSpans(spans [][2]int) [][2]int {
 	if len(spans) < 2 {

@@ -89,3 +89,19 @@ func TestTextWidth(t *testing.T) {
 		require.Equal(t, ansi.StringWidth(s), textWidth(s), "%q", s)
 	}
 }
+
+// TestScreenPieces: the pieces of a key the program wrapped are each row's
+// part, short parts left out; a screen where no row goes on in the next
+// gives none.
+func TestScreenPieces(t *testing.T) {
+	spans := func(s string) [][2]int { return Spans(s, "[REDACTED]", nil) }
+	key := "sk-ant-api03-" + strings.Repeat("Ab3", 20)
+	screen := "● Noted: " + key[:40] + "\n  " + key[40:] + " ok\n  x"
+	require.Equal(t, []string{key[:40], key[40:]}, ScreenPieces(screen, 51, spans))
+	require.Empty(t, ScreenPieces("● Noted: "+key+"\nnext", 100, spans), "whole on its row")
+	// Broken at the edge (28 of 30): the key is found only with its last
+	// three bytes on the next row, and that piece is too short to look for.
+	short := "● " + key[:26] + "\n  " + key[26:29] + " is short"
+	require.Equal(t, [][2]int{{2, 5}}, RowSpans(strings.Split(short, "\n"), 30, nil, spans)[1])
+	require.Equal(t, []string{key[:26]}, ScreenPieces(short, 30, spans), "a 3-byte piece is left out")
+}
