@@ -24,9 +24,9 @@ var ErrInvalidRedaction = errors.New("ptywright: invalid redaction policy")
 // redacted with the default policy unless the caller opts out by name:
 //
 //   - screen snapshots (Session.Snapshot, RedactSnapshot), including cells
-//     and scrollback: the rows are searched as one text, and a row that
-//     fills the width as going on in the next, so a secret the terminal
-//     soft-wrapped is hidden on every row it covers;
+//     and scrollback: the rows are searched as one text, a row that fills
+//     the width or that a program wrapped itself (secrets.Continues) as going
+//     on in the next, so a wrapped secret is hidden on every row it covers;
 //   - transcripts: Session.Transcript, the TranscriptTail of waits and
 //     inspections, Session.OutputSince (the output stream, redacted as one
 //     stream so a secret written in two pieces is hidden in both);
