@@ -19,7 +19,8 @@ import (
 // secrets"): "export OPENAI_API_KEY=sk-proj-FYY-" / "  kv5ZJr…" in the
 // fake model's answer, "my key is sk-ant-api03-…FkM-" / "  R5Kjp…" in the
 // composer. No piece of either key is left in the wait's screen (text and
-// cells) or the plugin's state, while the raw screen shows them.
+// cells), the plugin's state or an extraction from its dialog, while the
+// raw screen shows them.
 func TestCodexWrappedSecretIsRedacted(t *testing.T) {
 	const typed = "sk-ant-api03-PtYgjmUhBel31iEl2hpChYgCfrL1spNxnyVmihA-2O76UMFxFkM-R5Kjp1vRt_1fjORS-6ilI8ihN5KXSc7Tvo-FdnXsiAA"
 	srv := fakeopenai.NewServer(fakeopenai.DemoScript(), fakeopenai.Options{})
@@ -55,6 +56,13 @@ func TestCodexWrappedSecretIsRedacted(t *testing.T) {
 	res, err := s.Wait(ctx, ptywright.ContainsText("reaches every new shell"))
 	require.NoError(t, err)
 	check("answered", fakeopenai.DemoSecretKey, res, st)
+	// An extraction searches the plugin's dialog, laid out anew.
+	ans, err := h.Extract(ctx, ptywright.Extraction{Regex: `(?s)(Set it in your shell profile:.*new shell\.)`})
+	require.NoError(t, err)
+	require.Contains(t, ans.Text, "export OPENAI_API_KEY=")
+	for i := 0; i+9 <= len(fakeopenai.DemoSecretKey); i++ {
+		require.NotContains(t, ans.Text, fakeopenai.DemoSecretKey[i:i+9], "the extraction: a piece of the key leaked")
+	}
 
 	require.NoError(t, s.Send(ctx, ptywright.Text("my key is "+typed+" please remember it")))
 	res, err = s.Wait(ctx, ptywright.ContainsText("please remember it"))
