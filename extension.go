@@ -304,13 +304,14 @@ func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection,
 	if err != nil {
 		return Inspection{}, err
 	}
-	proj.RawText = redactScreenText(proj.RawText, snap.Size.Cols, r)
-	proj.NormalizedText = r.Redact(proj.NormalizedText)
-	proj.DialogText = r.Redact(proj.DialogText)
-	proj.Head, proj.Tail = r.Redact(proj.Head), r.Redact(proj.Tail)
-	st, _ := h.classifyNow(ctx)
+	st, raw := h.classifyNow(ctx)
+	q := r.quotingScreen(raw)
+	proj.RawText = redactScreenText(proj.RawText, snap.Size.Cols, q)
+	proj.NormalizedText = q.Redact(proj.NormalizedText)
+	proj.DialogText = q.Redact(proj.DialogText)
+	proj.Head, proj.Tail = q.Redact(proj.Head), q.Redact(proj.Tail)
 	return Inspection{
-		State:          redactState(st, r, snap.Size.Cols),
+		State:          redactState(st, q, snap.Size.Cols),
 		PlainText:      snap.PlainText,
 		BodyText:       body,
 		StatusText:     status,
@@ -414,8 +415,8 @@ func (h *ExtensionHandle) lockForWait(ctx context.Context) error {
 // lock), redacted with the default policy: the state as the handle's
 // methods return it.
 func (h *ExtensionHandle) classifyLocked(ctx context.Context) StateSnapshot {
-	st, _ := h.classifyNow(ctx)
-	return redactState(st, nil, h.s.Size().Cols)
+	st, snap := h.classifyNow(ctx)
+	return redactState(st, DefaultRedactor().quotingScreen(snap), snap.Size.Cols)
 }
 
 // classifyNow classifies the current screen under extMu and returns the raw

@@ -265,7 +265,9 @@ func (h *ExtensionHandle) Extract(ctx context.Context, e Extraction) (ExtractRes
 	if err != nil {
 		return ExtractResult{}, err
 	}
-	return e.Extract(e.Redactor.Redact(p.DialogText))
+	// The dialog is the screen laid out anew: hide the pieces of a secret
+	// a program wrapped, which no pattern finds in it (quotingScreen).
+	return e.Extract(e.Redactor.quotingScreen(h.s.Snapshot(SnapshotOptions{Raw: true})).Redact(p.DialogText))
 }
 
 // ErrNoMatch is returned by extraction when the pattern or sentinels are not

@@ -24,9 +24,9 @@ var ErrInvalidRedaction = errors.New("ptywright: invalid redaction policy")
 // redacted with the default policy unless the caller opts out by name:
 //
 //   - screen snapshots (Session.Snapshot, RedactSnapshot), including cells
-//     and scrollback: the rows are searched as one text, and a row that
-//     fills the width as going on in the next, so a secret the terminal
-//     soft-wrapped is hidden on every row it covers;
+//     and scrollback: the rows are searched as one text, a row that fills
+//     the width or that a program wrapped itself (secrets.Continues) as going
+//     on in the next, so a wrapped secret is hidden on every row it covers;
 //   - transcripts: Session.Transcript, the TranscriptTail of waits and
 //     inspections, Session.OutputSince (the output stream, redacted as one
 //     stream so a secret written in two pieces is hidden in both);
@@ -261,6 +261,27 @@ func redactState(st StateSnapshot, r *Redactor, cols int) StateSnapshot {
 		st.Assessment = &as
 	}
 	return st
+}
+
+// quotingScreen returns r extended to hide, as literals, every piece of a
+// secret the rows of the raw screen snap show (secrets.ScreenPieces), for
+// texts that quote the screen laid out anew: a plugin strips the prompt
+// box's "❯ " and the continuation indents and joins the rows ("my key is
+// sk-…-R\n5Kjp…"), so a secret the program wrapped is no longer split
+// where the screen split it. r itself when it hides nothing or the screen
+// shows no secret.
+func (r *Redactor) quotingScreen(snap ScreenSnapshot) *Redactor {
+	r = r.orDefault()
+	if !r.enabled {
+		return r
+	}
+	pieces := secrets.ScreenPieces(snap.PlainText, snap.Size.Cols, r.Spans)
+	if len(pieces) == 0 {
+		return r
+	}
+	q := *r
+	q.literals = append(slices.Clip(r.literals), pieces...)
+	return &q
 }
 
 // redactValue returns a copy of a JSON-like value (what Lua plugins return,

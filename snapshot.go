@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
+	"ptywright/internal/secrets"
 )
 
 // SnapshotOptions choose what a snapshot carries.
@@ -70,7 +70,7 @@ func RedactSnapshot(snap ScreenSnapshot, r *Redactor) ScreenSnapshot {
 		last := rows[i][len(rows[i])-1]
 		return last.Col == snap.Size.Cols-1 && strings.TrimSpace(last.Text) != "" && (i+1 == len(rows) || rows[i+1][0].Row == last.Row+1)
 	}
-	for i, spans := range screenRowSpans(texts, full, r) {
+	for i, spans := range secrets.RowSpans(texts, snap.Size.Cols, full, r.Spans) {
 		redactRow(rows[i], offsets[i], spans, r)
 	}
 	snap.Cells = cells
@@ -78,13 +78,13 @@ func RedactSnapshot(snap ScreenSnapshot, r *Redactor) ScreenSnapshot {
 }
 
 // redactScreenText redacts the rows of a screen's text (rows joined by
-// "\n", as ScreenSnapshot.PlainText), a secret that a soft wrap carried
-// onto the next row included.
+// "\n", as ScreenSnapshot.PlainText), a secret that a wrap carried onto
+// the next row included (secrets.RowSpans).
 func redactScreenText(text string, cols int, r *Redactor) string {
 	if !r.orDefault().enabled || text == "" {
 		return text
 	}
-	if !hasFullRow(text, cols) {
+	if !secrets.RowsJoin(text, cols) {
 		return r.Redact(text) // no row can go on in the next: no split
 	}
 	rows := redactScreenRows(strings.Split(text, "\n"), cols, r)
@@ -94,34 +94,13 @@ func redactScreenText(text string, cols int, r *Redactor) string {
 	return strings.Join(rows, "\n")
 }
 
-// hasFullRow reports whether a row of text, other than its last, fills
-// cols (> 0) columns.
-func hasFullRow(text string, cols int) bool {
-	for row, rest, more := strings.Cut(text, "\n"); more && cols > 0; row, rest, more = strings.Cut(rest, "\n") {
-		if len(row) >= cols && ansi.StringWidth(row) >= cols {
-			return true
-		}
-	}
-	return false
-}
-
-// redactScreenRows redacts screen rows cols wide, a secret that a soft
-// wrap carried onto the next row included. It returns nil when there is
-// nothing to hide.
+// redactScreenRows redacts screen rows cols wide (cols <= 0: unknown, no
+// row is read as wrapped), a secret that a wrap split across rows
+// included. It returns nil when there is nothing to hide.
 func redactScreenRows(rows []string, cols int, r *Redactor) []string {
-	return redactRows(rows, func(i int) bool {
-		// A row's width is at most its length in bytes; cols <= 0: the
-		// width is not known, and no row is taken as wrapped.
-		return cols > 0 && len(rows[i]) >= cols && ansi.StringWidth(rows[i]) >= cols
-	}, r)
-}
-
-// redactRows redacts rows, taking those that are full to go on in the next
-// (screenRowSpans). It returns nil when there is nothing to hide.
-func redactRows(rows []string, full func(i int) bool, r *Redactor) []string {
 	var out []string
 	repl := r.replacementText()
-	for i, spans := range screenRowSpans(rows, full, r) {
+	for i, spans := range secrets.RowSpans(rows, cols, nil, r.Spans) {
 		if len(spans) == 0 {
 			continue
 		}
@@ -129,45 +108,6 @@ func redactRows(rows []string, full func(i int) bool, r *Redactor) []string {
 			out = slices.Clone(rows)
 		}
 		out[i] = string(appendRedacted(nil, rows[i], 0, len(rows[i]), spans, repl))
-	}
-	return out
-}
-
-// screenRowSpans returns the spans to hide in each row: those of the rows
-// read as one text, one row per line (a private key block spans lines),
-// and a row's part of a secret that a soft wrap split across rows. The
-// emulator keeps no wrap flag, so a row that fills the width (full) is
-// taken to go on in the next one: rows that are full by chance only widen
-// the search.
-func screenRowSpans(rows []string, full func(i int) bool, r *Redactor) [][][2]int {
-	out := make([][][2]int, len(rows))
-	// spread maps the spans of rows[i:j] joined by sep onto those rows.
-	spread := func(i, j int, sep string) {
-		spans := r.Spans(strings.Join(rows[i:j], sep))
-		at := 0
-		for k := i; k < j && len(spans) > 0; k++ {
-			end := at + len(rows[k])
-			for _, sp := range spans {
-				if from, to := max(sp[0], at), min(sp[1], end); from < to {
-					out[k] = append(out[k], [2]int{from - at, to - at})
-				}
-			}
-			at = end + len(sep)
-		}
-	}
-	spread(0, len(rows), "\n")
-	for i := 0; i < len(rows); i++ {
-		j := i
-		for j+1 < len(rows) && full(j) {
-			j++
-		}
-		if j > i {
-			spread(i, j+1, "")
-			i = j
-		}
-	}
-	for k := range out {
-		out[k] = mergeSpans(out[k])
 	}
 	return out
 }

@@ -165,8 +165,11 @@ const (
 	Demo401      = "ERR401" // 401 invalid_api_key
 	Demo500      = "ERR500" // 500 server_error
 	DemoFailed   = "FAILED" // a stream ending in response.failed
+	DemoSecret   = "ECHOSK" // an answer quoting DemoSecretKey, to capture how a long key wraps
 	DemoToolFile = "approved.txt"
 	DemoToolID   = "call_fake_tool_1"
+	// DemoSecretKey is a made-up OpenAI project key (158 characters).
+	DemoSecretKey = "sk-proj-FYY-kv5ZJr3J1TWDtkwtDDb_xHKas1VOqg6YYZYn9ZhyiA4uoRgnatmUdjAWtGSU8po_799NksnRH9ucAUsdMlHUvTCQCyEZDz-TddJ8HyS5SUkCnD8zRA9a9SkpXz9w3QlY7Zkuvqdt7s8Stqcbnr"
 )
 
 // DemoScript is the script the standalone runner and the capture sessions
@@ -184,6 +187,7 @@ func DemoScript() Script {
 		{Name: "429", Match: UserSays(Demo429), Reply: HTTPError(429, 20*time.Second)},
 		{Name: "401", Match: UserSays(Demo401), Reply: HTTPError(401, 0)},
 		{Name: "500", Match: UserSays(Demo500), Reply: HTTPError(500, 0)},
+		{Name: "secret", Match: UserSays(DemoSecret), Reply: Text("Set it in your shell profile:\n\nexport OPENAI_API_KEY=" + DemoSecretKey + "\n\nThe key " + DemoSecretKey + " then reaches every new shell.")},
 		{Name: "failed", Match: UserSays(DemoFailed), Reply: Failed("server_error", "fakeopenai: scripted stream failure")},
 	}
 }

@@ -1,0 +1,275 @@
+package secrets
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Reading a screen's rows. A secret longer than the room left on a row is
+// split over rows two ways, and neither leaves a row that matches a pattern
+// on its own:
+//
+//   - the terminal wraps it (soft wrap): the row fills the width and the
+//     text goes on at the start of the next row. The emulator keeps no
+//     wrap flag, so a full row is taken to go on in the next one.
+//   - the program wraps it (Claude Code, Codex lay out their prompt box and
+//     messages themselves): the break can fall before the right edge and
+//     the continuation row starts with an indent. What the real programs
+//     do (testdata/fixtures/*/CAPTURES.md, "Long secrets"): a word longer
+//     than a line is broken, Claude Code filling the row to its text edge,
+//     Codex after a hyphen or, lacking one, at the edge; a shorter word
+//     that does not fit is moved whole to the next row ("Bearer" at the end
+//     of one row, the token on the next); continuation rows are indented
+//     (two columns under "❯ ", "● ", "› ", "• ").
+//
+// Continues recognises the second from the geometry a greedy wrapper
+// leaves: the next row's first word would not have fitted at the end of
+// the row. A real line break passes that test only when the next line
+// starts with a long word, and joining the two rows then only widens the
+// search: a span still needs a pattern to match.
+
+// maxContinuationIndent bounds the indent of a row that continues the one
+// above (the programs use 2; nested list items more).
+const maxContinuationIndent = 8
+
+// wrapMargin is the widest right margin a program leaves when it wraps:
+// Claude Code's prompt box breaks at cols-2, its transcript at cols-1 or
+// cols, Codex at cols-1 or cols.
+const wrapMargin = 2
+
+// Continues reports whether next, the row under prev on a screen cols wide
+// (cols <= 0: unknown, never), goes on with prev's text as a program that
+// wraps its own lines lays it out: next is indented (1 to 8 spaces) and its
+// first word would not have fitted on prev after a space. indent is the
+// byte length of next's indent, which is not part of the text. glue says
+// that a word was broken (prev ends with a hyphen, or reaches the edge with
+// a word that together with next's first one is longer than a line): the
+// rows join with nothing between them; otherwise a word was moved down and
+// they join with a space. prev may carry trailing blanks (a row of cells).
+func Continues(prev, next string, cols int) (indent int, glue, ok bool) {
+	if cols <= 0 {
+		return 0, false, false
+	}
+	for indent < len(next) && next[indent] == ' ' {
+		indent++
+	}
+	if indent == 0 || indent > maxContinuationIndent || indent == len(next) {
+		return 0, false, false
+	}
+	word := next[indent:]
+	if sp := strings.IndexByte(word, ' '); sp >= 0 {
+		word = word[:sp]
+	}
+	prev = strings.TrimRight(prev, " ")
+	edge := cols - wrapMargin
+	// A width is at most a length in bytes: most rows are ruled out
+	// without measuring.
+	if prev == "" || len(prev)+1+len(word) <= edge {
+		return 0, false, false
+	}
+	w, ww := textWidth(prev), textWidth(word)
+	if w+1+ww <= edge {
+		return 0, false, false
+	}
+	last := prev[strings.LastIndexByte(prev, ' ')+1:]
+	glue = prev[len(prev)-1] == '-' || w >= edge && textWidth(last)+ww > edge-indent
+	return indent, glue, true
+}
+
+// fullRow reports whether row, cols (> 0) wide, fills the width.
+func fullRow(row string, cols int) bool {
+	return cols > 0 && len(row) >= cols && textWidth(row) >= cols
+}
+
+// textWidth is ansi.StringWidth of a row of screen text, counted without
+// segmenting graphemes when every character is one that is one column
+// wide on its own (TestTextWidth): ASCII and the punctuation, arrows, box
+// drawing, blocks and shapes TUIs draw with. It runs on most rows of
+// every screen a wait redacts.
+func textWidth(s string) int {
+	n := 0
+	for i := 0; i < len(s); n++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !narrowRune(r) {
+			return ansi.StringWidth(s)
+		}
+		i += size
+	}
+	return n
+}
+
+// narrowRune reports whether r is one column wide whatever follows it,
+// short of a combining mark or variation selector (which narrowRune
+// rejects, so the row is measured by ansi).
+func narrowRune(r rune) bool {
+	switch {
+	case r >= 0xa0 && r < 0x300 && r != 0xad: // Latin-1 and Latin Extended, IPA, modifier letters (not the soft hyphen)
+	case r >= 0x2010 && r <= 0x2027, r >= 0x2030 && r <= 0x205e: // dashes, quotes, bullets, ellipsis, ›
+	case r >= 0x2190 && r <= 0x21ff: // arrows
+	case r >= 0x2500 && r <= 0x25fc: // box drawing, blocks, geometric shapes (◽ ◾ after are wide)
+	case r == 0x23bf, r == 0x23f8, r == 0x26a0, r == 0x2714, r == 0x2717, r == 0x2722, r == 0x273b, r == 0x276f: // ⎿ ⏸ ⚠ ✔ ✗ ✢ ✻ ❯
+	default:
+		return false
+	}
+	return true
+}
+
+// RowsJoin reports whether a row of text (rows joined by "\n") other than
+// the last fills cols columns or Continues in the next: whether RowSpans
+// can find more than the text read as one.
+func RowsJoin(text string, cols int) bool {
+	if cols <= 0 {
+		return false
+	}
+	row, rest, more := strings.Cut(text, "\n")
+	for more {
+		var next string
+		next, rest, more = strings.Cut(rest, "\n")
+		if fullRow(row, cols) {
+			return true
+		}
+		if _, _, ok := Continues(row, next, cols); ok {
+			return true
+		}
+		row = next
+	}
+	return false
+}
+
+// RowSpans returns the spans (byte ranges, merged) to hide in each row of a
+// screen cols wide: those spans finds in the rows read as one text, one
+// row per line (a private key block spans lines), and a row's part of a
+// secret that a wrap split across rows: rows that are full (full(i); nil:
+// fullRow) are read as going on in the next row, and rows that Continues
+// links are read as one line without the continuation's indent.
+func RowSpans(rows []string, cols int, full func(i int) bool, spans func(string) [][2]int) [][][2]int {
+	if full == nil {
+		full = func(i int) bool { return fullRow(rows[i], cols) }
+	}
+	out := make([][][2]int, len(rows))
+	// spread maps the spans of the rows that segs name, joined as they
+	// say, onto those rows.
+	type seg struct {
+		row, from, to int    // the row's text rows[row][from:to]
+		sep           string // what goes before it in the joined text
+		at            int    // where rows[row][0] would be in the joined text
+	}
+	var segs []seg
+	spread := func() {
+		n := 0
+		for _, sg := range segs {
+			n += len(sg.sep) + sg.to - sg.from
+		}
+		var b strings.Builder
+		b.Grow(n)
+		for k := range segs {
+			sg := &segs[k]
+			b.WriteString(sg.sep)
+			sg.at = b.Len() - sg.from
+			b.WriteString(rows[sg.row][sg.from:sg.to])
+		}
+		found := spans(b.String())
+		for k := 0; k < len(segs) && len(found) > 0; k++ {
+			sg := segs[k]
+			for _, sp := range found {
+				if from, to := max(sp[0], sg.at+sg.from), min(sp[1], sg.at+sg.to); from < to {
+					out[sg.row] = append(out[sg.row], [2]int{from - sg.at, to - sg.at})
+				}
+			}
+		}
+	}
+	for i := range rows {
+		sep := "\n"
+		if i == 0 {
+			sep = ""
+		}
+		segs = append(segs, seg{row: i, to: len(rows[i]), sep: sep})
+	}
+	spread()
+	for i := 0; i < len(rows); {
+		segs = append(segs[:0], seg{row: i, to: len(rows[i])})
+		j := i
+		for ; j+1 < len(rows); j++ {
+			next := seg{row: j + 1, to: len(rows[j+1])}
+			if indent, glue, ok := Continues(rows[j], rows[j+1], cols); ok {
+				// The row's text ends at its last character (a row of
+				// cells goes on in blanks); the next starts after its
+				// indent.
+				last := &segs[len(segs)-1]
+				last.to = max(last.from, len(strings.TrimRight(rows[j], " ")))
+				next.from, next.sep = indent, " "
+				if glue {
+					next.sep = ""
+				}
+				segs = append(segs, next)
+			} else if full(j) {
+				segs = append(segs, next)
+			} else {
+				break
+			}
+		}
+		if j > i {
+			spread()
+		}
+		i = j + 1
+	}
+	for k := range out {
+		out[k] = mergeSpans(out[k])
+	}
+	return out
+}
+
+// minPiece is the shortest piece of a secret ScreenPieces returns: shorter
+// ones could stand for ordinary text wherever they are looked for.
+const minPiece = 6
+
+// ScreenPieces returns each row's part of the secrets that RowSpans finds on
+// the screen text (rows joined by "\n") cols wide, those of at least six
+// bytes: the pieces a text quoting the screen may hold, laid out anew (a
+// plugin strips a prompt's indents and joins the rows), which no pattern
+// recognises on its own. nil when no row joins the next (then every secret
+// is whole on its row) or there is no secret.
+func ScreenPieces(text string, cols int, spans func(string) [][2]int) []string {
+	if !RowsJoin(text, cols) {
+		return nil
+	}
+	rows := strings.Split(text, "\n")
+	var pieces []string
+	for i, row := range RowSpans(rows, cols, nil, spans) {
+		for _, sp := range row {
+			if sp[1]-sp[0] >= minPiece {
+				pieces = append(pieces, rows[i][sp[0]:sp[1]])
+			}
+		}
+	}
+	return pieces
+}
+
+// mergeSpans sorts spans by start and merges those that overlap or touch.
+func mergeSpans(spans [][2]int) [][2]int {
+	if len(spans) < 2 {
+		return spans
+	}
+	for i := 1; i < len(spans); i++ { // insertion sort: a row has few spans
+		for j := i; j > 0 && (spans[j][0] < spans[j-1][0] || spans[j][0] == spans[j-1][0] && spans[j][1] < spans[j-1][1]); j-- {
+			spans[j], spans[j-1] = spans[j-1], spans[j]
+		}
+	}
+	out := spans[:1]
+	for _, sp := range spans[1:] {
+		last := &out[len(out)-1]
+		if sp[0] <= last[1] {
+			last[1] = max(last[1], sp[1])
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}
