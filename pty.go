@@ -403,12 +403,13 @@ func (s *Session) applyResize(size Size) error {
 	return nil
 }
 
-// Signal delivers sig to the program's whole process group.
+// Signal delivers sig to the program's whole process group; once the
+// program exited it signals nobody and returns ErrProcessExited.
 func (s *Session) Signal(sig Signal) error {
 	if s.isClosed() {
 		return ErrSessionClosed
 	}
-	if err := s.proc.signalGroup(sig); err != nil {
+	if err := s.proc.signalGroup(sig, false); err != nil {
 		return fmt.Errorf("ptywright: signal %s: %w", sig, err)
 	}
 	return nil

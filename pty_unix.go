@@ -11,12 +11,15 @@ import (
 
 	gopty "github.com/aymanbagabas/go-pty"
 	"golang.org/x/sys/unix"
+
+	"ptywright/internal/proctree"
 )
 
 // process is the platform half of a Session: the child and the PTY master.
 type process struct {
 	cmd    *gopty.Cmd
-	master *os.File // non-blocking dup of the master, owned by the reader
+	master *os.File         // non-blocking dup of the master, owned by the reader
+	leader *proctree.Leader // signals by the pid, safe from its reuse
 }
 
 // startProcess spawns the program on a new PTY. The child becomes a session
@@ -59,7 +62,8 @@ func startProcess(program string, args []string, dir string, env []string, size 
 		_ = cmd.Wait()
 		return nil, err
 	}
-	return &process{cmd: cmd, master: master}, nil
+	reap := func() (*os.ProcessState, error) { err := cmd.Wait(); return cmd.ProcessState, err }
+	return &process{cmd: cmd, master: master, leader: proctree.NewLeader(cmd.Process.Pid, reap)}, nil
 }
 
 func nonblockingDup(f *os.File) (*os.File, error) {
@@ -95,28 +99,32 @@ func winsize(s Size) *gopty.Winsize {
 
 func (p *process) pid() int { return p.cmd.Process.Pid }
 
-// wait reaps the child and reports how it ended.
+// wait returns once the child exited (see proctree.Leader.Wait).
 func (p *process) wait() ExitStatus {
-	err := p.cmd.Wait()
-	st := p.cmd.ProcessState
-	if st == nil {
+	st, err := p.leader.Wait()
+	switch {
+	case err != nil:
 		return ExitStatus{Code: -1, Err: err}
+	case st.Signaled():
+		return ExitStatus{Code: -1, Signal: signalName(st.Signal())}
 	}
-	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return ExitStatus{Code: -1, Signal: signalName(ws.Signal())}
-	}
-	return ExitStatus{Code: st.ExitCode()}
+	return ExitStatus{Code: st.ExitStatus()}
 }
 
-// signalGroup delivers sig to the child's whole process group.
-func (p *process) signalGroup(sig Signal) error {
+// reap reaps the child once it exited (Close): its pid may be reused after.
+func (p *process) reap() { _, _ = p.leader.Reap() } // The status was read at the exit.
+
+// signalGroup delivers sig to the child's whole process group; ended
+// (Close) also signals what is left of it after the child exited. Neither
+// signals once the pid may name a stranger: ErrProcessExited.
+func (p *process) signalGroup(sig Signal, ended bool) error {
 	s, ok := unixSignals[sig]
 	if !ok {
 		return fmt.Errorf("signal %q: %w", sig, ErrUnsupported)
 	}
-	err := syscall.Kill(-p.pid(), s)
-	if errors.Is(err, syscall.ESRCH) {
-		return nil // The group is already gone: nothing left to signal.
+	err := p.leader.SignalGroup(s, ended)
+	if errors.Is(err, proctree.ErrExited) {
+		return ErrProcessExited
 	}
 	return err
 }
