@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"syscall"
 
 	gopty "github.com/aymanbagabas/go-pty"
 	"golang.org/x/sys/unix"
 
+	"ptywright/internal/launch"
 	"ptywright/internal/proctree"
 )
 
@@ -42,7 +42,7 @@ func startProcess(program string, args []string, dir string, env []string, size 
 	if err := upt.SetWinsize(winsize(size)); err != nil {
 		return nil, fmt.Errorf("set pty size: %w", err)
 	}
-	path, err := exec.LookPath(program)
+	path, err := launch.Resolve(program, dir)
 	if err != nil {
 		return nil, fmt.Errorf("start %q: %w", program, err)
 	}
