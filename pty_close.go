@@ -106,6 +106,15 @@ func (s *Session) closeRaw() {
 	}
 }
 
+// dropRaw closes the raw sink of a Start that failed, and removes the file
+// if Start created it: it would refuse the corrected retry (ErrFileExists).
+func (s *Session) dropRaw(created bool) {
+	s.closeRaw()
+	if created {
+		_ = os.Remove(s.opts.RawTranscriptPath) // Best effort: the start's error matters more.
+	}
+}
+
 func (s *Session) abortRecording() {
 	if s.rec != nil {
 		s.rec.abort()
