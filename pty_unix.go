@@ -13,6 +13,7 @@ import (
 
 	"ptywright/internal/launch"
 	"ptywright/internal/proctree"
+	"ptywright/internal/ptyio"
 )
 
 // process is the platform half of a Session: the child and the PTY master.
@@ -53,10 +54,8 @@ func startProcess(program string, args []string, dir string, env []string, size 
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %q: %w", program, err)
 	}
-	// A blocking master cannot be interrupted by Close while a grandchild
-	// still holds the tty; a non-blocking dup goes through the runtime poller,
-	// where Close and deadlines work.
-	master, err := nonblockingDup(upt.Master())
+	// Non-blocking, so that Close can interrupt the reader (see there).
+	master, err := ptyio.NonblockingDup(upt.Master())
 	if err != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // Best effort: undo the spawn.
 		_ = cmd.Wait()
@@ -64,28 +63,6 @@ func startProcess(program string, args []string, dir string, env []string, size 
 	}
 	reap := func() (*os.ProcessState, error) { err := cmd.Wait(); return cmd.ProcessState, err }
 	return &process{cmd: cmd, master: master, leader: proctree.NewLeader(cmd.Process.Pid, reap)}, nil
-}
-
-func nonblockingDup(f *os.File) (*os.File, error) {
-	var dupErr error
-	fd := -1
-	conn, err := f.SyscallConn()
-	if err != nil {
-		return nil, fmt.Errorf("dup pty master: %w", err)
-	}
-	if err := conn.Control(func(src uintptr) {
-		fd, dupErr = unix.FcntlInt(src, unix.F_DUPFD_CLOEXEC, 0)
-	}); err != nil {
-		return nil, fmt.Errorf("dup pty master: %w", err)
-	}
-	if dupErr != nil {
-		return nil, fmt.Errorf("dup pty master: %w", dupErr)
-	}
-	if err := unix.SetNonblock(fd, true); err != nil {
-		_ = unix.Close(fd) // Best effort: already failing.
-		return nil, fmt.Errorf("set pty master non-blocking: %w", err)
-	}
-	return os.NewFile(uintptr(fd), "ptmx"), nil
 }
 
 func winsize(s Size) *gopty.Winsize {
