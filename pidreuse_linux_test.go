@@ -3,7 +3,10 @@
 package ptywright_test
 
 import (
+	"os"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -65,4 +68,32 @@ func TestSignalAfterExitIsProcessExited(t *testing.T) {
 	s, _ := exitedSession(t)
 	err := s.Send(t.Context(), ptywright.SendSignal(ptywright.SignalUsr1))
 	require.ErrorIs(t, err, ptywright.ErrProcessExited, "a signal sent after the program exited was reported as sent")
+}
+
+// TestCloseEndsTheGroupAnExitedChildLeft: the child exits, leaving a job
+// in its process group (one that ignores the SIGHUP of its leader's exit).
+// The child stays a zombie, holding the group's id, so Close can still
+// SIGKILL the group safely, and does.
+func TestCloseEndsTheGroupAnExitedChildLeft(t *testing.T) {
+	tuitest.NoLeak(t)
+	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", `(trap "" HUP; exec sleep 300) & echo JOB=$!`}})
+	require.NoError(t, err)
+	res := waitFor(t, s, ptywright.ScreenRegex(`JOB=(\d+)`))
+	job, err := strconv.Atoi(*res.Outcome.Capture)
+	require.NoError(t, err)
+	waitFor(t, s, ptywright.ProcessExited())
+	leader, ok := procStatFields(s.Pid())
+	require.True(t, ok, "the exited child's pid is free before Close")
+	require.Equal(t, "Z", leader[0], "the exited child is kept unreaped until Close")
+	require.Equal(t, strconv.Itoa(os.Getpid()), leader[1])
+	st, ok := procStatFields(job)
+	require.True(t, ok, "the job died with its leader: the test proves nothing")
+	require.Equal(t, strconv.Itoa(s.Pid()), st[2], "the job is in the child's process group")
+	d := daemonProc{pid: job, start: st[19]}
+	t.Cleanup(func() { d.kill(t) })
+
+	require.NoError(t, s.Close())
+	require.Eventually(t, func() bool { return !d.running() }, 5*time.Second, 5*time.Millisecond, "job %d outlived Close", job)
+	_, held := procStatFields(s.Pid())
+	require.False(t, held, "Close did not reap the child")
 }
