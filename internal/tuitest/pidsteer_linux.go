@@ -5,6 +5,7 @@ package tuitest
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
@@ -22,7 +23,17 @@ import (
 func ClaimPid(t testing.TB, want int) (by *exec.Cmd, got bool) {
 	t.Helper()
 	const nsLastPid = "/proc/sys/kernel/ns_last_pid"
-	for try := 0; try < 50; try++ {
+	// Test binaries of other packages steer the allocator at the same
+	// time: each write and the fork it steers are one step under a lock.
+	lock, err := os.OpenFile(filepath.Join(os.TempDir(), "ptywright-ns_last_pid.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatalf("open the pid steering lock: %v", err)
+	}
+	defer func() { _ = lock.Close() }() // Releases the lock too.
+	for try := 0; try < 100; try++ {
+		if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+			t.Fatalf("lock pid steering: %v", err)
+		}
 		if err := os.WriteFile(nsLastPid, []byte(strconv.Itoa(want-1)), 0); err != nil {
 			if os.Getenv("CI") != "" {
 				t.Fatalf("cannot steer pid allocation (%v): CI runs the pid reuse tests as root", err)
@@ -31,7 +42,9 @@ func ClaimPid(t testing.TB, want int) (by *exec.Cmd, got bool) {
 		}
 		cmd := exec.Command("sleep", "60")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if err := cmd.Start(); err != nil {
+		err := cmd.Start()
+		_ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) // Best effort: Close releases it anyway.
+		if err != nil {
 			t.Fatalf("start a bystander: %v", err)
 		}
 		t.Cleanup(func() {
