@@ -1,0 +1,69 @@
+package ptywright
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// nestAny wraps leaf in depth any-matchers.
+func nestAny(depth int, leaf Matcher) Matcher {
+	for range depth {
+		leaf = Any(leaf)
+	}
+	return leaf
+}
+
+// TestMatcherDepthLimit: any, all and none nest at most 32 levels, whether
+// the tree comes as JSON or is built in Go, and the error names the node
+// whose branches would go too deep.
+func TestMatcherDepthLimit(t *testing.T) {
+	deepest := nestAny(31, ContainsText("x"))
+	require.NoError(t, deepest.Validate())
+	raw, err := json.Marshal(deepest)
+	require.NoError(t, err)
+	var back Matcher
+	require.NoError(t, json.Unmarshal(raw, &back))
+	assert.Equal(t, deepest, back)
+
+	want := "matcher" + strings.Repeat(".value[0]", 31) + ".value: nests deeper than 32 levels"
+	tooDeep := nestAny(32, ContainsText("x"))
+	err = tooDeep.Validate()
+	require.ErrorIs(t, err, ErrInvalidMatcher)
+	assert.Contains(t, err.Error(), want)
+	raw, err = json.Marshal(tooDeep)
+	require.NoError(t, err)
+	err = json.Unmarshal(raw, &back)
+	require.ErrorIs(t, err, ErrInvalidMatcher)
+	assert.Contains(t, err.Error(), want)
+
+	// A later branch is named by its index; errors deep inside an allowed
+	// tree still name their node.
+	err = json.Unmarshal([]byte(`{"type":"all","value":[{"type":"process_exited"},{"type":"any","value":[{"type":"contains_text","value":""}]}]}`), &back)
+	require.ErrorIs(t, err, ErrInvalidMatcher)
+	assert.Contains(t, err.Error(), "matcher.value[1].value[0].value: must not be empty")
+}
+
+// deepMatcherJSON is an any-matcher nested depth levels around a leaf.
+func deepMatcherJSON(depth int) []byte {
+	return []byte(strings.Repeat(`{"type":"any","value":[`, depth) + `{"type":"contains_text","value":"x"}` + strings.Repeat(`]}`, depth))
+}
+
+// BenchmarkMatcherUnmarshalDeep decodes the deepest allowed matcher and
+// refuses a 4000-deep one (160 KB): the refusal stops at the limit, so its
+// cost does not grow with the depth sent.
+func BenchmarkMatcherUnmarshalDeep(b *testing.B) {
+	for _, depth := range []int{31, 4000} {
+		data := deepMatcherJSON(depth)
+		b.Run(map[int]string{31: "allowed-31", 4000: "refused-4000"}[depth], func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				var m Matcher
+				_ = json.Unmarshal(data, &m)
+			}
+		})
+	}
+}
