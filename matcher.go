@@ -139,7 +139,7 @@ func (m Matcher) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads the {"type","value"} form strictly: unknown fields,
 // wrong types and unknown kinds are errors naming the field.
 func (m *Matcher) UnmarshalJSON(data []byte) error {
-	parsed, err := parseMatcher(data, wire.Root("matcher"))
+	parsed, err := parseMatcher(wire.DecodeTree(data), wire.Root("matcher"))
 	if err != nil {
 		return err
 	}
@@ -155,11 +155,12 @@ func matcherErr(path, format string, args ...any) error {
 // trailing data.
 func strictDecode(data []byte, v any) error { return wire.StrictDecode(data, v) }
 
-func parseMatcher(data []byte, p *wire.Path) (Matcher, error) {
-	var w matcherWire
-	if err := strictDecode(data, &w); err != nil {
-		return Matcher{}, matcherErr(p.String(), "%v", err)
+// parseMatcher reads the tree decoded once (see wire.Node).
+func parseMatcher(n *wire.Node, p *wire.Path) (Matcher, error) {
+	if n.Err != nil {
+		return Matcher{}, matcherErr(p.String(), "%v", n.Err)
 	}
+	w := matcherWire{Type: MatcherType(n.Type), Value: n.Value}
 	m := Matcher{Type: w.Type}
 	hasValue := len(w.Value) > 0 && string(w.Value) != "null"
 	vpath := func() string { return p.String() + ".value" }
@@ -205,18 +206,17 @@ func parseMatcher(data []byte, p *wire.Path) (Matcher, error) {
 			return Matcher{}, matcherErr(vpath(), "process_exited takes no value")
 		}
 	case MatchAny, MatchAll, MatchNone:
-		var items []json.RawMessage
 		if !hasValue {
 			return Matcher{}, matcherErr(vpath(), "required for %s", w.Type)
 		}
-		if err := json.Unmarshal(w.Value, &items); err != nil {
+		if !n.IsArray {
 			return Matcher{}, matcherErr(vpath(), "must be an array of matchers")
 		}
 		if err := p.Nests(); err != nil {
 			return Matcher{}, fmt.Errorf("%w: %w", ErrInvalidMatcher, err)
 		}
-		for i, raw := range items {
-			sub, err := parseMatcher(raw, p.Branch(i))
+		for i, item := range n.Items {
+			sub, err := parseMatcher(item, p.Branch(i))
 			if err != nil {
 				return Matcher{}, err
 			}

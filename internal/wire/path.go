@@ -6,9 +6,8 @@ import (
 )
 
 // MaxDepth bounds how deep a tree of nodes nests, a leaf alone being one
-// level (the deepest matcher the bundled plugins build has 6). Decoding
-// reads each level's subtree again, so an unbounded depth costs time
-// quadratic in the request's size.
+// level: the deepest matcher the bundled plugins build has 6, so a tree
+// past 32 is a mistake (or a request built to cost the server time).
 const MaxDepth = 32
 
 // Path is where a node sits in a tree of {"type", "value": [...]} nodes
