@@ -4,6 +4,7 @@ package ptywright_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -127,5 +128,23 @@ func TestWrappedSecretInPluginState(t *testing.T) {
 		rx := ptywright.RedactExplanation(x, nil)
 		requireNoFragment(t, rx.Evidence, body)
 		require.Contains(t, rx.Evidence, "answer: done\nkey: [REDACTED]\n[REDACTED]\n[REDACTED]\nnext")
+	}
+}
+
+// A wait's captures are redacted wherever they sit in the outcome (under
+// any and all too) and whole: a capture spanning the rows of a secret the
+// terminal wrapped hides each row's piece.
+func TestWaitCapturesAreRedacted(t *testing.T) {
+	tuitest.NoLeak(t)
+	script := `printf 'key: ` + wrappedKey + `\nend-mark\n'; sleep 30`
+	s := start(t, ptywright.Options{Program: "/bin/sh", Args: []string{"-c", script}, Size: ptywright.Size{Rows: 10, Cols: 40}})
+	body := wrappedKey[len("sk-ant-api03-"):]
+	whole := ptywright.ScreenRegex(`(?s)key: (.*)end-mark`)
+	for _, m := range []ptywright.Matcher{whole, ptywright.Any(whole), ptywright.All(ptywright.ContainsText("end-mark"), ptywright.Any(whole))} {
+		res := waitFor(t, s, m)
+		b, err := json.Marshal(res.Outcome)
+		require.NoError(t, err)
+		requireNoFragment(t, string(b), body)
+		require.Contains(t, string(b), "[REDACTED]", "%s", b)
 	}
 }
