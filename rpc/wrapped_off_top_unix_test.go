@@ -9,15 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestHuntSecretWrappedOffTheTopLeaks: a secret the terminal soft-wrapped
-// onto two rows, whose first row has since scrolled off the top. The
-// screen's row 0 is the secret's second row, and session.snapshot returns
-// it as it is, with or without scrollback: true (whose last row, the
-// secret's first, is redacted on its own). The snapshot is redacted as the
-// visible rows only; the library holds the row above (scrollback) and
-// knows row 0 continues it, but does not search them as one text. The
-// same screen is what session.wait returns, and what plugins classify.
-func TestHuntSecretWrappedOffTheTopLeaks(t *testing.T) {
+// TestSecretWrappedOffTheTopIsRedacted: a secret the terminal soft-wrapped
+// onto two rows, whose first row has since scrolled off the top, so that
+// the screen's row 0 is the secret's second row. session.snapshot (with
+// and without scrollback) and session.wait hide it: the screen is redacted
+// with the scrollback rows it goes on from (they were redacted apart, and
+// row 0 came out as it is).
+func TestSecretWrappedOffTheTopIsRedacted(t *testing.T) {
 	srv := newServer(t, Options{})
 	c := dialUnix(t, serveUnix(t, srv), NDJSON)
 	secret := "sk-ant-api03-" + redactionBody + "AA" // with "key: ", 96 columns: wraps at 80
