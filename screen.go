@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"ptywright/internal/engine"
+	"ptywright/internal/secrets"
 )
 
 // defaultRows and defaultCols are the terminal size used when a caller leaves
@@ -196,6 +197,10 @@ func (s *Screen) snapshotLocked(withCells bool) ScreenSnapshot {
 	if withCells {
 		snap.Cells = s.cellsLocked()
 	}
+	// The newest scrollback row first: it rarely goes on into row 0.
+	if lines := s.linesLocked(); !m.AltScreen && len(lines) > 0 && secrets.LeadIn(s.eng.ScrollbackTail(1), lines[0], s.size.Cols) != nil {
+		snap.above = secrets.LeadIn(s.eng.ScrollbackTail(4), lines[0], s.size.Cols)
+	}
 	return snap
 }
 
@@ -340,6 +345,9 @@ type ScreenSnapshot struct {
 	// Title is the window title the program set; "" (null on the wire) when
 	// it never set one.
 	Title string `json:"-"`
+	// above: the scrollback rows the first row goes on from (LeadIn), read
+	// with the screen so that a secret wrapped off the top is redacted.
+	above []string
 }
 
 type snapshotWire ScreenSnapshot
