@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 
@@ -442,7 +443,8 @@ var ErrInvalidSize = errors.New("ptywright: invalid terminal size")
 // Size is a terminal size in cells and optionally pixels.
 //
 // Pixel dimensions are passed to the PTY (TIOCSWINSZ) for programs that draw
-// images; zero means unknown, which is what most terminals report.
+// images; zero means unknown, which is what most terminals report. The PTY
+// holds them in 16 bits, so Validate refuses more than 65535.
 type Size struct {
 	Rows        int `json:"rows"`
 	Cols        int `json:"cols"`
@@ -459,10 +461,10 @@ func (s Size) Validate() error {
 		return sizeFieldError("rows", s.Rows)
 	case s.Cols < 1 || s.Cols > MaxSizeCells:
 		return sizeFieldError("cols", s.Cols)
-	case s.PixelWidth < 0:
-		return &FieldError{Field: "pixel_width", Reason: fmt.Sprintf("must be >= 0, got %d", s.PixelWidth), Err: ErrInvalidSize}
-	case s.PixelHeight < 0:
-		return &FieldError{Field: "pixel_height", Reason: fmt.Sprintf("must be >= 0, got %d", s.PixelHeight), Err: ErrInvalidSize}
+	case s.PixelWidth < 0 || s.PixelWidth > math.MaxUint16:
+		return &FieldError{Field: "pixel_width", Reason: fmt.Sprintf("must be between 0 and 65535, got %d", s.PixelWidth), Err: ErrInvalidSize}
+	case s.PixelHeight < 0 || s.PixelHeight > math.MaxUint16:
+		return &FieldError{Field: "pixel_height", Reason: fmt.Sprintf("must be between 0 and 65535, got %d", s.PixelHeight), Err: ErrInvalidSize}
 	}
 	return nil
 }

@@ -287,10 +287,10 @@ func (s *Server) boundWait(ctx context.Context, a *adapter, waitID string, timeo
 	}
 	tr, err := run(ctx)
 	if w != nil && s.adapters.finishWait(w) {
-		return nil, cancelledWait(waitID, err)
+		return nil, withReceipt(cancelledWait(waitID, err), tr.Receipt)
 	}
 	if err != nil {
-		return nil, err
+		return nil, withReceipt(err, tr.Receipt)
 	}
 	r := ptywright.DefaultRedactor()
 	out := adapterWaitResult{State: ptywright.RedactState(tr.State, r), WaitID: waitID}
