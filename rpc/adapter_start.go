@@ -126,17 +126,14 @@ func (s *Server) prepareStart(method string, p startParams) (manifest.Manifest, 
 	return m, opts, nil
 }
 
-// checkLaunch refuses, before anything is closed, a launch ptywright.Start
-// would refuse for reasons known up front: an argument, env entry or
-// program execve cannot pass (a NUL byte), and a program that does not
-// resolve, as Start will resolve it, to an executable in PATH or the cwd.
-// What only the exec itself finds out still fails after (see
-// adapterResume): arguments too long for the OS (E2BIG), a script whose
-// interpreter is missing, no PTY or process left, a program changed since.
+// checkLaunch refuses, before anything is closed, a program that does not
+// resolve, the way ptywright.Start will resolve it, to an executable in
+// PATH or the cwd (the strings execve cannot take were checked with the
+// target: host.CheckStrings). What only the exec itself finds out still
+// fails after (see adapterResume): args and env longer than the OS takes
+// (E2BIG), a script whose interpreter is missing, no PTY or process left,
+// a program changed between the check and the exec.
 func checkLaunch(opts ptywright.Options) error {
-	if field, err := launch.CheckStrings(opts.Program, opts.Args, opts.Env); err != nil {
-		return invalidParams(field, "%v", err)
-	}
 	if _, err := launch.Resolve(opts.Program, opts.Dir); err != nil {
 		return startError(fmt.Errorf("ptywright: start %q: %w", opts.Program, err))
 	}

@@ -47,16 +47,3 @@ func TestResolve(t *testing.T) {
 		require.ErrorIs(t, err, want, prog)
 	}
 }
-
-func TestCheckStrings(t *testing.T) {
-	field, err := CheckStrings("/bin/sh", []string{"-c", "cat\x00"}, nil)
-	require.Equal(t, "args", field)
-	require.ErrorIs(t, err, syscall.EINVAL)
-	field, _ = CheckStrings("/bin/sh", nil, map[string]string{"A": "b\x00"})
-	require.Equal(t, "env", field)
-	field, _ = CheckStrings("/bin/s\x00h", nil, nil)
-	require.Equal(t, "program", field)
-	field, err = CheckStrings("/bin/sh", []string{"-c", "cat"}, map[string]string{"A": "b"})
-	require.Equal(t, "", field)
-	require.NoError(t, err)
-}
