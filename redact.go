@@ -178,6 +178,13 @@ func (r *Redactor) Spans(s string) [][2]int {
 	if !r.enabled || s == "" {
 		return nil
 	}
+	// A secret a program broke with a colour change or an erased typo is
+	// found on the text as the terminal shows it.
+	return secrets.ThroughEscapes(s, r.spans)
+}
+
+// spans is Spans on s as it is.
+func (r *Redactor) spans(s string) [][2]int {
 	var spans [][2]int
 	spans = secrets.Spans(s, r.replacement, spans)
 	for _, re := range r.regexes {

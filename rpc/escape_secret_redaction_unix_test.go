@@ -10,18 +10,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestHuntSecretBrokenByEscapeLeaks: a program prints a key whole, but with
+// TestSecretBrokenByEscapeRedacted: a program prints a key whole, but with
 // a colour change (SGR) or a typed-and-erased character ("X\b", what a line
 // editor echoes for a corrected typo) in its middle. The screen shows the
-// key whole, and session.snapshot hides it. The transcript keeps the raw
-// stream, and the default-redacted session.transcript and the
-// session.output notifications hide only the first part: everything after
-// the escape is sent as it is (46 characters of the key). The stream
-// redaction assumes that "no secret contains a control character other
-// than tab, nor a complete escape sequence" (redact_stream.go); programs do
-// not keep to it. The rule: a secret never leaves the library unredacted,
-// whichever read or notification carries it.
-func TestHuntSecretBrokenByEscapeLeaks(t *testing.T) {
+// key whole, and session.snapshot hides it; the default-redacted
+// session.transcript and the session.output notifications, which carry the
+// raw stream, hide all of it too: secrets are found on the text as the
+// terminal shows it (internal/secrets ThroughEscapes) and the raw span,
+// escape included, is replaced. The rule: a secret never leaves the
+// library unredacted, whichever read or notification carries it.
+func TestSecretBrokenByEscapeRedacted(t *testing.T) {
 	srv := newServer(t, Options{})
 	c := dialUnix(t, serveUnix(t, srv), NDJSON)
 	c.do("server.set_notifications", map[string]any{"enabled": true}, nil)

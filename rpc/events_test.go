@@ -44,7 +44,8 @@ func TestRedactJSON(t *testing.T) {
 // and two names that redact alike stay two members, named in sorted
 // order of the originals.
 func TestRedactJSONMemberNames(t *testing.T) {
-	a, b := "sk-ant-api03-"+redactionBody[:40]+"AA", "sk-ant-api03-"+redactionBody[10:50]+"BB"
+	const body = "Xb7uK2pQ9wE4rT6yU1iO3pA5sD8fG0hJ2kL4zX6cV8bN1mQ3wE5rT7yU9iO2pA4sD6fG8hJ0kL"
+	a, b := "sk-ant-api03-"+body[:40]+"AA", "sk-ant-api03-"+body[10:50]+"BB"
 	in, err := json.Marshal(map[string]any{"key: " + a: 1, "key: " + b: map[string]int{"key: " + a: 3}, "plain": 4})
 	require.NoError(t, err)
 	out := string(redactJSON(in, 0))
@@ -54,7 +55,7 @@ func TestRedactJSONMemberNames(t *testing.T) {
 // TestRedactJSONWrappedRows: with the session's width, a list of strings
 // is read as its rows: a secret the terminal wrapped is hidden on both.
 func TestRedactJSONWrappedRows(t *testing.T) {
-	line := "key: sk-ant-api03-" + redactionBody + "AA"
+	line := "key: sk-ant-api03-Xb7uK2pQ9wE4rT6yU1iO3pA5sD8fG0hJ2kL4zX6cV8bN1mQ3wE5rT7yU9iO2pA4sD6fG8hJ0kLAA"
 	in, err := json.Marshal(map[string]any{"list": []string{line[:40], line[40:80], line[80:], "end"}})
 	require.NoError(t, err)
 	require.Contains(t, string(redactJSON(in, 0)), line[80:], "without a width each row stands alone")
