@@ -20,12 +20,16 @@ type Explainer interface {
 // reasons, anomaly messages) redacted by r: nil means DefaultRedactor, as
 // everywhere; NoRedaction returns x as it is. Quoted rows are read as the
 // rows of a screen x.ScreenCols wide (set by ExtensionHandle.Explain), so
-// a secret the terminal wrapped across them is hidden on every row.
+// a secret the terminal wrapped across them is hidden on every row, and
+// the pieces of the secrets x.Screen shows are hidden wherever a text
+// quotes them laid out anew. The copy carries no Screen.
 func RedactExplanation(x contract.Explanation, r *Redactor) contract.Explanation {
 	if !r.Enabled() {
 		return x
 	}
 	cols := x.ScreenCols
+	r = r.quotingScreen(ScreenSnapshot{PlainText: x.Screen, Size: Size{Cols: cols}})
+	x.Screen = ""
 	x.Evidence = redactScreenText(x.Evidence, cols, r)
 	if x.Considered != nil {
 		c := make([]contract.ConsideredState, len(x.Considered))
@@ -268,7 +272,7 @@ func (h *ExtensionHandle) explainHeldLocked(ctx context.Context, e, newest *held
 		_ = classify(ctx, h.ext, newest.cc)
 	}
 	out := explanationOf(e.st)
-	out.ScreenCols = e.cols
+	out.ScreenCols, out.Screen = e.cols, e.cc.Screen
 	if again.State == e.st.State {
 		out.Rule, out.Region, out.Considered = x.Rule, x.Region, x.Considered
 	} else {

@@ -448,7 +448,7 @@ func (h *ExtensionHandle) classifyScreen(ctx context.Context, explain bool) (Sta
 		st = classify(ctx, h.ext, cc)
 	}
 	h.held.add(cc, st, snap.Size.Cols)
-	x.ScreenCols = snap.Size.Cols
+	x.ScreenCols, x.Screen = snap.Size.Cols, snap.PlainText
 	h.noteStateLocked(st)
 	h.surface.note(st, shown)
 	notify := noop

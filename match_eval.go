@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"ptywright/contract"
+	"ptywright/internal/wire"
 )
 
 // compiled is a validated matcher with its regular expressions compiled once
@@ -21,38 +22,45 @@ type compiled struct {
 	searched int64 // transcript_contains: see transcript.containsSince
 }
 
-func compileMatcher(m Matcher, path string) (*compiled, error) {
+// compileMatcher compiles the tree in the field path (see compileAt).
+func compileMatcher(m Matcher, path string) (*compiled, error) { return compileAt(m, wire.Root(path)) }
+
+// compileAt validates and compiles the tree at p, spelling p only on error.
+func compileAt(m Matcher, p *wire.Path) (*compiled, error) {
 	c := &compiled{m: m}
-	vpath := path + ".value"
+	vpath := func() string { return p.String() + ".value" }
 	switch m.Type {
 	case MatchContainsText, MatchTranscriptContains:
 		if m.Value == "" {
-			return nil, matcherErr(vpath, "must not be empty")
+			return nil, matcherErr(vpath(), "must not be empty")
 		}
 	case MatchScreenRegex, MatchTranscriptRegex:
 		re, err := regexp.Compile(m.Value)
 		if err != nil {
-			return nil, matcherErr(vpath, "invalid regular expression: %v", err)
+			return nil, matcherErr(vpath(), "invalid regular expression: %v", err)
 		}
 		c.re = re
 	case MatchCursorAt:
 		if m.Row < 0 {
-			return nil, matcherErr(vpath+".row", "must not be negative")
+			return nil, matcherErr(vpath()+".row", "must not be negative")
 		}
 		if m.Col < 0 {
-			return nil, matcherErr(vpath+".col", "must not be negative")
+			return nil, matcherErr(vpath()+".col", "must not be negative")
 		}
 	case MatchScreenStable:
 		if m.MinMs < 0 {
-			return nil, matcherErr(vpath+".min_ms", "must not be negative")
+			return nil, matcherErr(vpath()+".min_ms", "must not be negative")
 		}
 	case MatchProcessExited:
 	case MatchAny, MatchAll, MatchNone:
 		if len(m.Matchers) == 0 {
-			return nil, matcherErr(vpath, "%s needs at least one matcher", m.Type)
+			return nil, matcherErr(vpath(), "%s needs at least one matcher", m.Type)
+		}
+		if err := p.Nests(); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrInvalidMatcher, err)
 		}
 		for i, sub := range m.Matchers {
-			cs, err := compileMatcher(sub, fmt.Sprintf("%s[%d]", vpath, i))
+			cs, err := compileAt(sub, p.Branch(i))
 			if err != nil {
 				return nil, err
 			}
@@ -60,21 +68,21 @@ func compileMatcher(m Matcher, path string) (*compiled, error) {
 		}
 	case MatchLua:
 		if m.Lua == nil {
-			return nil, matcherErr(vpath, "required for lua")
+			return nil, matcherErr(vpath(), "required for lua")
 		}
 		if m.Lua.Plugin == "" {
-			return nil, matcherErr(vpath+".plugin", "required")
+			return nil, matcherErr(vpath()+".plugin", "required")
 		}
 		if m.Lua.Predicate == "" {
-			return nil, matcherErr(vpath+".predicate", "required")
+			return nil, matcherErr(vpath()+".predicate", "required")
 		}
 		if len(m.Lua.Params) > 0 && !json.Valid(m.Lua.Params) {
-			return nil, matcherErr(vpath+".params", "must be valid JSON")
+			return nil, matcherErr(vpath()+".params", "must be valid JSON")
 		}
 	case "":
-		return nil, matcherErr(path+".type", "required")
+		return nil, matcherErr(p.String()+".type", "required")
 	default:
-		return nil, matcherErr(path+".type", "unknown matcher type %q", m.Type)
+		return nil, matcherErr(p.String()+".type", "unknown matcher type %q", m.Type)
 	}
 	return c, nil
 }

@@ -35,7 +35,8 @@ const (
 
 // Matcher is a condition on a session, a tree whose JSON form is
 // {"type": ..., "value": ...} as in the JSON-RPC reference. Build one with
-// the constructors (ContainsText, All, ...).
+// the constructors (ContainsText, All, ...); any, all and none nest at most
+// 32 levels deep (a leaf alone is one), deeper trees are invalid.
 type Matcher struct {
 	Type MatcherType
 	// Value is the text or regular expression (Go RE2 syntax) of the four
@@ -138,7 +139,7 @@ func (m Matcher) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads the {"type","value"} form strictly: unknown fields,
 // wrong types and unknown kinds are errors naming the field.
 func (m *Matcher) UnmarshalJSON(data []byte) error {
-	parsed, err := parseMatcher(data, "matcher")
+	parsed, err := parseMatcher(wire.DecodeTree(data), wire.Root("matcher"))
 	if err != nil {
 		return err
 	}
@@ -154,21 +155,22 @@ func matcherErr(path, format string, args ...any) error {
 // trailing data.
 func strictDecode(data []byte, v any) error { return wire.StrictDecode(data, v) }
 
-func parseMatcher(data []byte, path string) (Matcher, error) {
-	var w matcherWire
-	if err := strictDecode(data, &w); err != nil {
-		return Matcher{}, matcherErr(path, "%v", err)
+// parseMatcher reads the tree decoded once (see wire.Node).
+func parseMatcher(n *wire.Node, p *wire.Path) (Matcher, error) {
+	if n.Err != nil {
+		return Matcher{}, matcherErr(p.String(), "%v", n.Err)
 	}
+	w := matcherWire{Type: MatcherType(n.Type), Value: n.Value}
 	m := Matcher{Type: w.Type}
 	hasValue := len(w.Value) > 0 && string(w.Value) != "null"
-	vpath := path + ".value"
+	vpath := func() string { return p.String() + ".value" }
 	switch w.Type {
 	case MatchContainsText, MatchScreenRegex, MatchTranscriptContains, MatchTranscriptRegex:
 		if !hasValue {
-			return Matcher{}, matcherErr(vpath, "required for %s", w.Type)
+			return Matcher{}, matcherErr(vpath(), "required for %s", w.Type)
 		}
 		if err := json.Unmarshal(w.Value, &m.Value); err != nil {
-			return Matcher{}, matcherErr(vpath, "must be a string")
+			return Matcher{}, matcherErr(vpath(), "must be a string")
 		}
 	case MatchCursorAt:
 		var c struct {
@@ -176,13 +178,13 @@ func parseMatcher(data []byte, path string) (Matcher, error) {
 			Col *int `json:"col"`
 		}
 		if !hasValue {
-			return Matcher{}, matcherErr(vpath, "required for cursor_at")
+			return Matcher{}, matcherErr(vpath(), "required for cursor_at")
 		}
 		if err := strictDecode(w.Value, &c); err != nil {
-			return Matcher{}, matcherErr(vpath, "%v", err)
+			return Matcher{}, matcherErr(vpath(), "%v", err)
 		}
 		if c.Row == nil || c.Col == nil {
-			return Matcher{}, matcherErr(vpath, "needs row and col")
+			return Matcher{}, matcherErr(vpath(), "needs row and col")
 		}
 		m.Row, m.Col = *c.Row, *c.Col
 	case MatchScreenStable:
@@ -190,55 +192,55 @@ func parseMatcher(data []byte, path string) (Matcher, error) {
 			MinMs *int64 `json:"min_ms"`
 		}
 		if !hasValue {
-			return Matcher{}, matcherErr(vpath, "required for screen_stable")
+			return Matcher{}, matcherErr(vpath(), "required for screen_stable")
 		}
 		if err := strictDecode(w.Value, &st); err != nil {
-			return Matcher{}, matcherErr(vpath, "%v", err)
+			return Matcher{}, matcherErr(vpath(), "%v", err)
 		}
 		if st.MinMs == nil {
-			return Matcher{}, matcherErr(vpath+".min_ms", "required")
+			return Matcher{}, matcherErr(vpath()+".min_ms", "required")
 		}
 		m.MinMs = *st.MinMs
 	case MatchProcessExited:
 		if hasValue {
-			return Matcher{}, matcherErr(vpath, "process_exited takes no value")
+			return Matcher{}, matcherErr(vpath(), "process_exited takes no value")
 		}
 	case MatchAny, MatchAll, MatchNone:
-		var items []json.RawMessage
 		if !hasValue {
-			return Matcher{}, matcherErr(vpath, "required for %s", w.Type)
+			return Matcher{}, matcherErr(vpath(), "required for %s", w.Type)
 		}
-		if err := json.Unmarshal(w.Value, &items); err != nil {
-			return Matcher{}, matcherErr(vpath, "must be an array of matchers")
+		if !n.IsArray {
+			return Matcher{}, matcherErr(vpath(), "must be an array of matchers")
 		}
-		for i, raw := range items {
-			sub, err := parseMatcher(raw, fmt.Sprintf("%s[%d]", vpath, i))
+		if err := p.Nests(); err != nil {
+			return Matcher{}, fmt.Errorf("%w: %w", ErrInvalidMatcher, err)
+		}
+		for i, item := range n.Items {
+			sub, err := parseMatcher(item, p.Branch(i))
 			if err != nil {
 				return Matcher{}, err
 			}
 			m.Matchers = append(m.Matchers, sub)
 		}
-		if m.Matchers == nil {
-			m.Matchers = []Matcher{}
-		}
 	case MatchLua:
 		if !hasValue {
-			return Matcher{}, matcherErr(vpath, "required for lua")
+			return Matcher{}, matcherErr(vpath(), "required for lua")
 		}
 		var lp contract.LuaPredicate
 		if err := strictDecode(w.Value, &lp); err != nil {
-			return Matcher{}, matcherErr(vpath, "%v", err)
+			return Matcher{}, matcherErr(vpath(), "%v", err)
 		}
 		m.Lua = &lp
 	case "":
-		return Matcher{}, matcherErr(path+".type", "required")
+		return Matcher{}, matcherErr(p.String()+".type", "required")
 	default:
-		return Matcher{}, matcherErr(path+".type", "unknown matcher type %q", w.Type)
+		return Matcher{}, matcherErr(p.String()+".type", "unknown matcher type %q", w.Type)
 	}
-	if _, err := compileMatcher(m, path); err != nil {
-		return Matcher{}, err
+	if p.Depth() > 1 { // the root compiles the whole tree, once
+		return m, nil
 	}
-	return m, nil
+	_, err := compileAt(m, p)
+	return m, err
 }
 
 // Validate reports the first problem in the tree: an unknown type, an invalid

@@ -156,23 +156,24 @@ func Start(opts Options) (*Session, error) {
 	s.opts.Size = size
 	s.lastChange = s.start
 	s.vis.at = s.start
+	var rawCreated bool
 	if opts.RawTranscriptPath != "" {
-		f, err := openRawSink(opts.RawTranscriptPath, opts.RawTranscriptAppend)
+		f, created, err := openRawSink(opts.RawTranscriptPath, opts.RawTranscriptAppend)
 		if err != nil {
 			return nil, fmt.Errorf("ptywright: start: %w", err)
 		}
-		s.raw = f
+		s.raw, rawCreated = f, created
 	}
 	env := buildEnv(opts.Env)
 	rec, err := openRecording(opts, size, env) // nil without RecordPath
 	if err != nil {
-		s.closeRaw()
+		s.dropRaw(rawCreated)
 		return nil, fmt.Errorf("ptywright: start: %w", err)
 	}
 	s.rec = rec
 	screen, err := newScreen(ScreenOptions{Size: size, Scrollback: opts.Scrollback, Engine: opts.Engine}, s.queueReply)
 	if err != nil {
-		s.closeRaw()
+		s.dropRaw(rawCreated)
 		s.abortRecording()
 		return nil, err
 	}
@@ -181,7 +182,7 @@ func Start(opts Options) (*Session, error) {
 	proc, err := startProcess(opts.Program, opts.Args, opts.Dir, env, size)
 	if err != nil {
 		_ = screen.Close() // Best effort: already failing.
-		s.closeRaw()
+		s.dropRaw(rawCreated)
 		s.abortRecording()
 		return nil, fmt.Errorf("ptywright: %w", err)
 	}
@@ -403,12 +404,13 @@ func (s *Session) applyResize(size Size) error {
 	return nil
 }
 
-// Signal delivers sig to the program's whole process group.
+// Signal delivers sig to the program's whole process group; once the
+// program exited it signals nobody and returns ErrProcessExited.
 func (s *Session) Signal(sig Signal) error {
 	if s.isClosed() {
 		return ErrSessionClosed
 	}
-	if err := s.proc.signalGroup(sig); err != nil {
+	if err := s.proc.signalGroup(sig, false); err != nil {
 		return fmt.Errorf("ptywright: signal %s: %w", sig, err)
 	}
 	return nil

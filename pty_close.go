@@ -63,8 +63,8 @@ func (s *Session) close() error {
 	select {
 	case <-s.exited:
 	default:
-		_ = s.proc.signalGroup(SignalHup)  // Best effort: the tty is going away.
-		_ = s.proc.signalGroup(SignalTerm) // Best effort: SIGKILL follows.
+		_ = s.proc.signalGroup(SignalHup, true)  // Best effort: the tty is going away.
+		_ = s.proc.signalGroup(SignalTerm, true) // Best effort: SIGKILL follows.
 		t := time.NewTimer(grace)
 		select {
 		case <-s.exited:
@@ -73,12 +73,14 @@ func (s *Session) close() error {
 		t.Stop()
 	}
 	// Kill whatever is left of the group, grandchildren holding the tty
-	// included; this also lets a child that ignored SIGTERM be reaped.
-	_ = s.proc.signalGroup(SignalKill) // Best effort: the group may be gone.
+	// included; this also lets a child that ignored SIGTERM exit. The
+	// unreaped child keeps its pid, group and session id ours until reap.
+	_ = s.proc.signalGroup(SignalKill, true) // Best effort: the group may be gone, or the pid free (not Linux).
 	if !exitedFirst || !det.SessionEmpty() {
 		proctree.KillSession(s.proc.pid())
 	}
 	<-s.exited
+	s.proc.reap()
 	det.End(grace)
 
 	err := s.proc.master.Close() // Unblocks the reader: the fd is non-blocking.
@@ -101,6 +103,15 @@ func (s *Session) closeRaw() {
 	if s.raw != nil {
 		_ = s.raw.Close() // Best effort: nothing to do about a failed close of a sink.
 		s.raw = nil
+	}
+}
+
+// dropRaw closes the raw sink of a Start that failed, and removes the file
+// if Start created it: it would refuse the corrected retry (ErrFileExists).
+func (s *Session) dropRaw(created bool) {
+	s.closeRaw()
+	if created {
+		_ = os.Remove(s.opts.RawTranscriptPath) // Best effort: the start's error matters more.
 	}
 }
 

@@ -18,6 +18,8 @@ func (p *process) pid() int { return 0 }
 
 func (p *process) wait() ExitStatus { return ExitStatus{Code: -1, Err: ErrUnsupported} }
 
-func (p *process) signalGroup(sig Signal) error { return ErrUnsupported }
+func (p *process) signalGroup(sig Signal, ended bool) error { return ErrUnsupported }
+
+func (p *process) reap() {}
 
 func (p *process) setSize(s Size) error { return ErrUnsupported }

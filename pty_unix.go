@@ -6,17 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"syscall"
 
 	gopty "github.com/aymanbagabas/go-pty"
 	"golang.org/x/sys/unix"
+
+	"ptywright/internal/launch"
+	"ptywright/internal/proctree"
+	"ptywright/internal/ptyio"
 )
 
 // process is the platform half of a Session: the child and the PTY master.
 type process struct {
 	cmd    *gopty.Cmd
-	master *os.File // non-blocking dup of the master, owned by the reader
+	master *os.File         // non-blocking dup of the master, owned by the reader
+	leader *proctree.Leader // signals by the pid, safe from its reuse
 }
 
 // startProcess spawns the program on a new PTY. The child becomes a session
@@ -39,7 +43,7 @@ func startProcess(program string, args []string, dir string, env []string, size 
 	if err := upt.SetWinsize(winsize(size)); err != nil {
 		return nil, fmt.Errorf("set pty size: %w", err)
 	}
-	path, err := exec.LookPath(program)
+	path, err := launch.Resolve(program, dir)
 	if err != nil {
 		return nil, fmt.Errorf("start %q: %w", program, err)
 	}
@@ -50,38 +54,15 @@ func startProcess(program string, args []string, dir string, env []string, size 
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %q: %w", program, err)
 	}
-	// A blocking master cannot be interrupted by Close while a grandchild
-	// still holds the tty; a non-blocking dup goes through the runtime poller,
-	// where Close and deadlines work.
-	master, err := nonblockingDup(upt.Master())
+	// Non-blocking, so that Close can interrupt the reader (see there).
+	master, err := ptyio.NonblockingDup(upt.Master())
 	if err != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // Best effort: undo the spawn.
 		_ = cmd.Wait()
 		return nil, err
 	}
-	return &process{cmd: cmd, master: master}, nil
-}
-
-func nonblockingDup(f *os.File) (*os.File, error) {
-	var dupErr error
-	fd := -1
-	conn, err := f.SyscallConn()
-	if err != nil {
-		return nil, fmt.Errorf("dup pty master: %w", err)
-	}
-	if err := conn.Control(func(src uintptr) {
-		fd, dupErr = unix.FcntlInt(src, unix.F_DUPFD_CLOEXEC, 0)
-	}); err != nil {
-		return nil, fmt.Errorf("dup pty master: %w", err)
-	}
-	if dupErr != nil {
-		return nil, fmt.Errorf("dup pty master: %w", dupErr)
-	}
-	if err := unix.SetNonblock(fd, true); err != nil {
-		_ = unix.Close(fd) // Best effort: already failing.
-		return nil, fmt.Errorf("set pty master non-blocking: %w", err)
-	}
-	return os.NewFile(uintptr(fd), "ptmx"), nil
+	reap := func() (*os.ProcessState, error) { err := cmd.Wait(); return cmd.ProcessState, err }
+	return &process{cmd: cmd, master: master, leader: proctree.NewLeader(cmd.Process.Pid, reap)}, nil
 }
 
 func winsize(s Size) *gopty.Winsize {
@@ -95,28 +76,32 @@ func winsize(s Size) *gopty.Winsize {
 
 func (p *process) pid() int { return p.cmd.Process.Pid }
 
-// wait reaps the child and reports how it ended.
+// wait returns once the child exited (see proctree.Leader.Wait).
 func (p *process) wait() ExitStatus {
-	err := p.cmd.Wait()
-	st := p.cmd.ProcessState
-	if st == nil {
+	st, err := p.leader.Wait()
+	switch {
+	case err != nil:
 		return ExitStatus{Code: -1, Err: err}
+	case st.Signaled():
+		return ExitStatus{Code: -1, Signal: signalName(st.Signal())}
 	}
-	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return ExitStatus{Code: -1, Signal: signalName(ws.Signal())}
-	}
-	return ExitStatus{Code: st.ExitCode()}
+	return ExitStatus{Code: st.ExitStatus()}
 }
 
-// signalGroup delivers sig to the child's whole process group.
-func (p *process) signalGroup(sig Signal) error {
+// reap reaps the child once it exited (Close): its pid may be reused after.
+func (p *process) reap() { _, _ = p.leader.Reap() } // The status was read at the exit.
+
+// signalGroup delivers sig to the child's whole process group; ended
+// (Close) also signals what is left of it after the child exited. Neither
+// signals once the pid may name a stranger: ErrProcessExited.
+func (p *process) signalGroup(sig Signal, ended bool) error {
 	s, ok := unixSignals[sig]
 	if !ok {
 		return fmt.Errorf("signal %q: %w", sig, ErrUnsupported)
 	}
-	err := syscall.Kill(-p.pid(), s)
-	if errors.Is(err, syscall.ESRCH) {
-		return nil // The group is already gone: nothing left to signal.
+	err := p.leader.SignalGroup(s, ended)
+	if errors.Is(err, proctree.ErrExited) {
+		return ErrProcessExited
 	}
 	return err
 }

@@ -13,7 +13,7 @@ import (
 
 func TestOpenRawSinkCreatesOwnerOnlyFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "raw.log")
-	f, err := openRawSink(path, false)
+	f, _, err := openRawSink(path, false)
 	require.NoError(t, err)
 	_, err = f.Write([]byte("secret\x1b[0m"))
 	require.NoError(t, err)
@@ -33,7 +33,7 @@ func TestOpenRawSinkRefusesToOverwrite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "raw.log")
 	require.NoError(t, os.WriteFile(path, []byte("keep me"), 0o644))
 
-	f, err := openRawSink(path, false)
+	f, _, err := openRawSink(path, false)
 	require.Nil(t, f)
 	require.ErrorIs(t, err, ErrFileExists)
 	require.ErrorIs(t, err, fs.ErrExist)
@@ -60,7 +60,7 @@ func TestOpenRawSinkRefusesSymlink(t *testing.T) {
 	link := filepath.Join(dir, "link")
 	require.NoError(t, os.Symlink(target, link)) // dangling: target does not exist
 
-	_, err := openRawSink(link, false)
+	_, _, err := openRawSink(link, false)
 	require.ErrorIs(t, err, ErrFileExists)
 	_, err = os.Stat(target)
 	require.ErrorIs(t, err, fs.ErrNotExist, "nothing created through the link")
@@ -78,8 +78,9 @@ func TestOpenRawSinkAppend(t *testing.T) {
 		}
 
 		for _, line := range []string{"two\n", "three\n"} {
-			f, err := openRawSink(path, true)
+			f, created, err := openRawSink(path, true)
 			require.NoError(t, err)
+			require.False(t, created, "appended to, not created: a failed Start must not remove it")
 			_, err = f.Write([]byte(line))
 			require.NoError(t, err)
 			require.NoError(t, f.Close())
@@ -94,8 +95,9 @@ func TestOpenRawSinkAppend(t *testing.T) {
 
 	t.Run("absent file is created owner-only", func(t *testing.T) {
 		path := filepath.Join(dir, "new.log")
-		f, err := openRawSink(path, true)
+		f, created, err := openRawSink(path, true)
 		require.NoError(t, err)
+		require.True(t, created)
 		require.NoError(t, f.Close())
 		st, err := os.Stat(path)
 		require.NoError(t, err)
@@ -119,7 +121,7 @@ func TestOpenRawSinkErrorsNameThePath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := openRawSink(tt.path, tt.append)
+			f, _, err := openRawSink(tt.path, tt.append)
 			require.Nil(t, f)
 			require.Error(t, err)
 			require.Contains(t, err.Error(), tt.path)
@@ -130,7 +132,7 @@ func TestOpenRawSinkErrorsNameThePath(t *testing.T) {
 		})
 	}
 
-	f, err := openRawSink("", false)
+	f, _, err := openRawSink("", false)
 	require.Nil(t, f)
 	var fe *FieldError
 	require.True(t, errors.As(err, &fe))

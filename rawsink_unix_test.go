@@ -22,7 +22,7 @@ func TestOpenRawSinkModeIgnoresUmask(t *testing.T) {
 	dir := t.TempDir()
 	for _, appendMode := range []bool{false, true} {
 		path := filepath.Join(dir, map[bool]string{false: "new.log", true: "append.log"}[appendMode])
-		f, err := openRawSink(path, appendMode)
+		f, _, err := openRawSink(path, appendMode)
 		require.NoError(t, err)
 		require.NoError(t, f.Close())
 		st, err := os.Stat(path)

@@ -300,26 +300,26 @@ func (r *recorder) emit(held string, cut int, spans [][2]int) {
 // openRawSink opens the file that receives raw, unredacted PTY bytes.
 //
 // A new file is created with O_EXCL and mode 0600: raw output holds secrets,
-// and O_EXCL also refuses a pre-planted symlink. appendMode opens with
-// O_APPEND, creating the file with 0600 if absent and leaving an existing
-// file's permissions alone. On Windows the mode is ignored (default ACLs).
-// Errors name the path.
-func openRawSink(path string, appendMode bool) (*os.File, error) {
+// and O_EXCL also refuses a pre-planted symlink. appendMode appends to an
+// existing file, leaving its permissions alone. On Windows the mode is
+// ignored (default ACLs). created says the file is new (a failed Start
+// removes it). Errors name the path.
+func openRawSink(path string, appendMode bool) (f *os.File, created bool, err error) {
 	if path == "" {
-		return nil, &FieldError{Field: "raw_transcript_path", Reason: "must not be empty", Err: fs.ErrInvalid}
+		return nil, false, &FieldError{Field: "raw_transcript_path", Reason: "must not be empty", Err: fs.ErrInvalid}
 	}
-	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	if appendMode {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	created = err == nil
+	if appendMode && errors.Is(err, fs.ErrExist) {
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0) // The file that is there.
 	}
-	f, err := os.OpenFile(path, flags, 0o600)
-	if err != nil {
-		if !appendMode && errors.Is(err, fs.ErrExist) {
-			return nil, &rawSinkExistsError{path: path, err: err}
-		}
-		return nil, fmt.Errorf("raw transcript: %w", err)
+	switch {
+	case !appendMode && errors.Is(err, fs.ErrExist):
+		return nil, false, &rawSinkExistsError{path: path, err: err}
+	case err != nil:
+		return nil, false, fmt.Errorf("raw transcript: %w", err)
 	}
-	return f, nil
+	return f, created, nil
 }
 
 // rawSinkExistsError names the path once and matches both ErrFileExists

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/tuitest"
 	"ptywright/plugins"
 )
@@ -72,5 +73,48 @@ func TestProgramWrappedSecretInPluginState(t *testing.T) {
 			require.True(t, shown, "the plugin quotes a key: %s", quoted)
 			require.Equal(t, open.State.State, st.State)
 		})
+	}
+}
+
+// joiningExtension quotes the screen laid out anew, as a plugin quoting a
+// prompt does: every row's indent stripped, the rows joined.
+type joiningExtension struct{ replExtension }
+
+func (e *joiningExtension) Classify(ctx context.Context, cc ptywright.ClassifyContext) (ptywright.StateSnapshot, error) {
+	st, err := e.replExtension.Classify(ctx, cc)
+	var rows []string
+	for _, row := range strings.Split(cc.Screen, "\n") {
+		rows = append(rows, strings.TrimLeft(row, " "))
+	}
+	st.Evidence = strings.Join(rows, "\n")
+	return st, err
+}
+
+// An explanation that quotes a program-wrapped secret laid out anew hides
+// every piece of it, explained now or held (RedactExplanation, which the
+// JSON-RPC and MCP faces apply, redacts with the secrets of the screen the
+// classification read).
+func TestProgramWrappedSecretInExplanation(t *testing.T) {
+	tuitest.NoLeak(t)
+	const name = "claude_code/prompt_long_secret_24x80"
+	size := replayCapture(t, name).Size
+	raw, err := os.ReadFile(filepath.Join("testdata/fixtures", name+".ansi"))
+	require.NoError(t, err)
+	screen := filepath.Join(t.TempDir(), "screen")
+	require.NoError(t, os.WriteFile(screen, []byte(strings.TrimSuffix(string(raw), "\n")), 0o600))
+	s := start(t, ptywright.Options{Program: "/bin/sh", Args: []string{"-c", `cat "$0"; sleep 30`, screen}, Size: size})
+	h := ptywright.NewExtensionHandle(s, &joiningExtension{}, ptywright.HandleOptions{})
+	t.Cleanup(func() { require.NoError(t, h.Close()) })
+	waitFor(t, s, ptywright.ContainsText("manual mode on"))
+	ctx := context.Background()
+	x, err := h.Explain(ctx)
+	require.NoError(t, err)
+	require.NotEmpty(t, leakedPiece(x.Evidence, capturedAntKey), "the raw evidence quotes the key")
+	held, err := h.Explain(ctx, ptywright.ExplainLast())
+	require.NoError(t, err)
+	for _, e := range []contract.Explanation{x, held} {
+		rx := ptywright.RedactExplanation(e, nil)
+		require.Empty(t, leakedPiece(rx.Evidence, capturedAntKey), "a piece of the key leaked:\n%s", rx.Evidence)
+		require.Empty(t, rx.Screen, "the redacted copy carries no raw screen")
 	}
 }

@@ -4,6 +4,7 @@ package ptywright_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -127,5 +128,49 @@ func TestWrappedSecretInPluginState(t *testing.T) {
 		rx := ptywright.RedactExplanation(x, nil)
 		requireNoFragment(t, rx.Evidence, body)
 		require.Contains(t, rx.Evidence, "answer: done\nkey: [REDACTED]\n[REDACTED]\n[REDACTED]\nnext")
+	}
+}
+
+// A wait's captures are redacted wherever they sit in the outcome (under
+// any and all too) and whole: a capture spanning the rows of a secret the
+// terminal wrapped hides each row's piece.
+func TestWaitCapturesAreRedacted(t *testing.T) {
+	tuitest.NoLeak(t)
+	script := `printf 'key: ` + wrappedKey + `\nend-mark\n'; sleep 30`
+	s := start(t, ptywright.Options{Program: "/bin/sh", Args: []string{"-c", script}, Size: ptywright.Size{Rows: 10, Cols: 40}})
+	body := wrappedKey[len("sk-ant-api03-"):]
+	whole := ptywright.ScreenRegex(`(?s)key: (.*)end-mark`)
+	for _, m := range []ptywright.Matcher{whole, ptywright.Any(whole), ptywright.All(ptywright.ContainsText("end-mark"), ptywright.Any(whole))} {
+		res := waitFor(t, s, m)
+		b, err := json.Marshal(res.Outcome)
+		require.NoError(t, err)
+		requireNoFragment(t, string(b), body)
+		require.Contains(t, string(b), "[REDACTED]", "%s", b)
+	}
+}
+
+// A secret wrapped off the top of the screen: its first rows are in the
+// scrollback and row 0 goes on from them. The screen's text and cells hide
+// row 0's piece, and a screen whose row 0 does not go on is unchanged.
+func TestSecretWrappedOffTheTopIsRedactedInCells(t *testing.T) {
+	tuitest.NoLeak(t)
+	script := `printf 'key: ` + wrappedKey + `\n'; i=0; while [ $i -lt 8 ]; do echo after$i; i=$((i+1)); done; printf end-mark; sleep 30`
+	s := start(t, ptywright.Options{Program: "/bin/sh", Args: []string{"-c", script}, Size: ptywright.Size{Rows: 10, Cols: 40}})
+	waitFor(t, s, ptywright.ContainsText("end-mark"))
+	raw := s.Snapshot(ptywright.SnapshotOptions{Raw: true})
+	body := wrappedKey[len("sk-ant-api03-"):]
+	require.True(t, strings.HasPrefix(raw.PlainText, "7eR9tY2u"), "row 0 is the key's last row: %q", raw.PlainText)
+	snap := s.Snapshot(ptywright.SnapshotOptions{Cells: true, Scrollback: true})
+	requireNoFragment(t, snap.PlainText, body)
+	var row0 strings.Builder
+	for _, c := range snap.Cells {
+		if c.Row == 0 {
+			row0.WriteString(c.Text)
+		}
+	}
+	requireNoFragment(t, row0.String(), body)
+	require.Contains(t, snap.PlainText, "\nafter3\n", "the rows below are unchanged")
+	for _, row := range snap.Scrollback {
+		requireNoFragment(t, row, body)
 	}
 }

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 
 	"ptywright/internal/engine"
+	"ptywright/internal/secrets"
 )
 
 // defaultRows and defaultCols are the terminal size used when a caller leaves
@@ -195,6 +197,10 @@ func (s *Screen) snapshotLocked(withCells bool) ScreenSnapshot {
 	if withCells {
 		snap.Cells = s.cellsLocked()
 	}
+	// The newest scrollback row first: it rarely goes on into row 0.
+	if lines := s.linesLocked(); !m.AltScreen && len(lines) > 0 && secrets.LeadIn(s.eng.ScrollbackTail(1), lines[0], s.size.Cols) != nil {
+		snap.above = secrets.LeadIn(s.eng.ScrollbackTail(4), lines[0], s.size.Cols)
+	}
 	return snap
 }
 
@@ -339,6 +345,9 @@ type ScreenSnapshot struct {
 	// Title is the window title the program set; "" (null on the wire) when
 	// it never set one.
 	Title string `json:"-"`
+	// above: the scrollback rows the first row goes on from (LeadIn), read
+	// with the screen so that a secret wrapped off the top is redacted.
+	above []string
 }
 
 type snapshotWire ScreenSnapshot
@@ -434,7 +443,8 @@ var ErrInvalidSize = errors.New("ptywright: invalid terminal size")
 // Size is a terminal size in cells and optionally pixels.
 //
 // Pixel dimensions are passed to the PTY (TIOCSWINSZ) for programs that draw
-// images; zero means unknown, which is what most terminals report.
+// images; zero means unknown, which is what most terminals report. The PTY
+// holds them in 16 bits, so Validate refuses more than 65535.
 type Size struct {
 	Rows        int `json:"rows"`
 	Cols        int `json:"cols"`
@@ -451,10 +461,10 @@ func (s Size) Validate() error {
 		return sizeFieldError("rows", s.Rows)
 	case s.Cols < 1 || s.Cols > MaxSizeCells:
 		return sizeFieldError("cols", s.Cols)
-	case s.PixelWidth < 0:
-		return &FieldError{Field: "pixel_width", Reason: fmt.Sprintf("must be >= 0, got %d", s.PixelWidth), Err: ErrInvalidSize}
-	case s.PixelHeight < 0:
-		return &FieldError{Field: "pixel_height", Reason: fmt.Sprintf("must be >= 0, got %d", s.PixelHeight), Err: ErrInvalidSize}
+	case s.PixelWidth < 0 || s.PixelWidth > math.MaxUint16:
+		return &FieldError{Field: "pixel_width", Reason: fmt.Sprintf("must be between 0 and 65535, got %d", s.PixelWidth), Err: ErrInvalidSize}
+	case s.PixelHeight < 0 || s.PixelHeight > math.MaxUint16:
+		return &FieldError{Field: "pixel_height", Reason: fmt.Sprintf("must be between 0 and 65535, got %d", s.PixelHeight), Err: ErrInvalidSize}
 	}
 	return nil
 }

@@ -44,7 +44,7 @@ func RedactSnapshot(snap ScreenSnapshot, r *Redactor) ScreenSnapshot {
 	if !r.enabled {
 		return snap
 	}
-	snap.PlainText = redactScreenText(snap.PlainText, snap.Size.Cols, r)
+	snap.PlainText = redactBelow(snap.above, snap.PlainText, snap.Size.Cols, r)
 	snap.Title = r.Redact(snap.Title)
 	if rows := redactScreenRows(snap.Scrollback, snap.Size.Cols, r); rows != nil {
 		snap.Scrollback = rows
@@ -66,11 +66,15 @@ func RedactSnapshot(snap ScreenSnapshot, r *Redactor) ScreenSnapshot {
 		}
 		rows, texts, offsets = append(rows, cells[start:end]), append(texts, b.String()), append(offsets, offs)
 	}
+	n := len(snap.above) // read first, as the scrollback rows they are
 	full := func(i int) bool {
-		last := rows[i][len(rows[i])-1]
-		return last.Col == snap.Size.Cols-1 && strings.TrimSpace(last.Text) != "" && (i+1 == len(rows) || rows[i+1][0].Row == last.Row+1)
+		if i < n {
+			return secrets.FullRow(snap.above[i], snap.Size.Cols)
+		}
+		last := rows[i-n][len(rows[i-n])-1]
+		return last.Col == snap.Size.Cols-1 && strings.TrimSpace(last.Text) != "" && (i-n+1 == len(rows) || rows[i-n+1][0].Row == last.Row+1)
 	}
-	for i, spans := range secrets.RowSpans(texts, snap.Size.Cols, full, r.Spans) {
+	for i, spans := range secrets.RowSpans(append(slices.Clip(snap.above), texts...), snap.Size.Cols, full, r.Spans)[n:] {
 		redactRow(rows[i], offsets[i], spans, r)
 	}
 	snap.Cells = cells
@@ -92,6 +96,19 @@ func redactScreenText(text string, cols int, r *Redactor) string {
 		return text // nothing to hide: no copy
 	}
 	return strings.Join(rows, "\n")
+}
+
+// redactBelow is redactScreenText for a screen whose first row goes on
+// from the rows above (ScreenSnapshot.above).
+func redactBelow(above []string, text string, cols int, r *Redactor) string {
+	if len(above) == 0 {
+		return redactScreenText(text, cols, r)
+	}
+	rows := redactScreenRows(append(slices.Clip(above), strings.Split(text, "\n")...), cols, r)
+	if rows == nil {
+		return text
+	}
+	return strings.Join(rows[len(above):], "\n")
 }
 
 // redactScreenRows redacts screen rows cols wide (cols <= 0: unknown, no

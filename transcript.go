@@ -2,13 +2,12 @@ package ptywright
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"maps"
-	"math/bits"
 	"unicode/utf8"
 
+	"ptywright/internal/runes"
 	"ptywright/internal/secrets"
 )
 
@@ -65,7 +64,7 @@ func (t *transcript) Write(p []byte) {
 		p = t.completePending(p)
 	}
 	for len(p) > 0 {
-		n, runes := validPrefix(p)
+		n, runes := runes.ValidPrefix(p)
 		t.appendValid(p[:n], runes)
 		p = p[n:]
 		if len(p) == 0 {
@@ -108,39 +107,6 @@ func (t *transcript) completePending(p []byte) []byte {
 	return p[pos-np:]
 }
 
-// validPrefix returns the length in bytes and runes of the longest prefix of p
-// that is valid, complete UTF-8.
-func validPrefix(p []byte) (n, runes int) {
-	// Fast path: everything but a possibly incomplete final sequence is
-	// valid, which is what a PTY read of well-formed output looks like.
-	cut := len(p)
-	for i := len(p) - 1; i >= 0 && i > len(p)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(p[i]) {
-			if !utf8.FullRune(p[i:]) {
-				cut = i
-			}
-			break
-		}
-	}
-	if utf8.Valid(p[:cut]) {
-		return cut, countRunes(p[:cut])
-	}
-	for n < len(p) {
-		if c := p[n]; c < utf8.RuneSelf {
-			n++
-			runes++
-			continue
-		}
-		r, size := utf8.DecodeRune(p[n:])
-		if r == utf8.RuneError && size == 1 {
-			break
-		}
-		n += size
-		runes++
-	}
-	return n, runes
-}
-
 func (t *transcript) appendValid(b []byte, runes int) {
 	t.buf = append(t.buf, b...)
 	t.runes += runes
@@ -162,7 +128,7 @@ func (t *transcript) trim() {
 	if excess <= 0 {
 		return
 	}
-	t.off += skipRunes(t.buf[t.off:], excess)
+	t.off += runes.Skip(t.buf[t.off:], excess)
 	t.runes -= excess
 	t.start += int64(excess)
 	keep := t.contextStart(t.off)
@@ -200,88 +166,13 @@ func (t *transcript) withContextFor(i int, r *Redactor) (s string, split int) {
 	return string(t.buf[c:]), i - c
 }
 
-// The helpers below walk valid UTF-8 by counting rune-start bytes (any byte
-// that is not 0b10xxxxxx), eight at a time where they can: the transcript
-// does this for every byte it drops, so it must cost far less than decoding.
-
-const (
-	hiBits = 0x8080808080808080
-)
-
-// continuations returns how many of the 8 bytes in w are UTF-8 continuation
-// bytes (bit 7 set, bit 6 clear).
-func continuations(w uint64) int {
-	return bits.OnesCount64(w & hiBits &^ (w << 1))
-}
-
-// countRunes returns the number of runes in valid UTF-8 b.
-func countRunes(b []byte) int {
-	cont, i := 0, 0
-	for ; i+8 <= len(b); i += 8 {
-		cont += continuations(binary.LittleEndian.Uint64(b[i:]))
-	}
-	for ; i < len(b); i++ {
-		if !utf8.RuneStart(b[i]) {
-			cont++
-		}
-	}
-	return len(b) - cont
-}
-
-// skipRunes returns the byte length of the first n runes of valid UTF-8 b
-// (len(b) if it has fewer).
-func skipRunes(b []byte, n int) int {
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		starts := 8 - continuations(binary.LittleEndian.Uint64(b[i:]))
-		if starts > n {
-			break
-		}
-		n -= starts
-	}
-	// Pass n more rune starts; the next start ends the last skipped rune.
-	for ; i < len(b); i++ {
-		if utf8.RuneStart(b[i]) {
-			if n == 0 {
-				return i
-			}
-			n--
-		}
-	}
-	return len(b)
-}
-
-// lastRunes returns the byte offset in valid UTF-8 b where its last n runes
-// begin (0 if it has fewer).
-func lastRunes(b []byte, n int) int {
-	if n <= 0 {
-		return len(b)
-	}
-	i := len(b)
-	for ; i >= 8; i -= 8 {
-		starts := 8 - continuations(binary.LittleEndian.Uint64(b[i-8:]))
-		if starts >= n {
-			break
-		}
-		n -= starts
-	}
-	for i--; i >= 0; i-- {
-		if utf8.RuneStart(b[i]) {
-			if n--; n == 0 {
-				return i
-			}
-		}
-	}
-	return 0
-}
-
 // tailStart returns the byte index in buf where the last n retained runes
 // begin.
 func (t *transcript) tailStart(n int) int {
 	if n >= t.runes {
 		return t.off
 	}
-	return t.off + lastRunes(t.retained(), n)
+	return t.off + runes.Last(t.retained(), n)
 }
 
 // sinceStart returns the byte index in buf and the absolute rune position
@@ -301,9 +192,9 @@ func (t *transcript) sinceStart(cursor int64) (i int, at, end int64, dropped boo
 	b := t.retained()
 	// Deltas are usually short: count from whichever end is nearer.
 	if want <= t.runes/2 {
-		i = lastRunes(b, want)
+		i = runes.Last(b, want)
 	} else {
-		i = skipRunes(b, t.runes-want)
+		i = runes.Skip(b, t.runes-want)
 	}
 	return t.off + i, cursor, end, dropped
 }
@@ -338,7 +229,7 @@ func (t *transcript) Tail(n int) string {
 	if n >= t.runes {
 		return string(b)
 	}
-	return string(b[lastRunes(b, n):])
+	return string(b[runes.Last(b, n):])
 }
 
 // Cursor returns the absolute number of runes ever written.
@@ -363,9 +254,9 @@ func (t *transcript) Since(cursor int64) (text string, next int64, dropped bool)
 	want := int(end - cursor)
 	var i int
 	if want <= t.runes/2 {
-		i = lastRunes(b, want)
+		i = runes.Last(b, want)
 	} else {
-		i = skipRunes(b, t.runes-want)
+		i = runes.Skip(b, t.runes-want)
 	}
 	return string(b[i:]), end, dropped
 }

@@ -202,10 +202,11 @@ func lastChangeAfter(last, start time.Time, after bool) time.Time {
 }
 
 func (s *Session) waitResult(out *MatchOutcome, start time.Time, st *evalState, r *Redactor) *WaitResult {
-	snap := RedactSnapshot(st.snapshot(), r)
-	if out.Capture != nil {
-		out.Capture = strPtr(r.Redact(*out.Capture))
-	}
+	raw := st.snapshot()
+	snap := RedactSnapshot(raw, r)
+	// Captures (under any and all too) and predicate evidence quote the
+	// screen across rows: hide every row's piece of a wrapped secret.
+	out = RedactOutcome(out, r.quotingScreen(raw))
 	return &WaitResult{
 		Matched:        true,
 		Sequence:       snap.Sequence,

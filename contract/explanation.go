@@ -30,6 +30,10 @@ type Explanation struct {
 	// texts may quote its rows; a redactor that knows the width finds a
 	// secret the terminal wrapped across them. Not on the wire.
 	ScreenCols int `json:"-"`
+	// Screen is the classified screen's text, raw: a redactor finds in it
+	// the secrets that a text quoting the screen laid out anew (a plugin
+	// joins a prompt's rows) holds in pieces. Not on the wire.
+	Screen string `json:"-"`
 }
 
 // RowRegion is a span of screen rows, 1-based and inclusive.

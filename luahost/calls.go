@@ -42,7 +42,7 @@ func (e *Extension) Plan(ctx context.Context, intent string, params json.RawMess
 	}
 	var plan ptywright.ActionPlan
 	err := e.rt.Call(ctx, intent, func(a *luart.Args) error {
-		if err := a.JSON(wire.ObjectParams(params)); err != nil {
+		if err := pushParams(params)(a); err != nil {
 			return err
 		}
 		a.CallContext()
@@ -180,8 +180,16 @@ func (e *Extension) call(ctx context.Context, fn string, push func(*luart.Args) 
 	return e.rt.Call(ctx, fn, push, result)
 }
 
+// pushParams pushes the caller's params. What the bridge cannot take
+// (nested deeper than it converts, a number Lua cannot hold exactly) is
+// the caller's mistake, an invalid params naming them, not the plugin's.
 func pushParams(params json.RawMessage) func(*luart.Args) error {
-	return func(a *luart.Args) error { return a.JSON(wire.ObjectParams(params)) }
+	return func(a *luart.Args) error {
+		if err := a.JSON(wire.ObjectParams(params)); err != nil {
+			return fmt.Errorf("%w: params: %w", ptywright.ErrInvalidParams, err)
+		}
+		return nil
+	}
 }
 
 func isIntentName(name string) bool {

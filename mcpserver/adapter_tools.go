@@ -253,7 +253,7 @@ func (c *client) adapterStart(ctx context.Context, _ *mcp.CallToolRequest, in ad
 	sess, err := ptywright.Start(opts)
 	if err != nil {
 		_ = ext.Close() // Best effort: never used; closing a Lua state cannot fail.
-		return nil, adapterStartOut{}, toolError(fmt.Errorf("starting %s: %w", opts.Program, err))
+		return nil, adapterStartOut{}, toolError(fmt.Errorf("starting %s: %w", opts.Program, host.StartError(err)))
 	}
 	e, err := c.addSession(sess)
 	if err != nil {

@@ -151,15 +151,13 @@ func (c *client) sessionStart(_ context.Context, _ *mcp.CallToolRequest, in sess
 	if err := host.CheckDir(in.Cwd); err != nil {
 		return nil, sessionStartOut{}, toolError(err)
 	}
-	sess, err := ptywright.Start(ptywright.Options{
-		Program: in.Program,
-		Args:    in.Args,
-		Dir:     in.Cwd,
-		Env:     in.Env,
-		Size:    ptywright.Size{Rows: in.Rows, Cols: in.Cols},
-	})
+	opts := ptywright.Options{Program: in.Program, Args: in.Args, Dir: in.Cwd, Env: in.Env, Size: ptywright.Size{Rows: in.Rows, Cols: in.Cols}}
+	if err := host.CheckStrings(opts); err != nil {
+		return nil, sessionStartOut{}, toolError(err)
+	}
+	sess, err := ptywright.Start(opts)
 	if err != nil {
-		return nil, sessionStartOut{}, toolError(fmt.Errorf("starting %s: %w", in.Program, err))
+		return nil, sessionStartOut{}, toolError(fmt.Errorf("starting %s: %w", in.Program, host.StartError(err)))
 	}
 	e, err := c.addSession(sess)
 	if err != nil {

@@ -153,7 +153,8 @@ func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, err
 	holdNotifications(ctx, a.e)
 	res, err := a.h.Send(ctx, p.Intent, p.Params)
 	if err != nil {
-		return nil, err
+		// What was delivered before the failure is said, as for a turn.
+		return nil, withReceipt(err, res.Receipt)
 	}
 	r := ptywright.DefaultRedactor()
 	return sendResult{State: ptywright.RedactState(res.State, r), Receipt: ptywright.RedactReceipt(res.Receipt, r)}, nil
@@ -287,10 +288,10 @@ func (s *Server) boundWait(ctx context.Context, a *adapter, waitID string, timeo
 	}
 	tr, err := run(ctx)
 	if w != nil && s.adapters.finishWait(w) {
-		return nil, cancelledWait(waitID, err)
+		return nil, withReceipt(cancelledWait(waitID, err), tr.Receipt)
 	}
 	if err != nil {
-		return nil, err
+		return nil, withReceipt(err, tr.Receipt)
 	}
 	r := ptywright.DefaultRedactor()
 	out := adapterWaitResult{State: ptywright.RedactState(tr.State, r), WaitID: waitID}

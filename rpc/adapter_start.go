@@ -8,6 +8,7 @@ import (
 	"ptywright/contract"
 	"ptywright/events"
 	"ptywright/internal/host"
+	"ptywright/internal/launch"
 	"ptywright/manifest"
 )
 
@@ -81,8 +82,9 @@ func (s *Server) adapterResume(ctx context.Context, _ *conn, raw []byte) (any, e
 	if err != nil {
 		return nil, err
 	}
-	// Only once the new adapter can start: a bad resume leaves the prior
-	// one running. A prior adapter that is gone already is not an error.
+	// Only once the new adapter can start (prepareStart checked what can be
+	// checked before spawning): a bad resume leaves the prior one running.
+	// A prior adapter that is gone already is not an error.
 	if p.PriorAdapter != "" {
 		if prior := s.adapters.take(p.PriorAdapter); prior != nil {
 			holdNotifications(ctx, prior.e)
@@ -96,7 +98,7 @@ func (s *Server) adapterResume(ctx context.Context, _ *conn, raw []byte) (any, e
 
 // prepareStart checks everything about a start that can be checked before
 // spawning: the plugin and its kind, its session.spawn permission, the
-// target and cwd.
+// target, cwd, and the launch (see checkLaunch).
 func (s *Server) prepareStart(method string, p startParams) (manifest.Manifest, ptywright.Options, error) {
 	if p.Plugin == "" {
 		return manifest.Manifest{}, ptywright.Options{}, invalidParams("plugin", "must not be empty")
@@ -118,7 +120,24 @@ func (s *Server) prepareStart(method string, p startParams) (manifest.Manifest, 
 	if err := checkCwd(p.Cwd); err != nil {
 		return m, ptywright.Options{}, err
 	}
+	if err := checkLaunch(opts); err != nil {
+		return m, ptywright.Options{}, err
+	}
 	return m, opts, nil
+}
+
+// checkLaunch refuses, before anything is closed, a program that does not
+// resolve, the way ptywright.Start will resolve it, to an executable in
+// PATH or the cwd (the strings execve cannot take were checked with the
+// target: host.CheckStrings). What only the exec itself finds out still
+// fails after (see adapterResume): args and env longer than the OS takes
+// (E2BIG), a script whose interpreter is missing, no PTY or process left,
+// a program changed between the check and the exec.
+func checkLaunch(opts ptywright.Options) error {
+	if _, err := launch.Resolve(opts.Program, opts.Dir); err != nil {
+		return startError(fmt.Errorf("ptywright: start %q: %w", opts.Program, err))
+	}
+	return nil
 }
 
 // targetOptions builds the session options of a start (see

@@ -292,14 +292,26 @@ func conformance(t *testing.T, c *client, f Framing) {
 	require.Equal(t, 40, resized.Size["rows"])
 	require.Equal(t, 120, resized.Size["cols"])
 
+	// The reference's program (printf ready) exits at once; waited for,
+	// so that the answer does not depend on timing. A kill then signals
+	// nobody (its pid may be another process's) and says so: -32002, as
+	// text input does. A live program's kill answers the reference's result.
+	c.wait("s1", map[string]any{"type": "process_exited"})
 	m = c.ref(f, "9", `{
 "jsonrpc": "2.0",
 "id": 9,
 "method": "session.kill",
 "params": { "session": "s1" }
 }`)
-	require.JSONEq(t, `{"killed":true}`, string(m.Result))
-	// Killed, still registered and readable.
+	require.NotNil(t, m.Error, "kill after the exit: %s", m.Result)
+	require.Equal(t, int64(CodeSessionClosed), m.Error.Code, m.Error.Message)
+	require.Contains(t, m.Error.Message, "exited")
+	live := c.sh("sleep 30")
+	res, rpcErr := c.call("session.kill", map[string]any{"session": live})
+	require.Nil(t, rpcErr)
+	require.JSONEq(t, `{"killed":true}`, string(res))
+	c.do("session.close", map[string]any{"session": live}, nil)
+	// Exited, still registered and readable.
 	m = c.ref(f, "3", `{ "jsonrpc": "2.0", "id": 3, "method": "session.list" }`)
 	require.JSONEq(t, `{"sessions":["s1"]}`, string(m.Result))
 	c.do("session.transcript", map[string]any{"session": "s1"}, nil)

@@ -146,7 +146,50 @@ func toWire(err error) *Error {
 			out.Data = raw
 		}
 	}
+	var re *receiptError
+	if errors.As(err, &re) {
+		out.Data = withMember(out.Data, "receipt", re.receipt)
+	}
 	return out
+}
+
+// receiptError is a turn that failed after its send was delivered: the
+// receipt goes into the error's data beside what the data already carries
+// (a timeout's evidence), so a client that retries knows its keys were
+// typed.
+type receiptError struct {
+	err     error
+	receipt ptywright.Receipt
+}
+
+func (e *receiptError) Error() string { return e.err.Error() }
+func (e *receiptError) Unwrap() error { return e.err }
+
+// withReceipt attaches rc (redacted like a success reply's) to err when
+// the send got as far as an intent.
+func withReceipt(err error, rc ptywright.Receipt) error {
+	if err == nil || rc.Intent == "" {
+		return err
+	}
+	return &receiptError{err: err, receipt: ptywright.RedactReceipt(rc, ptywright.DefaultRedactor())}
+}
+
+// withMember adds name: v to the JSON object data (or to a new one). Data
+// that is not an object is kept as it is: the class's shape wins.
+func withMember(data json.RawMessage, name string, v any) json.RawMessage {
+	obj := map[string]json.RawMessage{}
+	if len(data) > 0 && json.Unmarshal(data, &obj) != nil {
+		return data
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return data
+	}
+	obj[name] = raw
+	if out, err := json.Marshal(obj); err == nil {
+		return out
+	}
+	return data
 }
 
 // invalidParams names the offending field.

@@ -95,7 +95,7 @@ func (s *Server) sessionCreate(ctx context.Context, _ *conn, raw []byte) (any, e
 	if err := engine.Validate(); err != nil {
 		return nil, err
 	}
-	sess, err := ptywright.Start(ptywright.Options{
+	opts := ptywright.Options{
 		Program:             p.Program,
 		Args:                p.Args,
 		Dir:                 p.Cwd,
@@ -109,7 +109,11 @@ func (s *Server) sessionCreate(ctx context.Context, _ *conn, raw []byte) (any, e
 		RecordPath:          p.RecordPath,
 		RecordRaw:           p.RecordRaw,
 		KeepDetached:        p.KeepDetached,
-	})
+	}
+	if err := hostError(host.CheckStrings(opts)); err != nil {
+		return nil, err
+	}
+	sess, err := ptywright.Start(opts)
 	if err != nil {
 		return nil, startError(err)
 	}
@@ -138,8 +142,12 @@ func hostError(err error) error {
 }
 
 // startError classifies a failure to start: the caller's mistakes (see
-// host.CallerStartError) are invalid params; anything else is the server's.
+// host.CallerStartError) are invalid params, naming the field when one
+// explains it (host.StartError); anything else is the server's.
 func startError(err error) error {
+	if fe := hostError(host.StartError(err)); errors.Is(fe, ErrInvalidParams) {
+		return fe
+	}
 	if host.CallerStartError(err) {
 		return fmt.Errorf("%w: %w", ErrInvalidParams, err)
 	}

@@ -67,7 +67,7 @@ func TestSessionCreateParams(t *testing.T) {
 		{map[string]any{"program": "no-such-program-anywhere"}, "no-such-program-anywhere"},
 		{map[string]any{"program": "/bin/sh", "transcript_max_chars": -1}, "transcript_max_chars: must not be negative"},
 		{map[string]any{"program": "/bin/sh", "cols": 100000}, "cols: must be between 1 and 10000"},
-		{map[string]any{"program": "/bin/sh", "pixel_width": -1}, "pixel_width: must be >= 0"},
+		{map[string]any{"program": "/bin/sh", "pixel_width": -1}, "pixel_width: must be between 0 and 65535"},
 		// An explicit 0 is refused as session.resize refuses it; only an
 		// omitted size means 24x80.
 		{map[string]any{"program": "/bin/sh", "rows": 0}, "rows: must be between 1 and 10000, got 0"},

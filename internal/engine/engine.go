@@ -44,6 +44,9 @@ type Engine interface {
 	// Scrollback returns the kept rows' text, oldest first, trailing
 	// spaces trimmed.
 	Scrollback() []string
+	// ScrollbackTail returns the newest n kept rows as Scrollback does
+	// (fewer when fewer are kept), oldest first.
+	ScrollbackTail(n int) []string
 	// Close stops the engine's reply delivery; Write stays usable.
 	Close()
 }
@@ -111,6 +114,17 @@ func (e *VTCore) Scrollback() []string {
 		b := e.term.AppendScrollbackText(e.buf[:0], i)
 		e.buf = b
 		out[i] = string(bytes.TrimRight(b, " "))
+	}
+	return out
+}
+
+// ScrollbackTail implements Engine.
+func (e *VTCore) ScrollbackTail(n int) []string {
+	total := e.term.ScrollbackLen()
+	out := make([]string, min(n, total))
+	for i := range out {
+		e.buf = e.term.AppendScrollbackText(e.buf[:0], total-len(out)+i)
+		out[i] = string(bytes.TrimRight(e.buf, " "))
 	}
 	return out
 }

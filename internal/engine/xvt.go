@@ -60,6 +60,12 @@ func NewXVT(rows, cols int, onReply func([]byte)) *XVT {
 // SetScrollback implements Engine.
 func (e *XVT) SetScrollback(rows int) { e.emu.SetScrollbackSize(rows) }
 
+// ScrollbackTail implements Engine.
+func (e *XVT) ScrollbackTail(n int) []string {
+	all := e.Scrollback()
+	return all[max(0, len(all)-n):]
+}
+
 // Scrollback implements Engine.
 func (e *XVT) Scrollback() []string {
 	lines := e.emu.Scrollback().Lines()

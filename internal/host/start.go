@@ -51,11 +51,12 @@ func CheckAdapterKind(m manifest.Manifest) error {
 
 // CallerStartError says whether a failure of ptywright.Start is the
 // caller's mistake (a program that is not there, is a directory, is not
-// executable or not a format the system can run; a missing directory)
-// rather than the server's (no PTY, no memory).
+// executable or not a format the system can run; a missing directory;
+// args and env longer than the system takes) rather than the server's (no
+// PTY, no memory). A field error from this package is the caller's too.
 func CallerStartError(err error) bool {
 	var ee *exec.Error // any failure to find the program
-	return errors.As(err, &ee) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) ||
+	return errors.As(err, &ee) || errors.Is(err, ErrInvalidStart) || errors.Is(err, syscall.E2BIG) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) ||
 		errors.Is(err, syscall.EISDIR) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ENOEXEC) ||
 		errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENAMETOOLONG)
 }
@@ -78,8 +79,8 @@ type Target struct {
 // program the manifest's default_target supplies program, args, rows and
 // cols (the caller's args, rows and cols win when given) and its env, under
 // the caller's env; the variables it requires must then be set, in the
-// merged env or this process's environment. Errors are *ptywright.FieldError
-// naming "program" or "env".
+// merged env or this process's environment. The result passes CheckStrings.
+// Errors are *ptywright.FieldError naming the field.
 func TargetOptions(t Target, m manifest.Manifest) (ptywright.Options, error) {
 	opts := ptywright.Options{
 		Program:      t.Program,
@@ -92,7 +93,7 @@ func TargetOptions(t Target, m manifest.Manifest) (ptywright.Options, error) {
 		KeepDetached: t.KeepDetached,
 	}
 	if t.Program != "" {
-		return opts, nil
+		return opts, CheckStrings(opts)
 	}
 	dt := m.DefaultTarget
 	if dt == nil || dt.Program == "" {
@@ -123,5 +124,5 @@ func TargetOptions(t Target, m manifest.Manifest) (ptywright.Options, error) {
 	if len(missing) > 0 {
 		return opts, fieldError("env", "plugin %q's default_target requires %s to be set (pass it in env or in the server's environment)", m.Name, strings.Join(missing, ", "))
 	}
-	return opts, nil
+	return opts, CheckStrings(opts)
 }

@@ -79,6 +79,32 @@ func Continues(prev, next string, cols int) (indent int, glue, ok bool) {
 }
 
 // fullRow reports whether row, cols (> 0) wide, fills the width.
+// LeadIn returns the rows at the end of tail (the newest scrollback rows,
+// oldest first) that go on, one into the next and the last into first (the
+// screen's first row), as RowSpans reads rows: those a secret that wrapped
+// off the top of the screen may start in. nil when the last does not go on
+// into first.
+func LeadIn(tail []string, first string, cols int) []string {
+	if first == "" {
+		return nil
+	}
+	k, next := len(tail), first
+	for k > 0 {
+		if _, _, ok := Continues(tail[k-1], next, cols); !ok && !fullRow(tail[k-1], cols) {
+			break
+		}
+		k, next = k-1, tail[k-1]
+	}
+	if k == len(tail) {
+		return nil
+	}
+	return tail[k:]
+}
+
+// FullRow reports whether row (a screen row's text) fills a screen cols
+// wide: RowSpans reads it as going on in the next row.
+func FullRow(row string, cols int) bool { return fullRow(row, cols) }
+
 func fullRow(row string, cols int) bool {
 	return cols > 0 && len(row) >= cols && textWidth(row) >= cols
 }
