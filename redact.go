@@ -163,20 +163,7 @@ func (r *Redactor) Enabled() bool { return r.orDefault().enabled }
 // with the default policy.
 func (r *Redactor) Redact(s string) string {
 	r = r.orDefault()
-	spans := r.Spans(s)
-	if len(spans) == 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + len(spans)*len(r.replacement))
-	last := 0
-	for _, sp := range spans {
-		b.WriteString(s[last:sp[0]])
-		b.WriteString(r.replacement)
-		last = sp[1]
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	return secrets.Replace(s, r.Spans(s), r.replacement)
 }
 
 // replacementText is the text that stands in for each span.
@@ -191,6 +178,13 @@ func (r *Redactor) Spans(s string) [][2]int {
 	if !r.enabled || s == "" {
 		return nil
 	}
+	// A secret a program broke with a colour change or an erased typo is
+	// found on the text as the terminal shows it.
+	return secrets.ThroughEscapes(s, r.spans)
+}
+
+// spans is Spans on s as it is.
+func (r *Redactor) spans(s string) [][2]int {
 	var spans [][2]int
 	spans = secrets.Spans(s, r.replacement, spans)
 	for _, re := range r.regexes {
@@ -285,65 +279,16 @@ func (r *Redactor) quotingScreen(snap ScreenSnapshot) *Redactor {
 }
 
 // redactValue returns a copy of a JSON-like value (what Lua plugins return,
-// and the string slices and maps Go extensions use) with its strings
-// redacted. cols > 0 is the width of the screen the value may quote: its
-// strings' lines, and a list of strings, are read as screen rows, so a
-// secret the terminal soft-wrapped is hidden on each row (redactScreenRows).
+// and the string slices and maps Go extensions use) with its strings and
+// member names redacted. cols > 0 is the width of the screen the value may
+// quote: its strings' lines, and a list of strings, are read as screen
+// rows, so a secret the terminal soft-wrapped is hidden on each row.
 func redactValue(v any, r *Redactor, cols int) any {
-	switch x := v.(type) {
-	case string:
-		return redactScreenText(x, cols, r)
-	case []string:
-		return redactStrings(x, r, cols)
-	case map[string]string:
-		out := make(map[string]string, len(x))
-		for k, e := range x {
-			out[k] = redactScreenText(e, cols, r)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = redactValue(e, r, cols)
-		}
-		return out
-	case []any:
-		strs := make([]string, 0, len(x))
-		for _, e := range x {
-			if s, ok := e.(string); ok {
-				strs = append(strs, s)
-			}
-		}
-		out := make([]any, len(x))
-		if len(strs) == len(x) {
-			// A Lua plugin's table of lines.
-			for i, s := range redactStrings(strs, r, cols) {
-				out[i] = s
-			}
-			return out
-		}
-		for i, e := range x {
-			out[i] = redactValue(e, r, cols)
-		}
-		return out
-	}
-	return v
-}
-
-// redactStrings redacts a list of strings, which may be the rows of a
-// screen cols wide: read as rows, unless a string holds a line break.
-func redactStrings(x []string, r *Redactor, cols int) []string {
-	if !slices.ContainsFunc(x, func(s string) bool { return strings.Contains(s, "\n") }) {
-		if rows := redactScreenRows(x, cols, r); rows != nil {
-			return rows
-		}
-		return slices.Clone(x)
-	}
-	out := make([]string, len(x))
-	for i, e := range x {
-		out[i] = redactScreenText(e, cols, r)
-	}
-	return out
+	return secrets.Tree{
+		Text: func(s string) string { return redactScreenText(s, cols, r) },
+		Rows: func(rows []string) []string { return redactScreenRows(rows, cols, r) },
+		Key:  r.Redact,
+	}.Value(v)
 }
 
 // RedactOutcome returns a copy of a match outcome with what it quotes from

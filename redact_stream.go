@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"sync"
 	"unicode/utf8"
+
+	"ptywright/internal/secrets"
 )
 
 // Redacting a stream. Output arrives cut into arbitrary chunks and a secret
@@ -20,6 +22,10 @@ import (
 // The cut rests on one property of every default pattern but the private
 // key block: no secret contains a control character other than tab, nor a
 // complete escape sequence. Held text therefore starts after the last one.
+// A secret a program breaks with one (a colour change, an erased typo) is
+// found on the text as shown (secrets.ThroughEscapes): its first piece is
+// hidden when released, the rest as the continuation of a span that began
+// in the lookbehind.
 // A private key block is held whole, from its header, until its END line
 // arrives (bounded by streamHoldHard).
 
@@ -152,6 +158,7 @@ const openTailWindow = 512
 // span; if not, a fragment of ordinary text was hidden, the cheaper
 // mistake.
 func openSecretTail(s string) int {
+	s = secrets.TrimShownEnd(s) // "sk-ant-api03-Q7\x1b[1m" may go on too
 	lo := max(0, len(s)-openTailWindow)
 	for lo > 0 && lo < len(s) && !utf8.RuneStart(s[lo]) {
 		lo++
@@ -170,7 +177,9 @@ func openSecretTail(s string) int {
 
 // lastControlCut returns where s can be cut so that no secret the default
 // patterns hide can straddle the cut: after the last control character
-// (other than tab: no secret contains one), or after the escape sequence it
+// (other than tab: no secret contains one; nor a backspace or an escape
+// inside a word, which a secret may go on through: secrets.InWord), or
+// after the escape sequence it
 // starts when that sequence is complete (its bytes cannot be part of a
 // secret either), or before an incomplete one; 0 if s has none. A word
 // right after the cut is still judged with the bytes before it, which the
@@ -179,6 +188,15 @@ func lastControlCut[T text](s T) int {
 	for i := len(s) - 1; i >= 0; i-- {
 		c := s[i]
 		if (c < 0x20 && c != '\t') || c == 0x7f {
+			if (c == 0x1b || c == '\b') && secrets.InWord(s, i) {
+				continue // inside a word: a secret may go on through it
+			}
+			if c == 0x07 {
+				if e := secrets.BellStart(s, i); e >= 0 {
+					i = e // a hyperlink inside a word
+					continue
+				}
+			}
 			if c != 0x1b {
 				return i + 1
 			}

@@ -50,7 +50,11 @@ func TestStreamCut(t *testing.T) {
 		{"done\n", 5},
 		{"line\npartial", 5},
 		{"\x1b[0m", 4},
-		{"a\x1b[", 1},
+		{"a \x1b[", 2},
+		{"a\x1b[", 0},             // after a word: a colour change inside a secret, maybe
+		{"line\nsk-ab\x1b[1m", 5}, // the same
+		{"line\nab X\b", 5},       // an erased typo
+		{"a\x1b[2;1H", 7},         // a cursor move ends a word
 		{"line\nAPI_KEY=abc123", 5},
 	} {
 		require.Equal(t, tt.want, streamCut(tt.held, streamSpans(r, tt.held, 0), 0), "%q", tt.held)

@@ -11,6 +11,8 @@ import (
 	"unsafe"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/internal/workload"
 )
 
 func TestDefaultRedactionPatterns(t *testing.T) {
@@ -388,6 +390,8 @@ func BenchmarkRedact128KiB(b *testing.B) {
 		{"mixed", redactionCorpus(128 << 10)},
 		{"clean", repeatToSize("plain output line without anything of interest\r\n", 128<<10)},
 		{"no_newlines", strings.ReplaceAll(redactionCorpus(128<<10), "\r\n", "\x1b[1E")},
+		// A TUI's raw output: colour changes everywhere, some inside words.
+		{"claude_raw", string(workload.ClaudeRedraws(128<<10, 24, 80))},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			r := DefaultRedactor()

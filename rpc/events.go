@@ -7,6 +7,7 @@ import (
 
 	"ptywright"
 	"ptywright/events"
+	"ptywright/internal/secrets"
 )
 
 // notifyEvent carries one core or plugin event to a client subscribed
@@ -142,6 +143,21 @@ type eventParams struct {
 	DroppedEvents int `json:"dropped_events,omitempty"`
 }
 
+// sessionCols is the current width of the session an event is about, 0
+// when it names none the server knows: a payload carries no width, and
+// what a plugin quotes from the screen it quotes at this width, unless the
+// session was resized between the emit and now.
+func (n *notifier) sessionCols(id string) int {
+	if id == "" || n.reg == nil {
+		return 0
+	}
+	e, err := n.reg.get(id)
+	if err != nil {
+		return 0
+	}
+	return e.sess.Size().Cols
+}
+
 // encodeEvents builds the adapter.event frames; the first carries the
 // count of events dropped before it.
 func (n *notifier) encodeEvents(evs []events.Event, dropped int) [][]byte {
@@ -152,7 +168,7 @@ func (n *notifier) encodeEvents(evs []events.Event, dropped int) [][]byte {
 			Plugin:        ev.Plugin,
 			Session:       ev.Session,
 			Adapter:       ev.Adapter,
-			Payload:       redactJSON(ev.Payload),
+			Payload:       redactJSON(ev.Payload, n.sessionCols(ev.Session)),
 			Timestamp:     events.Timestamp(ev.Time),
 			DroppedEvents: dropped,
 		})
@@ -166,9 +182,12 @@ func (n *notifier) encodeEvents(evs []events.Event, dropped int) [][]byte {
 	return frames
 }
 
-// redactJSON redacts every string in a JSON value with the default
-// policy, as notifications are; a value it cannot decode becomes null.
-func redactJSON(raw json.RawMessage) json.RawMessage {
+// redactJSON redacts every string and member name in a JSON value with
+// the default policy, as notifications are; a value it cannot decode
+// becomes null. cols is the width of the screen of the event's session (0:
+// none): a list of strings, or a string's lines, are read as its rows, so a
+// secret the terminal wrapped is hidden on each row it covers.
+func redactJSON(raw json.RawMessage, cols int) json.RawMessage {
 	if len(raw) == 0 {
 		return json.RawMessage("null")
 	}
@@ -179,23 +198,12 @@ func redactJSON(raw json.RawMessage) json.RawMessage {
 		return json.RawMessage("null")
 	}
 	red := ptywright.DefaultRedactor()
-	var walk func(any) any
-	walk = func(v any) any {
-		switch v := v.(type) {
-		case string:
-			return red.Redact(v)
-		case []any:
-			for i := range v {
-				v[i] = walk(v[i])
-			}
-		case map[string]any:
-			for k, e := range v {
-				v[k] = walk(e)
-			}
-		}
-		return v
-	}
-	out, err := marshal(walk(v))
+	repl := ptywright.DefaultRedactionPolicy().Replacement
+	out, err := marshal(secrets.Tree{
+		Text: func(s string) string { return secrets.RedactText(s, cols, red.Spans, repl) },
+		Rows: func(rows []string) []string { return secrets.RedactRows(rows, cols, red.Spans, repl) },
+		Key:  red.Redact,
+	}.Value(v))
 	if err != nil {
 		return json.RawMessage("null")
 	}

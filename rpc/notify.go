@@ -42,6 +42,7 @@ const (
 // memory and never holds up a session or another client.
 type notifier struct {
 	log   *slog.Logger
+	reg   *registry     // the server's sessions, for an event's screen width
 	ready chan struct{} // capacity 1: wakes the writer
 
 	mu      sync.Mutex
@@ -94,8 +95,8 @@ func (f filter) match(e *entry) bool {
 	return ok && e.adapter != ""
 }
 
-func newNotifier(log *slog.Logger) *notifier {
-	return &notifier{log: log, ready: make(chan struct{}, 1), subs: make(map[*entry]*delivery), holds: make(map[string]int)}
+func newNotifier(log *slog.Logger, reg *registry) *notifier {
+	return &notifier{log: log, reg: reg, ready: make(chan struct{}, 1), subs: make(map[*entry]*delivery), holds: make(map[string]int)}
 }
 
 // post records an event of e. It never blocks.

@@ -168,7 +168,7 @@ func (s *Server) newConn(ctx context.Context, rwc io.ReadWriteCloser, framing Fr
 		out:        make(chan response, MaxInFlight+1),
 		idle:       make(chan struct{}),
 		writerDone: make(chan struct{}),
-		notes:      newNotifier(log),
+		notes:      newNotifier(log, s.reg),
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	lua "github.com/Shopify/go-lua"
 
+	"ptywright/internal/secrets"
 	"ptywright/manifest"
 )
 
@@ -451,8 +452,8 @@ func (rt *Runtime) CallClose(ctx context.Context) error {
 
 // luaLog is ptywright.log.<level>(msg, fields?): one slog record with
 // plugin=<name> and the fields' keys in sorted order. The message and
-// string fields are redacted with the default policy, like everything
-// else that leaves the process.
+// every string of the fields, keys and nested ones included, are redacted
+// with the default policy, like everything else that leaves the process.
 func (rt *Runtime) luaLog(fname string, level slog.Level) lua.Function {
 	fname = "log." + fname
 	return func(l *lua.State) int {
@@ -474,12 +475,11 @@ func (rt *Runtime) luaLog(fname string, level slog.Level) lua.Function {
 			if !ok {
 				ArgError(l, fname, 2, "want a table with string keys")
 			}
+			// Every string, nested ones and table keys included: a
+			// plugin logs the rows it saw in a list or as a set.
+			fields, _ = secrets.Tree{Text: rt.redact, Key: rt.redact}.Value(fields).(map[string]any)
 			for _, k := range slices.Sorted(maps.Keys(fields)) {
-				v := fields[k]
-				if s, ok := v.(string); ok {
-					v = rt.redact(s)
-				}
-				attrs = append(attrs, k, v)
+				attrs = append(attrs, k, fields[k])
 			}
 		}
 		// The message carries the plugin's name as a prefix, as the
