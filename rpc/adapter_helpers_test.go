@@ -4,6 +4,9 @@ package rpc
 
 import (
 	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -49,6 +52,28 @@ func newPlugins(t testing.TB, manifests ...string) *plugins.Registry {
 		require.NoError(t, err)
 	}
 	return p
+}
+
+// luaAdapterServer serves a registry holding one Lua adapter plugin, name,
+// with every permission an adapter uses, extra at the end of its manifest
+// and source as its main.lua, and returns a client of it. logger (nil:
+// testLogger) is the registry's and the server's.
+func luaAdapterServer(t *testing.T, name, extra, source string, logger *slog.Logger) *client {
+	t.Helper()
+	if logger == nil {
+		logger = testLogger(t)
+	}
+	dir := t.TempDir()
+	manifest := "name = \"" + name + "\"\nkind = \"adapter\"\nversion = \"0.1.0\"\nruntime = \"lua\"\nentrypoint = \"main.lua\"\n" +
+		`permissions = ["session.spawn", "session.kill", "screen.read", "transcript.read", "input.write", "matcher.wait"]` + "\n" + extra
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "manifest.toml"), []byte(manifest), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.lua"), []byte(source), 0o600))
+	p, err := plugins.New(plugins.Options{Logger: logger})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, p.Close()) })
+	_, err = p.Load(filepath.Join(dir, "manifest.toml"))
+	require.NoError(t, err)
+	return dialUnix(t, serveUnix(t, newServer(t, Options{Plugins: p, Logger: logger})), NDJSON)
 }
 
 // adapterStarted is adapter.start's and adapter.resume's result.

@@ -4,31 +4,21 @@ package rpc
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"ptywright/plugins"
 )
 
-// huntRowsPlugin's classifier emits, on every pass, the screen's non-blank
+// rowsPluginPlugin's classifier emits, on every pass, the screen's non-blank
 // rows as the keys of a table (a plugin counting which lines it has seen is
 // an ordinary thing to write) and as a list of values.
-const huntRowsManifest = `name = "huntrows"
-kind = "adapter"
-version = "0.1.0"
-runtime = "lua"
-entrypoint = "main.lua"
-permissions = ["session.spawn", "session.kill", "screen.read", "transcript.read", "input.write", "matcher.wait"]
-
+const rowsPluginEvents = `
 [events]
-emits = ["huntrows:rows"]
+emits = ["rowsplugin:rows"]
 `
 
-const huntRowsLua = `local M = {}
+const rowsPluginLua = `local M = {}
 function M.classify(ctx)
   local seen, list = {}, {}
   for line in ctx.screen:gmatch("[^\n]+") do
@@ -46,31 +36,22 @@ end
 return M
 `
 
-// huntRowsEvent starts the huntrows adapter on a program that prints
+// rowsPluginEvent starts the rowsplugin adapter on a program that prints
 // "key: <secret>" and returns the payload of a rows event of a pass that saw
 // it.
-func huntRowsEvent(t *testing.T, secret string) string {
+func rowsPluginEvent(t *testing.T, secret string) string {
 	t.Helper()
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "manifest.toml"), []byte(huntRowsManifest), 0o600))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.lua"), []byte(huntRowsLua), 0o600))
-	p, err := plugins.New(plugins.Options{Logger: testLogger(t)})
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, p.Close()) })
-	_, err = p.Load(filepath.Join(dir, "manifest.toml"))
-	require.NoError(t, err)
-	srv := newServer(t, Options{Plugins: p})
-	c := dialUnix(t, serveUnix(t, srv), NDJSON)
+	c := luaAdapterServer(t, "rowsplugin", rowsPluginEvents, rowsPluginLua, nil)
 	c.do("server.set_notifications", map[string]any{"enabled": true, "events": true}, nil)
 	started := c.startAdapter(map[string]any{
-		"plugin":  "huntrows",
+		"plugin":  "rowsplugin",
 		"program": "/bin/sh",
 		"args":    []string{"-c", "printf 'key: " + secret + "\\nend-mark\\n'; sleep 30"},
 	})
 	c.do("adapter.wait", map[string]any{"adapter": started.Adapter, "timeout_ms": patience.Milliseconds()}, nil)
 	ev := c.nextEvent(func(ev eventParams) bool {
 		var p struct{ List []string }
-		if ev.Event != "huntrows:rows" || json.Unmarshal(ev.Payload, &p) != nil {
+		if ev.Event != "rowsplugin:rows" || json.Unmarshal(ev.Payload, &p) != nil {
 			return false
 		}
 		return slices.Contains(p.List, "end-mark")
@@ -85,7 +66,7 @@ func huntRowsEvent(t *testing.T, secret string) string {
 // leaves the library unredacted, whichever notification carries it.
 func TestEventPayloadMemberNamesRedacted(t *testing.T) {
 	secret := "sk-ant-api03-" + redactionBody[:40] + "AA" // fits one 80-column row
-	payload := huntRowsEvent(t, secret)
+	payload := rowsPluginEvent(t, secret)
 	var p struct {
 		Seen map[string]bool
 		List []string
@@ -104,7 +85,7 @@ func TestEventPayloadMemberNamesRedacted(t *testing.T) {
 // so the continuation row is hidden too.
 func TestEventPayloadWrappedSecretRedacted(t *testing.T) {
 	secret := "sk-ant-api03-" + redactionBody + "AA" // 96 columns with its key: wraps at 80
-	payload := huntRowsEvent(t, secret)
+	payload := rowsPluginEvent(t, secret)
 	var p struct{ List []string }
 	require.NoError(t, json.Unmarshal([]byte(payload), &p))
 	for _, row := range p.List {

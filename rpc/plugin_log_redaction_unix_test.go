@@ -4,20 +4,16 @@ package rpc
 
 import (
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"ptywright/plugins"
 )
 
-// huntLogLua's classifier logs what it saw: the rows in a nested list, a
+// logPluginLua's classifier logs what it saw: the rows in a nested list, a
 // table keyed by row, and one row as a top-level string field.
-const huntLogLua = `local M = {}
+const logPluginLua = `local M = {}
 function M.classify(ctx)
   local rows, seen, key = {}, {}, ""
   for line in ctx.screen:gmatch("[^\n]+") do
@@ -41,29 +37,13 @@ return M
 // the server's log (stderr for `ptywright serve`). The redaction rule
 // lists "the CLI's and plugins' log lines".
 func TestPluginLogFieldsRedacted(t *testing.T) {
-	dir := t.TempDir()
-	manifest := `name = "huntlog"
-kind = "adapter"
-version = "0.1.0"
-runtime = "lua"
-entrypoint = "main.lua"
-permissions = ["session.spawn", "session.kill", "screen.read", "transcript.read", "input.write", "matcher.wait"]
-`
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "manifest.toml"), []byte(manifest), 0o600))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.lua"), []byte(huntLogLua), 0o600))
 	logs := &logBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	p, err := plugins.New(plugins.Options{Logger: logger})
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, p.Close()) })
-	_, err = p.Load(filepath.Join(dir, "manifest.toml"))
-	require.NoError(t, err)
-	srv := newServer(t, Options{Plugins: p, Logger: logger})
-	c := dialUnix(t, serveUnix(t, srv), NDJSON)
+	c := luaAdapterServer(t, "logplugin", "", logPluginLua, logger)
 
 	secret := "sk-ant-api03-" + redactionBody[:40] + "AA" // fits one 80-column row
 	a := c.startAdapter(map[string]any{
-		"plugin":  "huntlog",
+		"plugin":  "logplugin",
 		"program": "/bin/sh",
 		"args":    []string{"-c", "printf 'key: " + secret + "\\nend-mark\\n'; sleep 30"},
 	})

@@ -4,19 +4,15 @@ package rpc
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"ptywright/plugins"
 )
 
-// huntMetaLua's classifier reports, in its state's metadata, the rows it
+// metaPluginLua's classifier reports, in its state's metadata, the rows it
 // saw as the keys of a table (with a count), and the same rows as a list.
-const huntMetaLua = `local M = {}
+const metaPluginLua = `local M = {}
 function M.classify(ctx)
   local seen, rows = {}, {}
   for line in ctx.screen:gmatch("[^\n]+") do
@@ -36,27 +32,11 @@ return M
 // plugin keying a table by screen row does not return the secret on screen
 // through adapter.state or adapter.wait.
 func TestStateMetadataKeysRedacted(t *testing.T) {
-	dir := t.TempDir()
-	manifest := `name = "huntmeta"
-kind = "adapter"
-version = "0.1.0"
-runtime = "lua"
-entrypoint = "main.lua"
-permissions = ["session.spawn", "session.kill", "screen.read", "transcript.read", "input.write", "matcher.wait"]
-`
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "manifest.toml"), []byte(manifest), 0o600))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.lua"), []byte(huntMetaLua), 0o600))
-	p, err := plugins.New(plugins.Options{Logger: testLogger(t)})
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, p.Close()) })
-	_, err = p.Load(filepath.Join(dir, "manifest.toml"))
-	require.NoError(t, err)
-	srv := newServer(t, Options{Plugins: p})
-	c := dialUnix(t, serveUnix(t, srv), NDJSON)
+	c := luaAdapterServer(t, "metaplugin", "", metaPluginLua, nil)
 
 	secret := "sk-ant-api03-" + redactionBody[:40] + "AA" // fits one 80-column row
 	a := c.startAdapter(map[string]any{
-		"plugin":  "huntmeta",
+		"plugin":  "metaplugin",
 		"program": "/bin/sh",
 		"args":    []string{"-c", "printf 'key: " + secret + "\\nend-mark\\n'; sleep 30"},
 	})

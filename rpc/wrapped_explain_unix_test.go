@@ -3,14 +3,10 @@
 package rpc
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"ptywright/plugins"
 )
 
 // quoteScreenLua's classifier quotes the whole screen as its evidence, as a
@@ -30,23 +26,7 @@ return M
 // so does adapter.explain, now and at a held sequence (it redacted the
 // evidence knowing no width, which returned the continuation row).
 func TestExplainHidesAWrappedSecret(t *testing.T) {
-	dir := t.TempDir()
-	manifest := `name = "quotescreen"
-kind = "adapter"
-version = "0.1.0"
-runtime = "lua"
-entrypoint = "main.lua"
-permissions = ["session.spawn", "session.kill", "screen.read", "transcript.read", "input.write", "matcher.wait"]
-`
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "manifest.toml"), []byte(manifest), 0o600))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.lua"), []byte(quoteScreenLua), 0o600))
-	p, err := plugins.New(plugins.Options{Logger: testLogger(t)})
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, p.Close()) })
-	_, err = p.Load(filepath.Join(dir, "manifest.toml"))
-	require.NoError(t, err)
-	srv := newServer(t, Options{Plugins: p})
-	c := dialUnix(t, serveUnix(t, srv), NDJSON)
+	c := luaAdapterServer(t, "quotescreen", "", quoteScreenLua, nil)
 
 	secret := "sk-ant-api03-" + redactionBody + "AA" // with "key: ", 96 columns: wraps at 80
 	a := c.startAdapter(map[string]any{
