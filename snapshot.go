@@ -83,19 +83,12 @@ func RedactSnapshot(snap ScreenSnapshot, r *Redactor) ScreenSnapshot {
 
 // redactScreenText redacts the rows of a screen's text (rows joined by
 // "\n", as ScreenSnapshot.PlainText), a secret that a wrap carried onto
-// the next row included (secrets.RowSpans).
+// the next row included (secrets.RedactText).
 func redactScreenText(text string, cols int, r *Redactor) string {
-	if !r.orDefault().enabled || text == "" {
+	if r = r.orDefault(); !r.enabled {
 		return text
 	}
-	if !secrets.RowsJoin(text, cols) {
-		return r.Redact(text) // no row can go on in the next: no split
-	}
-	rows := redactScreenRows(strings.Split(text, "\n"), cols, r)
-	if rows == nil {
-		return text // nothing to hide: no copy
-	}
-	return strings.Join(rows, "\n")
+	return secrets.RedactText(text, cols, r.Spans, r.replacement)
 }
 
 // redactBelow is redactScreenText for a screen whose first row goes on
@@ -115,18 +108,7 @@ func redactBelow(above []string, text string, cols int, r *Redactor) string {
 // row is read as wrapped), a secret that a wrap split across rows
 // included. It returns nil when there is nothing to hide.
 func redactScreenRows(rows []string, cols int, r *Redactor) []string {
-	var out []string
-	repl := r.replacementText()
-	for i, spans := range secrets.RowSpans(rows, cols, nil, r.Spans) {
-		if len(spans) == 0 {
-			continue
-		}
-		if out == nil {
-			out = slices.Clone(rows)
-		}
-		out[i] = string(appendRedacted(nil, rows[i], 0, len(rows[i]), spans, repl))
-	}
-	return out
+	return secrets.RedactRows(rows, cols, r.Spans, r.replacementText())
 }
 
 // redactRow redacts the cells of one row in place: spans are in the bytes
