@@ -3,6 +3,8 @@ package ptywright
 import (
 	"time"
 	"unicode/utf8"
+
+	"ptywright/internal/secrets"
 )
 
 // OutputHoldDelay is how long OutputSince holds back a tail that could still
@@ -71,7 +73,7 @@ func (s *Session) OutputSince(cursor int64, r *Redactor) OutputChunk {
 			out.Next = at + int64(utf8.RuneCountInString(held[:cut]))
 		}
 	} else if k := openSecretTail(held); k >= 0 {
-		spans = mergeSpans(append(spans, [2]int{k, len(held)}))
+		spans = secrets.MergeSpans(append(spans, [2]int{k, len(held)}))
 	}
 	if len(spans) == 0 {
 		// Nothing to hide: held is already this call's own copy of the

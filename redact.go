@@ -204,31 +204,7 @@ func (r *Redactor) spans(s string) [][2]int {
 			off += i + len(lit)
 		}
 	}
-	return mergeSpans(spans)
-}
-
-// mergeSpans sorts spans and merges those that overlap or touch, so each
-// merged run becomes a single replacement.
-func mergeSpans(spans [][2]int) [][2]int {
-	if len(spans) < 2 {
-		return spans
-	}
-	slices.SortFunc(spans, func(a, b [2]int) int {
-		if a[0] != b[0] {
-			return a[0] - b[0]
-		}
-		return a[1] - b[1]
-	})
-	out := spans[:1]
-	for _, sp := range spans[1:] {
-		last := &out[len(out)-1]
-		if sp[0] <= last[1] {
-			last[1] = max(last[1], sp[1])
-			continue
-		}
-		out = append(out, sp)
-	}
-	return out
+	return secrets.MergeSpans(spans)
 }
 
 // RedactState returns st with what a plugin may have quoted from the screen

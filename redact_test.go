@@ -251,27 +251,6 @@ func TestRedactionSpans(t *testing.T) {
 	}
 }
 
-func TestMergeSpans(t *testing.T) {
-	tests := []struct {
-		name string
-		in   [][2]int
-		want [][2]int
-	}{
-		{"nil", nil, nil},
-		{"one", [][2]int{{3, 5}}, [][2]int{{3, 5}}},
-		{"unsorted disjoint", [][2]int{{10, 12}, {0, 2}, {5, 6}}, [][2]int{{0, 2}, {5, 6}, {10, 12}}},
-		{"nested", [][2]int{{0, 10}, {2, 3}, {4, 9}}, [][2]int{{0, 10}}},
-		{"chain of overlaps", [][2]int{{6, 9}, {0, 3}, {2, 5}, {4, 7}}, [][2]int{{0, 9}}},
-		{"touching", [][2]int{{0, 2}, {2, 4}}, [][2]int{{0, 4}}},
-		{"same start", [][2]int{{1, 2}, {1, 8}, {1, 4}}, [][2]int{{1, 8}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, mergeSpans(tt.in))
-		})
-	}
-}
-
 // TestRedactPlantedSecrets mixes secrets with look-alike prose in random
 // order and layout (short lines, one long line, escape sequences) and checks
 // that no secret survives and no prose is eaten. ("Bearer" is not in the

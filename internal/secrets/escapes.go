@@ -30,7 +30,7 @@ func ThroughEscapes(s string, spans func(string) [][2]int) [][2]int {
 	for _, sp := range found {
 		out = append(out, [2]int{v.orig(sp[0]), v.orig(sp[1]-1) + 1})
 	}
-	return mergeSpans(out)
+	return MergeSpans(out)
 }
 
 // escapeInWord reports whether s has a backspace, or an escape sequence

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -247,7 +248,7 @@ func RowSpans(rows []string, cols int, full func(i int) bool, spans func(string)
 		i = j + 1
 	}
 	for k := range out {
-		out[k] = mergeSpans(out[k])
+		out[k] = MergeSpans(out[k])
 	}
 	return out
 }
@@ -278,16 +279,18 @@ func ScreenPieces(text string, cols int, spans func(string) [][2]int) []string {
 	return pieces
 }
 
-// mergeSpans sorts spans by start and merges those that overlap or touch.
-func mergeSpans(spans [][2]int) [][2]int {
+// MergeSpans sorts spans and merges those that overlap or touch, so each
+// merged run becomes a single replacement. It reuses spans' storage.
+func MergeSpans(spans [][2]int) [][2]int {
 	if len(spans) < 2 {
 		return spans
 	}
-	for i := 1; i < len(spans); i++ { // insertion sort: a row has few spans
-		for j := i; j > 0 && (spans[j][0] < spans[j-1][0] || spans[j][0] == spans[j-1][0] && spans[j][1] < spans[j-1][1]); j-- {
-			spans[j], spans[j-1] = spans[j-1], spans[j]
+	slices.SortFunc(spans, func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
 		}
-	}
+		return a[1] - b[1]
+	})
 	out := spans[:1]
 	for _, sp := range spans[1:] {
 		last := &out[len(out)-1]

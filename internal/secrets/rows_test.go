@@ -105,3 +105,25 @@ func TestScreenPieces(t *testing.T) {
 	require.Equal(t, [][2]int{{2, 5}}, RowSpans(strings.Split(short, "\n"), 30, nil, spans)[1])
 	require.Equal(t, []string{key[:26]}, ScreenPieces(short, 30, spans), "a 3-byte piece is left out")
 }
+
+// TestMergeSpans: spans come out sorted, overlapping or touching ones as one.
+func TestMergeSpans(t *testing.T) {
+	tests := []struct {
+		name string
+		in   [][2]int
+		want [][2]int
+	}{
+		{"nil", nil, nil},
+		{"one", [][2]int{{3, 5}}, [][2]int{{3, 5}}},
+		{"unsorted disjoint", [][2]int{{10, 12}, {0, 2}, {5, 6}}, [][2]int{{0, 2}, {5, 6}, {10, 12}}},
+		{"nested", [][2]int{{0, 10}, {2, 3}, {4, 9}}, [][2]int{{0, 10}}},
+		{"chain of overlaps", [][2]int{{6, 9}, {0, 3}, {2, 5}, {4, 7}}, [][2]int{{0, 9}}},
+		{"touching", [][2]int{{0, 2}, {2, 4}}, [][2]int{{0, 4}}},
+		{"same start", [][2]int{{1, 2}, {1, 8}, {1, 4}}, [][2]int{{1, 8}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, MergeSpans(tt.in))
+		})
+	}
+}
