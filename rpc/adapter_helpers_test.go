@@ -76,6 +76,21 @@ func luaAdapterServer(t *testing.T, name, extra, source string, logger *slog.Log
 	return dialUnix(t, serveUnix(t, newServer(t, Options{Plugins: p, Logger: logger})), NDJSON)
 }
 
+// echoAdapterPrinting serves the echo plugin, starts it on a shell that
+// prints text with printf (then sleeps) and returns once mark is on the
+// screen.
+func echoAdapterPrinting(t *testing.T, text, mark string) (*client, adapterStarted) {
+	t.Helper()
+	c := dialUnix(t, serveUnix(t, newServer(t, Options{Plugins: newPlugins(t, echoManifest)})), NDJSON)
+	a := c.startAdapter(map[string]any{
+		"plugin":  "echo",
+		"program": "/bin/sh",
+		"args":    []string{"-c", "printf '" + text + "'; sleep 30"},
+	})
+	c.do("session.wait", map[string]any{"session": a.Session, "matcher": containsText(mark), "timeout_ms": patience.Milliseconds()}, nil)
+	return c, a
+}
+
 // adapterStarted is adapter.start's and adapter.resume's result.
 type adapterStarted struct {
 	Adapter string     `json:"adapter"`

@@ -17,15 +17,8 @@ import (
 // even joined back onto the line). TestAdapterExtractIsRedacted covers a
 // secret on one row.
 func TestExtractHidesAWrappedSecret(t *testing.T) {
-	srv := newServer(t, Options{Plugins: newPlugins(t, echoManifest)})
-	c := dialUnix(t, serveUnix(t, srv), NDJSON)
 	secret := "sk-ant-api03-" + redactionBody + "AA" // with "key: ", 96 columns: wraps at 80
-	a := c.startAdapter(map[string]any{
-		"plugin":  "echo",
-		"program": "/bin/sh",
-		"args":    []string{"-c", "printf 'BEGIN-ANSWER\\nkey: " + secret + "\\nEND-ANSWER\\n'; sleep 30"},
-	})
-	c.do("session.wait", map[string]any{"session": a.Session, "matcher": containsText("END-ANSWER"), "timeout_ms": patience.Milliseconds()}, nil)
+	c, a := echoAdapterPrinting(t, "BEGIN-ANSWER\\nkey: "+secret+"\\nEND-ANSWER\\n", "END-ANSWER")
 
 	var byRegex, bySentinels ptywright.ExtractResult
 	c.do("adapter.extract", map[string]any{"adapter": a.Adapter, "regex": `(?s)BEGIN-ANSWER\n(.*)\nEND-ANSWER`}, &byRegex)

@@ -15,15 +15,8 @@ import (
 // text of the projection (normalized_text, dialog_text, head and tail were
 // redacted row by row, which returned the second row).
 func TestInspectProjectionHidesAWrappedSecret(t *testing.T) {
-	srv := newServer(t, Options{Plugins: newPlugins(t, echoManifest)})
-	c := dialUnix(t, serveUnix(t, srv), NDJSON)
 	secret := "sk-ant-api03-" + redactionBody + "AA" // with "key: ", 96 columns: wraps at 80
-	a := c.startAdapter(map[string]any{
-		"plugin":  "echo",
-		"program": "/bin/sh",
-		"args":    []string{"-c", "printf 'key: " + secret + "\\nend-mark\\n'; sleep 30"},
-	})
-	c.do("session.wait", map[string]any{"session": a.Session, "matcher": containsText("end-mark"), "timeout_ms": patience.Milliseconds()}, nil)
+	c, a := echoAdapterPrinting(t, "key: "+secret+"\\nend-mark\\n", "end-mark")
 
 	var in struct {
 		PlainText  string                     `json:"plain_text"`
