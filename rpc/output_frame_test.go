@@ -31,6 +31,10 @@ func TestAppendOutputNotificationMatchesMarshal(t *testing.T) {
 		{Session: "s1", Sequence: 0, Output: ""},
 		{Session: "s-\"odd\"\n", Sequence: 1<<64 - 1, Output: string(all), Dropped: true},
 		{Session: "s2", Sequence: 3, Output: strings.Repeat("\u2028x\u2029", 9)},
+		// Text that grows six times over, and twice over as \ufffd: the
+		// output buffer must grow again and again.
+		{Session: "s3", Sequence: 4, Output: strings.Repeat("\x00\x1b", 5000)},
+		{Session: "s4", Sequence: 5, Output: strings.Repeat("\xff", 5000) + strings.Repeat("─", 3000) + strings.Repeat("\xe2\x94", 999)},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
@@ -51,6 +55,24 @@ func TestAppendOutputNotificationMatchesMarshal(t *testing.T) {
 		require.Equal(t, string(want), string(appendOutputNotification(nil, p)), "output %q", p.Output)
 		require.Equal(t, "x"+string(want), string(appendOutputNotification([]byte("x"), p)), "appends to dst")
 	}
+}
+
+// FuzzAppendOutputNotification: for any text and session id, valid UTF-8
+// or not, the hand-built frame is what encoding/json makes of it.
+func FuzzAppendOutputNotification(f *testing.F) {
+	f.Add("s1", "plain text\r\n", uint64(7), false)
+	f.Add("s\"2", "\x1b[1;31m\u2028\u2029\xe2\x80\xff\xed\xa0\x80─│\\\"", uint64(1<<63), true)
+	f.Add("s3", string(workload.ClaudeRedraws(2048, 24, 80)), uint64(0), false)
+	f.Fuzz(func(t *testing.T, session, text string, seq uint64, dropped bool) {
+		p := outputParams{Session: session, Sequence: seq, Output: text, Dropped: dropped}
+		want, err := encodeNotification(notifyOutput, p)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(appendOutputNotification(nil, p)))
+		// With room to spare the escaping must not write past its end.
+		dst := make([]byte, 3, 4096)
+		copy(dst, "abc")
+		require.Equal(t, "abc"+string(want), string(appendOutputNotification(dst, p)))
+	})
 }
 
 // BenchmarkOutputNotification compares encoding a 64 KB session.output
