@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -16,9 +17,11 @@ import (
 // JSON leaves alone, which this passes over eight at a time.
 func appendOutputNotification(dst []byte, p outputParams) []byte {
 	const head = `{"jsonrpc":"` + wireVersion + `","method":"` + notifyOutput + `","params":{"session":`
-	// Room for an escape every 20 bytes or so (a TUI's redraws); the
-	// escaping grows it if the text needs more.
-	need := len(head) + len(p.Session) + len(p.Output) + len(p.Output)/4 + 64
+	// Room for the text's escape sequences, whose ESC becomes \u001b (a
+	// count is cheap next to growing the frame and copying it), and for
+	// a line break every 32 bytes or so; the escaping grows it if the
+	// text needs more.
+	need := len(head) + len(p.Session) + len(p.Output) + 5*strings.Count(p.Output, "\x1b") + len(p.Output)/16 + 64
 	if cap(dst)-len(dst) < need {
 		dst = append(make([]byte, 0, len(dst)+need), dst...)
 	}
@@ -143,24 +146,19 @@ var jsonEscapes = func() (t [utf8.RuneSelf]uint64) {
 }()
 
 const (
-	lsb  = 0x0101010101010101
-	low7 = 0x7f7f7f7f7f7f7f7f
-	msb  = 0x8080808080808080
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
 )
 
-// specialBytes sets the top bit of each byte of w that appendJSONString
-// must look at, and of no other: below 0x20, '"', '\\', and any byte of
-// 0x80 or more (UTF-8 to check, U+2028 and U+2029 to escape). The tests
-// are exact per byte, without carries between bytes.
+// specialBytes sets the top bit of the first byte of w (the lowest) that
+// appendJSONString must look at, if any: below 0x20, '"', '\\', or 0x80
+// and above (UTF-8 to check, U+2028 and U+2029 to escape). Bits above it
+// may be set for bytes that are not special (a borrow carries into the
+// next byte only from a byte that is), so only the lowest counts.
 func specialBytes(w uint64) uint64 {
-	below := ^((w&low7 + (0x80-0x20)*lsb) | w) & msb
-	return below | byteIs(w, '"') | byteIs(w, '\\') | w&msb
-}
-
-// byteIs sets the top bit of each byte of w equal to c.
-func byteIs(w uint64, c byte) uint64 {
-	x := w ^ uint64(c)*lsb
-	return ^((x&low7 + low7) | x) & msb
+	q := w ^ '"'*lsb
+	b := w ^ '\\'*lsb
+	return ((w-0x20*lsb)&^w | (q-lsb)&^q | (b-lsb)&^b | w) & msb
 }
 
 const hexDigits = "0123456789abcdef"
