@@ -301,6 +301,22 @@ func isIdentByte(c byte) bool { return c == '-' || isWordByte(c) }
 // eyJ), "://" and "-----BEGIN ".
 func indexTrigger(s string, from int) (int, trigger) {
 	for i := from; i < len(s)-2; i++ {
+		// Eight positions at a time while none passes the two-byte
+		// prefilter: no branch per byte, where letters that may start a
+		// trigger are common.
+		for i+10 <= len(s) && (triggerFirst[s[i]]&triggerSecond[s[i+1]]|
+			triggerFirst[s[i+1]]&triggerSecond[s[i+2]]|
+			triggerFirst[s[i+2]]&triggerSecond[s[i+3]]|
+			triggerFirst[s[i+3]]&triggerSecond[s[i+4]]|
+			triggerFirst[s[i+4]]&triggerSecond[s[i+5]]|
+			triggerFirst[s[i+5]]&triggerSecond[s[i+6]]|
+			triggerFirst[s[i+6]]&triggerSecond[s[i+7]]|
+			triggerFirst[s[i+7]]&triggerSecond[s[i+8]]) == 0 {
+			i += 8
+		}
+		if i >= len(s)-2 {
+			break
+		}
 		// Cheap reject on the first two bytes before comparing words.
 		f := triggerFirst[s[i]]
 		if f == 0 || f&triggerSecond[s[i+1]] == 0 {

@@ -36,6 +36,10 @@ func ThroughEscapes(s string, spans func(string) [][2]int) [][2]int {
 // escapeInWord reports whether s has a backspace, or an escape sequence
 // the view drops (or a run of them) with a printable, non-blank byte on
 // both sides.
+//
+// It runs on every text ThroughEscapes sees, where a TUI writes an escape
+// every few bytes, so the common sequence, a CSI, is read here rather than
+// through escapeEnd.
 func escapeInWord(s string) bool {
 	if strings.IndexByte(s, '\b') >= 0 {
 		return true
@@ -43,6 +47,19 @@ func escapeInWord(s string) bool {
 	for i := strings.IndexByte(s, 0x1b); i >= 0; {
 		j, drop := i, true
 		for j < len(s) && s[j] == 0x1b {
+			if j+1 < len(s) && s[j+1] == '[' {
+				// escapeEnd's CSI: parameters and intermediates, a final.
+				k := j + 2
+				for k < len(s) && s[k]-0x20 <= 0x3f-0x20 {
+					k++
+				}
+				if k < len(s) && s[k]-0x40 <= 0x7e-0x40 {
+					drop = drop && (s[k] == 'm' || s[k] == 'K')
+					k++
+				}
+				j = k
+				continue
+			}
 			var d bool
 			j, d = escapeEnd(s, j)
 			drop = drop && d
