@@ -202,7 +202,8 @@ func (v *view) orig(i int) int {
 // Other control characters stay.
 func visible(s string) view {
 	b := make([]byte, 0, len(s))
-	segs := []viewSeg{{0, 0}}
+	// A segment starts after each escape sequence or backspace, at most.
+	segs := make([]viewSeg, 1, 1+strings.Count(s, "\x1b")+strings.Count(s, "\b"))
 	resume := func(raw int) {
 		// Segments past the view's end were popped by a backspace.
 		for len(segs) > 1 && segs[len(segs)-1].at >= len(b) {
@@ -228,8 +229,13 @@ func visible(s string) view {
 			i++
 			resume(i)
 		default:
-			b = append(b, c)
-			i++
+			// The text up to the next escape or backspace, as it is.
+			j := i + 1
+			for j < len(s) && s[j] != 0x1b && s[j] != '\b' {
+				j++
+			}
+			b = append(b, s[i:j]...)
+			i = j
 		}
 	}
 	return view{text: string(b), segs: segs}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -34,6 +35,53 @@ func escapeInWordRef(s string) bool {
 		i = j + k
 	}
 	return false
+}
+
+// TestVisibleMatchesReference: the view and its way back are the
+// reference's, on random terminal-like texts.
+func TestVisibleMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 20000 {
+		s := randomEscapeText(rng)
+		require.Equal(t, visibleRef(s), visible(s), "%q", s)
+	}
+}
+
+// visibleRef is visible as it was before it copied runs of text at once:
+// the reference the fast one must equal.
+func visibleRef(s string) view {
+	b := make([]byte, 0, len(s))
+	segs := []viewSeg{{0, 0}}
+	resume := func(raw int) {
+		// Segments past the view's end were popped by a backspace.
+		for len(segs) > 1 && segs[len(segs)-1].at >= len(b) {
+			segs = segs[:len(segs)-1]
+		}
+		segs = append(segs, viewSeg{len(b), raw})
+	}
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == 0x1b:
+			end, drop := escapeEnd(s, i)
+			if !drop {
+				b = append(b, s[i:end]...) // kept: it breaks a run
+				i = end
+				continue
+			}
+			i = end
+			resume(i)
+		case c == '\b':
+			if r, size := utf8.DecodeLastRune(b); size > 0 && r >= 0x20 && r != 0x7f {
+				b = b[:len(b)-size]
+			}
+			i++
+			resume(i)
+		default:
+			b = append(b, c)
+			i++
+		}
+	}
+	return view{text: string(b), segs: segs}
 }
 
 // escapePieces are what terminal output is made of, for random texts.
@@ -75,6 +123,7 @@ func FuzzEscapeInWord(f *testing.F) {
 	f.Add("x\x1b[1\x01y\x1b]8;;u\x07z")
 	f.Fuzz(func(t *testing.T, s string) {
 		require.Equal(t, escapeInWordRef(s), escapeInWord(s))
+		require.Equal(t, visibleRef(s), visible(s))
 	})
 }
 
@@ -121,6 +170,27 @@ func BenchmarkSpans(b *testing.B) {
 			b.SetBytes(int64(len(in.text)))
 			for b.Loop() {
 				Spans(in.text, "[REDACTED]", nil)
+			}
+		})
+	}
+}
+
+// BenchmarkThroughEscapes: ThroughEscapes with the default patterns on a
+// TUI's output, as the output stream calls it; "mixed-cut" starts inside
+// a cursor move, so that the view is built (an escape sequence stands
+// between "1H", which reads as text, and a digit).
+func BenchmarkThroughEscapes(b *testing.B) {
+	spans := func(s string) [][2]int { return Spans(s, "[REDACTED]", nil) }
+	mixed := mixedOutput(128 << 10)
+	for _, in := range []struct{ name, text string }{
+		{"mixed", mixed},
+		{"mixed-cut", mixed[strings.Index(mixed, "1H")+1:]},
+		{"claude", string(workload.ClaudeRedraws(128<<10, 24, 80))},
+	} {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.text)))
+			for b.Loop() {
+				ThroughEscapes(in.text, spans)
 			}
 		})
 	}
