@@ -292,6 +292,15 @@ func isWordByte(c byte) bool {
 
 func isIdentByte(c byte) bool { return c == '-' || isWordByte(c) }
 
+// HasTrigger reports whether s holds a trigger word (see indexTrigger):
+// a text without one holds no secret the default patterns hide, nor the
+// start of one (the literal part of each, a vendor prefix, a key's secret
+// word, "bearer", "://", a private key header, is a trigger).
+func HasTrigger(s string) bool {
+	h, _ := indexTrigger(s, 0)
+	return h >= 0
+}
+
 // indexTrigger returns the position and kind of the first trigger word in s
 // at or after from. Trigger words are the literal part every default
 // pattern contains. ASCII case-insensitive: bearer, sk-, akia, asia, and for
