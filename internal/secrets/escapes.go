@@ -67,11 +67,20 @@ func escapeInWord(s string) bool {
 		if drop && i > 0 && wordByte(s[i-1]) && j < len(s) && wordByte(s[j]) {
 			return true
 		}
-		k := strings.IndexByte(s[j:], 0x1b)
-		if k < 0 {
-			break
+		// The next sequence is often a few bytes on: looked for by hand
+		// that far, which costs less than a call.
+		i = -1
+		for k := j; k < min(j+16, len(s)); k++ {
+			if s[k] == 0x1b {
+				i = k
+				break
+			}
 		}
-		i = j + k
+		if i < 0 && j+16 < len(s) {
+			if k := strings.IndexByte(s[j+16:], 0x1b); k >= 0 {
+				i = j + 16 + k
+			}
+		}
 	}
 	return false
 }
