@@ -124,7 +124,16 @@ func (t *Terminal) Write(p []byte) {
 				// extend its cluster: a non-ASCII character that is not
 				// simple, or one after an escape sequence that ends without
 				// being dispatched (a CSI made invalid, a string cancelled by
-				// CAN). A control or the end of the write prints it anyway.
+				// CAN). A control or the end of the write prints it anyway,
+				// and so does a complete CSI (which flushes first): the text
+				// of a coloured screen is a run before a CSI, over and over.
+				if j+1 < len(p) && p[j] == 0x1b && p[j+1] == '[' {
+					if cmd, n, final := t.parseCSI(p[j+2:]); final >= 0 {
+						t.printASCII(p[i:j], false)
+						i = j + 2 + t.dispatchCSI(cmd, n, final)
+						continue
+					}
+				}
 				t.printASCII(p[i:j], j < len(p) && (p[j] == 0x1b || p[j] >= utf8.RuneSelf && !boundaryBefore(p[j:])))
 				i = j
 				continue
