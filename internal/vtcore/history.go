@@ -138,17 +138,17 @@ func (h *history) swap(i int, row []Cell, end int) []Cell {
 // screens).
 func trimmedLen(row []Cell) int {
 	end := rowUsed(row)
-	for end >= 4 && bits(&row[end-1])|bits(&row[end-2])|bits(&row[end-3])|bits(&row[end-4]) == 0 {
+	for end >= 4 && cellBits(&row[end-1])|cellBits(&row[end-2])|cellBits(&row[end-3])|cellBits(&row[end-4]) == 0 {
 		end -= 4
 	}
-	for end > 0 && bits(&row[end-1]) == 0 {
+	for end > 0 && cellBits(&row[end-1]) == 0 {
 		end--
 	}
 	return end
 }
 
-// bits is zero exactly when c is the zero Cell (a blank).
-func bits(c *Cell) uint32 {
+// cellBits is zero exactly when c is the zero Cell (a blank).
+func cellBits(c *Cell) uint32 {
 	return uint32(c.content) | uint32(uint8(c.width)) | uint32(c.Style.Fg) | uint32(c.Style.Bg) |
 		uint32(c.Style.UnderlineColor) | uint32(c.Style.Attrs) | uint32(c.Style.Underline)
 }

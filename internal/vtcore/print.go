@@ -139,10 +139,13 @@ func (t *Terminal) printRun(run []byte) int {
 		t.printByte(run[0])
 		return 1
 	}
-	markUsed(s.lines[y], x+n)
-	line := s.lines[y][x : x+n]
+	// Cells from the row's mark on are blanks: no wide character there to
+	// stop at, so only those before it are tested.
+	line := s.lines[y]
+	fresh := max(raiseUsed(line, x+n)-x, 0)
+	line = line[x : x+n]
 	pen := s.cur.pen
-	for i, b := range run[:n] {
+	for i, b := range run[:min(n, fresh)] {
 		c := &line[i]
 		if c.width != 0 {
 			n = i
@@ -151,6 +154,11 @@ func (t *Terminal) printRun(run []byte) int {
 		// Field by field: a composite literal is built on the stack and
 		// copied, which stalls on store forwarding.
 		c.content = int32(b)
+		c.Style = pen
+	}
+	for i := fresh; i < n; i++ {
+		c := &line[i]
+		c.content = int32(run[i])
 		c.Style = pen
 	}
 	if n == 0 {

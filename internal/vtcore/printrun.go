@@ -1,6 +1,10 @@
 package vtcore
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+)
 
 // The fast paths for non-ASCII text. Most of what programs print outside
 // ASCII is box drawing, CJK, symbols and emoji, characters that can never
@@ -181,4 +185,29 @@ func sameBytes(a, b []byte) bool {
 		}
 	}
 	return true
+}
+
+// printableRun returns the length of the run of printable ASCII (0x20 to
+// 0x7e) that starts p, testing eight bytes at a time: a line of text is
+// one run, scanned for every byte written.
+func printableRun(p []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if len(p) == 0 || p[0] < ' ' || p[0] >= 0x7f {
+		return 0 // a lone character between two others: no word to load
+	}
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		x := binary.LittleEndian.Uint64(p[i:])
+		// A byte below 0x20 borrows in x-0x20..20 where its high bit was
+		// clear; a byte above 0x7e carries into its high bit in x+1..1 or
+		// has it set already. Carries and borrows only start at such a
+		// byte, so the lowest flagged byte is the first one out of range.
+		if bad := ((x-0x20*ones)&^x | (x + ones) | x) & highs; bad != 0 {
+			return i + bits.TrailingZeros64(bad)/8
+		}
+	}
+	for i < len(p) && p[i] >= ' ' && p[i] < 0x7f {
+		i++
+	}
+	return i
 }
