@@ -48,7 +48,11 @@ func (h *history) push(row []Cell) {
 	if h.limit == 0 {
 		return
 	}
-	end := trimmedLen(row)
+	h.pushTrimmed(row, trimmedLen(row))
+}
+
+// pushTrimmed is push for a row whose trimmed length is end.
+func (h *history) pushTrimmed(row []Cell, end int) {
 	for h.n > 0 && h.cells+end > h.limit*cellsPerRow {
 		h.dropOldest()
 	}
@@ -81,10 +85,12 @@ func (h *history) push(row []Cell) {
 // row. Scrolling text on a terminal as wide as its lines then costs a clear
 // per row instead of a copy and a clear, and nothing in allocations.
 func (h *history) take(row []Cell) []Cell {
-	cols := len(row)
-	end := trimmedLen(row)
-	if h.limit == 0 || h.copyRows || cap(row) != cols+1 || cap(row) > 2*end {
-		h.push(row)
+	if h.limit == 0 {
+		return nil
+	}
+	cols, end := len(row), trimmedLen(row)
+	if h.copyRows || cap(row) != cols+1 || cap(row) > 2*end {
+		h.pushTrimmed(row, end)
 		return nil
 	}
 	for h.n > 0 && h.cells+end > h.limit*cellsPerRow {

@@ -156,10 +156,13 @@ func (t *Terminal) printRun(run []byte) int {
 		c.content = int32(b)
 		c.Style = pen
 	}
-	for i := fresh; i < n; i++ {
-		c := &line[i]
-		c.content = int32(run[i])
-		c.Style = pen
+	if fresh < n {
+		cells, text := line[fresh:n], run[fresh:n]
+		text = text[:len(cells)] // no bounds check in the loop
+		for i := range cells {
+			cells[i].content = int32(text[i])
+			cells[i].Style = pen
+		}
 	}
 	if n == 0 {
 		t.printByte(run[0])
