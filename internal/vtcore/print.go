@@ -46,6 +46,17 @@ func (t *Terminal) printASCII(run []byte, hold bool) {
 	}
 }
 
+// printText is printASCII without a hold, the case of a run before a
+// complete CSI, with the checks that cost most on short runs inline.
+func (t *Terminal) printText(run []byte) {
+	if len(t.grapheme) > 0 {
+		t.flushGrapheme()
+	}
+	for len(run) > 0 {
+		run = run[t.printRun(run):]
+	}
+}
+
 // flushGrapheme prints the held-back characters, one cluster at a time.
 func (t *Terminal) flushGrapheme() {
 	g := t.grapheme

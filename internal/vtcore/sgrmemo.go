@@ -87,7 +87,9 @@ func (t *Terminal) sgr(b []byte, k0, k1 uint64, n int) int {
 	pen := &t.scr.cur.pen
 	e := &t.sgrMemo[(k0*0x9e3779b97f4a7c15^k1*0xc2b2ae3d27d4eb4f^uint64(n))>>(64-sgrMemoBits)]
 	if int(e.n) == n+1 && e.k0 == k0 && e.k1 == k1 && (e.absolute || e.from == *pen) {
-		t.flushGrapheme()
+		if len(t.grapheme) > 0 {
+			t.flushGrapheme()
+		}
 		*pen = e.to
 		return n + 1
 	}

@@ -127,12 +127,12 @@ func (t *Terminal) Write(p []byte) {
 				// of a coloured screen is a run before a CSI, over and over.
 				if j+1 < len(p) && p[j] == 0x1b && p[j+1] == '[' {
 					if k0, k1, n, ok := sgrKey(p[j+2:]); ok {
-						t.printASCII(p[i:j], false)
+						t.printText(p[i:j])
 						i = j + 2 + t.sgr(p[j+2:], k0, k1, n)
 						continue
 					}
 					if cmd, n, final := t.parseCSI(p[j+2:]); final >= 0 {
-						t.printASCII(p[i:j], false)
+						t.printText(p[i:j])
 						i = j + 2 + t.dispatchCSI(cmd, n, final)
 						continue
 					}
