@@ -198,3 +198,27 @@ func TestSGRKey(t *testing.T) {
 		check(b)
 	}
 }
+
+// TestRepeatLen holds the eight-at-a-time comparison to a byte loop.
+func TestRepeatLen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 100000 {
+		n := 1 + rng.IntN(4)
+		p := make([]byte, n+rng.IntN(40))
+		for i := range p {
+			if i < n || rng.IntN(12) == 0 {
+				p[i] = byte(rng.IntN(3))
+			} else {
+				p[i] = p[i-n]
+			}
+		}
+		from := n + rng.IntN(len(p)-n+1)
+		want := 0
+		for from+want < len(p) && p[from+want] == p[from+want-n] {
+			want++
+		}
+		if got := repeatLen(p, from, n); got != want {
+			t.Fatalf("%v from %d period %d: %d, want %d", p, from, n, got, want)
+		}
+	}
+}

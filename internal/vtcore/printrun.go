@@ -93,10 +93,7 @@ func (t *Terminal) printUTF8(p []byte) int {
 				// A run of one character (a rule, a bar): all but its last
 				// copy are printed at once; the last goes round the loop,
 				// which checks what follows it.
-				k := j + n
-				for k+n <= len(p) && sameBytes(p[k:k+n], p[i:j]) {
-					k += n
-				}
+				k := j + repeatLen(p, j, n)/n*n
 				t.printSimpleRun(r, (k-n-i)/n)
 				i = k - n
 				continue
@@ -174,19 +171,6 @@ func (t *Terminal) printSimpleRun(r rune, count int) {
 	}
 }
 
-// sameBytes is bytes.Equal for a character's few bytes, without the call.
-func sameBytes(a, b []byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // printableRun returns the length of the run of printable ASCII (0x20 to
 // 0x7e) that starts p, testing eight bytes at a time: a line of text is
 // one run, scanned for every byte written.
@@ -210,4 +194,20 @@ func printableRun(p []byte) int {
 		i++
 	}
 	return i
+}
+
+// repeatLen returns how many bytes from p[from] on each equal the byte n
+// before it: a run of one character of n bytes repeats with period n.
+// Eight bytes are compared at a time.
+func repeatLen(p []byte, from, n int) int {
+	k := from
+	for ; k+8 <= len(p); k += 8 {
+		if x := binary.LittleEndian.Uint64(p[k:]) ^ binary.LittleEndian.Uint64(p[k-n:]); x != 0 {
+			return k - from + bits.TrailingZeros64(x)/8
+		}
+	}
+	for k < len(p) && p[k] == p[k-n] {
+		k++
+	}
+	return k - from
 }
