@@ -459,8 +459,12 @@ func (s *screen) slide(n int) {
 		clear(s.back[s.rows:])
 		s.off = 0
 	}
-	copy(s.back[s.off+s.rows:], s.back[s.off:s.off+n])
-	clear(s.back[s.off : s.off+n]) // no stale header outside the window
+	// Header by header: n is most often 1, where copy and clear cost
+	// runtime calls.
+	for i := s.off; i < s.off+n; i++ {
+		s.back[i+s.rows] = s.back[i]
+		s.back[i] = nil // no stale header outside the window
+	}
 	s.off += n
 	s.lines = s.back[s.off : s.off+s.rows : s.off+s.rows]
 }
