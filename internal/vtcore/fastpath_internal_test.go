@@ -222,3 +222,26 @@ func TestRepeatLen(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFastPathsMatchTheParser is TestFastPathsMatchTheParser on any bytes,
+// written in two pieces.
+func FuzzFastPathsMatchTheParser(f *testing.F) {
+	for i, s := range fastPathPieces {
+		f.Add([]byte(s+"ab"+fastPathPieces[(i*7)%len(fastPathPieces)]), uint8(i))
+	}
+	f.Add([]byte("x\x1b[1;31mred\x1b[0m \x1b[38;5;9mA\x1b[0m────│\x1b[21mB\x1b[0;1mC"), uint8(9))
+	f.Fuzz(func(t *testing.T, data []byte, split uint8) {
+		fast, slow := New(5, 20, nil), New(5, 20, nil)
+		fast.SetScrollback(20)
+		slow.SetScrollback(20)
+		cut := int(split) % (len(data) + 1)
+		for _, p := range [][]byte{data[:cut], data[cut:]} {
+			fast.Write(p)
+			slow.writeViaParser(p)
+		}
+		checkRowsUsed(t, fast)
+		if d := diffTerminals(fast, slow); d != "" {
+			t.Fatalf("%q cut at %d: %s", data, cut, d)
+		}
+	})
+}
