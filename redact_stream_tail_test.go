@@ -40,6 +40,8 @@ var tailPieces = []string{
 	"PASSWD", "passphrase", "authorization", "Authorization", "bearer", "Bearer", "BEARER", "https://", "git+ssh://",
 	"-----BEGIN ", "RSA PRIVATE", "=", ": ", ":=", "\"", "'", "\\\"", " ", "\t", "Basic ", "Token ", "user", ":", "@",
 	"abc", "Q7x9", "0123", "-", "_", ".", "/", "\r\n", "\x1b[1m", "\x1b[0m", "X\b", "─", "é",
+	// What (?i) takes for k and s: the Kelvin sign and the long s.
+	"api\u212aey", "to\u212aen", "pa\u017f\u017fword", "\u017fecret",
 }
 
 // TestOpenSecretTailMatchesReference: skipping the regexp when the window
@@ -61,12 +63,17 @@ func TestOpenSecretTailMatchesReference(t *testing.T) {
 		require.Equal(t, want, openSecretTail(s), "%q", s)
 	}
 	require.Greater(t, matched, 3000, "the texts exercise the pattern")
+	for _, s := range []string{"pa\u017f\u017fword=hu", "API_\u212aEY: abc", "x to\u212aen=Q7", "\u017fecret: v"} {
+		require.GreaterOrEqual(t, openSecretTailRef(s), 0, "%q: (?i) folds these", s)
+		require.Equal(t, openSecretTailRef(s), openSecretTail(s), "%q", s)
+	}
 }
 
 func FuzzOpenSecretTail(f *testing.F) {
 	f.Add("KEY sk-ant-api03-Q7")
 	f.Add("Authorization: Basic dXNl")
 	f.Add("postgres://app:s3c")
+	f.Add("x pa\u017f\u017fword=hu")
 	f.Fuzz(func(t *testing.T, s string) {
 		require.Equal(t, openSecretTailRef(s), openSecretTail(s))
 	})

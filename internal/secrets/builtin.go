@@ -292,13 +292,19 @@ func isWordByte(c byte) bool {
 
 func isIdentByte(c byte) bool { return c == '-' || isWordByte(c) }
 
-// HasTrigger reports whether s holds a trigger word (see indexTrigger):
-// a text without one holds no secret the default patterns hide, nor the
-// start of one (the literal part of each, a vendor prefix, a key's secret
-// word, "bearer", "://", a private key header, is a trigger).
+// HasTrigger reports whether s holds a trigger word (see indexTrigger),
+// or a character that a case-insensitive regexp takes for a letter of one:
+// a text without either holds no secret the default patterns hide, nor
+// the start of one (the literal part of each, a vendor prefix, a key's
+// secret word, "bearer", "://", a private key header, is a trigger), even
+// for a regexp written with (?i). Go folds K (U+212A, the Kelvin sign)
+// with k and ſ (U+017F, long s) with s; no other letter of a trigger
+// word has a fold outside ASCII.
 func HasTrigger(s string) bool {
-	h, _ := indexTrigger(s, 0)
-	return h >= 0
+	if h, _ := indexTrigger(s, 0); h >= 0 {
+		return true
+	}
+	return strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f")
 }
 
 // indexTrigger returns the position and kind of the first trigger word in s
