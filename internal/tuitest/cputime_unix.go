@@ -18,3 +18,16 @@ func CPUTime(tb testing.TB) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// ChildCPUTime is the user and system CPU of this process's children that
+// have been waited for, for benchmarks whose operation runs a program: with
+// CPUTime, what the whole operation cost, which a loaded machine moves
+// much less than the wall clock.
+func ChildCPUTime(tb testing.TB) time.Duration {
+	tb.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		tb.Fatalf("getrusage: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
