@@ -315,22 +315,28 @@ func HasTrigger(s string) bool {
 // (gh?_, github_pat_, gl*-, xox?-, sk_, rk_, whsec_, AIza, ya29., npm_,
 // eyJ), "://" and "-----BEGIN ".
 func indexTrigger(s string, from int) (int, trigger) {
+	// Positions below oneByOne are tested one at a time: the eight of a
+	// block that held a candidate, so that no position is in two blocks.
+	oneByOne := from
 	for i := from; i < len(s)-2; i++ {
-		// Eight positions at a time while none passes the two-byte
-		// prefilter: no branch per byte, where letters that may start a
-		// trigger are common.
-		for i+10 <= len(s) && (triggerFirst[s[i]]&triggerSecond[s[i+1]]|
-			triggerFirst[s[i+1]]&triggerSecond[s[i+2]]|
-			triggerFirst[s[i+2]]&triggerSecond[s[i+3]]|
-			triggerFirst[s[i+3]]&triggerSecond[s[i+4]]|
-			triggerFirst[s[i+4]]&triggerSecond[s[i+5]]|
-			triggerFirst[s[i+5]]&triggerSecond[s[i+6]]|
-			triggerFirst[s[i+6]]&triggerSecond[s[i+7]]|
-			triggerFirst[s[i+7]]&triggerSecond[s[i+8]]) == 0 {
-			i += 8
-		}
-		if i >= len(s)-2 {
-			break
+		if i >= oneByOne {
+			// Eight positions at a time while none passes the two-byte
+			// prefilter: no branch per byte, where letters that may start
+			// a trigger are common.
+			for i+10 <= len(s) && (triggerFirst[s[i]]&triggerSecond[s[i+1]]|
+				triggerFirst[s[i+1]]&triggerSecond[s[i+2]]|
+				triggerFirst[s[i+2]]&triggerSecond[s[i+3]]|
+				triggerFirst[s[i+3]]&triggerSecond[s[i+4]]|
+				triggerFirst[s[i+4]]&triggerSecond[s[i+5]]|
+				triggerFirst[s[i+5]]&triggerSecond[s[i+6]]|
+				triggerFirst[s[i+6]]&triggerSecond[s[i+7]]|
+				triggerFirst[s[i+7]]&triggerSecond[s[i+8]]) == 0 {
+				i += 8
+			}
+			oneByOne = i + 8
+			if i >= len(s)-2 {
+				break
+			}
 		}
 		// Cheap reject on the first two bytes before comparing words.
 		f := triggerFirst[s[i]]
