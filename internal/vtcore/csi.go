@@ -290,15 +290,26 @@ func (t *Terminal) repeatPreviousCharacter(n int) {
 // 0 to leave the sequence to the parser: when it is incomplete, holds a
 // control character or a byte the parser treats specially.
 func (t *Terminal) fastCSI(b []byte) int {
+	cmd, n, final := t.parseCSI(b)
+	if final < 0 {
+		return 0
+	}
+	return t.dispatchCSI(cmd, n, final)
+}
+
+// parseCSI is fastCSI's parse: it leaves the parameters in t.csiParams and
+// returns the command, the index of the last parameter and the index of
+// the final byte in b, or a final of -1 when the parser must take the
+// sequence. Nothing but dispatchCSI reads t.csiParams, so what is printed
+// between the two keeps them.
+func (t *Terminal) parseCSI(b []byte) (cmd, n, final int) {
 	const missing = ansi.Param(parser.MissingParam)
 	params := t.csiParams[:]
-	cmd := 0
 	i := 0
 	if i < len(b) && b[i] >= '<' && b[i] <= '?' {
 		cmd = int(b[i]) << parser.PrefixShift
 		i++
 	}
-	n := 0
 	params[0] = missing
 	for ; i < len(b); i++ {
 		c := b[i]
@@ -339,16 +350,16 @@ func (t *Terminal) fastCSI(b []byte) int {
 				cmd = cmd&^(0xff<<parser.IntermedShift) | int(b[i])<<parser.IntermedShift
 			}
 			if i == len(b) || b[i] < 0x40 || b[i] > 0x7e {
-				return 0
+				return 0, 0, -1
 			}
-			return t.dispatchCSI(cmd|int(b[i]), n, i)
+			return cmd | int(b[i]), n, i
 		case c >= 0x40 && c <= 0x7e:
-			return t.dispatchCSI(cmd|int(c), n, i)
+			return cmd | int(c), n, i
 		default:
-			return 0
+			return 0, 0, -1
 		}
 	}
-	return 0
+	return 0, 0, -1
 }
 
 // dispatchCSI counts the last parameter as the parser does on dispatch and

@@ -30,6 +30,10 @@ var fastPathPieces = []string{
 	"────────", "中中中", "🙂🙂", "│││", "\x1b[;5H", "\x1b[21474836473;21474836472H", "\x1b[3;;4r", "\x1b[?25l", "\x1b[>c", "\x1b[ q", "\x1b[1 $p", "\x1b[2147483647@", "\x1b[J", "\x1b[1J",
 	"\x1b[2;4r", "\x1b[r", "\x1b[2L", "\x1b[M", "\x1b[S", "\x1b[2T", "\x1b[?1049h", "\x1b[?1049l", "\x1b[?69h",
 	"\x1b[3;12s", "\x1b[?69l", "\x1b[44m", "\x1b[2J", "\x1b[3J", "\x1b[K", "\x1b[1K", "\x1b[3X", "\x1bM", "\x1bD",
+	// SGRs the memo (sgrmemo.go) keeps, repeated on differing pens: resets
+	// first or not, SGR 21 (a departure, never kept), too long to keep.
+	"\x1b[0m", "\x1b[;1m", "\x1b[00;32m", "\x1b[0:3m", "\x1b[1;31m", "\x1b[22m", "\x1b[7m", "\x1b[27;4m", "\x1b[21m",
+	"\x1b[38;5;9m", "\x1b[38;2;255;255;255m", "\x1b[48;2;255;255;2550m", "\x1b[4:2;58;5;3m", "\x1b[99999999999999m",
 }
 
 // TestFastPathsMatchTheParser checks that Write's fast paths print exactly
@@ -92,8 +96,8 @@ func diffTerminals(a, b *Terminal) string {
 			return "cursor differs"
 		}
 	}
-	if a.atPhantom != b.atPhantom || a.divergences != b.divergences || a.lastChar != b.lastChar {
-		return "pending wrap, departures or last character differ"
+	if a.atPhantom != b.atPhantom || a.divergences != b.divergences || a.lastChar != b.lastChar || a.scr.cur.pen != b.scr.cur.pen {
+		return "pending wrap, departures, last character or pen differ"
 	}
 	if a.hist.len() != b.hist.len() {
 		return "scrollback lengths differ"
@@ -112,4 +116,132 @@ func diffTerminals(a, b *Terminal) string {
 		}
 	}
 	return ""
+}
+
+// TestPrintableRun holds the eight-at-a-time scan to the byte loop it
+// replaces: every byte value at every position of a printable run, and
+// random mixes.
+func TestPrintableRun(t *testing.T) {
+	slow := func(p []byte) int {
+		i := 0
+		for i < len(p) && p[i] >= ' ' && p[i] < 0x7f {
+			i++
+		}
+		return i
+	}
+	for n := range 20 {
+		for at := range n {
+			for v := range 256 {
+				p := make([]byte, n)
+				for i := range p {
+					p[i] = 'a' + byte(i%26)
+				}
+				p[at] = byte(v)
+				if got, want := printableRun(p), slow(p); got != want {
+					t.Fatalf("%q: %d, want %d", p, got, want)
+				}
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	edges := []byte{0x00, 0x1f, 0x20, 0x21, 0x7e, 0x7f, 0x80, 0xff, 'x'}
+	for range 100000 {
+		p := make([]byte, rng.IntN(40))
+		for i := range p {
+			if rng.IntN(4) == 0 {
+				p[i] = byte(rng.IntN(256))
+			} else {
+				p[i] = edges[rng.IntN(len(edges))]
+			}
+		}
+		if got, want := printableRun(p), slow(p); got != want {
+			t.Fatalf("%q: %d, want %d", p, got, want)
+		}
+	}
+}
+
+// TestSGRKey holds the eight-at-a-time scan to the byte loop on every
+// length and position of the final byte, and on random bytes near the
+// range's edges.
+func TestSGRKey(t *testing.T) {
+	check := func(b []byte) {
+		t.Helper()
+		k0, k1, n, ok := sgrKey(b)
+		w0, w1, wn, wok := sgrKeySlow(b)
+		if ok != wok || ok && (k0 != w0 || k1 != w1 || n != wn) {
+			t.Fatalf("%q: %x %x %d %v, want %x %x %d %v", b, k0, k1, n, ok, w0, w1, wn, wok)
+		}
+	}
+	for size := range 24 {
+		for at := range size {
+			for _, end := range []byte{'m', 'H', '/', '<', 0x80, 0xbc, 0xff, 0} {
+				b := make([]byte, size)
+				for i := range b {
+					b[i] = "0123456789;:"[i%12]
+				}
+				b[at] = end
+				check(b)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	edges := []byte("0189;:m/<mm\x00\x7f\x80\xbb\xbc\xff")
+	for range 200000 {
+		b := make([]byte, rng.IntN(30))
+		for i := range b {
+			if rng.IntN(3) == 0 {
+				b[i] = edges[rng.IntN(len(edges))]
+			} else {
+				b[i] = '0' + byte(rng.IntN(12))
+			}
+		}
+		check(b)
+	}
+}
+
+// TestRepeatLen holds the eight-at-a-time comparison to a byte loop.
+func TestRepeatLen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 100000 {
+		n := 1 + rng.IntN(4)
+		p := make([]byte, n+rng.IntN(40))
+		for i := range p {
+			if i < n || rng.IntN(12) == 0 {
+				p[i] = byte(rng.IntN(3))
+			} else {
+				p[i] = p[i-n]
+			}
+		}
+		from := n + rng.IntN(len(p)-n+1)
+		want := 0
+		for from+want < len(p) && p[from+want] == p[from+want-n] {
+			want++
+		}
+		if got := repeatLen(p, from, n); got != want {
+			t.Fatalf("%v from %d period %d: %d, want %d", p, from, n, got, want)
+		}
+	}
+}
+
+// FuzzFastPathsMatchTheParser is TestFastPathsMatchTheParser on any bytes,
+// written in two pieces.
+func FuzzFastPathsMatchTheParser(f *testing.F) {
+	for i, s := range fastPathPieces {
+		f.Add([]byte(s+"ab"+fastPathPieces[(i*7)%len(fastPathPieces)]), uint8(i))
+	}
+	f.Add([]byte("x\x1b[1;31mred\x1b[0m \x1b[38;5;9mA\x1b[0m────│\x1b[21mB\x1b[0;1mC"), uint8(9))
+	f.Fuzz(func(t *testing.T, data []byte, split uint8) {
+		fast, slow := New(5, 20, nil), New(5, 20, nil)
+		fast.SetScrollback(20)
+		slow.SetScrollback(20)
+		cut := int(split) % (len(data) + 1)
+		for _, p := range [][]byte{data[:cut], data[cut:]} {
+			fast.Write(p)
+			slow.writeViaParser(p)
+		}
+		checkRowsUsed(t, fast)
+		if d := diffTerminals(fast, slow); d != "" {
+			t.Fatalf("%q cut at %d: %s", data, cut, d)
+		}
+	})
 }

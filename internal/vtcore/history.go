@@ -48,7 +48,11 @@ func (h *history) push(row []Cell) {
 	if h.limit == 0 {
 		return
 	}
-	end := trimmedLen(row)
+	h.pushTrimmed(row, trimmedLen(row))
+}
+
+// pushTrimmed is push for a row whose trimmed length is end.
+func (h *history) pushTrimmed(row []Cell, end int) {
 	for h.n > 0 && h.cells+end > h.limit*cellsPerRow {
 		h.dropOldest()
 	}
@@ -81,10 +85,12 @@ func (h *history) push(row []Cell) {
 // row. Scrolling text on a terminal as wide as its lines then costs a clear
 // per row instead of a copy and a clear, and nothing in allocations.
 func (h *history) take(row []Cell) []Cell {
-	cols := len(row)
-	end := trimmedLen(row)
-	if h.limit == 0 || h.copyRows || cap(row) != cols+1 || cap(row) > 2*end {
-		h.push(row)
+	if h.limit == 0 {
+		return nil
+	}
+	cols, end := len(row), trimmedLen(row)
+	if h.copyRows || cap(row) != cols+1 || cap(row) > 2*end {
+		h.pushTrimmed(row, end)
 		return nil
 	}
 	for h.n > 0 && h.cells+end > h.limit*cellsPerRow {
@@ -138,17 +144,17 @@ func (h *history) swap(i int, row []Cell, end int) []Cell {
 // screens).
 func trimmedLen(row []Cell) int {
 	end := rowUsed(row)
-	for end >= 4 && bits(&row[end-1])|bits(&row[end-2])|bits(&row[end-3])|bits(&row[end-4]) == 0 {
+	for end >= 4 && cellBits(&row[end-1])|cellBits(&row[end-2])|cellBits(&row[end-3])|cellBits(&row[end-4]) == 0 {
 		end -= 4
 	}
-	for end > 0 && bits(&row[end-1]) == 0 {
+	for end > 0 && cellBits(&row[end-1]) == 0 {
 		end--
 	}
 	return end
 }
 
-// bits is zero exactly when c is the zero Cell (a blank).
-func bits(c *Cell) uint32 {
+// cellBits is zero exactly when c is the zero Cell (a blank).
+func cellBits(c *Cell) uint32 {
 	return uint32(c.content) | uint32(uint8(c.width)) | uint32(c.Style.Fg) | uint32(c.Style.Bg) |
 		uint32(c.Style.UnderlineColor) | uint32(c.Style.Attrs) | uint32(c.Style.Underline)
 }

@@ -46,6 +46,17 @@ func (t *Terminal) printASCII(run []byte, hold bool) {
 	}
 }
 
+// printText is printASCII without a hold, the case of a run before a
+// complete CSI, with the checks that cost most on short runs inline.
+func (t *Terminal) printText(run []byte) {
+	if len(t.grapheme) > 0 {
+		t.flushGrapheme()
+	}
+	for len(run) > 0 {
+		run = run[t.printRun(run):]
+	}
+}
+
 // flushGrapheme prints the held-back characters, one cluster at a time.
 func (t *Terminal) flushGrapheme() {
 	g := t.grapheme
@@ -139,10 +150,13 @@ func (t *Terminal) printRun(run []byte) int {
 		t.printByte(run[0])
 		return 1
 	}
-	markUsed(s.lines[y], x+n)
-	line := s.lines[y][x : x+n]
+	// Cells from the row's mark on are blanks: no wide character there to
+	// stop at, so only those before it are tested.
+	line := s.lines[y]
+	fresh := max(raiseUsed(line, x+n)-x, 0)
+	line = line[x : x+n]
 	pen := s.cur.pen
-	for i, b := range run[:n] {
+	for i, b := range run[:min(n, fresh)] {
 		c := &line[i]
 		if c.width != 0 {
 			n = i
@@ -152,6 +166,14 @@ func (t *Terminal) printRun(run []byte) int {
 		// copied, which stalls on store forwarding.
 		c.content = int32(b)
 		c.Style = pen
+	}
+	if fresh < n {
+		cells, text := line[fresh:n], run[fresh:n]
+		text = text[:len(cells)] // no bounds check in the loop
+		for i := range cells {
+			cells[i].content = int32(text[i])
+			cells[i].Style = pen
+		}
 	}
 	if n == 0 {
 		t.printByte(run[0])

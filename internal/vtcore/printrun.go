@@ -1,6 +1,10 @@
 package vtcore
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+)
 
 // The fast paths for non-ASCII text. Most of what programs print outside
 // ASCII is box drawing, CJK, symbols and emoji, characters that can never
@@ -89,10 +93,7 @@ func (t *Terminal) printUTF8(p []byte) int {
 				// A run of one character (a rule, a bar): all but its last
 				// copy are printed at once; the last goes round the loop,
 				// which checks what follows it.
-				k := j + n
-				for k+n <= len(p) && sameBytes(p[k:k+n], p[i:j]) {
-					k += n
-				}
+				k := j + repeatLen(p, j, n)/n*n
 				t.printSimpleRun(r, (k-n-i)/n)
 				i = k - n
 				continue
@@ -170,15 +171,43 @@ func (t *Terminal) printSimpleRun(r rune, count int) {
 	}
 }
 
-// sameBytes is bytes.Equal for a character's few bytes, without the call.
-func sameBytes(a, b []byte) bool {
-	if len(a) != len(b) {
-		return false
+// printableRun returns the length of the run of printable ASCII (0x20 to
+// 0x7e) that starts p, testing eight bytes at a time: a line of text is
+// one run, scanned for every byte written.
+func printableRun(p []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if len(p) == 0 || p[0] < ' ' || p[0] >= 0x7f {
+		return 0 // a lone character between two others: no word to load
 	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		x := binary.LittleEndian.Uint64(p[i:])
+		// A byte below 0x20 borrows in x-0x20..20 where its high bit was
+		// clear; a byte above 0x7e carries into its high bit in x+1..1 or
+		// has it set already. Carries and borrows only start at such a
+		// byte, so the lowest flagged byte is the first one out of range.
+		if bad := ((x-0x20*ones)&^x | (x + ones) | x) & highs; bad != 0 {
+			return i + bits.TrailingZeros64(bad)/8
 		}
 	}
-	return true
+	for i < len(p) && p[i] >= ' ' && p[i] < 0x7f {
+		i++
+	}
+	return i
+}
+
+// repeatLen returns how many bytes from p[from] on each equal the byte n
+// before it: a run of one character of n bytes repeats with period n.
+// Eight bytes are compared at a time.
+func repeatLen(p []byte, from, n int) int {
+	k := from
+	for ; k+8 <= len(p); k += 8 {
+		if x := binary.LittleEndian.Uint64(p[k:]) ^ binary.LittleEndian.Uint64(p[k-n:]); x != 0 {
+			return k - from + bits.TrailingZeros64(x)/8
+		}
+	}
+	for k < len(p) && p[k] == p[k-n] {
+		k++
+	}
+	return k - from
 }

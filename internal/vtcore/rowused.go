@@ -41,6 +41,20 @@ func markUsed(line []Cell, end int) {
 	}
 }
 
+// raiseUsed is markUsed that also returns the mark it found (rowUsed).
+func raiseUsed(line []Cell, end int) (was int) {
+	if cap(line) > len(line) {
+		if m := &line[:len(line)+1][len(line)]; m.width == usedTag {
+			was = int(m.content)
+			if was < end {
+				m.content = int32(min(end, len(line)))
+			}
+			return was
+		}
+	}
+	return len(line)
+}
+
 // clearRow blanks every cell of line.
 func clearRow(line []Cell) {
 	if cap(line) > len(line) {

@@ -25,7 +25,13 @@ type cursor struct {
 
 // screen is one of the two buffers (main and alternate).
 type screen struct {
+	// lines is the window back[off:off+rows]: scrolling the whole screen
+	// slides the window down the backing array (slide) instead of moving
+	// every row header, and the window goes back to the array's start
+	// once every few screenfuls.
 	lines      [][]Cell
+	back       [][]Cell
+	off        int
 	cols, rows int
 	cur, saved cursor
 	// savedValid is set once a cursor was saved (DECSC, mode 1048 or
@@ -102,6 +108,9 @@ func (s *screen) resize(rows, cols int) (diverged bool) {
 	for len(s.lines) < rows {
 		s.lines = append(s.lines, newRow(cols))
 	}
+	s.back = make([][]Cell, slideRoom*rows)
+	copy(s.back, s.lines)
+	s.off, s.lines = 0, s.back[:rows:rows]
 	s.rows, s.cols = rows, cols
 	s.scroll = s.bounds()
 	s.spare = make([][]Cell, rows)
@@ -416,7 +425,9 @@ func (s *screen) deleteLineArea(y, n int, c Cell, a rect) {
 	}
 	if a.left == 0 && a.right == s.cols {
 		seg := s.lines[y:a.bottom]
-		if n == 1 {
+		if y == 0 && a.bottom == s.rows {
+			s.slide(n)
+		} else if n == 1 {
 			first := seg[0]
 			copy(seg, seg[1:])
 			seg[len(seg)-1] = first
@@ -433,6 +444,29 @@ func (s *screen) deleteLineArea(y, n int, c Cell, a rect) {
 		}
 	}
 	s.fillRect(a.bottom-n, a.bottom, a.left, a.right, c)
+}
+
+// slideRoom is the backing array's length in screen heights: the window
+// goes back to its start once every slideRoom-1 screenfuls of scrolling.
+const slideRoom = 4
+
+// slide moves the top n rows of the screen to its bottom, as rotating
+// the headers would, by moving them past the window's end and the window
+// down by n.
+func (s *screen) slide(n int) {
+	if s.off+s.rows+n > len(s.back) {
+		copy(s.back, s.lines)
+		clear(s.back[s.rows:])
+		s.off = 0
+	}
+	// Header by header: n is most often 1, where copy and clear cost
+	// runtime calls.
+	for i := s.off; i < s.off+n; i++ {
+		s.back[i+s.rows] = s.back[i]
+		s.back[i] = nil // no stale header outside the window
+	}
+	s.off += n
+	s.lines = s.back[s.off : s.off+s.rows : s.off+s.rows]
 }
 
 // scrollUp is SU: delete n lines at the top of the scroll region, the cursor

@@ -53,6 +53,7 @@ type Terminal struct {
 	scratch   []byte
 	csiParams [parser.MaxParamsSize]ansi.Param
 	widths    [widthCacheSize]widthSlot
+	sgrMemo   [1 << sgrMemoBits]sgrEntry
 	// divergences counts the deliberate departures from x/vt (doc.go).
 	divergences int
 	osc         oscString
@@ -116,15 +117,26 @@ func (t *Terminal) Write(p []byte) {
 		}
 		if t.parser.State() == parser.GroundState {
 			if b := p[i]; b >= ' ' && b < 0x7f {
-				j := i + 1
-				for j < len(p) && p[j] >= ' ' && p[j] < 0x7f {
-					j++
-				}
+				j := i + 1 + printableRun(p[i+1:])
 				// Hold the last character back only when what follows could
 				// extend its cluster: a non-ASCII character that is not
 				// simple, or one after an escape sequence that ends without
 				// being dispatched (a CSI made invalid, a string cancelled by
-				// CAN). A control or the end of the write prints it anyway.
+				// CAN). A control or the end of the write prints it anyway,
+				// and so does a complete CSI (which flushes first): the text
+				// of a coloured screen is a run before a CSI, over and over.
+				if j+1 < len(p) && p[j] == 0x1b && p[j+1] == '[' {
+					if k0, k1, n, ok := sgrKey(p[j+2:]); ok {
+						t.printText(p[i:j])
+						i = j + 2 + t.sgr(p[j+2:], k0, k1, n)
+						continue
+					}
+					if cmd, n, final := t.parseCSI(p[j+2:]); final >= 0 {
+						t.printText(p[i:j])
+						i = j + 2 + t.dispatchCSI(cmd, n, final)
+						continue
+					}
+				}
 				t.printASCII(p[i:j], j < len(p) && (p[j] == 0x1b || p[j] >= utf8.RuneSelf && !boundaryBefore(p[j:])))
 				i = j
 				continue
@@ -135,6 +147,10 @@ func (t *Terminal) Write(p []byte) {
 					continue
 				}
 				if i+1 < len(p) && p[i+1] == '[' {
+					if k0, k1, n, ok := sgrKey(p[i+2:]); ok {
+						i += 2 + t.sgr(p[i+2:], k0, k1, n)
+						continue
+					}
 					if n := t.fastCSI(p[i+2:]); n > 0 {
 						i += 2 + n
 						continue
