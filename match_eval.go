@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -23,10 +24,15 @@ type compiled struct {
 }
 
 // compileMatcher compiles the tree in the field path (see compileAt).
-func compileMatcher(m Matcher, path string) (*compiled, error) { return compileAt(m, wire.Root(path)) }
+func compileMatcher(m Matcher, path string) (*compiled, error) {
+	return compileAt(m, wire.Root(path), false)
+}
 
 // compileAt validates and compiles the tree at p, spelling p only on error.
-func compileAt(m Matcher, p *wire.Path) (*compiled, error) {
+// With check it only validates, for a caller that throws the compiled
+// tree away (Validate, decoding): a regular expression is parsed, which
+// finds every error compiling it would, not compiled.
+func compileAt(m Matcher, p *wire.Path, check bool) (*compiled, error) {
 	c := &compiled{m: m}
 	vpath := func() string { return p.String() + ".value" }
 	switch m.Type {
@@ -35,11 +41,15 @@ func compileAt(m Matcher, p *wire.Path) (*compiled, error) {
 			return nil, matcherErr(vpath(), "must not be empty")
 		}
 	case MatchScreenRegex, MatchTranscriptRegex:
-		re, err := regexp.Compile(m.Value)
+		var err error
+		if check {
+			_, err = syntax.Parse(m.Value, syntax.Perl) // What regexp.Compile parses with.
+		} else {
+			c.re, err = regexp.Compile(m.Value)
+		}
 		if err != nil {
 			return nil, matcherErr(vpath(), "invalid regular expression: %v", err)
 		}
-		c.re = re
 	case MatchCursorAt:
 		if m.Row < 0 {
 			return nil, matcherErr(vpath()+".row", "must not be negative")
@@ -60,7 +70,7 @@ func compileAt(m Matcher, p *wire.Path) (*compiled, error) {
 			return nil, fmt.Errorf("%w: %w", ErrInvalidMatcher, err)
 		}
 		for i, sub := range m.Matchers {
-			cs, err := compileAt(sub, p.Branch(i))
+			cs, err := compileAt(sub, p.Branch(i), check)
 			if err != nil {
 				return nil, err
 			}

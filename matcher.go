@@ -239,7 +239,7 @@ func parseMatcher(n *wire.Node, p *wire.Path) (Matcher, error) {
 	if p.Depth() > 1 { // the root compiles the whole tree, once
 		return m, nil
 	}
-	_, err := compileAt(m, p)
+	_, err := compileAt(m, p, true)
 	return m, err
 }
 
@@ -247,7 +247,7 @@ func parseMatcher(n *wire.Node, p *wire.Path) (Matcher, error) {
 // regular expression, a negative min_ms or cursor position, an empty any/all,
 // or an incomplete lua predicate.
 func (m Matcher) Validate() error {
-	_, err := compileMatcher(m, "matcher")
+	_, err := compileAt(m, wire.Root("matcher"), true)
 	return err
 }
 

@@ -43,22 +43,35 @@ func (s *Session) feed(chunks [][]byte) {
 		_, _ = s.screen.Write(p)
 		s.tr.Write(p)
 	}
-	s.notifyLocked()
+	woken := s.swapChangedLocked()
 	s.lastOutput = s.lastChange
 	if s.vis.watchers > 0 {
 		s.visibleChangedLocked()
 	}
 	s.mu.Unlock()
+	if woken != nil {
+		// After the unlock: waking a goroutine can cost a system call,
+		// which the woken, reaching for the lock, would wait out.
+		close(woken)
+	}
 }
 
-// notifyLocked wakes everyone waiting for a change. The channel is only
-// replaced when someone took it (watch, Changed) since it was made: a flood
-// nobody watches costs no channel per chunk.
+// notifyLocked wakes everyone waiting for a change.
 func (s *Session) notifyLocked() {
-	s.lastChange = time.Now()
-	if s.watched {
-		close(s.changed)
-		s.changed = make(chan struct{})
-		s.watched = false
+	if ch := s.swapChangedLocked(); ch != nil {
+		close(ch)
 	}
+}
+
+// swapChangedLocked dates the change and replaces the channel its
+// watchers hold, which the caller closes. The channel is only replaced
+// when someone took it (watch, Changed) since it was made: a flood nobody
+// watches costs no channel per chunk.
+func (s *Session) swapChangedLocked() (woken chan struct{}) {
+	s.lastChange = time.Now()
+	if !s.watched {
+		return nil
+	}
+	woken, s.changed, s.watched = s.changed, make(chan struct{}), false
+	return woken
 }

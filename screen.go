@@ -262,7 +262,7 @@ func (s *Screen) matchTextLocked() string {
 	row, col := s.eng.Cursor()
 	text := s.plain
 	if row >= 0 && row < len(lines) && col > 0 {
-		if pad := col - s.usedColsLocked(row); pad > 0 {
+		if pad := col - s.eng.UsedCols(row); pad > 0 {
 			out := make([]string, max(len(lines), row+1))
 			copy(out, lines)
 			out[row] += strings.Repeat(" ", pad)
@@ -275,21 +275,6 @@ func (s *Screen) matchTextLocked() string {
 	}
 	s.match, s.matchSeq, s.matchValid = text, s.seq, true
 	return text
-}
-
-// usedColsLocked is how many columns of row hold text: one past the last
-// non-blank cell.
-func (s *Screen) usedColsLocked(row int) int {
-	for c := s.size.Cols - 1; c >= 0; c-- {
-		ec := s.eng.Cell(row, c)
-		if ec.Width == 0 {
-			continue // The right half of a wide character: its left half decides.
-		}
-		if ec.Text != "" && ec.Text != " " {
-			return c + ec.Width
-		}
-	}
-	return 0
 }
 
 func (s *Screen) cellsLocked() []Cell {

@@ -113,10 +113,10 @@ func PluginLoadDenied(method string) error {
 // waitEvidence is the data of a wait that gave up: what the screen looked
 // like at the end.
 type waitEvidence struct {
-	Snapshot       ptywright.ScreenSnapshot `json:"snapshot"`
-	TranscriptTail string                   `json:"transcript_tail"`
-	ElapsedMs      int64                    `json:"elapsed_ms"`
-	Sequence       uint64                   `json:"sequence"`
+	Snapshot       wireSnapshot `json:"snapshot"`
+	TranscriptTail string       `json:"transcript_tail"`
+	ElapsedMs      int64        `json:"elapsed_ms"`
+	Sequence       uint64       `json:"sequence"`
 	// Explanation accounts for the last classification, on adapter waits.
 	Explanation *contract.Explanation `json:"explanation,omitempty"`
 }
@@ -139,7 +139,7 @@ func toWire(err error) *Error {
 		data = de.data
 	case errors.As(err, &we):
 		// Wait evidence is redacted by Session.Wait already.
-		data = waitEvidence{Snapshot: we.Snapshot, TranscriptTail: we.TranscriptTail, ElapsedMs: we.Elapsed.Milliseconds(), Sequence: we.Sequence, Explanation: we.Explanation}
+		data = waitEvidence{Snapshot: toWireSnapshot(we.Snapshot), TranscriptTail: we.TranscriptTail, ElapsedMs: we.Elapsed.Milliseconds(), Sequence: we.Sequence, Explanation: we.Explanation}
 	}
 	if data != nil {
 		if raw, mErr := json.Marshal(data); mErr == nil {

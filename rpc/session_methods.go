@@ -240,13 +240,13 @@ type waitParams struct {
 // waitResult is session.wait's result: the reference's evidence plus the
 // outcome (which branch fired) and how long the screen had been stable.
 type waitResult struct {
-	Matched        bool                     `json:"matched"`
-	Sequence       uint64                   `json:"sequence"`
-	ElapsedMs      int64                    `json:"elapsed_ms"`
-	Snapshot       ptywright.ScreenSnapshot `json:"snapshot"`
-	TranscriptTail string                   `json:"transcript_tail"`
-	Outcome        *ptywright.MatchOutcome  `json:"outcome,omitempty"`
-	StableForMs    int64                    `json:"stable_for_ms"`
+	Matched        bool                    `json:"matched"`
+	Sequence       uint64                  `json:"sequence"`
+	ElapsedMs      int64                   `json:"elapsed_ms"`
+	Snapshot       wireSnapshot            `json:"snapshot"`
+	TranscriptTail string                  `json:"transcript_tail"`
+	Outcome        *ptywright.MatchOutcome `json:"outcome,omitempty"`
+	StableForMs    int64                   `json:"stable_for_ms"`
 }
 
 func (s *Server) sessionWait(ctx context.Context, _ *conn, raw []byte) (any, error) {
@@ -279,7 +279,7 @@ func (s *Server) sessionWait(ctx context.Context, _ *conn, raw []byte) (any, err
 		Matched:        res.Matched,
 		Sequence:       res.Sequence,
 		ElapsedMs:      res.Elapsed.Milliseconds(),
-		Snapshot:       res.Snapshot,
+		Snapshot:       toWireSnapshot(res.Snapshot),
 		TranscriptTail: res.TranscriptTail,
 		Outcome:        res.Outcome,
 		StableForMs:    res.StableFor.Milliseconds(),

@@ -37,6 +37,9 @@ type Engine interface {
 	// joined by "\n" with the trailing empty rows left out.
 	Lines() (lines []string, plain string)
 	Cursor() (row, col int)
+	// UsedCols returns how many columns of row hold text: one past its
+	// last cell that is not blank (a wide character counts both).
+	UsedCols(row int) int
 	Modes() Modes
 	// SetScrollback sets how many rows that leave the top of the main
 	// screen are kept (0: none).
