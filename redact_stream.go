@@ -163,6 +163,9 @@ func openSecretTail(s string) int {
 	for lo > 0 && lo < len(s) && !utf8.RuneStart(s[lo]) {
 		lo++
 	}
+	if !secrets.HasTrigger(s[lo:]) {
+		return -1 // Every alternative holds a trigger word: no regexp run.
+	}
 	m := openTailRe().FindStringSubmatchIndex(s[lo:])
 	if m == nil {
 		return -1

@@ -1,8 +1,11 @@
 package rpc
 
 import (
+	"encoding/binary"
 	"math/bits"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -14,96 +17,148 @@ import (
 // JSON leaves alone, which this passes over eight at a time.
 func appendOutputNotification(dst []byte, p outputParams) []byte {
 	const head = `{"jsonrpc":"` + wireVersion + `","method":"` + notifyOutput + `","params":{"session":`
-	// The transcript is valid UTF-8, so the text nearly always is: checked
-	// once, the escaping need not decode it.
-	appendStr := appendJSONString
-	if !utf8.ValidString(p.Output) || !utf8.ValidString(p.Session) {
-		appendStr = appendJSONStringSlow
-	}
-	// Room for an escape every 20 bytes or so (a TUI's redraws); append
-	// grows it if the text needs more.
-	need := len(head) + len(p.Session) + len(p.Output) + len(p.Output)/4 + 64
+	// Room for the text's escape sequences, whose ESC becomes \u001b (a
+	// count is cheap next to growing the frame and copying it), and for
+	// a line break every 32 bytes or so; the escaping grows it if the
+	// text needs more.
+	need := len(head) + len(p.Session) + len(p.Output) + 5*strings.Count(p.Output, "\x1b") + len(p.Output)/16 + 64
 	if cap(dst)-len(dst) < need {
 		dst = append(make([]byte, 0, len(dst)+need), dst...)
 	}
 	dst = append(dst, head...)
-	dst = appendStr(dst, p.Session)
+	dst = appendJSONString(dst, p.Session)
 	dst = append(dst, `,"sequence":`...)
 	dst = strconv.AppendUint(dst, p.Sequence, 10)
 	dst = append(dst, `,"output":`...)
-	dst = appendStr(dst, p.Output)
+	dst = appendJSONString(dst, p.Output)
 	if p.Dropped {
 		dst = append(dst, `,"dropped":true`...)
 	}
 	return append(dst, "}}"...)
 }
 
-// appendJSONString appends valid UTF-8 s as a JSON string the way
-// encoding/json does with HTML escaping off (marshal): '"' and '\\'
-// escaped, control bytes as \n \r \t \b \f or \u00XX, U+2028 and U+2029 as
-// \u2028 and \u2029, everything else as is.
+// appendJSONString appends s as a JSON string the way encoding/json does
+// with HTML escaping off (marshal): '"' and '\\' escaped, control bytes as
+// \n \r \t \b \f or \u00XX, U+2028 and U+2029 as \u2028 and \u2029, each
+// byte of invalid UTF-8 as \ufffd, everything else as is.
+//
+// It copies eight bytes at a time, special or not, into room it keeps
+// ahead of itself, then moves its end back to the first special byte: a
+// TUI's output, with an escape every few bytes, costs no call to memmove
+// per run between them, and the UTF-8 is checked in the same pass, only
+// where a byte is not ASCII.
 func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	start := 0
-	for i := nextSpecial(s, 0); i < len(s); i = nextSpecial(s, i+1) {
-		c := s[i]
-		switch {
-		case c < utf8.RuneSelf:
-			dst = append(dst, s[start:i]...)
-			dst = appendEscapedByte(dst, c)
-			start = i + 1
-		case i >= 2 && s[i-2] == 0xe2 && s[i-1] == 0x80:
-			// U+2028 or U+2029 (E2 80 A8/A9); E2 and 80 are not special,
-			// so start <= i-2.
-			dst = append(dst, s[start:i-2]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xf])
-			start = i + 1
+	// buf is dst with all its room; n is where the next byte goes. At the
+	// top of the loop there are at least escSlack bytes of room past n.
+	buf, n := dst[:cap(dst)], len(dst)
+	for i := 0; i < len(s); {
+		if len(buf)-n < escSlack {
+			buf = slices.Grow(buf[:n], escSlack+(len(s)-i)+(len(s)-i)/4)
+			buf = buf[:cap(buf)]
 		}
+		if i+8 <= len(s) {
+			b := s[i : i+8]
+			w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+				uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+			binary.LittleEndian.PutUint64(buf[n:], w)
+			m := specialBytes(w)
+			if m == 0 {
+				i, n = i+8, n+8
+				continue
+			}
+			k := bits.TrailingZeros64(m) / 8
+			i, n = i+k, n+k
+		}
+		// s[i] may be special: always in the word case, maybe in the tail.
+		c := s[i]
+		if c < utf8.RuneSelf {
+			e := jsonEscapes[c]
+			if e == 0 {
+				buf[n] = c
+				i, n = i+1, n+1
+				continue
+			}
+			binary.LittleEndian.PutUint64(buf[n:], e)
+			n += int(e >> 56)
+			i++
+			continue
+		}
+		// Box drawing and most other non-ASCII a TUI draws are three-byte
+		// runes with a lead byte of E1 to EC, EE or EF, which any two
+		// continuation bytes complete validly.
+		// A run of them is copied here without going back to the words.
+		if three(s, i) {
+			for {
+				buf[n], buf[n+1], buf[n+2] = s[i], s[i+1], s[i+2]
+				i, n = i+3, n+3
+				if len(buf)-n < escSlack || !three(s, i) {
+					break
+				}
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += copy(buf[n:], `\ufffd`)
+		case r == '\u2028' || r == '\u2029':
+			n += copy(buf[n:], `\u202`)
+			buf[n] = hexDigits[r&0xf]
+			n++
+		default:
+			n += copy(buf[n:], s[i:i+size])
+		}
+		i += size
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(buf[:n], '"')
 }
 
-// nextSpecial returns the index of the first byte at or after i that may
-// need escaping in valid UTF-8: below 0x20, '"', '\\', or 0xA8 or 0xA9,
-// which end U+2028 and U+2029 (the lead byte 0xE2 is not looked for: it
-// begins every box-drawing character a TUI draws); len(s) if none.
-func nextSpecial(s string, i int) int {
-	for ; i+8 <= len(s); i += 8 {
-		b := s[i : i+8]
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		if m := specialBytes(w); m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
+// three reports whether a valid three-byte rune other than U+2028 and
+// U+2029 starts at s[i] with a lead byte of E1 to EC, EE or EF.
+func three(s string, i int) bool {
+	if i+2 >= len(s) {
+		return false
 	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == 0xa8 || c == 0xa9 {
-			return i
-		}
-	}
-	return len(s)
+	c, c1, c2 := s[i], s[i+1], s[i+2]
+	return c >= 0xe1 && c <= 0xef && c != 0xed && c1&0xc0 == 0x80 && c2&0xc0 == 0x80 &&
+		(c != 0xe2 || c1 != 0x80 || c2&^1 != 0xa8)
 }
+
+// escSlack is the room appendJSONString keeps ahead of its end: a word or
+// an escape (at most eight bytes) written as one.
+const escSlack = 16
+
+// jsonEscapes holds, for each ASCII byte that JSON escapes, its escape in
+// the low bytes (little-endian) and the escape's length in the top byte;
+// 0 for the others.
+var jsonEscapes = func() (t [utf8.RuneSelf]uint64) {
+	for c := range utf8.RuneSelf {
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		var e [8]byte
+		k := copy(e[:], appendEscapedByte(nil, byte(c)))
+		e[7] = byte(k)
+		t[c] = binary.LittleEndian.Uint64(e[:])
+	}
+	return t
+}()
 
 const (
-	lsb  = 0x0101010101010101
-	low7 = 0x7f7f7f7f7f7f7f7f
-	msb  = 0x8080808080808080
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
 )
 
-// specialBytes sets the top bit of each byte of w that nextSpecial looks
-// for, and of no other: the tests are exact per byte, without carries
-// between bytes.
+// specialBytes sets the top bit of the first byte of w (the lowest) that
+// appendJSONString must look at, if any: below 0x20, '"', '\\', or 0x80
+// and above (UTF-8 to check, U+2028 and U+2029 to escape). Bits above it
+// may be set for bytes that are not special (a borrow carries into the
+// next byte only from a byte that is), so only the lowest counts.
 func specialBytes(w uint64) uint64 {
-	below := ^((w&low7 + (0x80-0x20)*lsb) | w) & msb
-	// 0xA8 and 0xA9 differ in the low bit only: one test with it cleared.
-	return below | byteIs(w, '"') | byteIs(w, '\\') | byteIs(w&^lsb, 0xa8)
-}
-
-// byteIs sets the top bit of each byte of w equal to c.
-func byteIs(w uint64, c byte) uint64 {
-	x := w ^ uint64(c)*lsb
-	return ^((x&low7 + low7) | x) & msb
+	q := w ^ '"'*lsb
+	b := w ^ '\\'*lsb
+	return ((w-0x20*lsb)&^w | (q-lsb)&^q | (b-lsb)&^b | w) & msb
 }
 
 const hexDigits = "0123456789abcdef"
@@ -125,41 +180,4 @@ func appendEscapedByte(dst []byte, c byte) []byte {
 		return append(dst, '\\', 't')
 	}
 	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-}
-
-// appendJSONStringSlow is appendJSONString for any text: each invalid
-// UTF-8 byte becomes \ufffd, as encoding/json writes it.
-func appendJSONStringSlow(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			dst = appendEscapedByte(dst, c)
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }

@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -31,6 +32,10 @@ func TestAppendOutputNotificationMatchesMarshal(t *testing.T) {
 		{Session: "s1", Sequence: 0, Output: ""},
 		{Session: "s-\"odd\"\n", Sequence: 1<<64 - 1, Output: string(all), Dropped: true},
 		{Session: "s2", Sequence: 3, Output: strings.Repeat("\u2028x\u2029", 9)},
+		// Text that grows six times over, and twice over as \ufffd: the
+		// output buffer must grow again and again.
+		{Session: "s3", Sequence: 4, Output: strings.Repeat("\x00\x1b", 5000)},
+		{Session: "s4", Sequence: 5, Output: strings.Repeat("\xff", 5000) + strings.Repeat("─", 3000) + strings.Repeat("\xe2\x94", 999)},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
@@ -53,9 +58,57 @@ func TestAppendOutputNotificationMatchesMarshal(t *testing.T) {
 	}
 }
 
+// TestSpecialBytesFindsFirst: the lowest byte specialBytes flags is the
+// first special one of the word, for words of every mix of special and
+// ordinary bytes (the borrows between bytes may flag others above it).
+func TestSpecialBytesFindsFirst(t *testing.T) {
+	special := func(c byte) bool { return c < 0x20 || c == '"' || c == '\\' || c >= 0x80 }
+	edges := []byte{0x00, 0x01, 0x1f, 0x20, 0x21, '"', '#', '[', '\\', ']', 'a', 0x7e, 0x7f, 0x80, 0xa8, 0xe2, 0xff}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200000 {
+		var w uint64
+		first := 8
+		for k := range 8 {
+			c := byte(rng.IntN(256))
+			if rng.IntN(2) == 0 {
+				c = edges[rng.IntN(len(edges))]
+			}
+			w |= uint64(c) << (8 * k)
+			if first == 8 && special(c) {
+				first = k
+			}
+		}
+		m := specialBytes(w)
+		require.Equal(t, first == 8, m == 0, "%016x", w)
+		if m != 0 {
+			require.Equal(t, first, bits.TrailingZeros64(m)/8, "%016x", w)
+		}
+	}
+}
+
+// FuzzAppendOutputNotification: for any text and session id, valid UTF-8
+// or not, the hand-built frame is what encoding/json makes of it.
+func FuzzAppendOutputNotification(f *testing.F) {
+	f.Add("s1", "plain text\r\n", uint64(7), false)
+	f.Add("s\"2", "\x1b[1;31m\u2028\u2029\xe2\x80\xff\xed\xa0\x80─│\\\"", uint64(1<<63), true)
+	f.Add("s3", string(workload.ClaudeRedraws(2048, 24, 80)), uint64(0), false)
+	f.Fuzz(func(t *testing.T, session, text string, seq uint64, dropped bool) {
+		p := outputParams{Session: session, Sequence: seq, Output: text, Dropped: dropped}
+		want, err := encodeNotification(notifyOutput, p)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(appendOutputNotification(nil, p)))
+		// With room to spare the escaping must not write past its end.
+		dst := make([]byte, 3, 4096)
+		copy(dst, "abc")
+		require.Equal(t, "abc"+string(want), string(appendOutputNotification(dst, p)))
+	})
+}
+
 // BenchmarkOutputNotification compares encoding a 64 KB session.output
-// with encoding/json (marshal, what it was) and by hand, on scrolling text
-// and on Claude-like redraws (an escape every few bytes, box drawing).
+// with encoding/json (marshal, what it was) and by hand, on scrolling text,
+// on Claude-like redraws (an escape every few bytes, box drawing) and on a
+// full-screen program's output (colours and cursor moves, an escape every
+// eight bytes or so).
 func BenchmarkOutputNotification(b *testing.B) {
 	var plain strings.Builder
 	for i := 0; plain.Len() < 64<<10; i++ {
@@ -64,6 +117,7 @@ func BenchmarkOutputNotification(b *testing.B) {
 	for _, in := range []struct{ name, text string }{
 		{"plain", plain.String()},
 		{"claude", string(workload.ClaudeRedraws(64<<10, 24, 80))},
+		{"mixed", mixedOutput(64 << 10)},
 	} {
 		p := outputParams{Session: "s1", Sequence: 12345, Output: in.text}
 		b.Run(in.name+"/marshal", func(b *testing.B) {
@@ -79,4 +133,14 @@ func BenchmarkOutputNotification(b *testing.B) {
 			}
 		})
 	}
+}
+
+// mixedOutput is the end-to-end benchmark's mixed workload: what a
+// full-screen program writes, cursor moves, colours, erases.
+func mixedOutput(n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K\x1b[1;3%dm%04d\x1b[0m \x1b[38;5;%dmstatus\x1b[0m \x1b[38;2;%d;100;200mrgb text\x1b[0m \x1b[7m[%d]\x1b[0m", i%24+1, i%8, i, i%256, i%256, i)
+	}
+	return b.String()
 }

@@ -292,6 +292,21 @@ func isWordByte(c byte) bool {
 
 func isIdentByte(c byte) bool { return c == '-' || isWordByte(c) }
 
+// HasTrigger reports whether s holds a trigger word (see indexTrigger),
+// or a character that a case-insensitive regexp takes for a letter of one:
+// a text without either holds no secret the default patterns hide, nor
+// the start of one (the literal part of each, a vendor prefix, a key's
+// secret word, "bearer", "://", a private key header, is a trigger), even
+// for a regexp written with (?i). Go folds K (U+212A, the Kelvin sign)
+// with k and ſ (U+017F, long s) with s; no other letter of a trigger
+// word has a fold outside ASCII.
+func HasTrigger(s string) bool {
+	if h, _ := indexTrigger(s, 0); h >= 0 {
+		return true
+	}
+	return strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f")
+}
+
 // indexTrigger returns the position and kind of the first trigger word in s
 // at or after from. Trigger words are the literal part every default
 // pattern contains. ASCII case-insensitive: bearer, sk-, akia, asia, and for
@@ -300,7 +315,29 @@ func isIdentByte(c byte) bool { return c == '-' || isWordByte(c) }
 // (gh?_, github_pat_, gl*-, xox?-, sk_, rk_, whsec_, AIza, ya29., npm_,
 // eyJ), "://" and "-----BEGIN ".
 func indexTrigger(s string, from int) (int, trigger) {
+	// Positions below oneByOne are tested one at a time: the eight of a
+	// block that held a candidate, so that no position is in two blocks.
+	oneByOne := from
 	for i := from; i < len(s)-2; i++ {
+		if i >= oneByOne {
+			// Eight positions at a time while none passes the two-byte
+			// prefilter: no branch per byte, where letters that may start
+			// a trigger are common.
+			for i+10 <= len(s) && (triggerFirst[s[i]]&triggerSecond[s[i+1]]|
+				triggerFirst[s[i+1]]&triggerSecond[s[i+2]]|
+				triggerFirst[s[i+2]]&triggerSecond[s[i+3]]|
+				triggerFirst[s[i+3]]&triggerSecond[s[i+4]]|
+				triggerFirst[s[i+4]]&triggerSecond[s[i+5]]|
+				triggerFirst[s[i+5]]&triggerSecond[s[i+6]]|
+				triggerFirst[s[i+6]]&triggerSecond[s[i+7]]|
+				triggerFirst[s[i+7]]&triggerSecond[s[i+8]]) == 0 {
+				i += 8
+			}
+			oneByOne = i + 8
+			if i >= len(s)-2 {
+				break
+			}
+		}
 		// Cheap reject on the first two bytes before comparing words.
 		f := triggerFirst[s[i]]
 		if f == 0 || f&triggerSecond[s[i+1]] == 0 {

@@ -36,6 +36,10 @@ func ThroughEscapes(s string, spans func(string) [][2]int) [][2]int {
 // escapeInWord reports whether s has a backspace, or an escape sequence
 // the view drops (or a run of them) with a printable, non-blank byte on
 // both sides.
+//
+// It runs on every text ThroughEscapes sees, where a TUI writes an escape
+// every few bytes, so the common sequence, a CSI, is read here rather than
+// through escapeEnd.
 func escapeInWord(s string) bool {
 	if strings.IndexByte(s, '\b') >= 0 {
 		return true
@@ -43,6 +47,19 @@ func escapeInWord(s string) bool {
 	for i := strings.IndexByte(s, 0x1b); i >= 0; {
 		j, drop := i, true
 		for j < len(s) && s[j] == 0x1b {
+			if j+1 < len(s) && s[j+1] == '[' {
+				// escapeEnd's CSI: parameters and intermediates, a final.
+				k := j + 2
+				for k < len(s) && s[k]-0x20 <= 0x3f-0x20 {
+					k++
+				}
+				if k < len(s) && s[k]-0x40 <= 0x7e-0x40 {
+					drop = drop && (s[k] == 'm' || s[k] == 'K')
+					k++
+				}
+				j = k
+				continue
+			}
 			var d bool
 			j, d = escapeEnd(s, j)
 			drop = drop && d
@@ -50,11 +67,20 @@ func escapeInWord(s string) bool {
 		if drop && i > 0 && wordByte(s[i-1]) && j < len(s) && wordByte(s[j]) {
 			return true
 		}
-		k := strings.IndexByte(s[j:], 0x1b)
-		if k < 0 {
-			break
+		// The next sequence is often a few bytes on: looked for by hand
+		// that far, which costs less than a call.
+		i = -1
+		for k := j; k < min(j+16, len(s)); k++ {
+			if s[k] == 0x1b {
+				i = k
+				break
+			}
 		}
-		i = j + k
+		if i < 0 && j+16 < len(s) {
+			if k := strings.IndexByte(s[j+16:], 0x1b); k >= 0 {
+				i = j + 16 + k
+			}
+		}
 	}
 	return false
 }
@@ -185,7 +211,8 @@ func (v *view) orig(i int) int {
 // Other control characters stay.
 func visible(s string) view {
 	b := make([]byte, 0, len(s))
-	segs := []viewSeg{{0, 0}}
+	// A segment starts after each escape sequence or backspace, at most.
+	segs := make([]viewSeg, 1, 1+strings.Count(s, "\x1b")+strings.Count(s, "\b"))
 	resume := func(raw int) {
 		// Segments past the view's end were popped by a backspace.
 		for len(segs) > 1 && segs[len(segs)-1].at >= len(b) {
@@ -211,8 +238,13 @@ func visible(s string) view {
 			i++
 			resume(i)
 		default:
-			b = append(b, c)
-			i++
+			// The text up to the next escape or backspace, as it is.
+			j := i + 1
+			for j < len(s) && s[j] != 0x1b && s[j] != '\b' {
+				j++
+			}
+			b = append(b, s[i:j]...)
+			i = j
 		}
 	}
 	return view{text: string(b), segs: segs}

@@ -1,0 +1,141 @@
+package secrets
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"ptywright/internal/workload"
+)
+
+// indexTriggerRef is indexTrigger as it was before it skipped eight
+// positions at a time: the reference the fast one must equal.
+func indexTriggerRef(s string, from int) (int, trigger) {
+	for i := from; i < len(s)-2; i++ {
+		// Cheap reject on the first two bytes before comparing words.
+		f := triggerFirst[s[i]]
+		if f == 0 || f&triggerSecond[s[i+1]] == 0 {
+			continue
+		}
+		rest := s[i:]
+		switch rest[0] | 0x20 {
+		case 'a':
+			if hasPrefixFold(rest, "akia") || hasPrefixFold(rest, "asia") {
+				return i, trigAWS
+			}
+			if hasPrefixFold(rest, "authorization") {
+				return i, trigKV
+			}
+			if strings.HasPrefix(rest, "AIza") {
+				return i, trigToken
+			}
+		case 'b':
+			if hasPrefixFold(rest, "bearer") {
+				return i, trigBearer
+			}
+		case 'e':
+			if strings.HasPrefix(rest, "eyJ") {
+				return i, trigToken
+			}
+		case 'g':
+			if len(rest) > 3 && rest[1] == 'h' && rest[3] == '_' && strings.IndexByte("pousr", rest[2]) >= 0 ||
+				strings.HasPrefix(rest, "github_pat_") || strings.HasPrefix(rest, "gl") {
+				return i, trigToken
+			}
+		case 'k':
+			if hasPrefixFold(rest, "key") {
+				return i, trigKV
+			}
+		case 'n':
+			if strings.HasPrefix(rest, "npm_") {
+				return i, trigToken
+			}
+		case 'p':
+			if hasPrefixFold(rest, "pass") {
+				return i, trigKV
+			}
+		case 'r':
+			if strings.HasPrefix(rest, "rk_") {
+				return i, trigToken
+			}
+		case 's':
+			if hasPrefixFold(rest, "sk-") {
+				return i, trigSK
+			}
+			if strings.HasPrefix(rest, "sk_") {
+				return i, trigToken
+			}
+			if hasPrefixFold(rest, "secret") {
+				return i, trigKV
+			}
+		case 't':
+			if hasPrefixFold(rest, "token") {
+				return i, trigKV
+			}
+		case 'w':
+			if strings.HasPrefix(rest, "whsec_") {
+				return i, trigToken
+			}
+		case 'x':
+			if strings.HasPrefix(rest, "xox") {
+				return i, trigToken
+			}
+		case 'y':
+			if strings.HasPrefix(rest, "ya29.") {
+				return i, trigToken
+			}
+		case ':':
+			if strings.HasPrefix(rest, "://") {
+				return i, trigURL
+			}
+		case '-':
+			if strings.HasPrefix(rest, pemBegin) {
+				return i, trigPEM
+			}
+		}
+	}
+	return -1, trigNone
+}
+
+// triggerPieces make texts dense in triggers, their first two bytes and
+// near misses, at every alignment of the eight-position skip.
+var triggerPieces = []string{
+	"a", "k", "s", "t", "g", "e", "x", "y", "n", "r", "w", "b", "p", ":", "-", "/", " ", "_", "0", "\x1b[1m", "─",
+	"akia", "ASIA", "AIza", "authorization", "bearer", "eyJ", "ghp_", "github_pat_", "gl", "glpat-", "key", "KEY",
+	"npm_", "pass", "rk_", "sk-", "sk_", "secret", "token", "whsec_", "xox", "ya29.", "://", "-----BEGIN ", "----",
+}
+
+// TestIndexTriggerMatchesReference: from every start, the fast
+// indexTrigger finds the trigger the reference finds, on random texts and
+// on a TUI's output.
+func TestIndexTriggerMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	texts := []string{"", "g", "gl", "xgl", "0123456789gl", "0123456789glx", string(workload.ClaudeRedraws(2048, 24, 80)), mixedOutput(2048)}
+	for range 5000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteString(triggerPieces[rng.IntN(len(triggerPieces))])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, s := range texts {
+		for from := 0; from <= len(s); from++ {
+			h, tr := indexTrigger(s, from)
+			rh, rtr := indexTriggerRef(s, from)
+			require.Equal(t, [2]int{rh, int(rtr)}, [2]int{h, int(tr)}, "%q from %d", s, from)
+		}
+	}
+}
+
+func FuzzIndexTrigger(f *testing.F) {
+	f.Add("xxxxxxxxxxxxxxxxgl", 0)
+	f.Add("the token: sk-abc ://x -----BEGIN ", 3)
+	f.Fuzz(func(t *testing.T, s string, from int) {
+		from = max(0, min(from, len(s)))
+		h, tr := indexTrigger(s, from)
+		rh, rtr := indexTriggerRef(s, from)
+		require.Equal(t, [2]int{rh, int(rtr)}, [2]int{h, int(tr)})
+	})
+}
