@@ -245,3 +245,63 @@ func FuzzFastPathsMatchTheParser(f *testing.F) {
 		}
 	})
 }
+
+// sgrPieces make SGR parameter strings: the forms sgrDirect reads and
+// those it must leave to readStyle.
+var sgrPieces = []string{"0", "1", "2", "3", "4", "5", "7", "9", "21", "22", "24", "27", "29", "31", "37", "38", "39",
+	"41", "48", "49", "58", "59", "91", "107", "108", "5", "2", "255", "256", "300", "999", "1000", "00", "007",
+	";", ";", ";", ";", ":", ""}
+
+// TestSGRDirect holds sgrDirect to readStyle on the parameters the parser
+// splits, for random strings of SGR parameters: where it reads them, the
+// pen is the same; where it does not, it leaves the pen alone.
+func TestSGRDirect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	pens := []Style{{}, {Fg: IndexedColor(3), Attrs: AttrBold}, {Bg: RGBColor(1, 2, 3), Underline: UnderlineCurly, UnderlineColor: IndexedColor(9)}}
+	ref, read := New(2, 2, nil), 0
+	for range 60000 {
+		var p []byte
+		for range rng.IntN(9) {
+			p = append(p, sgrPieces[rng.IntN(len(sgrPieces))]...)
+		}
+		checkSGRDirect(t, ref, p, pens[rng.IntN(len(pens))], &read)
+	}
+	if read < 10000 {
+		t.Fatalf("sgrDirect read only %d of the strings", read)
+	}
+}
+
+// checkSGRDirect compares sgrDirect on p with the parser's path from pen,
+// on ref.
+func checkSGRDirect(t *testing.T, ref *Terminal, p []byte, pen Style, read *int) {
+	t.Helper()
+	ref.scr.cur.pen = pen
+	ref.writeViaParser([]byte("\x1b[" + string(p) + "m"))
+	got := pen
+	if !sgrDirect(p, &got) {
+		if got != pen {
+			t.Fatalf("%q: refused but changed the pen", p)
+		}
+		return
+	}
+	*read++
+	if want := ref.scr.cur.pen; got != want {
+		t.Fatalf("%q from %+v: %+v, the parser's path %+v", p, pen, got, want)
+	}
+}
+
+// FuzzSGRDirect is TestSGRDirect on any parameter bytes.
+func FuzzSGRDirect(f *testing.F) {
+	for _, s := range []string{"0", "38;5;300", "48;2;1;2;3", "1;;31", "4:3", "38;2;1;2", "21", "58;5;9;4"} {
+		f.Add([]byte(s))
+	}
+	ref, read := New(2, 2, nil), 0
+	f.Fuzz(func(t *testing.T, p []byte) {
+		for _, c := range p {
+			if c < '0' || c > ';' {
+				return // not what sgrKey passes on
+			}
+		}
+		checkSGRDirect(t, ref, p, Style{Fg: IndexedColor(2), Attrs: AttrItalic}, &read)
+	})
+}

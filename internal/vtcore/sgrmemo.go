@@ -80,21 +80,25 @@ func sgrKeySlow(b []byte) (k0, k1 uint64, n int, ok bool) {
 
 // sgr handles the SGR at b, which sgrKey accepted as k0, k1, n, and returns
 // the bytes it consumed: from the memo when it holds the sequence for this
-// pen, else through the parser's path (fastCSI), remembering the result.
+// pen, else read directly (sgrDirect) or through the parser's path
+// (fastCSI), remembering the result.
 // An SGR that departs from x/vt (SGR 21) is never remembered, so every
 // one is counted.
 func (t *Terminal) sgr(b []byte, k0, k1 uint64, n int) int {
+	if len(t.grapheme) > 0 {
+		t.flushGrapheme() // in the pen before the sequence, as handleCsi does
+	}
 	pen := &t.scr.cur.pen
 	e := &t.sgrMemo[(k0*0x9e3779b97f4a7c15^k1*0xc2b2ae3d27d4eb4f^uint64(n))>>(64-sgrMemoBits)]
 	if int(e.n) == n+1 && e.k0 == k0 && e.k1 == k1 && (e.absolute || e.from == *pen) {
-		if len(t.grapheme) > 0 {
-			t.flushGrapheme()
-		}
 		*pen = e.to
 		return n + 1
 	}
 	from, divergences := *pen, t.divergences
-	used := t.fastCSI(b)
+	used := n + 1
+	if !sgrDirect(b[:n], pen) {
+		used = t.fastCSI(b)
+	}
 	if t.divergences == divergences {
 		*e = sgrEntry{k0: k0, k1: k1, n: int8(n + 1), absolute: resetsFirst(b[:n]), from: from, to: t.scr.cur.pen}
 	}
