@@ -202,11 +202,15 @@ func startScrubbed(t *testing.T, script string) (*ptywright.Session, daemonProc)
 	d := parseDaemon(t, res.Snapshot.PlainText)
 	t.Cleanup(func() { d.kill(t) })
 	// Wait for the exec of sleep: until then the process still has sh's
-	// environment, marker included.
+	// environment, marker included. An exec under way (of setsid or env on
+	// the way) also reads as an empty environment for a moment: the
+	// command line, set with the environment when an exec completes, says
+	// which program it is.
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		env, _ := os.ReadFile("/proc/" + strconv.Itoa(d.pid) + "/environ")
-		if len(env) == 0 && d.running() {
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(d.pid) + "/cmdline")
+		if len(env) == 0 && strings.HasPrefix(string(cmdline), "/bin/sleep\x00") && d.running() {
 			return s, d
 		}
 		require.True(t, time.Now().Before(deadline), "sleep never ran with an empty environment")
