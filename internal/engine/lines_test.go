@@ -31,26 +31,7 @@ func checkLines(t *testing.T, e Engine, rows int, at string) {
 // the written part of each row) against Line on random output, resizes
 // included, and on Claude-like redraws of wide and narrow screens.
 func TestLinesMatchLine(t *testing.T) {
-	cases := 400
-	if raceEnabled {
-		cases = 100
-	}
-	for seed := range uint64(cases) {
-		rng := rand.New(rand.NewPCG(seed, 0x11e5))
-		rows, cols := 1+rng.IntN(30), 1+rng.IntN(100)
-		g := &seqGen{rng: rng, rows: rows, cols: cols, noCPR: true}
-		e := NewVTCore(rows, cols, nil)
-		for seg := range 1 + rng.IntN(4) {
-			if seg > 0 && rng.IntN(2) == 0 {
-				rows, cols = 1+rng.IntN(30), 1+rng.IntN(100)
-				g.rows, g.cols = rows, cols
-				e.Resize(rows, cols)
-			}
-			e.Write([]byte(g.generate(1 + rng.IntN(200))))
-			checkLines(t, e, rows, fmt.Sprintf("seed %d segment %d", seed, seg))
-		}
-		e.Close()
-	}
+	randomScreens(0x11e5, func(e *VTCore, rows, _ int, where string) { checkLines(t, e, rows, where) })
 	x := NewXVT(5, 20, nil)
 	x.Write([]byte("one\r\n\r\n  three  \r\n\x1b[31mfour\x1b[0m"))
 	checkLines(t, x, 5, "x/vt")
@@ -62,5 +43,32 @@ func TestLinesMatchLine(t *testing.T) {
 			e.Write(data[off:min(off+4096, len(data))])
 			checkLines(t, e, size[0], "claude")
 		}
+	}
+}
+
+// randomScreens writes random output (seqGen's, with resizes between
+// segments) to VTCores of random sizes, 400 of them (100 under the race
+// detector), and calls check after each segment with the size and where
+// it is.
+func randomScreens(salt uint64, check func(e *VTCore, rows, cols int, where string)) {
+	cases := 400
+	if raceEnabled {
+		cases = 100
+	}
+	for seed := range uint64(cases) {
+		rng := rand.New(rand.NewPCG(seed, salt))
+		rows, cols := 1+rng.IntN(30), 1+rng.IntN(100)
+		g := &seqGen{rng: rng, rows: rows, cols: cols, noCPR: true}
+		e := NewVTCore(rows, cols, nil)
+		for seg := range 1 + rng.IntN(4) {
+			if seg > 0 && rng.IntN(2) == 0 {
+				rows, cols = 1+rng.IntN(30), 1+rng.IntN(100)
+				g.rows, g.cols = rows, cols
+				e.Resize(rows, cols)
+			}
+			e.Write([]byte(g.generate(1 + rng.IntN(200))))
+			check(e, rows, cols, fmt.Sprintf("seed %d segment %d", seed, seg))
+		}
+		e.Close()
 	}
 }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -35,26 +34,7 @@ func checkUsedCols(t *testing.T, e Engine, rows, cols int, at string) {
 // (wide and combined characters, erases in colour, overwritten halves of
 // wide characters, resizes) and on hand-picked rows; x/vt's too.
 func TestUsedColsMatchesCells(t *testing.T) {
-	cases := 400
-	if raceEnabled {
-		cases = 100
-	}
-	for seed := range uint64(cases) {
-		rng := rand.New(rand.NewPCG(seed, 0x05ed))
-		rows, cols := 1+rng.IntN(30), 1+rng.IntN(100)
-		g := &seqGen{rng: rng, rows: rows, cols: cols, noCPR: true}
-		e := NewVTCore(rows, cols, nil)
-		for seg := range 1 + rng.IntN(4) {
-			if seg > 0 && rng.IntN(2) == 0 {
-				rows, cols = 1+rng.IntN(30), 1+rng.IntN(100)
-				g.rows, g.cols = rows, cols
-				e.Resize(rows, cols)
-			}
-			e.Write([]byte(g.generate(1 + rng.IntN(200))))
-			checkUsedCols(t, e, rows, cols, fmt.Sprintf("seed %d segment %d", seed, seg))
-		}
-		e.Close()
-	}
+	randomScreens(0x05ed, func(e *VTCore, rows, cols int, where string) { checkUsedCols(t, e, rows, cols, where) })
 	rows := []string{
 		"", "$ ", "abc   ", "\x1b[41m   \x1b[0m", "x\x1b[42m\x1b[K", "界", "ab界", "1234567界", "12345678界",
 		"e\u0301", "👍🏽", "界\x1b[1D\x1b[1Dx", "界\x1b[1Dy", "\x1b[5Cz", "\x1b[9C界",
