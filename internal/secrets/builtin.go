@@ -343,84 +343,92 @@ func indexTrigger(s string, from int) (int, trigger) {
 		if f == 0 || f&triggerSecond[s[i+1]] == 0 {
 			continue
 		}
-		rest := s[i:]
-		switch rest[0] | 0x20 {
-		case 'a':
-			if hasPrefixFold(rest, "akia") || hasPrefixFold(rest, "asia") {
-				return i, trigAWS
-			}
-			if hasPrefixFold(rest, "authorization") {
-				return i, trigKV
-			}
-			if strings.HasPrefix(rest, "AIza") {
-				return i, trigToken
-			}
-		case 'b':
-			if hasPrefixFold(rest, "bearer") {
-				return i, trigBearer
-			}
-		case 'e':
-			if strings.HasPrefix(rest, "eyJ") {
-				return i, trigToken
-			}
-		case 'g':
-			if len(rest) > 3 && rest[1] == 'h' && rest[3] == '_' && strings.IndexByte("pousr", rest[2]) >= 0 ||
-				strings.HasPrefix(rest, "github_pat_") || strings.HasPrefix(rest, "gl") {
-				return i, trigToken
-			}
-		case 'k':
-			if hasPrefixFold(rest, "key") {
-				return i, trigKV
-			}
-		case 'n':
-			if strings.HasPrefix(rest, "npm_") {
-				return i, trigToken
-			}
-		case 'p':
-			if hasPrefixFold(rest, "pass") {
-				return i, trigKV
-			}
-		case 'r':
-			if strings.HasPrefix(rest, "rk_") {
-				return i, trigToken
-			}
-		case 's':
-			if hasPrefixFold(rest, "sk-") {
-				return i, trigSK
-			}
-			if strings.HasPrefix(rest, "sk_") {
-				return i, trigToken
-			}
-			if hasPrefixFold(rest, "secret") {
-				return i, trigKV
-			}
-		case 't':
-			if hasPrefixFold(rest, "token") {
-				return i, trigKV
-			}
-		case 'w':
-			if strings.HasPrefix(rest, "whsec_") {
-				return i, trigToken
-			}
-		case 'x':
-			if strings.HasPrefix(rest, "xox") {
-				return i, trigToken
-			}
-		case 'y':
-			if strings.HasPrefix(rest, "ya29.") {
-				return i, trigToken
-			}
-		case ':':
-			if strings.HasPrefix(rest, "://") {
-				return i, trigURL
-			}
-		case '-':
-			if strings.HasPrefix(rest, pemBegin) {
-				return i, trigPEM
-			}
+		if t := triggerAt(s[i:]); t != trigNone {
+			return i, t
 		}
 	}
 	return -1, trigNone
+}
+
+// triggerAt returns the kind of the trigger word s starts with, or
+// trigNone.
+func triggerAt(s string) trigger {
+	switch s[0] | 0x20 {
+	case 'a':
+		if hasPrefixFold(s, "akia") || hasPrefixFold(s, "asia") {
+			return trigAWS
+		}
+		if hasPrefixFold(s, "authorization") {
+			return trigKV
+		}
+		if strings.HasPrefix(s, "AIza") {
+			return trigToken
+		}
+	case 'b':
+		if hasPrefixFold(s, "bearer") {
+			return trigBearer
+		}
+	case 'e':
+		if strings.HasPrefix(s, "eyJ") {
+			return trigToken
+		}
+	case 'g':
+		if len(s) > 3 && s[1] == 'h' && s[3] == '_' && strings.IndexByte("pousr", s[2]) >= 0 ||
+			strings.HasPrefix(s, "github_pat_") || strings.HasPrefix(s, "gl") {
+			return trigToken
+		}
+	case 'k':
+		if hasPrefixFold(s, "key") {
+			return trigKV
+		}
+	case 'n':
+		if strings.HasPrefix(s, "npm_") {
+			return trigToken
+		}
+	case 'p':
+		if hasPrefixFold(s, "pass") {
+			return trigKV
+		}
+	case 'r':
+		if strings.HasPrefix(s, "rk_") {
+			return trigToken
+		}
+	case 's':
+		if hasPrefixFold(s, "sk-") {
+			return trigSK
+		}
+		if strings.HasPrefix(s, "sk_") {
+			return trigToken
+		}
+		if hasPrefixFold(s, "secret") {
+			return trigKV
+		}
+	case 't':
+		if hasPrefixFold(s, "token") {
+			return trigKV
+		}
+	case 'w':
+		if strings.HasPrefix(s, "whsec_") {
+			return trigToken
+		}
+	case 'x':
+		if strings.HasPrefix(s, "xox") {
+			return trigToken
+		}
+	case 'y':
+		if strings.HasPrefix(s, "ya29.") {
+			return trigToken
+		}
+	case ':':
+		if strings.HasPrefix(s, "://") {
+			return trigURL
+		}
+	case '-':
+		if strings.HasPrefix(s, pemBegin) {
+			return trigPEM
+		}
+	}
+	return trigNone
 }
 
 // Two-byte prefilter for indexTrigger: a trigger can start at s[i] only if

@@ -11,7 +11,8 @@ import (
 )
 
 // indexTriggerRef is indexTrigger as it was before it skipped eight
-// positions at a time: the reference the fast one must equal.
+// positions at a time (a position at a time, with the same word match): the
+// reference the fast one must equal.
 func indexTriggerRef(s string, from int) (int, trigger) {
 	for i := from; i < len(s)-2; i++ {
 		// Cheap reject on the first two bytes before comparing words.
@@ -19,81 +20,8 @@ func indexTriggerRef(s string, from int) (int, trigger) {
 		if f == 0 || f&triggerSecond[s[i+1]] == 0 {
 			continue
 		}
-		rest := s[i:]
-		switch rest[0] | 0x20 {
-		case 'a':
-			if hasPrefixFold(rest, "akia") || hasPrefixFold(rest, "asia") {
-				return i, trigAWS
-			}
-			if hasPrefixFold(rest, "authorization") {
-				return i, trigKV
-			}
-			if strings.HasPrefix(rest, "AIza") {
-				return i, trigToken
-			}
-		case 'b':
-			if hasPrefixFold(rest, "bearer") {
-				return i, trigBearer
-			}
-		case 'e':
-			if strings.HasPrefix(rest, "eyJ") {
-				return i, trigToken
-			}
-		case 'g':
-			if len(rest) > 3 && rest[1] == 'h' && rest[3] == '_' && strings.IndexByte("pousr", rest[2]) >= 0 ||
-				strings.HasPrefix(rest, "github_pat_") || strings.HasPrefix(rest, "gl") {
-				return i, trigToken
-			}
-		case 'k':
-			if hasPrefixFold(rest, "key") {
-				return i, trigKV
-			}
-		case 'n':
-			if strings.HasPrefix(rest, "npm_") {
-				return i, trigToken
-			}
-		case 'p':
-			if hasPrefixFold(rest, "pass") {
-				return i, trigKV
-			}
-		case 'r':
-			if strings.HasPrefix(rest, "rk_") {
-				return i, trigToken
-			}
-		case 's':
-			if hasPrefixFold(rest, "sk-") {
-				return i, trigSK
-			}
-			if strings.HasPrefix(rest, "sk_") {
-				return i, trigToken
-			}
-			if hasPrefixFold(rest, "secret") {
-				return i, trigKV
-			}
-		case 't':
-			if hasPrefixFold(rest, "token") {
-				return i, trigKV
-			}
-		case 'w':
-			if strings.HasPrefix(rest, "whsec_") {
-				return i, trigToken
-			}
-		case 'x':
-			if strings.HasPrefix(rest, "xox") {
-				return i, trigToken
-			}
-		case 'y':
-			if strings.HasPrefix(rest, "ya29.") {
-				return i, trigToken
-			}
-		case ':':
-			if strings.HasPrefix(rest, "://") {
-				return i, trigURL
-			}
-		case '-':
-			if strings.HasPrefix(rest, pemBegin) {
-				return i, trigPEM
-			}
+		if t := triggerAt(s[i:]); t != trigNone {
+			return i, t
 		}
 	}
 	return -1, trigNone
