@@ -156,15 +156,20 @@ const openTailWindow = 512
 // tail released by the timer (the program paused mid-line) has it hidden:
 // if the rest of a secret follows, it is hidden as the continuation of a
 // span; if not, a fragment of ordinary text was hidden, the cheaper
-// mistake.
-func openSecretTail(s string) int {
+// mistake. Every alternative holds a trigger word, so a window without one
+// costs no regexp run.
+func openSecretTail(s string) int { return openTailIf(s, secrets.HasTrigger) }
+
+// openTailIf is openSecretTail, which runs the regexp only on a window
+// that may hold a tail.
+func openTailIf(s string, may func(string) bool) int {
 	s = secrets.TrimShownEnd(s) // "sk-ant-api03-Q7\x1b[1m" may go on too
 	lo := max(0, len(s)-openTailWindow)
 	for lo > 0 && lo < len(s) && !utf8.RuneStart(s[lo]) {
 		lo++
 	}
-	if !secrets.HasTrigger(s[lo:]) {
-		return -1 // Every alternative holds a trigger word: no regexp run.
+	if !may(s[lo:]) {
+		return -1
 	}
 	m := openTailRe().FindStringSubmatchIndex(s[lo:])
 	if m == nil {

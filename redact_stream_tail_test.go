@@ -4,32 +4,13 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
-
-	"ptywright/internal/secrets"
 )
 
 // openSecretTailRef is openSecretTail without its trigger check: the
 // reference it must equal.
-func openSecretTailRef(s string) int {
-	s = secrets.TrimShownEnd(s)
-	lo := max(0, len(s)-openTailWindow)
-	for lo > 0 && lo < len(s) && !utf8.RuneStart(s[lo]) {
-		lo++
-	}
-	m := openTailRe().FindStringSubmatchIndex(s[lo:])
-	if m == nil {
-		return -1
-	}
-	for g := 2; g+1 < len(m); g += 2 {
-		if m[g] >= 0 && m[g+1] > m[g] {
-			return lo + m[g]
-		}
-	}
-	return -1
-}
+func openSecretTailRef(s string) int { return openTailIf(s, func(string) bool { return true }) }
 
 // tailPieces make the ends of texts the open-tail pattern may match: each
 // of its alternatives' literal parts in several cases, separators,
