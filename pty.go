@@ -470,9 +470,15 @@ func (s *Session) Transcript(r *Redactor) string {
 // transcriptTail returns the last n characters of the transcript, redacted
 // with r (nil: DefaultRedactor) together with the text before them.
 func (s *Session) transcriptTailN(r *Redactor, n int) string {
+	r = r.orDefault()
 	s.mu.Lock()
-	text, split := s.tr.withContextFor(s.tr.tailStart(n), r)
+	i := s.tr.tailStart(n)
+	text, split := s.tr.withContextFor(i, r)
+	plain := r.enabled && builtinOnly(r) && s.tr.plainSince(i-split, text)
 	s.mu.Unlock()
+	if plain {
+		return text[split:]
+	}
 	return redactAfter(r, text, split)
 }
 

@@ -46,6 +46,10 @@ type transcript struct {
 	pending  [utf8.UTFMax]byte
 	npending int
 	markers  map[string]int64
+	// buf[plainFrom:plainTo] is known to be plain (secrets.Plain), so a
+	// wait's tail there needs no redaction with the default patterns,
+	// and the next needs only what was written since scanned (plainSince).
+	plainFrom, plainTo int
 }
 
 // newTranscript returns an empty transcript keeping at most maxChars runes;
@@ -136,7 +140,29 @@ func (t *transcript) trim() {
 		n := copy(t.buf, t.buf[keep:])
 		t.buf = t.buf[:n]
 		t.off -= keep
+		t.plainFrom, t.plainTo = max(t.plainFrom-keep, 0), max(t.plainTo-keep, 0)
 	}
+}
+
+// plainSince reports whether text, a copy of buf[c:], is plain
+// (secrets.Plain), scanning only what was written since an earlier call
+// found the text before it plain: a program that prints plain lines (a
+// shell, a REPL) has each wait's tail checked by its new lines alone.
+func (t *transcript) plainSince(c int, text string) bool {
+	known := c >= t.plainFrom && c <= t.plainTo
+	from := c
+	if known {
+		from = max(c, t.plainTo-(secrets.MaxTriggerLen-1))
+	}
+	if !secrets.Plain(text[from-c:]) {
+		t.plainFrom, t.plainTo = 0, 0
+		return false
+	}
+	if !known {
+		t.plainFrom = c
+	}
+	t.plainTo = len(t.buf)
+	return true
 }
 
 // contextStart returns where the context of the text at byte i of buf

@@ -307,6 +307,21 @@ func HasTrigger(s string) bool {
 	return strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f")
 }
 
+// MaxTriggerLen is the length in bytes of the longest trigger word
+// ("authorization"): a scan that goes on from where an earlier one
+// stopped starts MaxTriggerLen-1 bytes before it, to see a trigger the
+// stop went through.
+const MaxTriggerLen = len("authorization")
+
+// Plain reports whether s holds nothing the default patterns could hide or
+// begin to, raw or as the terminal shows it: no trigger (HasTrigger), and
+// no escape or backspace, so ThroughEscapes reads s as it is. A part of a
+// plain text is plain, and a text is plain when its parts that overlap by
+// MaxTriggerLen-1 bytes are.
+func Plain(s string) bool {
+	return strings.IndexByte(s, 0x1b) < 0 && strings.IndexByte(s, '\b') < 0 && !HasTrigger(s)
+}
+
 // indexTrigger returns the position and kind of the first trigger word in s
 // at or after from. Trigger words are the literal part every default
 // pattern contains. ASCII case-insensitive: bearer, sk-, akia, asia, and for

@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,4 +67,30 @@ func FuzzIndexTrigger(f *testing.F) {
 		rh, rtr := indexTriggerRef(s, from)
 		require.Equal(t, [2]int{rh, int(rtr)}, [2]int{h, int(tr)})
 	})
+}
+
+// TestPlain: a plain text holds no span of the default patterns, raw or as
+// shown; and a text is plain exactly when its parts before and after any
+// cut are, the second starting MaxTriggerLen-1 bytes before the cut (what
+// a scan that goes on from an earlier one relies on). Fails if
+// MaxTriggerLen is shorter than a trigger word.
+func TestPlain(t *testing.T) {
+	pieces := append(slices.Clone(triggerPieces), "\b", "\u212a", "\u017f", "=", "abcdefghijkl", "sk-ant-api03-AbCdEf0123456789xyzXYZ")
+	rng := rand.New(rand.NewPCG(9, 10))
+	spans := func(s string) [][2]int { return Spans(s, "[REDACTED]", nil) }
+	plain := 0
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		if Plain(s) {
+			plain++
+			require.Empty(t, ThroughEscapes(s, spans), "%q", s)
+		}
+		k := rng.IntN(len(s) + 1)
+		require.Equal(t, Plain(s), Plain(s[:k]) && Plain(s[max(0, k-(MaxTriggerLen-1)):]), "%q cut at %d", s, k)
+	}
+	require.NotZero(t, plain)
 }
