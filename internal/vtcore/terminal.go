@@ -149,8 +149,12 @@ func (t *Terminal) writeGround(p []byte) int {
 			// of a coloured screen is a run before a CSI, over and over.
 			if j+1 < len(p) && p[j] == 0x1b && p[j+1] == '[' {
 				if k0, k1, n, ok := sgrKey(p[j+2:]); ok {
-					t.printText(p[i:j])
-					i = j + 2 + t.sgr(p[j+2:], k0, k1, n)
+					t.printText(p[i:j]) // which leaves nothing held back
+					if t.sgrRecall(k0, k1, n) {
+						i = j + 2 + n + 1
+					} else {
+						i = j + 2 + t.sgr(p[j+2:], k0, k1, n)
+					}
 					continue
 				}
 				if cmd, n, final := t.parseCSI(p[j+2:]); final >= 0 {
@@ -168,7 +172,11 @@ func (t *Terminal) writeGround(p []byte) int {
 			}
 			if i+1 < len(p) && p[i+1] == '[' {
 				if k0, k1, n, ok := sgrKey(p[i+2:]); ok {
-					i += 2 + t.sgr(p[i+2:], k0, k1, n)
+					if len(t.grapheme) == 0 && t.sgrRecall(k0, k1, n) {
+						i += 2 + n + 1
+					} else {
+						i += 2 + t.sgr(p[i+2:], k0, k1, n)
+					}
 					continue
 				}
 				if n := t.fastCSI(p[i+2:]); n > 0 {
