@@ -57,6 +57,18 @@ func (t *Terminal) printText(run []byte) {
 	}
 }
 
+// printBefore is printText for a run before a complete CSI, which leaves
+// nothing held back: most often printRun takes the whole run at once.
+func (t *Terminal) printBefore(run []byte) {
+	if len(t.grapheme) == 0 {
+		if n := t.printRun(run); n < len(run) {
+			t.printText(run[n:])
+		}
+		return
+	}
+	t.printText(run)
+}
+
 // flushGrapheme prints the held-back characters, one cluster at a time.
 func (t *Terminal) flushGrapheme() {
 	g := t.grapheme

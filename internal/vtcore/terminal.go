@@ -149,7 +149,7 @@ func (t *Terminal) writeGround(p []byte) int {
 			// of a coloured screen is a run before a CSI, over and over.
 			if j+1 < len(p) && p[j] == 0x1b && p[j+1] == '[' {
 				if k0, k1, n, ok := sgrKey(p[j+2:]); ok {
-					t.printText(p[i:j]) // which leaves nothing held back
+					t.printBefore(p[i:j])
 					if t.sgrRecall(k0, k1, n) {
 						i = j + 2 + n + 1
 					} else {
@@ -158,7 +158,7 @@ func (t *Terminal) writeGround(p []byte) int {
 					continue
 				}
 				if cmd, n, final := t.parseCSI(p[j+2:]); final >= 0 {
-					t.printText(p[i:j])
+					t.printBefore(p[i:j])
 					i = j + 2 + t.dispatchCSI(cmd, n, final)
 					continue
 				}
