@@ -54,6 +54,9 @@ type Terminal struct {
 	csiParams [parser.MaxParamsSize]ansi.Param
 	widths    [widthCacheSize]widthSlot
 	sgrMemo   [1 << sgrMemoBits]sgrEntry
+	// generalIndex makes index scroll through scrollUp even when
+	// scrollScreen would do: a test's reference.
+	generalIndex bool
 	// divergences counts the deliberate departures from x/vt (doc.go).
 	divergences int
 	osc         oscString
