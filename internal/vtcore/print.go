@@ -150,15 +150,12 @@ func (t *Terminal) printCodePoints(cluster []byte, gw int) {
 // The common case (no charset, no pending wrap, no insert mode, narrow cells
 // underneath) stores cells straight into the row.
 func (t *Terminal) printRun(run []byte) int {
-	if t.atPhantom || t.insert || t.gsingle != 0 || t.charsets[t.gl] != nil {
-		t.printByte(run[0])
-		return 1
-	}
 	s := t.scr
 	x, y := s.cur.x, s.cur.y
 	// Stop before the last column: printing there sets the pending wrap.
 	n := min(len(run), t.cols-1-x)
-	if n <= 0 || y < 0 || y >= t.rows || x < 0 {
+	if n <= 0 || x < 0 || uint(y) >= uint(len(s.lines)) ||
+		t.atPhantom || t.insert || t.gsingle != 0 || t.charsets[t.gl&3] != nil {
 		t.printByte(run[0])
 		return 1
 	}
