@@ -342,3 +342,31 @@ func TestRedrawsMatchTheParser(t *testing.T) {
 		}
 	}
 }
+
+// TestSGRDirectColours holds sgrDirect's read of a colour alone (38, 48
+// or 58 with 5;N or 2;R;G;B and nothing else) to the parser's path, with
+// the values at their edges, forms it must leave to the loop or refuse,
+// and on pens that differ in every field.
+func TestSGRDirectColours(t *testing.T) {
+	pens := []Style{{}, {Fg: IndexedColor(3), Bg: RGBColor(9, 8, 7), UnderlineColor: IndexedColor(1), Attrs: AttrBold, Underline: UnderlineCurly}}
+	values := []string{"0", "7", "99", "255", "256", "999", "1000", "", "00", "012"}
+	ref, read := New(2, 2, nil), 0
+	for _, sgr := range []string{"38", "48", "58", "39", "28", "68"} {
+		for _, v := range values {
+			for _, w := range []string{"0", "255", "300"} {
+				for _, p := range []string{
+					sgr + ";5;" + v, sgr + ";2;" + v + ";" + w + ";" + v, sgr + ";2;" + v + ";" + w,
+					sgr + ";5;" + v + ";1", sgr + ";5;" + v + ";" + w, sgr + ";2;" + w + ";" + w + ";" + v + ";" + v,
+					sgr + ";3;" + v, sgr + ";5:" + v, sgr + ":5;" + v, sgr + ";5;" + v + ";",
+				} {
+					for _, pen := range pens {
+						checkSGRDirect(t, ref, []byte(p), pen, &read)
+					}
+				}
+			}
+		}
+	}
+	if read < 500 {
+		t.Fatalf("sgrDirect read only %d of the colours", read)
+	}
+}

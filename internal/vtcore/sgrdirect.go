@@ -21,6 +21,23 @@ func sgrDirect(p []byte, pen *Style) bool {
 	if p[len(p)-1] == ';' {
 		return false // a missing last parameter: a reset readStyle does after the rest
 	}
+	if len(p) >= 6 && p[1] == '8' && p[2] == ';' && p[4] == ';' && p[0] >= '3' && p[0] <= '5' {
+		// A colour alone (38, 48 or 58), the miss the memo sees most: a
+		// colour cycling through the palette or RGB values. Read without
+		// the loop's first two numbers and its dispatch; anything more
+		// (or less) is left to the loop.
+		if c, next, ok := sgrColor(p, 3); ok && next == len(p) {
+			switch p[0] {
+			case '3':
+				pen.Fg = c
+			case '4':
+				pen.Bg = c
+			default:
+				pen.UnderlineColor = c
+			}
+			return true
+		}
+	}
 	st := *pen
 	for i := 0; i < len(p); {
 		v, next, ok := sgrNumber(p, i)
