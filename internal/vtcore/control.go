@@ -21,7 +21,9 @@ const (
 
 // handleControl is the parser's Execute callback.
 func (t *Terminal) handleControl(b byte) {
-	t.flushGrapheme()
+	if len(t.grapheme) > 0 {
+		t.flushGrapheme()
+	}
 	switch b {
 	case bs:
 		t.moveCursor(-1, 0)
@@ -80,7 +82,11 @@ func (t *Terminal) index() {
 	x, y := s.cur.x, s.cur.y
 	sc := s.scroll
 	if y == sc.bottom-1 && x >= sc.left && x < sc.right {
-		s.scrollUp(1)
+		if y == s.rows-1 && sc.top == 0 && sc.left == 0 && sc.right == s.cols && !t.generalIndex {
+			s.scrollScreen()
+		} else {
+			s.scrollUp(1)
+		}
 	} else if y < sc.bottom-1 || !sc.contains(x, y) {
 		s.moveCursor(0, 1)
 	}

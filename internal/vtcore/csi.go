@@ -51,14 +51,13 @@ func (t *Terminal) handleCsi(cmd ansi.Cmd, params ansi.Params) {
 	case 'G': // CHA
 		t.setCursor(param(0, 1)-1, s.cur.y)
 	case 'H': // CUP
-		row, col := max(param(0, 1), 1), max(param(1, 1), 1)
-		t.setCursorPosition(min(t.cols-1, col-1), min(t.rows-1, row-1))
+		t.cup(params)
 	case 'I': // CHT
 		t.nextTab(param(0, 1))
 	case 'J': // ED
 		t.eraseDisplay(param(0, 0))
 	case 'K': // EL
-		t.eraseLine(param(0, 0))
+		t.eraseLine(firstParam(params, 0))
 	case 'L': // IL
 		if s.insertLines(param(0, 1)) {
 			s.setCursor(0, s.cur.y, true)
@@ -142,6 +141,26 @@ func (t *Terminal) handleCsi(cmd ansi.Cmd, params ansi.Params) {
 	}
 }
 
+// cup is CUP: the row and column from params, each 1 when missing or 0.
+func (t *Terminal) cup(params ansi.Params) {
+	row, col := 1, 1
+	if len(params) > 0 {
+		row = max(params[0].Param(1), 1)
+		if len(params) > 1 {
+			col = max(params[1].Param(1), 1)
+		}
+	}
+	t.setCursorPosition(min(t.cols-1, col-1), min(t.rows-1, row-1))
+}
+
+// firstParam is the first parameter, def when it is missing.
+func firstParam(params ansi.Params, def int) int {
+	if len(params) == 0 {
+		return def
+	}
+	return params[0].Param(def)
+}
+
 // eraseDisplay is ED. As in x/vt, 1 erases the cursor's whole row, and 2
 // blanks the screen without the pen's background. 3 erases the scrollback
 // and leaves the screen alone, as xterm and tmux do (x/vt blanks it).
@@ -175,6 +194,10 @@ func (t *Terminal) eraseLine(n int) {
 	case 1:
 		s.fill(y, 0, x+1, s.blankCell())
 	case 2:
+		if s.cur.pen.Bg == DefaultColor && y >= 0 && y < s.rows {
+			clearRow(s.lines[y]) // what fill does with a blank cell, without its checks
+			return
+		}
 		s.fill(y, 0, t.cols, s.blankCell())
 	}
 }
@@ -369,7 +392,22 @@ func (t *Terminal) dispatchCSI(cmd, n, final int) int {
 	if n > 0 && n < len(params)-1 || n == 0 && params[0] != ansi.Param(parser.MissingParam) {
 		n++
 	}
-	t.handleCsi(ansi.Cmd(cmd), params[:n])
+	switch cmd {
+	case 'H', 'K':
+		// What a full-screen program sends before each row it redraws,
+		// handled as handleCsi handles it without the prologue and the
+		// switch of fifty cases that cost more than the work.
+		if len(t.grapheme) > 0 {
+			t.flushGrapheme()
+		}
+		if cmd == 'H' {
+			t.cup(params[:n])
+		} else {
+			t.eraseLine(firstParam(params[:n], 0))
+		}
+	default:
+		t.handleCsi(ansi.Cmd(cmd), params[:n])
+	}
 	return final + 1
 }
 

@@ -305,3 +305,68 @@ func FuzzSGRDirect(f *testing.F) {
 		checkSGRDirect(t, ref, p, Style{Fg: IndexedColor(2), Attrs: AttrItalic}, &read)
 	})
 }
+
+// redrawPieces are what a full-screen program writes around each row it
+// redraws: CUP in every form (missing, zero, huge and extra parameters,
+// under DECOM with margins), EL in every form on default and coloured
+// backgrounds, and SGRs that sgrDirect reads or leaves to readStyle.
+var redrawPieces = []string{
+	"\x1b[H", "\x1b[;H", "\x1b[0;0H", "\x1b[3;7H", "\x1b[2H", "\x1b[;9H", "\x1b[99;99H", "\x1b[1;2;3H",
+	"\x1b[2147483647;1H", "\x1b[2:3H", "\x1b[?6h", "\x1b[?6l", "\x1b[2;4r", "\x1b[r", "\x1b[?69h", "\x1b[3;9s",
+	"\x1b[K", "\x1b[0K", "\x1b[1K", "\x1b[2K", "\x1b[3K", "\x1b[2;1K", "\x1b[2:1K", "\x1b[?2K",
+	"\x1b[44m", "\x1b[49m", "\x1b[0m", "\x1b[m", "\x1b[1;31m", "\x1b[38;5;200m", "\x1b[48;2;1;2;3m",
+	"\x1b[38;2;300;2;3m", "\x1b[58;5;9m", "\x1b[7m", "\x1b[27m", "\x1b[1;3;4;7;9m", "\x1b[107m", "\x1b[0099m",
+	"abc", "x", " ", "中", "é", "\r\n", "\b", "\x1b[5G", "\x1b[2A",
+}
+
+// TestRedrawsMatchTheParser holds the direct handling of CUP, EL and SGR
+// (dispatchCSI, sgrDirect) to the parser's path on random redraws.
+func TestRedrawsMatchTheParser(t *testing.T) {
+	for seed := range uint64(2000) {
+		rng := rand.New(rand.NewPCG(seed, 0x4ed4a))
+		rows, cols := 1+rng.IntN(10), 1+rng.IntN(30)
+		fast, slow := New(rows, cols, nil), New(rows, cols, nil)
+		var stream []byte
+		for range 1 + rng.IntN(4) {
+			var chunk []byte
+			for range rng.IntN(60) {
+				chunk = append(chunk, redrawPieces[rng.IntN(len(redrawPieces))]...)
+			}
+			stream = append(stream, chunk...)
+			fast.Write(chunk)
+			slow.writeViaParser(chunk)
+		}
+		checkRowsUsed(t, fast)
+		if d := diffTerminals(fast, slow); d != "" {
+			t.Fatalf("seed %d, %dx%d, stream %q: %s", seed, rows, cols, stream, d)
+		}
+	}
+}
+
+// TestSGRDirectColours holds sgrDirect's read of a colour alone (38, 48
+// or 58 with 5;N or 2;R;G;B and nothing else) to the parser's path, with
+// the values at their edges, forms it must leave to the loop or refuse,
+// and on pens that differ in every field.
+func TestSGRDirectColours(t *testing.T) {
+	pens := []Style{{}, {Fg: IndexedColor(3), Bg: RGBColor(9, 8, 7), UnderlineColor: IndexedColor(1), Attrs: AttrBold, Underline: UnderlineCurly}}
+	values := []string{"0", "7", "99", "255", "256", "999", "1000", "", "00", "012"}
+	ref, read := New(2, 2, nil), 0
+	for _, sgr := range []string{"38", "48", "58", "39", "28", "68"} {
+		for _, v := range values {
+			for _, w := range []string{"0", "255", "300"} {
+				for _, p := range []string{
+					sgr + ";5;" + v, sgr + ";2;" + v + ";" + w + ";" + v, sgr + ";2;" + v + ";" + w,
+					sgr + ";5;" + v + ";1", sgr + ";5;" + v + ";" + w, sgr + ";2;" + w + ";" + w + ";" + v + ";" + v,
+					sgr + ";3;" + v, sgr + ";5:" + v, sgr + ":5;" + v, sgr + ";5;" + v + ";",
+				} {
+					for _, pen := range pens {
+						checkSGRDirect(t, ref, []byte(p), pen, &read)
+					}
+				}
+			}
+		}
+	}
+	if read < 500 {
+		t.Fatalf("sgrDirect read only %d of the colours", read)
+	}
+}

@@ -41,7 +41,16 @@ func (h *history) len() int { return h.n }
 
 // at returns row i, 0 being the oldest. The slice may be shorter than the
 // screen's width (trailing blanks trimmed) or longer (it was wider).
-func (h *history) at(i int) []Cell { return h.rows[(h.start+i)%len(h.rows)] }
+func (h *history) at(i int) []Cell { return h.rows[h.slot(i)] }
+
+// slot returns the index in rows of row i (0 <= i < len(rows)), without
+// the division a modulo costs on every scrolled row.
+func (h *history) slot(i int) int {
+	if i += h.start; i >= len(h.rows) {
+		i -= len(h.rows)
+	}
+	return i
+}
 
 // push appends a copy of row, trimmed of its trailing blank cells.
 func (h *history) push(row []Cell) {
@@ -60,7 +69,7 @@ func (h *history) pushTrimmed(row []Cell, end int) {
 	switch {
 	case h.n < len(h.rows):
 		// A slot freed by pop or by the cell budget.
-		i := (h.start + h.n) % len(h.rows)
+		i := h.slot(h.n)
 		h.rows[i] = reuse(h.rows[i], row[:end])
 		h.n++
 	case len(h.rows) < h.limit && h.start == 0:
@@ -71,7 +80,7 @@ func (h *history) pushTrimmed(row []Cell, end int) {
 		// Full: overwrite the oldest in place, reusing its storage.
 		h.cells -= len(h.rows[h.start])
 		h.rows[h.start] = reuse(h.rows[h.start], row[:end])
-		h.start = (h.start + 1) % len(h.rows)
+		h.start = h.slot(1)
 	}
 }
 
@@ -100,7 +109,7 @@ func (h *history) take(row []Cell) []Cell {
 	switch {
 	case h.n < len(h.rows):
 		// A slot freed by pop or by the cell budget.
-		i := (h.start + h.n) % len(h.rows)
+		i := h.slot(h.n)
 		h.n++
 		return h.swap(i, row, end)
 	case len(h.rows) < h.limit && h.start == 0:
@@ -112,7 +121,7 @@ func (h *history) take(row []Cell) []Cell {
 		// Full: take the oldest slot.
 		h.cells -= len(h.rows[h.start])
 		i := h.start
-		h.start = (h.start + 1) % len(h.rows)
+		h.start = h.slot(1)
 		return h.swap(i, row, end)
 	}
 }
@@ -144,6 +153,9 @@ func (h *history) swap(i int, row []Cell, end int) []Cell {
 // screens).
 func trimmedLen(row []Cell) int {
 	end := rowUsed(row)
+	if end > 0 && cellBits(&row[end-1]) != 0 {
+		return end // a line written to its mark, the common case
+	}
 	for end >= 4 && cellBits(&row[end-1])|cellBits(&row[end-2])|cellBits(&row[end-3])|cellBits(&row[end-4]) == 0 {
 		end -= 4
 	}
@@ -183,7 +195,7 @@ func (h *history) dropOldest() {
 	if cap(h.rows[h.start]) > keepCap {
 		h.rows[h.start] = nil
 	}
-	h.start = (h.start + 1) % len(h.rows)
+	h.start = h.slot(1)
 	h.n--
 }
 

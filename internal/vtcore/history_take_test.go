@@ -69,3 +69,49 @@ func cellsOf(t *Terminal, row []Cell) []string {
 	}
 	return out
 }
+
+// TestScrollScreenMatchesScrollUp: a line feed at the bottom of a
+// full-screen region (scrollScreen) leaves the screen, the cursor and the
+// history exactly as scrolling through scrollUp does, on random output
+// with coloured backgrounds (BCE), wide characters, scroll regions and
+// left-right margins (which take the general path), the alternate screen,
+// resizes, and with and without a history.
+func TestScrollScreenMatchesScrollUp(t *testing.T) {
+	pieces := []string{
+		"\r\n", "\n", "\n", "\x0b", "\x0c", "\x1bD", "\x1bE", "\x1b[S", "\x1b[44m", "\x1b[0m", "\x1b[31;1m", "\x1b[7m",
+		"日本", "e\u0301", "👍🏽", "x", "abc def", "\x1b[K", "\x1b[1;1H", "\x1b[99;5H", "\x1b[2;3r", "\x1b[r",
+		"\x1b[?69h\x1b[2;5s", "\x1b[?69l", "\x1b[?1049h", "\x1b[?1049l", "\x1b[3J", "\x1b[20C", "\x1b[?6h", "\x1b[?6l",
+	}
+	for _, hist := range []int{0, 5} {
+		for _, cols := range []int{7, 80} {
+			rng := rand.New(rand.NewPCG(uint64(cols+hist), 11))
+			fast, slow := New(4, cols, nil), New(4, cols, nil)
+			fast.SetScrollback(hist)
+			slow.SetScrollback(hist)
+			slow.generalIndex = true
+			for step := range 2000 {
+				var in string
+				switch k := rng.IntN(12); {
+				case k < 3:
+					in = strings.Repeat("ab", rng.IntN(cols+2))
+				case k == 3 && rng.IntN(40) == 0:
+					rows, c := 1+rng.IntN(6), max(1, cols+rng.IntN(5)-2)
+					fast.Resize(rows, c)
+					slow.Resize(rows, c)
+				default:
+					in = pieces[rng.IntN(len(pieces))]
+				}
+				fast.WriteString(in)
+				slow.WriteString(in)
+				msg := fmt.Sprintf("scrollback %d, %d columns, step %d (%q)", hist, cols, step, in)
+				if d := diffTerminals(fast, slow); d != "" {
+					t.Fatalf("%s: %s", msg, d)
+				}
+				if step%8 == 0 {
+					requireSameTerminal(t, fast, slow, msg) // cell by cell, the history's too
+					checkRowsUsed(t, fast)
+				}
+			}
+		}
+	}
+}

@@ -57,6 +57,18 @@ func (t *Terminal) printText(run []byte) {
 	}
 }
 
+// printBefore is printText for a run before a complete CSI, which leaves
+// nothing held back: most often printRun takes the whole run at once.
+func (t *Terminal) printBefore(run []byte) {
+	if len(t.grapheme) == 0 {
+		if n := t.printRun(run); n < len(run) {
+			t.printText(run[n:])
+		}
+		return
+	}
+	t.printText(run)
+}
+
 // flushGrapheme prints the held-back characters, one cluster at a time.
 func (t *Terminal) flushGrapheme() {
 	g := t.grapheme
@@ -139,49 +151,42 @@ func (t *Terminal) printCodePoints(cluster []byte, gw int) {
 // underneath) stores cells straight into the row.
 func (t *Terminal) printRun(run []byte) int {
 	s := t.scr
-	if t.atPhantom || t.insert || t.gsingle != 0 || t.charsets[t.gl] != nil {
-		t.printByte(run[0])
-		return 1
-	}
 	x, y := s.cur.x, s.cur.y
 	// Stop before the last column: printing there sets the pending wrap.
 	n := min(len(run), t.cols-1-x)
-	if n <= 0 || y < 0 || y >= t.rows || x < 0 {
+	if n <= 0 || x < 0 || uint(y) >= uint(len(s.lines)) ||
+		t.atPhantom || t.insert || t.gsingle != 0 || t.charsets[t.gl&3] != nil {
 		t.printByte(run[0])
 		return 1
 	}
-	// Cells from the row's mark on are blanks: no wide character there to
-	// stop at, so only those before it are tested.
 	line := s.lines[y]
-	fresh := max(raiseUsed(line, x+n)-x, 0)
-	line = line[x : x+n]
-	pen := s.cur.pen
-	for i, b := range run[:min(n, fresh)] {
-		c := &line[i]
-		if c.width != 0 {
-			n = i
-			break
+	cells := line[x : x+n]
+	if was := raiseUsed(line, x+n); was > x {
+		// Cells from the row's mark on are blanks: only those before it
+		// may hold a wide character, where the run stops. Text printed
+		// on a row cleared or scrolled in is all past the mark.
+		for i := range min(was-x, n) {
+			if cells[i].width != 0 {
+				if i == 0 {
+					t.printByte(run[0])
+					return 1
+				}
+				cells = cells[:i]
+				break
+			}
 		}
+	}
+	text := run[:len(cells)]
+	pen := s.cur.pen
+	for i := range cells {
 		// Field by field: a composite literal is built on the stack and
 		// copied, which stalls on store forwarding.
-		c.content = int32(b)
-		c.Style = pen
+		cells[i].content = int32(text[i])
+		cells[i].Style = pen
 	}
-	if fresh < n {
-		cells, text := line[fresh:n], run[fresh:n]
-		text = text[:len(cells)] // no bounds check in the loop
-		for i := range cells {
-			cells[i].content = int32(text[i])
-			cells[i].Style = pen
-		}
-	}
-	if n == 0 {
-		t.printByte(run[0])
-		return 1
-	}
-	t.lastChar = rune(run[n-1])
-	s.cur.x = x + n
-	return n
+	t.lastChar = rune(text[len(text)-1])
+	s.cur.x = x + len(cells)
+	return len(cells)
 }
 
 // printByte prints one printable ASCII character.

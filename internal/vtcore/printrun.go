@@ -179,21 +179,24 @@ func printableRun(p []byte) int {
 	if len(p) == 0 || p[0] < ' ' || p[0] >= 0x7f {
 		return 0 // a lone character between two others: no word to load
 	}
-	i := 0
-	for ; i+8 <= len(p); i += 8 {
-		x := binary.LittleEndian.Uint64(p[i:])
+	// The rest of p shrinks as it is scanned: a slice's length is the
+	// only bound to test, where an index needed two.
+	q := p
+	for len(q) >= 8 {
+		x := binary.LittleEndian.Uint64(q)
 		// A byte below 0x20 borrows in x-0x20..20 where its high bit was
 		// clear; a byte above 0x7e carries into its high bit in x+1..1 or
 		// has it set already. Carries and borrows only start at such a
 		// byte, so the lowest flagged byte is the first one out of range.
 		if bad := ((x-0x20*ones)&^x | (x + ones) | x) & highs; bad != 0 {
-			return i + bits.TrailingZeros64(bad)/8
+			return len(p) - len(q) + bits.TrailingZeros64(bad)/8
 		}
+		q = q[8:]
 	}
-	for i < len(p) && p[i] >= ' ' && p[i] < 0x7f {
-		i++
+	for len(q) > 0 && q[0] >= ' ' && q[0] < 0x7f {
+		q = q[1:]
 	}
-	return i
+	return len(p) - len(q)
 }
 
 // repeatLen returns how many bytes from p[from] on each equal the byte n

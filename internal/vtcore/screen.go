@@ -488,6 +488,27 @@ func (s *screen) scrollUp(n int) {
 	s.setCursor(x, y, false)
 }
 
+// scrollScreen is scrollUp(1) when the scroll region is the whole screen
+// and the cursor is inside it, the case of every line feed at the bottom
+// of a shell: the top row goes to the history, the rows slide up and the
+// new bottom row is blanked, the cursor staying where it is. It does what
+// scrollUp, deleteLines and deleteLineArea do in that case, without
+// moving the cursor to the top and back and testing the region on the
+// way.
+func (s *screen) scrollScreen() {
+	if s.hist != nil {
+		if blank := s.hist.take(s.lines[0]); blank != nil {
+			s.lines[0] = blank
+		}
+	}
+	s.slide(1)
+	if s.cur.pen.Bg == DefaultColor {
+		clearRow(s.lines[s.rows-1]) // fill's case of a blank cell
+	} else {
+		s.fill(s.rows-1, 0, s.cols, s.blankCell())
+	}
+}
+
 // scrollDown is SD: insert n lines at the top of the scroll region, the
 // cursor left where it was.
 func (s *screen) scrollDown(n int) {

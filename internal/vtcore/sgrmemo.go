@@ -88,12 +88,11 @@ func (t *Terminal) sgr(b []byte, k0, k1 uint64, n int) int {
 	if len(t.grapheme) > 0 {
 		t.flushGrapheme() // in the pen before the sequence, as handleCsi does
 	}
-	pen := &t.scr.cur.pen
-	e := &t.sgrMemo[(k0*0x9e3779b97f4a7c15^k1*0xc2b2ae3d27d4eb4f^uint64(n))>>(64-sgrMemoBits)]
-	if int(e.n) == n+1 && e.k0 == k0 && e.k1 == k1 && (e.absolute || e.from == *pen) {
-		*pen = e.to
+	if t.sgrRecall(k0, k1, n) {
 		return n + 1
 	}
+	pen := &t.scr.cur.pen
+	e := t.sgrSlot(k0, k1, n)
 	from, divergences := *pen, t.divergences
 	used := n + 1
 	if !sgrDirect(b[:n], pen) {
@@ -103,6 +102,26 @@ func (t *Terminal) sgr(b []byte, k0, k1 uint64, n int) int {
 		*e = sgrEntry{k0: k0, k1: k1, n: int8(n + 1), absolute: resetsFirst(b[:n]), from: from, to: t.scr.cur.pen}
 	}
 	return used
+}
+
+// sgrRecall applies the memo's entry for the SGR k0, k1, n to the pen and
+// reports true when the memo holds one for this pen. It makes no call, so
+// Write calls it first (when nothing is held back to flush) and the hit,
+// the common case, costs no spilling of sgr's arguments around the calls
+// of the miss.
+func (t *Terminal) sgrRecall(k0, k1 uint64, n int) bool {
+	pen := &t.scr.cur.pen
+	e := t.sgrSlot(k0, k1, n)
+	if int(e.n) == n+1 && e.k0 == k0 && e.k1 == k1 && (e.absolute || e.from == *pen) {
+		*pen = e.to
+		return true
+	}
+	return false
+}
+
+// sgrSlot is the memo's slot for the SGR k0, k1, n.
+func (t *Terminal) sgrSlot(k0, k1 uint64, n int) *sgrEntry {
+	return &t.sgrMemo[(k0*0x9e3779b97f4a7c15^k1*0xc2b2ae3d27d4eb4f^uint64(n))>>(64-sgrMemoBits)]
 }
 
 // resetsFirst reports whether the SGR parameters p start with 0 or a

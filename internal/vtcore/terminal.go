@@ -55,6 +55,9 @@ type Terminal struct {
 	csiParams [parser.MaxParamsSize]ansi.Param
 	widths    [widthCacheSize]widthSlot
 	sgrMemo   [1 << sgrMemoBits]sgrEntry
+	// generalIndex makes index scroll through scrollUp even when
+	// scrollScreen would do: a test's reference.
+	generalIndex bool
 	// divergences counts the deliberate departures from x/vt (doc.go).
 	divergences int
 	osc         oscString
@@ -101,74 +104,26 @@ func (t *Terminal) SetReplyHandler(onReply func([]byte)) { t.onReply = onReply }
 // a write is printed).
 //
 // In the ground state, runs of printable ASCII, UTF-8 characters, C0
-// controls and complete CSI sequences are handled here without the parser,
-// which takes everything else (and a CSI split across writes).
+// controls and complete CSI sequences are handled without the parser
+// (writeGround), which takes everything else (and a CSI split across
+// writes).
 func (t *Terminal) Write(p []byte) {
 	for i := 0; i < len(p); {
 		if t.osc.active {
 			i += t.consumeOSC(p[i:])
 			continue
 		}
-		if st := t.parser.State(); st == parser.EscapeState && p[i] == ']' {
+		st := t.parser.State()
+		if st == parser.EscapeState && p[i] == ']' {
 			// ESC ended the previous write: the OSC starts here.
 			t.parser.Reset()
 			t.beginOSC()
 			i++
 			continue
 		}
-		if t.parser.State() == parser.GroundState {
-			if b := p[i]; b >= ' ' && b < 0x7f {
-				j := i + 1 + printableRun(p[i+1:])
-				// Hold the last character back only when what follows could
-				// extend its cluster: a non-ASCII character that is not
-				// simple, or one after an escape sequence that ends without
-				// being dispatched (a CSI made invalid, a string cancelled by
-				// CAN). A control or the end of the write prints it anyway,
-				// and so does a complete CSI (which flushes first): the text
-				// of a coloured screen is a run before a CSI, over and over.
-				if j+1 < len(p) && p[j] == 0x1b && p[j+1] == '[' {
-					if k0, k1, n, ok := sgrKey(p[j+2:]); ok {
-						t.printText(p[i:j])
-						i = j + 2 + t.sgr(p[j+2:], k0, k1, n)
-						continue
-					}
-					if cmd, n, final := t.parseCSI(p[j+2:]); final >= 0 {
-						t.printText(p[i:j])
-						i = j + 2 + t.dispatchCSI(cmd, n, final)
-						continue
-					}
-				}
-				t.printASCII(p[i:j], j < len(p) && (p[j] == 0x1b || p[j] >= utf8.RuneSelf && !boundaryBefore(p[j:])))
-				i = j
-				continue
-			} else if b == 0x1b {
-				if i+1 < len(p) && p[i+1] == ']' {
-					t.beginOSC()
-					i += 2
-					continue
-				}
-				if i+1 < len(p) && p[i+1] == '[' {
-					if k0, k1, n, ok := sgrKey(p[i+2:]); ok {
-						i += 2 + t.sgr(p[i+2:], k0, k1, n)
-						continue
-					}
-					if n := t.fastCSI(p[i+2:]); n > 0 {
-						i += 2 + n
-						continue
-					}
-				}
-			} else if b >= 0xc2 && b <= 0xf4 {
-				// Complete, valid UTF-8 characters decode as the parser
-				// would decode them; anything else is left to the parser.
-				if n := t.printUTF8(p[i:]); n > 0 {
-					i += n
-					continue
-				}
-			} else if b < ' ' || b == 0x7f {
-				// In the ground state the parser executes every C0 control
-				// but ESC, and DEL, and stays there.
-				t.handleControl(b)
-				i++
+		if st == parser.GroundState {
+			if n := t.writeGround(p[i:]); n > 0 {
+				i += n
 				continue
 			}
 		}
@@ -176,6 +131,82 @@ func (t *Terminal) Write(p []byte) {
 		i++
 	}
 	t.flushGrapheme()
+}
+
+// writeGround handles what starts p in the ground state, item after item
+// (a text run, a sequence, a control) while each has a fast path, and
+// returns the bytes it consumed: 0 when the first must go to the parser.
+// None of the fast paths leaves the ground state, so the loop tests it
+// once instead of once an item; an OSC's start ends the loop, Write
+// consumes the string.
+func (t *Terminal) writeGround(p []byte) int {
+	i := 0
+	for i < len(p) {
+		if b := p[i]; b >= ' ' && b < 0x7f {
+			j := i + 1 + printableRun(p[i+1:])
+			// Hold the last character back only when what follows could
+			// extend its cluster: a non-ASCII character that is not
+			// simple, or one after an escape sequence that ends without
+			// being dispatched (a CSI made invalid, a string cancelled by
+			// CAN). A control or the end of the write prints it anyway,
+			// and so does a complete CSI (which flushes first): the text
+			// of a coloured screen is a run before a CSI, over and over.
+			if j+1 < len(p) && p[j] == 0x1b && p[j+1] == '[' {
+				if k0, k1, n, ok := sgrKey(p[j+2:]); ok {
+					t.printBefore(p[i:j])
+					if t.sgrRecall(k0, k1, n) {
+						i = j + 2 + n + 1
+					} else {
+						i = j + 2 + t.sgr(p[j+2:], k0, k1, n)
+					}
+					continue
+				}
+				if cmd, n, final := t.parseCSI(p[j+2:]); final >= 0 {
+					t.printBefore(p[i:j])
+					i = j + 2 + t.dispatchCSI(cmd, n, final)
+					continue
+				}
+			}
+			t.printASCII(p[i:j], j < len(p) && (p[j] == 0x1b || p[j] >= utf8.RuneSelf && !boundaryBefore(p[j:])))
+			i = j
+		} else if b == 0x1b {
+			if i+1 < len(p) && p[i+1] == ']' {
+				t.beginOSC()
+				return i + 2
+			}
+			if i+1 < len(p) && p[i+1] == '[' {
+				if k0, k1, n, ok := sgrKey(p[i+2:]); ok {
+					if len(t.grapheme) == 0 && t.sgrRecall(k0, k1, n) {
+						i += 2 + n + 1
+					} else {
+						i += 2 + t.sgr(p[i+2:], k0, k1, n)
+					}
+					continue
+				}
+				if n := t.fastCSI(p[i+2:]); n > 0 {
+					i += 2 + n
+					continue
+				}
+			}
+			return i
+		} else if b >= 0xc2 && b <= 0xf4 {
+			// Complete, valid UTF-8 characters decode as the parser
+			// would decode them; anything else is left to the parser.
+			n := t.printUTF8(p[i:])
+			if n == 0 {
+				return i
+			}
+			i += n
+		} else if b < ' ' || b == 0x7f {
+			// In the ground state the parser executes every C0 control
+			// but ESC, and DEL, and stays there.
+			t.handleControl(b)
+			i++
+		} else {
+			return i
+		}
+	}
+	return i
 }
 
 // WriteString is Write for a string.
