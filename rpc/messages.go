@@ -172,6 +172,17 @@ func encodeNotification(method string, params any) ([]byte, error) {
 	return marshal(wireNotification{JSONRPC: wireVersion, Method: method, Params: params})
 }
 
+// appendMarshal appends what marshal gives for v to dst.
+func appendMarshal(dst []byte, v any) ([]byte, error) {
+	b := bytes.NewBuffer(dst)
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return dst, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+}
+
 // marshal encodes compactly without HTML escaping: frames are read by
 // programs, and '<' in screen text should stay '<'.
 func marshal(v any) ([]byte, error) {
