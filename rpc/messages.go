@@ -38,6 +38,15 @@ func parseFrame(frame []byte) (items []item, batch bool) {
 	if !utf8.Valid(frame) {
 		return []item{{err: fmt.Errorf("%w: frame is not valid UTF-8", ErrParse)}}, false
 	}
+	if it, ok := parseRequestFast(frame); ok {
+		return []item{it}, false // the common request, read in one pass (jsonscan.go)
+	}
+	return parseFrameSlow(frame)
+}
+
+// parseFrameSlow is parseFrame for any frame of valid UTF-8, with
+// encoding/json.
+func parseFrameSlow(frame []byte) (items []item, batch bool) {
 	if !json.Valid(frame) {
 		return []item{{err: fmt.Errorf("%w: frame is not valid JSON", ErrParse)}}, false
 	}
