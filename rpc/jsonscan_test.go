@@ -186,3 +186,39 @@ func FuzzScan(f *testing.F) {
 	f.Add([]byte(`{"a":-0.5e+7,"b":[true,false,null,{}],"\u0063":"\ud83d\ude00"}`))
 	f.Fuzz(func(t *testing.T, s []byte) { checkScanAgrees(t, s) })
 }
+
+// BenchmarkParseRequest reads the frames of a wait and an input, as
+// BenchmarkWaitLatency sends them, into their params structs: the frame
+// and its params the slow way (encoding/json alone: parseFrameSlow and
+// checkMembers on encoding/json's members), and as the server does.
+func BenchmarkParseRequest(b *testing.B) {
+	wait := []byte(`{"jsonrpc":"2.0","id":2,"method":"session.wait","params":{"session":"s1","timeout_ms":10000,"matcher":{"type":"screen_regex","value":"M12 T=\\d+"}}}`)
+	input := []byte(`{"jsonrpc":"2.0","id":1,"method":"session.input","params":{"session":"s1","action":{"type":"text","value":"12\n"}}}`)
+	slowOnly := func([]byte) ([]member, bool) { return nil, false }
+	decode := func(b *testing.B, items []item, dst any, slow bool) {
+		raw := items[0].req.params
+		if slow {
+			require.NoError(b, checkMembersSplit(raw, reflect.TypeOf(dst).Elem(), "", slowOnly))
+			require.NoError(b, json.Unmarshal(raw, dst))
+			return
+		}
+		require.NoError(b, decodeParams(raw, dst))
+	}
+	for _, slow := range []bool{true, false} {
+		name := map[bool]string{true: "slow", false: "fast"}[slow]
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				parse := parseFrame
+				if slow {
+					parse = parseFrameSlow
+				}
+				items, _ := parse(wait)
+				var wp waitParams
+				decode(b, items, &wp, slow)
+				items, _ = parse(input)
+				var ip inputParams
+				decode(b, items, &ip, slow)
+			}
+		})
+	}
+}

@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"ptywright"
@@ -66,8 +65,9 @@ func appendSnapshotJSON(dst []byte, s ptywright.ScreenSnapshot) []byte {
 
 // snapshotJSON is s encoded as MarshalJSON does, as a result.
 func snapshotJSON(s ptywright.ScreenSnapshot) preEncoded {
-	// A cell takes some 230 bytes.
-	return appendSnapshotJSON(make([]byte, 0, 512+len(s.PlainText)+240*len(s.Cells)), s)
+	// A cell takes some 250 bytes; what its strings need escaped is
+	// room to spare for.
+	return appendSnapshotJSON(make([]byte, 0, 512+2*len(s.PlainText)+300*len(s.Cells)), s)
 }
 
 func appendCellJSON(dst []byte, c *ptywright.Cell) []byte {
@@ -108,7 +108,7 @@ func appendBoolMember(dst []byte, name string, v bool) []byte {
 // HTML escaping on: as appendJSONString does, and '<', '>' and '&' as
 // \u003c, \u003e and \u0026.
 func appendHTMLString(dst []byte, s string) []byte {
-	if !strings.ContainsAny(s, "<>&") {
+	if !hasHTMLSpecial(s) {
 		return appendJSONString(dst, s)
 	}
 	dst = append(dst, '"')
@@ -144,4 +144,15 @@ func appendHTMLString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// hasHTMLSpecial reports whether s holds '<', '>' or '&'; most strings of a
+// snapshot are a few bytes long, for which strings.ContainsAny costs more.
+func hasHTMLSpecial(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '<' || c == '>' || c == '&' {
+			return true
+		}
+	}
+	return false
 }

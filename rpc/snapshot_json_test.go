@@ -83,3 +83,24 @@ func TestAppendSnapshotJSONMatchesMarshal(t *testing.T) {
 		check(s)
 	}
 }
+
+// BenchmarkSnapshotJSON compares encoding a 24x80 snapshot with its cells
+// (a Claude-like screen) through ScreenSnapshot.MarshalJSON, what
+// session.snapshot did, and by hand.
+func BenchmarkSnapshotJSON(b *testing.B) {
+	screen, err := ptywright.NewScreen(ptywright.Size{Rows: 24, Cols: 80})
+	require.NoError(b, err)
+	_, err = screen.Write(workload.ClaudeRedraws(64<<10, 24, 80))
+	require.NoError(b, err)
+	snap := screen.Snapshot(true)
+	b.Run("marshal", func(b *testing.B) {
+		for b.Loop() {
+			_, _ = snap.MarshalJSON()
+		}
+	})
+	b.Run("append", func(b *testing.B) {
+		for b.Loop() {
+			_ = snapshotJSON(snap)
+		}
+	})
+}
