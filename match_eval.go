@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"ptywright/contract"
+	"ptywright/internal/recache"
 	"ptywright/internal/wire"
 )
 
@@ -45,7 +46,7 @@ func compileAt(m Matcher, p *wire.Path, check bool) (*compiled, error) {
 		if check {
 			_, err = syntax.Parse(m.Value, syntax.Perl) // What regexp.Compile parses with.
 		} else {
-			c.re, err = regexp.Compile(m.Value)
+			c.re, err = recache.Compile(m.Value)
 		}
 		if err != nil {
 			return nil, matcherErr(vpath(), "invalid regular expression: %v", err)

@@ -245,13 +245,30 @@ func (r *Redactor) quotingScreen(snap ScreenSnapshot) *Redactor {
 	if !r.enabled {
 		return r
 	}
-	pieces := secrets.ScreenPieces(snap.PlainText, snap.Size.Cols, r.Spans)
+	return r.hiding(secrets.ScreenPieces(snap.PlainText, snap.Size.Cols, r.Spans))
+}
+
+// hiding returns r extended to hide pieces as literals (r itself if none).
+func (r *Redactor) hiding(pieces []string) *Redactor {
 	if len(pieces) == 0 {
 		return r
 	}
 	q := *r
 	q.literals = append(slices.Clip(r.literals), pieces...)
 	return &q
+}
+
+// redactLook is RedactSnapshot and quotingScreen of a wait's look (no
+// cells, no scrollback) from one reading of its rows.
+func redactLook(raw ScreenSnapshot, r *Redactor) (ScreenSnapshot, *Redactor) {
+	if r = r.orDefault(); !r.enabled || len(raw.above) > 0 || len(raw.Cells) > 0 || len(raw.Scrollback) > 0 {
+		return RedactSnapshot(raw, r), r.quotingScreen(raw)
+	}
+	snap := raw
+	var pieces []string
+	snap.PlainText, pieces = secrets.RedactScreen(raw.PlainText, raw.Size.Cols, r.Spans, r.replacement)
+	snap.Title = r.Redact(raw.Title)
+	return snap, r.hiding(pieces)
 }
 
 // redactValue returns a copy of a JSON-like value (what Lua plugins return,

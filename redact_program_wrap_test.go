@@ -88,14 +88,18 @@ func leakedPiece(text, secret string) string {
 // key survives in the redacted text or cells from the row where the key
 // starts on, and each capture does show a key raw (it is what it claims
 // to be). A key whose start has scrolled off the top cannot be told from
-// other text (completed_turn_long_export_secret_24x80's first row).
+// other text (completed_turn_long_export_secret_24x80's first row). The
+// snapshot given is left as it was: the redacted cells are a copy.
 func TestProgramWrappedSecretsAreRedacted(t *testing.T) {
 	secrets := []string{capturedAntKey, capturedProjKey, capturedGHToken, capturedBearer, capturedBearerCx}
 	for _, name := range programWrapCaptures {
 		t.Run(name, func(t *testing.T) {
 			raw := replayCapture(t, name)
+			before := slices.Clone(raw.Cells)
 			red := ptywright.RedactSnapshot(raw, nil)
 			require.Len(t, red.Cells, len(raw.Cells))
+			require.Equal(t, before, raw.Cells, "the snapshot redacted is left as it was")
+			require.NotEqual(t, raw.Cells, red.Cells, "cells were redacted")
 			rawRows := strings.Split(raw.PlainText, "\n")
 			textRows := strings.Split(red.PlainText, "\n")
 			cellRows := make([]string, red.Size.Rows)

@@ -52,33 +52,58 @@ func RedactSnapshot(snap ScreenSnapshot, r *Redactor) ScreenSnapshot {
 	if len(snap.Cells) == 0 {
 		return snap
 	}
-	cells := make([]Cell, len(snap.Cells))
-	copy(cells, snap.Cells)
-	var rows [][]Cell
-	var texts []string
-	var offsets [][]int // byte offset of each cell's text
+	// The rows' texts (one buffer) and each cell's byte offset in its
+	// row's: the secrets are found before a cell is copied, so a screen
+	// without one, the common case, costs no copy of its grid.
+	cells, cols := snap.Cells, snap.Size.Cols
+	offs, buf := make([]int, len(cells)), make([]byte, 0, len(cells)+len(cells)/4)
+	var ends, textEnds []int // each row's end in cells and in buf
 	for start, end := 0, 0; start < len(cells); start = end {
-		var b strings.Builder
-		var offs []int
-		for end = start; end < len(cells) && cells[end].Row == cells[start].Row; end++ {
-			offs = append(offs, b.Len())
-			b.WriteString(cells[end].Text)
+		rowStart, row := len(buf), cells[start].Row
+		for end = start; end < len(cells) && cells[end].Row == row; end++ {
+			offs[end] = len(buf) - rowStart
+			if t := cells[end].Text; len(t) == 1 {
+				buf = append(buf, t[0]) // most cells: no call to copy one byte
+			} else {
+				buf = append(buf, t...)
+			}
 		}
-		rows, texts, offsets = append(rows, cells[start:end]), append(texts, b.String()), append(offsets, offs)
+		ends, textEnds = append(ends, end), append(textEnds, len(buf))
 	}
 	n := len(snap.above) // read first, as the scrollback rows they are
+	texts, all := append(make([]string, 0, n+len(ends)), snap.above...), string(buf)
+	for k, e := range textEnds {
+		texts = append(texts, all[rowStart(textEnds, k):e])
+	}
 	full := func(i int) bool {
 		if i < n {
-			return secrets.FullRow(snap.above[i], snap.Size.Cols)
+			return secrets.FullRow(snap.above[i], cols)
 		}
-		last := rows[i-n][len(rows[i-n])-1]
-		return last.Col == snap.Size.Cols-1 && strings.TrimSpace(last.Text) != "" && (i-n+1 == len(rows) || rows[i-n+1][0].Row == last.Row+1)
+		last := cells[ends[i-n]-1]
+		return last.Col == cols-1 && strings.TrimSpace(last.Text) != "" && (i-n+1 == len(ends) || cells[ends[i-n]].Row == last.Row+1)
 	}
-	for i, spans := range secrets.RowSpans(append(slices.Clip(snap.above), texts...), snap.Size.Cols, full, r.Spans)[n:] {
-		redactRow(rows[i], offsets[i], spans, r)
+	var out []Cell
+	for i, spans := range secrets.RowSpans(texts, cols, full, r.Spans)[n:] {
+		if len(spans) > 0 {
+			if out == nil {
+				out = slices.Clone(cells)
+			}
+			from := rowStart(ends, i)
+			redactRow(out[from:ends[i]], offs[from:ends[i]], spans, r)
+		}
 	}
-	snap.Cells = cells
+	if out != nil {
+		snap.Cells = out
+	}
 	return snap
+}
+
+// rowStart is where row k starts, given where each row ends.
+func rowStart(ends []int, k int) int {
+	if k == 0 {
+		return 0
+	}
+	return ends[k-1]
 }
 
 // redactScreenText redacts the rows of a screen's text (rows joined by

@@ -202,11 +202,10 @@ func lastChangeAfter(last, start time.Time, after bool) time.Time {
 }
 
 func (s *Session) waitResult(out *MatchOutcome, start time.Time, st *evalState, r *Redactor) *WaitResult {
-	raw := st.snapshot()
-	snap := RedactSnapshot(raw, r)
 	// Captures (under any and all too) and predicate evidence quote the
 	// screen across rows: hide every row's piece of a wrapped secret.
-	out = RedactOutcome(out, r.quotingScreen(raw))
+	snap, quoting := redactLook(st.snapshot(), r)
+	out = RedactOutcome(out, quoting)
 	return &WaitResult{
 		Matched:        true,
 		Sequence:       snap.Sequence,

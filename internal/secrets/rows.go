@@ -114,14 +114,41 @@ func fullRow(row string, cols int) bool {
 // segmenting graphemes when every character is one that is one column
 // wide on its own (TestTextWidth): ASCII and the punctuation, arrows, box
 // drawing, blocks and shapes TUIs draw with. It runs on most rows of
-// every screen a wait redacts.
+// every screen a wait redacts, so printable ASCII is passed eight bytes
+// at a time, the two- and three-byte characters TUIs draw with are
+// decoded here rather than by a call, and a rule ("────") is counted by
+// comparing each character's bytes with the first's.
 func textWidth(s string) int {
 	n := 0
 	for i := 0; i < len(s); n++ {
+		for i+8 <= len(s) && printable8(load8(s, i)) {
+			i += 8
+			n += 8
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
-		if c >= 0x20 && c < 0x7f {
+		switch {
+		case c >= 0x20 && c < 0x7f:
 			i++
 			continue
+		case c >= 0xe0 && c < 0xf0 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80:
+			// At least U+0800: shorter is an overlong form, invalid.
+			if r := rune(c&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f); r >= 0x800 && narrowRune(r) {
+				// A rule or a bar repeats it: count the repeats by
+				// comparing bytes.
+				b1, b2 := s[i+1], s[i+2]
+				for i += 3; i+2 < len(s) && s[i] == c && s[i+1] == b1 && s[i+2] == b2; i += 3 {
+					n++
+				}
+				continue
+			}
+		case c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80:
+			if narrowRune(rune(c&0x1f)<<6 | rune(s[i+1]&0x3f)) {
+				i += 2
+				continue
+			}
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if !narrowRune(r) {
@@ -130,6 +157,23 @@ func textWidth(s string) int {
 		i += size
 	}
 	return n
+}
+
+// load8 reads s[i:i+8] as a little-endian word (the compiler makes it one
+// load).
+func load8(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+// printable8 reports whether the eight bytes of w are all printable ASCII
+// (0x20 to 0x7e): none has its top bit, each is at least 0x20 (adding 0x60
+// sets the top bit), none is 0x7f (adding 1 would). No addition carries
+// into the next byte once no top bit is set.
+func printable8(w uint64) bool {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	return w&tops == 0 && (w+0x60*ones)&tops == tops && (w+ones)&tops == 0
 }
 
 // narrowRune reports whether r is one column wide whatever follows it,
@@ -264,18 +308,7 @@ const minPiece = 6
 // recognises on its own. nil when no row joins the next (then every secret
 // is whole on its row) or there is no secret.
 func ScreenPieces(text string, cols int, spans func(string) [][2]int) []string {
-	if !RowsJoin(text, cols) {
-		return nil
-	}
-	rows := strings.Split(text, "\n")
-	var pieces []string
-	for i, row := range RowSpans(rows, cols, nil, spans) {
-		for _, sp := range row {
-			if sp[1]-sp[0] >= minPiece {
-				pieces = append(pieces, rows[i][sp[0]:sp[1]])
-			}
-		}
-	}
+	_, pieces := RedactScreen(text, cols, spans, "")
 	return pieces
 }
 

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -86,6 +87,21 @@ func TestTextWidth(t *testing.T) {
 		"", "plain ascii", "❯\u00a0my key is", "● Noted", "  ⎿  Tip: x", "────┼────", "  ⏸ manual mode on · ? for shortcuts",
 		"中文 wide", "e\u0301 combining", "⚠\ufe0f emoji", "👍 thumbs", "tab\there", "ctrl\x1b[1m", "◽ wide square",
 	} {
+		require.Equal(t, ansi.StringWidth(s), textWidth(s), "%q", s)
+	}
+	// Random rows of the pieces its fast paths read (printable runs of
+	// every length, two- and three-byte characters) and of what they must
+	// leave to the slow one: controls, DEL, invalid, overlong and
+	// surrogate encodings, cut characters, wide and combining ones.
+	pieces := []string{"a", "abcdefgh", "0123456789abcdefg", " ", "~", "\x7f", "\x1f", "\t", "─", "╭", "❯", "⎿", "é", "\u00a0", "\u00ad",
+		"中", "👍", "e\u0301", "\ufe0f", "\xe2\x94", "\xe2", "\xc3", "\xe0\x82\xa0", "\xc1\xa0", "\xed\xa0\x80", "\xff", "\x80"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
 		require.Equal(t, ansi.StringWidth(s), textWidth(s), "%q", s)
 	}
 }

@@ -50,17 +50,41 @@ func RedactRows(rows []string, cols int, spans func(string) [][2]int, repl strin
 // RedactText redacts text that may be rows of a screen cols wide joined by
 // "\n" (RedactRows); text itself when there is nothing to hide.
 func RedactText(text string, cols int, spans func(string) [][2]int, repl string) string {
+	text, _ = RedactScreen(text, cols, spans, repl)
+	return text
+}
+
+// RedactScreen is RedactText and ScreenPieces of the same screen text from
+// one reading of its rows, for a wait's evidence, which needs both: the
+// screen redacted, and the pieces of its secrets that a quote of it (a
+// capture) may hold laid out anew.
+func RedactScreen(text string, cols int, spans func(string) [][2]int, repl string) (redacted string, pieces []string) {
 	if text == "" {
-		return text
+		return text, nil
 	}
 	if !RowsJoin(text, cols) {
-		return Replace(text, spans(text), repl) // no row goes on in the next: no split
+		return Replace(text, spans(text), repl), nil // no row goes on in the next: no split
 	}
-	rows := RedactRows(strings.Split(text, "\n"), cols, spans, repl)
-	if rows == nil {
-		return text
+	rows := strings.Split(text, "\n")
+	var out []string
+	for i, sp := range RowSpans(rows, cols, nil, spans) {
+		if len(sp) == 0 {
+			continue
+		}
+		for _, p := range sp {
+			if p[1]-p[0] >= minPiece {
+				pieces = append(pieces, rows[i][p[0]:p[1]])
+			}
+		}
+		if out == nil {
+			out = slices.Clone(rows)
+		}
+		out[i] = Replace(rows[i], sp, repl)
 	}
-	return strings.Join(rows, "\n")
+	if out == nil {
+		return text, pieces
+	}
+	return strings.Join(out, "\n"), pieces
 }
 
 // Tree redacts JSON-like values. Text redacts one string; Rows, when not
