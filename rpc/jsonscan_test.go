@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -221,4 +222,30 @@ func BenchmarkParseRequest(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzCheckMembersFastMatchesSlow: for the params of every method the
+// fuzzed params cover (paramKinds), checkMembers gives the same answer
+// with objectMembers' split as with encoding/json's members alone.
+func FuzzCheckMembersFastMatchesSlow(f *testing.F) {
+	for i, s := range []string{
+		`{"program":"/bin/sh","args":["-lc","printf ready"],"rows":24,"cols":80,"env":{"A":"1"}}`,
+		`{"session":"s1","action":{"type":"text","value":"help\n"}}`,
+		`{"session":"s1","matcher":{"type":"any","value":[{"type":"contains_text","value":"ready"}]},"timeout_ms":5000}`,
+		`{"session":"s1","redact":false,"redaction":{"enabled":true,"replacement":"#","extra_literals":["a"],"bogus":1}}`,
+		`{"adapter":"e1","send":{"intent":"send_prompt","params":{"prompt":"hi"}},"wait":{"intent":"wait_lifecycle","timeout_ms":5000,"wait_id":"w"}}`,
+		`{"session":"s1","session":null,"\u0073ession":"s2","zz":1}`,
+	} {
+		f.Add(uint8(i), []byte(s))
+	}
+	slowOnly := func([]byte) ([]member, bool) { return nil, false }
+	f.Fuzz(func(t *testing.T, kind uint8, params []byte) {
+		params = bytes.TrimSpace(params)
+		if len(params) == 0 || params[0] != '{' {
+			return // decodeParams answers these before checkMembers
+		}
+		typ := reflect.TypeOf(paramKinds[int(kind)%len(paramKinds)].new()).Elem()
+		want := fmt.Sprint(checkMembersSplit(params, typ, "", slowOnly))
+		require.Equal(t, want, fmt.Sprint(checkMembers(params, typ, "")), "%s", params)
+	})
 }
