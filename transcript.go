@@ -172,6 +172,9 @@ func (t *transcript) tailStart(n int) int {
 	if n >= t.runes {
 		return t.off
 	}
+	if b := t.retained(); len(b) == t.runes {
+		return t.off + len(b) - n // all ASCII: a byte a rune
+	}
 	return t.off + runes.Last(t.retained(), n)
 }
 
@@ -225,11 +228,7 @@ func (t *transcript) Tail(n int) string {
 	if n <= 0 {
 		return ""
 	}
-	b := t.retained()
-	if n >= t.runes {
-		return string(b)
-	}
-	return string(b[runes.Last(b, n):])
+	return string(t.buf[t.tailStart(n):])
 }
 
 // Cursor returns the absolute number of runes ever written.

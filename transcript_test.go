@@ -185,12 +185,18 @@ func TestTranscriptBoundCountsRunes(t *testing.T) {
 }
 
 // TestTranscriptMatchesReference drives the transcript with many write sizes
-// and compares every accessor with a plain string model.
+// and compares every accessor with a plain string model, on text with
+// multi-byte characters and on ASCII alone (which Tail counts by bytes).
 func TestTranscriptMatchesReference(t *testing.T) {
 	const maxChars = 37
-	alphabet := []string{"a", "é", "€", "🙂", "\r\n", "\x1b[0m"}
+	for _, alphabet := range [][]string{{"a", "é", "€", "🙂", "\r\n", "\x1b[0m"}, {"a", "bc", "\r\n", "\x1b[0m"}} {
+		testTranscriptMatchesReference(t, maxChars, alphabet)
+	}
+}
+
+func testTranscriptMatchesReference(t *testing.T, maxChars int, alphabet []string) {
 	for _, chunk := range []int{1, 2, 3, 5, 7, 64, 1000} {
-		t.Run(fmt.Sprintf("chunk%d", chunk), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%d-letters/chunk%d", len(alphabet), chunk), func(t *testing.T) {
 			var all strings.Builder
 			for i := range 400 {
 				all.WriteString(alphabet[(i*7+i/3)%len(alphabet)])

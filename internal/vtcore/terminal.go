@@ -2,6 +2,7 @@ package vtcore
 
 import (
 	"image/color"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -309,10 +310,12 @@ func (t *Terminal) AppendRowTextTrimmed(dst []byte, row int) []byte {
 // appendCellsText runs for every cell of every row each time a screen's
 // text is built (each look of a wait, each snapshot): it reads the cells
 // in place, since copying each out (range by value) and reading a byte of
-// the copy stalled on every cell, and writes ASCII, the common case,
-// without encoding it.
+// the copy stalled on every cell, writes ASCII, the common case, without
+// encoding it, and encodes the three-byte characters TUIs draw with (box
+// drawing, a rule "────" written once for its repeats) without a call.
 func (t *Terminal) appendCellsText(dst []byte, cells []Cell) []byte {
-	for i := range cells {
+	dst = slices.Grow(dst, len(cells))
+	for i := 0; i < len(cells); i++ {
 		c := &cells[i]
 		switch content := c.content; {
 		case c.width < 0:
@@ -320,6 +323,13 @@ func (t *Terminal) appendCellsText(dst []byte, cells []Cell) []byte {
 			dst = append(dst, ' ')
 		case content < utf8.RuneSelf && content > 0:
 			dst = append(dst, byte(content))
+		case content >= 0x800 && content < 0x10000 && (content < 0xd800 || content > 0xdfff):
+			b0, b1, b2 := byte(0xe0|content>>12), byte(0x80|content>>6&0x3f), byte(0x80|content&0x3f)
+			dst = append(dst, b0, b1, b2)
+			for i+1 < len(cells) && cells[i+1].content == content && cells[i+1].width >= 0 {
+				i++
+				dst = append(dst, b0, b1, b2)
+			}
 		case content > 0:
 			dst = utf8.AppendRune(dst, rune(content))
 		default:
