@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"ptywright"
@@ -376,11 +375,7 @@ func (s *Server) adapterSnapshot(_ context.Context, _ *conn, raw []byte) (any, e
 	if err != nil {
 		return nil, err
 	}
-	b, err := a.h.Session().Snapshot(ptywright.SnapshotOptions{Cells: true, Redactor: r}).MarshalJSON()
-	if err != nil {
-		return nil, fmt.Errorf("%w: encoding the snapshot: %w", ErrInternal, err)
-	}
-	return preEncoded(b), nil
+	return snapshotJSON(a.h.Session().Snapshot(ptywright.SnapshotOptions{Cells: true, Redactor: r})), nil
 }
 
 func (s *Server) adapterTranscript(_ context.Context, _ *conn, raw []byte) (any, error) {

@@ -38,6 +38,15 @@ func parseFrame(frame []byte) (items []item, batch bool) {
 	if !utf8.Valid(frame) {
 		return []item{{err: fmt.Errorf("%w: frame is not valid UTF-8", ErrParse)}}, false
 	}
+	if it, ok := parseRequestFast(frame); ok {
+		return []item{it}, false // the common request, read in one pass (jsonscan.go)
+	}
+	return parseFrameSlow(frame)
+}
+
+// parseFrameSlow is parseFrame for any frame of valid UTF-8, with
+// encoding/json.
+func parseFrameSlow(frame []byte) (items []item, batch bool) {
 	if !json.Valid(frame) {
 		return []item{{err: fmt.Errorf("%w: frame is not valid JSON", ErrParse)}}, false
 	}
@@ -170,6 +179,17 @@ func encodeResult(result any) ([]byte, error) {
 // encodeNotification builds a notification frame.
 func encodeNotification(method string, params any) ([]byte, error) {
 	return marshal(wireNotification{JSONRPC: wireVersion, Method: method, Params: params})
+}
+
+// appendMarshal appends what marshal gives for v to dst.
+func appendMarshal(dst []byte, v any) ([]byte, error) {
+	b := bytes.NewBuffer(dst)
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return dst, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
 }
 
 // marshal encodes compactly without HTML escaping: frames are read by

@@ -81,3 +81,22 @@ func TestEncodeResponse(t *testing.T) {
 	require.Equal(t, int64(CodeInternalError), m.Error.Code)
 	require.Equal(t, "1", string(m.ID))
 }
+
+// TestAppendMarshal: appendMarshal appends to dst what marshal gives, and
+// leaves dst as it was when the value does not encode.
+func TestAppendMarshal(t *testing.T) {
+	for _, v := range []any{
+		exitedParams{Session: "s<1>", Sequence: 3},
+		lifecycleParams{Adapter: "a\u2028", Session: "s1", Lifecycle: json.RawMessage(`{"state":"idle"}`)},
+		map[string]any{"text": "\x1b[1m&\n"}, nil, 12,
+	} {
+		want, err := marshal(v)
+		require.NoError(t, err)
+		got, err := appendMarshal([]byte("head"), v)
+		require.NoError(t, err)
+		require.Equal(t, "head"+string(want), string(got))
+	}
+	got, err := appendMarshal([]byte("head"), func() {})
+	require.Error(t, err)
+	require.Equal(t, "head", string(got))
+}

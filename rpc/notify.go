@@ -54,6 +54,12 @@ type notifier struct {
 	// holds counts, per session id, the requests of this connection whose
 	// responses the session's notifications wait for (hold.go).
 	holds map[string]int
+
+	// arena holds the frames of the last collect, which only the writer
+	// goroutine calls: reused, so that a stream of session.output does
+	// not allocate its size again in garbage (at most maxKeptFrameBuf is
+	// kept).
+	arena []byte
 }
 
 // delivery is what one connection has seen of one session.
@@ -186,7 +192,8 @@ type job struct {
 // (redacted) transcript delta, session.exited once, and adapter.lifecycle
 // with the adapter's current status if it differs from the last one sent.
 // Sessions whose notifications are held (hold.go) stay pending. It runs
-// on the writer goroutine only.
+// on the writer goroutine only, and the frames it returns are valid until
+// it runs again (they are built in the notifier's arena).
 func (n *notifier) collect() [][]byte {
 	n.mu.Lock()
 	jobs := make([]job, 0, len(n.dirty))
@@ -210,34 +217,41 @@ func (n *notifier) collect() [][]byte {
 	n.mu.Unlock()
 
 	type result struct {
-		frames   [][]byte
+		frames   [2]int // its frames' indices in ends
 		cursor   int64
 		seq      uint64
 		exitNow  bool
 		lastLife []byte
 	}
+	// The frames are built one after another in the arena, which the
+	// last collect's frames, written by now, are done with.
+	buf := n.arena[:0]
+	var ends []int // where each frame ends in buf
+	add := func(method string, params any) {
+		b, err := appendMarshal(buf, wireNotification{JSONRPC: wireVersion, Method: method, Params: params})
+		if err != nil {
+			n.log.Error("encode notification", "method", method, "err", err)
+			return
+		}
+		buf, ends = b, append(ends, len(b))
+	}
 	results := make([]result, len(jobs))
 	for i, j := range jobs {
 		res := &results[i]
-		add := func(method string, params any) {
-			b, err := encodeNotification(method, params)
-			if err != nil {
-				n.log.Error("encode notification", "method", method, "err", err)
-				return
-			}
-			res.frames = append(res.frames, b)
-		}
+		res.frames[0] = len(ends)
 		seq := j.e.sess.Sequence()
 		// Redacted as one stream: a tail that may begin a secret is held
 		// until more output, the registry's settle wake-up or the exit.
 		out := j.e.sess.OutputSince(j.state.cursor, nil)
 		res.cursor, res.seq, res.lastLife = out.Next, max(seq, j.state.lastSeq), j.state.lastLife
 		if seq > j.state.lastSeq {
-			add(notifyChanged, changedParams{Session: j.e.id, Sequence: seq})
+			buf = appendChangedNotification(buf, changedParams{Session: j.e.id, Sequence: seq})
+			ends = append(ends, len(buf))
 		}
 		if out.Text != "" || out.Dropped {
 			// Encoded by hand (output_frame.go): it grows with the output.
-			res.frames = append(res.frames, appendOutputNotification(nil, outputParams{Session: j.e.id, Sequence: seq, Output: out.Text, Dropped: out.Dropped}))
+			buf = appendOutputNotification(buf, outputParams{Session: j.e.id, Sequence: seq, Output: out.Text, Dropped: out.Dropped})
+			ends = append(ends, len(buf))
 		}
 		if j.state.exit {
 			ep := exitedParams{Session: j.e.id, Sequence: seq}
@@ -257,13 +271,19 @@ func (n *notifier) collect() [][]byte {
 				}
 			}
 		}
+		res.frames[1] = len(ends)
 	}
 
 	evFrames := n.encodeEvents(evs, evDropped)
+	if cap(buf) <= maxKeptFrameBuf {
+		n.arena = buf
+	} else {
+		n.arena = nil
+	}
 
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	var frames [][]byte
+	frames := make([][]byte, 0, len(ends)+len(evFrames))
 	for i, j := range jobs {
 		if !n.enabled || n.subs[j.e] != j.d {
 			continue // turned off or re-seeded meanwhile: drop what was built
@@ -286,7 +306,13 @@ func (n *notifier) collect() [][]byte {
 		if res.exitNow {
 			j.d.exit, j.d.exitSent = false, true
 		}
-		frames = append(frames, res.frames...)
+		for k := res.frames[0]; k < res.frames[1]; k++ {
+			start := 0
+			if k > 0 {
+				start = ends[k-1]
+			}
+			frames = append(frames, buf[start:ends[k]:ends[k]])
+		}
 		if j.e.removed.Load() && !j.d.pending && isDone(j.e.done) {
 			delete(n.subs, j.e)
 		}

@@ -37,6 +37,17 @@ func appendOutputNotification(dst []byte, p outputParams) []byte {
 	return append(dst, "}}"...)
 }
 
+// appendChangedNotification appends the session.changed notification for
+// p to dst, byte for byte what encodeNotification(notifyChanged, p) gives.
+func appendChangedNotification(dst []byte, p changedParams) []byte {
+	const head = `{"jsonrpc":"` + wireVersion + `","method":"` + notifyChanged + `","params":{"session":`
+	dst = append(dst, head...)
+	dst = appendJSONString(dst, p.Session)
+	dst = append(dst, `,"sequence":`...)
+	dst = strconv.AppendUint(dst, p.Sequence, 10)
+	return append(dst, "}}"...)
+}
+
 // appendJSONString appends s as a JSON string the way encoding/json does
 // with HTML escaping off (marshal): '"' and '\\' escaped, control bytes as
 // \n \r \t \b \f or \u00XX, U+2028 and U+2029 as \u2028 and \u2029, each

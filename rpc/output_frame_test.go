@@ -144,3 +144,28 @@ func mixedOutput(n int) string {
 	}
 	return b.String()
 }
+
+// TestAppendChangedNotificationMatchesMarshal: the hand-built
+// session.changed frame is byte for byte what encoding/json (marshal) makes
+// of the same params, for session ids with bytes JSON escapes, and it
+// appends to what dst holds.
+func TestAppendChangedNotificationMatchesMarshal(t *testing.T) {
+	ids := []string{"s1", "", "s-\"odd\"\n\\", "\x00\x1f\x7f<&>", "\u2028\u2029", "\xff\xe2\x80", "日本語"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 500 {
+		id := make([]byte, rng.IntN(12))
+		for i := range id {
+			id[i] = byte(rng.IntN(256))
+		}
+		ids = append(ids, string(id))
+	}
+	for i, id := range ids {
+		for _, seq := range []uint64{0, 1, uint64(i) * 977, 1<<64 - 1} {
+			p := changedParams{Session: id, Sequence: seq}
+			want, err := encodeNotification(notifyChanged, p)
+			require.NoError(t, err)
+			require.Equal(t, string(want), string(appendChangedNotification(nil, p)), "session %q", id)
+			require.Equal(t, "x"+string(want), string(appendChangedNotification([]byte("x"), p)), "appends to dst")
+		}
+	}
+}

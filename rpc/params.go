@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 	"sync"
 
@@ -83,37 +82,54 @@ func fieldsOf(t reflect.Type) []fieldInfo {
 // checkMembers rejects unknown and missing members of an object of struct
 // type t, recursing into nested structs. path prefixes field names.
 func checkMembers(raw json.RawMessage, t reflect.Type, path string) error {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &members); err != nil {
-		return invalidParams(strings.TrimSuffix(path, "."), "must be an object, got %s", wire.Kind(raw))
+	return checkMembersSplit(raw, t, path, objectMembers)
+}
+
+// checkMembersSplit is checkMembers with the members that split gives
+// (objectMembers: the common object split in one pass, jsonscan.go), or
+// when split declines, those encoding/json decodes.
+func checkMembersSplit(raw json.RawMessage, t reflect.Type, path string, split func([]byte) ([]member, bool)) error {
+	members, ok := split(raw)
+	if !ok {
+		var err error
+		if members, err = objectMembersSlow(raw); err != nil {
+			return invalidParams(strings.TrimSuffix(path, "."), "must be an object, got %s", wire.Kind(raw))
+		}
 	}
 	fields := fieldsOf(t)
-	names := make([]string, 0, len(members))
-	for name := range members {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	// The first unknown member in the order of names.
+	unknown, found := "", false
+	for _, m := range members {
 		known := false
 		for _, f := range fields {
-			if f.name == name {
+			if f.name == m.name {
 				known = true
 				break
 			}
 		}
-		if !known {
-			allowed := make([]string, len(fields))
-			for i, f := range fields {
-				allowed[i] = f.name
-			}
-			if len(allowed) == 0 {
-				return invalidParams(path+name, "unknown field (this method takes no params)")
-			}
-			return invalidParams(path+name, "unknown field (allowed: %s)", strings.Join(allowed, ", "))
+		if !known && (!found || m.name < unknown) {
+			unknown, found = m.name, true
 		}
 	}
+	if found {
+		allowed := make([]string, len(fields))
+		for i, f := range fields {
+			allowed[i] = f.name
+		}
+		if len(allowed) == 0 {
+			return invalidParams(path+unknown, "unknown field (this method takes no params)")
+		}
+		return invalidParams(path+unknown, "unknown field (allowed: %s)", strings.Join(allowed, ", "))
+	}
 	for _, f := range fields {
-		v, ok := members[f.name]
+		var v json.RawMessage
+		ok := false
+		for _, m := range members {
+			if m.name == f.name {
+				v, ok = m.value, true
+				break
+			}
+		}
 		present := ok && string(bytes.TrimSpace(v)) != "null"
 		if f.required && !present {
 			return invalidParams(path+f.name, "required")
@@ -125,12 +141,26 @@ func checkMembers(raw json.RawMessage, t reflect.Type, path string) error {
 			if kind := wire.Kind(v); kind != "an object" {
 				return invalidParams(path+f.name, "must be an object, got %s", kind)
 			}
-			if err := checkMembers(v, st, path+f.name+"."); err != nil {
+			if err := checkMembersSplit(v, st, path+f.name+".", split); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// objectMembersSlow is objectMembers for any JSON object, with
+// encoding/json: names unescaped, the last of a name twice kept.
+func objectMembersSlow(raw json.RawMessage) ([]member, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	members := make([]member, 0, len(m))
+	for name, v := range m {
+		members = append(members, member{name, v})
+	}
+	return members, nil
 }
 
 // paramsError turns a json.Unmarshal error into an invalid-params error

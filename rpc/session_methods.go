@@ -353,13 +353,10 @@ func (s *Server) sessionSnapshot(_ context.Context, _ *conn, raw []byte) (any, e
 	if err != nil {
 		return nil, err
 	}
-	// Encoded here: through encoding/json, a Marshaler's output is
-	// compacted once more, which costs more than encoding the cells.
-	b, err := e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Scrollback: sp.Scrollback, Redactor: r}).MarshalJSON()
-	if err != nil {
-		return nil, fmt.Errorf("%w: encoding the snapshot: %w", ErrInternal, err)
-	}
-	return preEncoded(b), nil
+	// Encoded here, by hand (snapshot_json.go): through encoding/json, a
+	// Marshaler's output is compacted once more, and its cells are
+	// encoded by reflection.
+	return snapshotJSON(e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Scrollback: sp.Scrollback, Redactor: r})), nil
 }
 
 type transcriptResult struct {

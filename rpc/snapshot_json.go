@@ -1,0 +1,158 @@
+package rpc
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"ptywright"
+)
+
+// appendSnapshotJSON appends s as ScreenSnapshot.MarshalJSON encodes it,
+// byte for byte (the same members in the same order, an unset title as
+// null, no cells as [], strings HTML-escaped as json.Marshal does). A
+// session.snapshot with cells is mostly its cells, some 200 bytes each,
+// which encoding/json built by reflection, member by member: by hand it
+// costs a fraction. TestAppendSnapshotJSONMatchesMarshal holds it to
+// MarshalJSON, and fails if a snapshot type gains a field.
+func appendSnapshotJSON(dst []byte, s ptywright.ScreenSnapshot) []byte {
+	dst = append(dst, `{"size":{"rows":`...)
+	dst = strconv.AppendInt(dst, int64(s.Size.Rows), 10)
+	dst = append(dst, `,"cols":`...)
+	dst = strconv.AppendInt(dst, int64(s.Size.Cols), 10)
+	dst = append(dst, `,"pixel_width":`...)
+	dst = strconv.AppendInt(dst, int64(s.Size.PixelWidth), 10)
+	dst = append(dst, `,"pixel_height":`...)
+	dst = strconv.AppendInt(dst, int64(s.Size.PixelHeight), 10)
+	dst = append(dst, `},"cursor":{"row":`...)
+	dst = strconv.AppendInt(dst, int64(s.Cursor.Row), 10)
+	dst = append(dst, `,"col":`...)
+	dst = strconv.AppendInt(dst, int64(s.Cursor.Col), 10)
+	dst = appendBoolMember(dst, `,"visible":`, s.Cursor.Visible)
+	dst = append(dst, `},"sequence":`...)
+	dst = strconv.AppendUint(dst, s.Sequence, 10)
+	dst = append(dst, `,"plain_text":`...)
+	dst = appendHTMLString(dst, s.PlainText)
+	dst = append(dst, `,"cells":[`...)
+	for i := range s.Cells {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendCellJSON(dst, &s.Cells[i])
+	}
+	dst = append(dst, ']')
+	if len(s.Scrollback) > 0 {
+		dst = append(dst, `,"scrollback":[`...)
+		for i, row := range s.Scrollback {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendHTMLString(dst, row)
+		}
+		dst = append(dst, ']')
+	}
+	dst = appendBoolMember(dst, `,"alternate_screen":`, s.AlternateScreen)
+	dst = appendBoolMember(dst, `,"application_cursor":`, s.ApplicationCursor)
+	dst = appendBoolMember(dst, `,"application_keypad":`, s.ApplicationKeypad)
+	dst = appendBoolMember(dst, `,"bracketed_paste":`, s.BracketedPaste)
+	dst = append(dst, `,"title":`...)
+	if s.Title == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = appendHTMLString(dst, s.Title)
+	}
+	return append(dst, '}')
+}
+
+// snapshotJSON is s encoded as MarshalJSON does, as a result.
+func snapshotJSON(s ptywright.ScreenSnapshot) preEncoded {
+	// A cell takes some 250 bytes; what its strings need escaped is
+	// room to spare for.
+	return appendSnapshotJSON(make([]byte, 0, 512+2*len(s.PlainText)+300*len(s.Cells)), s)
+}
+
+func appendCellJSON(dst []byte, c *ptywright.Cell) []byte {
+	dst = append(dst, `{"row":`...)
+	dst = strconv.AppendInt(dst, int64(c.Row), 10)
+	dst = append(dst, `,"col":`...)
+	dst = strconv.AppendInt(dst, int64(c.Col), 10)
+	dst = append(dst, `,"text":`...)
+	dst = appendHTMLString(dst, c.Text)
+	dst = appendBoolMember(dst, `,"wide":`, c.Wide)
+	dst = appendBoolMember(dst, `,"wide_continuation":`, c.WideContinuation)
+	st := &c.Style
+	dst = append(dst, `,"style":{"foreground":`...)
+	dst = appendHTMLString(dst, st.Foreground)
+	dst = append(dst, `,"background":`...)
+	dst = appendHTMLString(dst, st.Background)
+	dst = appendBoolMember(dst, `,"bold":`, st.Bold)
+	dst = appendBoolMember(dst, `,"dim":`, st.Dim)
+	dst = appendBoolMember(dst, `,"italic":`, st.Italic)
+	dst = appendBoolMember(dst, `,"underline":`, st.Underline)
+	dst = append(dst, `,"underline_style":`...)
+	dst = appendHTMLString(dst, st.UnderlineStyle)
+	dst = appendBoolMember(dst, `,"inverse":`, st.Inverse)
+	dst = appendBoolMember(dst, `,"strikethrough":`, st.Strikethrough)
+	dst = appendBoolMember(dst, `,"blink":`, st.Blink)
+	return append(dst, "}}"...)
+}
+
+func appendBoolMember(dst []byte, name string, v bool) []byte {
+	dst = append(dst, name...)
+	if v {
+		return append(dst, "true"...)
+	}
+	return append(dst, "false"...)
+}
+
+// appendHTMLString appends s as a JSON string as json.Marshal does, with
+// HTML escaping on: as appendJSONString does, and '<', '>' and '&' as
+// \u003c, \u003e and \u0026.
+func appendHTMLString(dst []byte, s string) []byte {
+	if !hasHTMLSpecial(s) {
+		return appendJSONString(dst, s)
+	}
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				dst = append(append(dst, s[start:i]...), `\ufffd`...)
+				start = i + size
+			case r == '\u2028' || r == '\u2029':
+				dst = append(append(dst, s[start:i]...), `\u202`...)
+				dst = append(dst, hexDigits[r&0xf])
+				start = i + size
+			}
+			i += size
+			continue
+		}
+		if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			i++
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		if c == '<' || c == '>' || c == '&' {
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		} else {
+			dst = appendEscapedByte(dst, c)
+		}
+		i++
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// hasHTMLSpecial reports whether s holds '<', '>' or '&'; most strings of a
+// snapshot are a few bytes long, for which strings.ContainsAny costs more.
+func hasHTMLSpecial(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '<' || c == '>' || c == '&' {
+			return true
+		}
+	}
+	return false
+}
