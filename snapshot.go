@@ -32,7 +32,7 @@ func (s *Session) Snapshot(opts SnapshotOptions) ScreenSnapshot {
 	if opts.Raw {
 		return snap
 	}
-	return RedactSnapshot(snap, opts.Redactor)
+	return redactSnapshot(snap, opts.Redactor, false)
 }
 
 // RedactSnapshot returns snap with secrets in its text, title and cells
@@ -40,6 +40,13 @@ func (s *Session) Snapshot(opts SnapshotOptions) ScreenSnapshot {
 // or padded with '*' to the secret's width, so the grid keeps its geometry.
 // nil r means DefaultRedactor; NoRedaction returns snap as it is.
 func RedactSnapshot(snap ScreenSnapshot, r *Redactor) ScreenSnapshot {
+	return redactSnapshot(snap, r, true)
+}
+
+// redactSnapshot is RedactSnapshot; with own false, a snapshot that is
+// the caller's to give away, the cells are copied only if a row has
+// something to hide (a grid's copy costs more than finding its secrets).
+func redactSnapshot(snap ScreenSnapshot, r *Redactor, own bool) ScreenSnapshot {
 	r = r.orDefault()
 	if !r.enabled {
 		return snap
@@ -91,6 +98,9 @@ func RedactSnapshot(snap ScreenSnapshot, r *Redactor) ScreenSnapshot {
 			from := rowStart(ends, i)
 			redactRow(out[from:ends[i]], offs[from:ends[i]], spans, r)
 		}
+	}
+	if out == nil && own {
+		out = slices.Clone(cells)
 	}
 	if out != nil {
 		snap.Cells = out

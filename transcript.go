@@ -158,7 +158,10 @@ func (t *transcript) plainSince(c int, text string) bool {
 		t.plainFrom, t.plainTo = 0, 0
 		return false
 	}
-	if !known {
+	if !known || from == c {
+		// Only what this scan saw is known plain: a scan that did not
+		// reach back over the last one's end may have started inside a
+		// trigger word that end cut.
 		t.plainFrom = c
 	}
 	t.plainTo = len(t.buf)
