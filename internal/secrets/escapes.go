@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"math/bits"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -67,23 +68,33 @@ func escapeInWord(s string) bool {
 		if drop && i > 0 && wordByte(s[i-1]) && j < len(s) && wordByte(s[j]) {
 			return true
 		}
-		// The next sequence is often a few bytes on: looked for by hand
-		// that far, which costs less than a call.
+		// The next sequence is often a few bytes on: looked for a word
+		// at a time that far, which costs less than a call. The lowest
+		// byte flagged is the first ESC (a false flag only follows a
+		// true one).
 		i = -1
-		for k := j; k < min(j+16, len(s)); k++ {
+		if j+16 <= len(s) {
+			if x := load8(s, j) ^ 0x1b*ones8; (x-ones8)&^x&(0x80*ones8) != 0 {
+				i = j + bits.TrailingZeros64((x-ones8)&^x&(0x80*ones8))/8
+			} else if x := load8(s, j+8) ^ 0x1b*ones8; (x-ones8)&^x&(0x80*ones8) != 0 {
+				i = j + 8 + bits.TrailingZeros64((x-ones8)&^x&(0x80*ones8))/8
+			} else if k := strings.IndexByte(s[j+16:], 0x1b); k >= 0 {
+				i = j + 16 + k
+			}
+			continue
+		}
+		for k := j; k < len(s); k++ {
 			if s[k] == 0x1b {
 				i = k
 				break
 			}
 		}
-		if i < 0 && j+16 < len(s) {
-			if k := strings.IndexByte(s[j+16:], 0x1b); k >= 0 {
-				i = j + 16 + k
-			}
-		}
 	}
 	return false
 }
+
+// ones8 has a one in each byte.
+const ones8 = 0x0101010101010101
 
 // wordByte: printable and not blank (UTF-8 bytes of other scripts count).
 func wordByte(c byte) bool { return c > 0x20 && c != 0x7f }

@@ -90,6 +90,7 @@ var escapePieces = []string{
 	"\x1b", "\x1b[", "\x1b[1m", "\x1b[0m", "\x1b[38;5;208m", "\x1b[K", "\x1b[2K", "\x1b[1;1H", "\x1b[?25l",
 	"\x1b[1", "\x1b[1;", "\x1b[ m", "\x1b[\x01", "\x1b[\x7f", "\x1b(B", "\x1b7", "\x1b\\", "\x1b]8;;http://x\x07",
 	"\x1b]0;t\x1b\\", "\x1bP", "\x1b_x", "\x1b]", "\b", "sk-", "KEY=", "token",
+	"\x1b[38;2;215;119;87m", "\x1b[38;2;215;119;87", "plain text of seventeen+ bytes",
 }
 
 func randomEscapeText(rng *rand.Rand) string {
