@@ -338,14 +338,17 @@ func indexTrigger(s string, from int) (int, trigger) {
 			// Eight positions at a time while none passes the two-byte
 			// prefilter: no branch per byte, where letters that may start
 			// a trigger are common.
-			for i+10 <= len(s) && (triggerFirst[s[i]]&triggerSecond[s[i+1]]|
-				triggerFirst[s[i+1]]&triggerSecond[s[i+2]]|
-				triggerFirst[s[i+2]]&triggerSecond[s[i+3]]|
-				triggerFirst[s[i+3]]&triggerSecond[s[i+4]]|
-				triggerFirst[s[i+4]]&triggerSecond[s[i+5]]|
-				triggerFirst[s[i+5]]&triggerSecond[s[i+6]]|
-				triggerFirst[s[i+6]]&triggerSecond[s[i+7]]|
-				triggerFirst[s[i+7]]&triggerSecond[s[i+8]]) == 0 {
+			// One table read per byte: its masks as a first byte (low
+			// half) and as a second (high half).
+			for i+10 <= len(s) {
+				b := s[i : i+9]
+				e0, e1, e2 := triggerPair[b[0]], triggerPair[b[1]], triggerPair[b[2]]
+				e3, e4, e5 := triggerPair[b[3]], triggerPair[b[4]], triggerPair[b[5]]
+				e6, e7, e8 := triggerPair[b[6]], triggerPair[b[7]], triggerPair[b[8]]
+				if (e0&(e1>>16)|e1&(e2>>16)|e2&(e3>>16)|e3&(e4>>16)|
+					e4&(e5>>16)|e5&(e6>>16)|e6&(e7>>16)|e7&(e8>>16))&0xffff != 0 {
+					break
+				}
 				i += 8
 			}
 			oneByOne = i + 8
@@ -488,6 +491,15 @@ var triggerSecond = [256]uint16{
 	'/': tfColon,
 	'-': tfDash,
 }
+
+// triggerPair is triggerFirst in the low half of each entry and
+// triggerSecond in the high half.
+var triggerPair = func() (t [256]uint32) {
+	for c := range t {
+		t[c] = uint32(triggerFirst[c]) | uint32(triggerSecond[c])<<16
+	}
+	return t
+}()
 
 // hasPrefixFold reports whether s starts with lower-case ASCII word w,
 // ignoring ASCII case for letters.
