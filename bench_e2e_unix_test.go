@@ -41,7 +41,7 @@ func e2eWorkloads() []e2eWorkload {
 	for _, size := range []ptywright.Size{{Rows: 24, Cols: 80}, {Rows: 60, Cols: 200}} {
 		ws = append(ws,
 			e2eWorkload{"plain", size, plainScroll(e2eWorkloadSize)},
-			e2eWorkload{"mixed", size, mixedTUI(e2eWorkloadSize, size.Rows)},
+			e2eWorkload{"mixed", size, workload.MixedRedraws(e2eWorkloadSize, size.Rows)},
 			e2eWorkload{"claude", size, workload.ClaudeRedraws(e2eWorkloadSize, size.Rows, size.Cols)},
 		)
 	}

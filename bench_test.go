@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/workload"
 )
 
 // plainScroll is text that scrolls the screen line after line.
@@ -20,17 +21,6 @@ func plainScroll(n int) []byte {
 	var b strings.Builder
 	for i := 0; b.Len() < n; i++ {
 		fmt.Fprintf(&b, "line %06d the quick brown fox jumps over the lazy dog 0123456789\r\n", i)
-	}
-	return []byte(b.String())
-}
-
-// mixedTUI is what full-screen programs write: cursor moves, SGR colours,
-// erases, on a screen that is redrawn rather than scrolled.
-func mixedTUI(n, rows int) []byte {
-	var b strings.Builder
-	for i := 0; b.Len() < n; i++ {
-		row := i%rows + 1
-		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K\x1b[1;3%dm%04d\x1b[0m \x1b[38;5;%dmstatus\x1b[0m \x1b[38;2;%d;100;200mrgb text\x1b[0m \x1b[7m[%d]\x1b[0m", row, i%8, i, i%256, i%256, i)
 	}
 	return []byte(b.String())
 }
@@ -45,7 +35,7 @@ func BenchmarkScreenThroughput(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%dx%d", kind, size.Cols, size.Rows), func(b *testing.B) {
 				data := plainScroll(256 << 10)
 				if kind == "mixed" {
-					data = mixedTUI(256<<10, size.Rows)
+					data = workload.MixedRedraws(256<<10, size.Rows)
 				}
 				path := filepath.Join(b.TempDir(), "out")
 				require.NoError(b, os.WriteFile(path, data, 0o600))
@@ -71,7 +61,7 @@ func BenchmarkScreenParse(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%dx%d", kind, size.Cols, size.Rows), func(b *testing.B) {
 				data := plainScroll(256 << 10)
 				if kind == "mixed" {
-					data = mixedTUI(256<<10, size.Rows)
+					data = workload.MixedRedraws(256<<10, size.Rows)
 				}
 				scr, err := ptywright.NewScreen(size)
 				require.NoError(b, err)

@@ -14,6 +14,7 @@ import (
 	"ptywright"
 	"ptywright/asciicast"
 	"ptywright/internal/tuitest"
+	"ptywright/internal/workload"
 )
 
 // repeatRecording plays rec's events n times back to back, as one longer
@@ -47,7 +48,7 @@ func benchRecordings(b *testing.B) map[string]*asciicast.Recording {
 		"claude_code_turn": repeatRecording(readRecording(b, claudeTurnCast), 20),
 		"vim":              repeatRecording(readRecording(b, filepath.Join("testdata", "recordings", "vim.cast")), 20),
 		"plain_scroll":     chunked(plainScroll(256<<10), 4096, size),
-		"mixed_tui":        chunked(mixedTUI(256<<10, size.Rows), 4096, size),
+		"mixed_tui":        chunked(workload.MixedRedraws(256<<10, size.Rows), 4096, size),
 	}
 }
 

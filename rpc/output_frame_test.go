@@ -117,7 +117,7 @@ func BenchmarkOutputNotification(b *testing.B) {
 	for _, in := range []struct{ name, text string }{
 		{"plain", plain.String()},
 		{"claude", string(workload.ClaudeRedraws(64<<10, 24, 80))},
-		{"mixed", mixedOutput(64 << 10)},
+		{"mixed", string(workload.MixedRedraws(64<<10, 24))},
 	} {
 		p := outputParams{Session: "s1", Sequence: 12345, Output: in.text}
 		b.Run(in.name+"/marshal", func(b *testing.B) {
@@ -133,16 +133,6 @@ func BenchmarkOutputNotification(b *testing.B) {
 			}
 		})
 	}
-}
-
-// mixedOutput is the end-to-end benchmark's mixed workload: what a
-// full-screen program writes, cursor moves, colours, erases.
-func mixedOutput(n int) string {
-	var b strings.Builder
-	for i := 0; b.Len() < n; i++ {
-		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K\x1b[1;3%dm%04d\x1b[0m \x1b[38;5;%dmstatus\x1b[0m \x1b[38;2;%d;100;200mrgb text\x1b[0m \x1b[7m[%d]\x1b[0m", i%24+1, i%8, i, i%256, i%256, i)
-	}
-	return b.String()
 }
 
 // TestAppendChangedNotificationMatchesMarshal: the hand-built

@@ -41,7 +41,7 @@ var triggerPieces = []string{
 // on a TUI's output.
 func TestIndexTriggerMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	texts := []string{"", "g", "gl", "xgl", "0123456789gl", "0123456789glx", string(workload.ClaudeRedraws(2048, 24, 80)), mixedOutput(2048)}
+	texts := []string{"", "g", "gl", "xgl", "0123456789gl", "0123456789glx", string(workload.ClaudeRedraws(2048, 24, 80)), string(workload.MixedRedraws(2048, 24))}
 	for range 5000 {
 		var b strings.Builder
 		for range rng.IntN(40) {

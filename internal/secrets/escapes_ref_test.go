@@ -1,7 +1,6 @@
 package secrets
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -110,7 +109,7 @@ func TestEscapeInWordMatchesReference(t *testing.T) {
 		s := randomEscapeText(rng)
 		require.Equal(t, escapeInWordRef(s), escapeInWord(s), "%q", s)
 	}
-	for _, s := range []string{string(workload.ClaudeRedraws(4096, 24, 80)), mixedOutput(4096)} {
+	for _, s := range []string{string(workload.ClaudeRedraws(4096, 24, 80)), string(workload.MixedRedraws(4096, 24))} {
 		for i := range len(s) {
 			require.Equal(t, escapeInWordRef(s[i:]), escapeInWord(s[i:]), "suffix %d", i)
 			require.Equal(t, escapeInWordRef(s[:i]), escapeInWord(s[:i]), "prefix %d", i)
@@ -128,21 +127,11 @@ func FuzzEscapeInWord(f *testing.F) {
 	})
 }
 
-// mixedOutput is what a full-screen program writes (the end-to-end
-// benchmark's mixed workload): cursor moves, colours, erases.
-func mixedOutput(n int) string {
-	var b strings.Builder
-	for i := 0; b.Len() < n; i++ {
-		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K\x1b[1;3%dm%04d\x1b[0m \x1b[38;5;%dmstatus\x1b[0m \x1b[38;2;%d;100;200mrgb text\x1b[0m \x1b[7m[%d]\x1b[0m", i%24+1, i%8, i, i%256, i%256, i)
-	}
-	return b.String()
-}
-
 // BenchmarkEscapeInWord: the check ThroughEscapes runs on every text, on
 // a TUI's output, where it finds no escape inside a word.
 func BenchmarkEscapeInWord(b *testing.B) {
 	for _, in := range []struct{ name, text string }{
-		{"mixed", mixedOutput(128 << 10)},
+		{"mixed", string(workload.MixedRedraws(128<<10, 24))},
 		{"claude", string(workload.ClaudeRedraws(128<<10, 24, 80))},
 	} {
 		b.Run(in.name+"/ref", func(b *testing.B) {
@@ -164,7 +153,7 @@ func BenchmarkEscapeInWord(b *testing.B) {
 // finds nothing.
 func BenchmarkSpans(b *testing.B) {
 	for _, in := range []struct{ name, text string }{
-		{"mixed", mixedOutput(128 << 10)},
+		{"mixed", string(workload.MixedRedraws(128<<10, 24))},
 		{"claude", string(workload.ClaudeRedraws(128<<10, 24, 80))},
 	} {
 		b.Run(in.name, func(b *testing.B) {
@@ -182,7 +171,7 @@ func BenchmarkSpans(b *testing.B) {
 // between "1H", which reads as text, and a digit).
 func BenchmarkThroughEscapes(b *testing.B) {
 	spans := func(s string) [][2]int { return Spans(s, "[REDACTED]", nil) }
-	mixed := mixedOutput(128 << 10)
+	mixed := string(workload.MixedRedraws(128<<10, 24))
 	for _, in := range []struct{ name, text string }{
 		{"mixed", mixed},
 		{"mixed-cut", mixed[strings.Index(mixed, "1H")+1:]},

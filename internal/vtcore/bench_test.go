@@ -14,13 +14,11 @@ import (
 // scrollback and with a Session's default one. MB/cpu-s is the figure to
 // compare on a loaded machine.
 func BenchmarkWrite(b *testing.B) {
-	var plain, mixed, wide strings.Builder
+	var plain, wide strings.Builder
 	for i := 0; plain.Len() < 256<<10; i++ {
 		fmt.Fprintf(&plain, "line %06d the quick brown fox jumps over the lazy dog 0123456789\r\n", i)
 	}
-	for i := 0; mixed.Len() < 256<<10; i++ {
-		fmt.Fprintf(&mixed, "\x1b[%d;1H\x1b[2K\x1b[1;3%dm%04d\x1b[0m \x1b[38;5;%dmstatus\x1b[0m \x1b[38;2;%d;100;200mrgb text\x1b[0m \x1b[7m[%d]\x1b[0m", i%24+1, i%8, i, i%256, i%256, i)
-	}
+	mixed := string(workload.MixedRedraws(256<<10, 24))
 	for i := 0; wide.Len() < 256<<10; i++ {
 		fmt.Fprintf(&wide, "%d 中文字符 ─── résumé 🙂 │ ✓ done\r\n", i)
 	}
@@ -29,7 +27,7 @@ func BenchmarkWrite(b *testing.B) {
 		data func(rows, cols int) string
 	}{
 		{"plain", func(int, int) string { return plain.String() }},
-		{"mixed", func(int, int) string { return mixed.String() }},
+		{"mixed", func(int, int) string { return mixed }},
 		{"wide", func(int, int) string { return wide.String() }},
 		{"claude", func(rows, cols int) string { return string(workload.ClaudeRedraws(256<<10, rows, cols)) }},
 	} {

@@ -41,3 +41,14 @@ func ClaudeRedraws(n, rows, cols int) []byte {
 	}
 	return []byte(b.String())
 }
+
+// MixedRedraws is what full-screen programs write: cursor moves, SGR
+// colours (basic, 256 and direct), erases, on a screen of rows that is
+// redrawn rather than scrolled, until at least n bytes.
+func MixedRedraws(n, rows int) []byte {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K\x1b[1;3%dm%04d\x1b[0m \x1b[38;5;%dmstatus\x1b[0m \x1b[38;2;%d;100;200mrgb text\x1b[0m \x1b[7m[%d]\x1b[0m", i%rows+1, i%8, i, i%256, i%256, i)
+	}
+	return []byte(b.String())
+}
