@@ -46,6 +46,10 @@ type transcript struct {
 	pending  [utf8.UTFMax]byte
 	npending int
 	markers  map[string]int64
+	// asciiFrom: buf[asciiFrom:] is all ASCII (it is 0 or follows the
+	// last other character written), so cutting the front there, as a
+	// flood of ASCII output does on every write, is arithmetic.
+	asciiFrom int
 	// buf[plainFrom:plainTo] is known to be plain (secrets.Plain), so a
 	// wait's tail there needs no redaction with the default patterns,
 	// and the next needs only what was written since scanned (plainSince).
@@ -114,6 +118,9 @@ func (t *transcript) completePending(p []byte) []byte {
 func (t *transcript) appendValid(b []byte, runes int) {
 	t.buf = append(t.buf, b...)
 	t.runes += runes
+	if runes != len(b) {
+		t.asciiFrom = len(t.buf) // Not all ASCII: at least its last character is not.
+	}
 }
 
 // transcriptContext is how much dropped text before the retained start the
@@ -132,7 +139,11 @@ func (t *transcript) trim() {
 	if excess <= 0 {
 		return
 	}
-	t.off += runes.Skip(t.buf[t.off:], excess)
+	if t.off >= t.asciiFrom {
+		t.off += excess // a byte a rune
+	} else {
+		t.off += runes.Skip(t.buf[t.off:], excess)
+	}
 	t.runes -= excess
 	t.start += int64(excess)
 	keep := t.contextStart(t.off)
@@ -141,6 +152,7 @@ func (t *transcript) trim() {
 		t.buf = t.buf[:n]
 		t.off -= keep
 		t.plainFrom, t.plainTo = max(t.plainFrom-keep, 0), max(t.plainTo-keep, 0)
+		t.asciiFrom = max(t.asciiFrom-keep, 0)
 	}
 }
 

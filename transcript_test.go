@@ -189,7 +189,14 @@ func TestTranscriptBoundCountsRunes(t *testing.T) {
 // multi-byte characters and on ASCII alone (which Tail counts by bytes).
 func TestTranscriptMatchesReference(t *testing.T) {
 	const maxChars = 37
-	for _, alphabet := range [][]string{{"a", "é", "€", "🙂", "\r\n", "\x1b[0m"}, {"a", "bc", "\r\n", "\x1b[0m"}} {
+	for _, alphabet := range [][]string{
+		{"a", "é", "€", "🙂", "\r\n", "\x1b[0m"},
+		{"a", "bc", "\r\n", "\x1b[0m"},
+		// Long ASCII stretches between rare other characters: the retained
+		// text goes from all ASCII (its front cut by arithmetic) to mixed
+		// and back.
+		{"a", "the quick brown fox jumps ", "\r\n", "é", "0123456789", "bc", "\x1b[0m", "over the lazy dog ", "🙂", "xyz", "q", "rs"},
+	} {
 		testTranscriptMatchesReference(t, maxChars, alphabet)
 	}
 }

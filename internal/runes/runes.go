@@ -12,35 +12,56 @@ import (
 
 // ValidPrefix returns the length in bytes and runes of the longest prefix of p
 // that is valid, complete UTF-8.
+//
+// It is one pass: ASCII runs go a word (eight bytes) at a time, and each
+// other character is decoded once, checked and counted together. Before,
+// utf8.Valid and then Count each read every byte, and Valid's byte loop
+// between short ASCII runs cost about 20 instructions a byte on TUI
+// output (box drawing, accents).
 func ValidPrefix(p []byte) (n, runes int) {
-	// Fast path: everything but a possibly incomplete final sequence is
-	// valid, which is what a PTY read of well-formed output looks like.
-	cut := len(p)
-	for i := len(p) - 1; i >= 0 && i > len(p)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(p[i]) {
-			if !utf8.FullRune(p[i:]) {
-				cut = i
-			}
-			break
-		}
-	}
-	if utf8.Valid(p[:cut]) {
-		return cut, Count(p[:cut])
-	}
+	extra := 0 // bytes after the first of each multi-byte character
 	for n < len(p) {
-		if c := p[n]; c < utf8.RuneSelf {
+		if n+8 <= len(p) {
+			// Pass the ASCII bytes in the next word, up to the first
+			// that is not.
+			h := binary.LittleEndian.Uint64(p[n:]) & hiBits
+			if h == 0 {
+				n += 8
+				for n+8 <= len(p) && binary.LittleEndian.Uint64(p[n:])&hiBits == 0 {
+					n += 8
+				}
+				continue
+			}
+			if k := bits.TrailingZeros64(h) >> 3; k > 0 {
+				n += k
+				continue
+			}
+		}
+		c := p[n]
+		if c < utf8.RuneSelf {
 			n++
-			runes++
 			continue
 		}
-		r, size := utf8.DecodeRune(p[n:])
-		if r == utf8.RuneError && size == 1 {
-			break
+		// Two- and three-byte characters (accents, box drawing, CJK, most
+		// symbols) are checked inline; the rest, and anything invalid,
+		// decoded.
+		var size int
+		switch {
+		case c >= 0xc2 && c <= 0xdf && n+1 < len(p) && p[n+1]&0xc0 == 0x80:
+			size = 2
+		case c >= 0xe1 && c <= 0xef && c != 0xed && n+2 < len(p) && p[n+1]&0xc0 == 0x80 && p[n+2]&0xc0 == 0x80:
+			size = 3
+		default:
+			r, s := utf8.DecodeRune(p[n:])
+			if r == utf8.RuneError && s == 1 {
+				return n, n - extra // invalid, or cut short at the end
+			}
+			size = s
 		}
 		n += size
-		runes++
+		extra += size - 1
 	}
-	return n, runes
+	return n, n - extra
 }
 
 const (
@@ -57,7 +78,9 @@ func continuations(w uint64) int {
 func Count(b []byte) int {
 	cont, i := 0, 0
 	for ; i+8 <= len(b); i += 8 {
-		cont += continuations(binary.LittleEndian.Uint64(b[i:]))
+		if w := binary.LittleEndian.Uint64(b[i:]); w&hiBits != 0 {
+			cont += continuations(w)
+		}
 	}
 	for ; i < len(b); i++ {
 		if !utf8.RuneStart(b[i]) {
