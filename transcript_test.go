@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/internal/workload"
 )
 
 func TestTranscriptDefaultBound(t *testing.T) {
@@ -347,6 +349,7 @@ func BenchmarkTranscriptWrite(b *testing.B) {
 		{"ascii_4KiB", repeatToSize("the quick brown fox jumps over the lazy dog\r\n", 4096)},
 		{"mixed_utf8_4KiB", repeatToSize("héllo wörld € 🙂 \x1b[1m日本語\x1b[0m\r\n", 4096)},
 		{"invalid_4KiB", repeatToSize("ok\xff\xfe\x80 ", 4096)},
+		{"claude_4KiB", string(workload.ClaudeRedraws(4096, 24, 80)[:4096])},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			tr := newTranscript(0)

@@ -42,21 +42,33 @@ func ValidPrefix(p []byte) (n, runes int) {
 			n++
 			continue
 		}
-		// Two- and three-byte characters (accents, box drawing, CJK, most
-		// symbols) are checked inline; the rest, and anything invalid,
+		// Three- and two-byte characters (box drawing, CJK, most symbols;
+		// accents) are checked inline; the rest, and anything invalid,
 		// decoded.
-		var size int
-		switch {
-		case c >= 0xc2 && c <= 0xdf && n+1 < len(p) && p[n+1]&0xc0 == 0x80:
-			size = 2
-		case c >= 0xe1 && c <= 0xef && c != 0xed && n+2 < len(p) && p[n+1]&0xc0 == 0x80 && p[n+2]&0xc0 == 0x80:
-			size = 3
-		default:
-			r, s := utf8.DecodeRune(p[n:])
-			if r == utf8.RuneError && s == 1 {
-				return n, n - extra // invalid, or cut short at the end
+		if c >= 0xe1 && c <= 0xef && c != 0xed && n+3 <= len(p) {
+			if q := p[n : n+3 : n+3]; q[1]&0xc0 == 0x80 && q[2]&0xc0 == 0x80 {
+				n += 3
+				extra += 2
+				// A run of it (a rule, "────"): while the eight bytes
+				// from here equal the eight from three bytes back, two
+				// more copies of it follow.
+				if n+8 <= len(p) && p[n] == c {
+					for n+8 <= len(p) && binary.LittleEndian.Uint64(p[n:]) == binary.LittleEndian.Uint64(p[n-3:]) {
+						n += 6
+						extra += 4
+					}
+				}
+				continue
 			}
-			size = s
+		}
+		if c >= 0xc2 && c <= 0xdf && n+1 < len(p) && p[n+1]&0xc0 == 0x80 {
+			n += 2
+			extra++
+			continue
+		}
+		r, size := utf8.DecodeRune(p[n:])
+		if r == utf8.RuneError && size == 1 {
+			return n, n - extra // invalid, or cut short at the end
 		}
 		n += size
 		extra += size - 1
@@ -94,6 +106,12 @@ func Count(b []byte) int {
 // (len(b) if it has fewer).
 func Skip(b []byte, n int) int {
 	i := 0
+	// Sixteen bytes a step while at least that many runes are left to
+	// pass, then eight.
+	for ; i+16 <= len(b) && n >= 16; i += 16 {
+		w := b[i : i+16 : i+16]
+		n -= 16 - continuations(binary.LittleEndian.Uint64(w)) - continuations(binary.LittleEndian.Uint64(w[8:]))
+	}
 	for ; i+8 <= len(b); i += 8 {
 		starts := 8 - continuations(binary.LittleEndian.Uint64(b[i:]))
 		if starts > n {

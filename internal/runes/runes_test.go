@@ -30,10 +30,12 @@ func TestRuneWalkers(t *testing.T) {
 
 // TestValidPrefixMatchesDecoding holds ValidPrefix, and its ASCII run
 // found a word at a time, to decoding rune by rune, on random mixes of
-// ASCII runs of every length around a word, multi-byte characters,
-// invalid bytes and a sequence cut at the end.
+// ASCII runs of every length around a word, multi-byte characters and
+// runs of them (rules) broken anywhere, invalid bytes and a sequence cut
+// at the end.
 func TestValidPrefixMatchesDecoding(t *testing.T) {
-	pieces := []string{"a", "bcdefgh", "ijklmnopq", "\r\n", "\x1b[0m", "é", "€", "🙂", "\xff", "\x80", "\xed\xa0\x80", "\xf0\x9f", "\xe2\x82"}
+	pieces := []string{"a", "bcdefgh", "ijklmnopq", "\r\n", "\x1b[0m", "é", "€", "🙂", "\xff", "\x80", "\xed\xa0\x80", "\xf0\x9f", "\xe2\x82",
+		"─", "──", "────────────", "───€", "╭─────╮", "\xe2\x94", "\x94\x80"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
 		var b []byte
