@@ -46,9 +46,10 @@ type transcript struct {
 	pending  [utf8.UTFMax]byte
 	npending int
 	markers  map[string]int64
-	// asciiFrom: buf[asciiFrom:] is all ASCII (it is 0 or follows the
-	// last other character written), so cutting the front there, as a
-	// flood of ASCII output does on every write, is arithmetic.
+	// asciiFrom: buf[asciiFrom:] is all ASCII (it is 0, or the end of
+	// the last write that held another character), so cutting the front
+	// there, as a flood of ASCII output does on every write, is
+	// arithmetic.
 	asciiFrom int
 	// buf[plainFrom:plainTo] is known to be plain (secrets.Plain), so a
 	// wait's tail there needs no redaction with the default patterns,
@@ -119,7 +120,7 @@ func (t *transcript) appendValid(b []byte, runes int) {
 	t.buf = append(t.buf, b...)
 	t.runes += runes
 	if runes != len(b) {
-		t.asciiFrom = len(t.buf) // Not all ASCII: at least its last character is not.
+		t.asciiFrom = len(t.buf) // Not all ASCII: only what follows is known to be.
 	}
 }
 
