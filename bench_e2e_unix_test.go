@@ -275,10 +275,10 @@ func (c *e2eClient) readLine() ([]byte, error) {
 		return line, err
 	}
 	whole := bytes.HasPrefix(line, []byte(`{"jsonrpc":"2.0","id":`))
-	long := bytes.Clone(line[:noteHead])
-	if whole {
-		long = bytes.Clone(line)
+	if !whole {
+		line = line[:noteHead]
 	}
+	long := bytes.Clone(line)
 	for errors.Is(err, bufio.ErrBufferFull) {
 		line, err = c.in.ReadSlice('\n')
 		if whole {
