@@ -196,16 +196,19 @@ func (c *conn) call(ctx context.Context, req request) (any, error) {
 func (c *conn) writeLoop() {
 	defer close(c.writerDone)
 	failed := false
-	writeFrame := func(b []byte) {
-		if failed {
-			return // Drain without writing, so that no request blocks.
-		}
-		if err := c.writer.WriteFrame(b); err != nil {
+	fail := func(err error) {
+		if err != nil {
 			failed = true
 			c.writeErr = fmt.Errorf("rpc: write: %w", err)
 			c.log.Debug("write failed; closing the connection", "err", redact(err.Error()))
 			c.cancel()
 		}
+	}
+	writeFrame := func(b []byte) {
+		if failed {
+			return // Drain without writing, so that no request blocks.
+		}
+		fail(c.writer.WriteFrame(b))
 	}
 	write := func(r response) {
 		writeFrame(r.b)
@@ -221,8 +224,13 @@ func (c *conn) writeLoop() {
 		default:
 		}
 		if !failed && c.notes.pending() {
-			for _, b := range c.notes.collect() {
-				writeFrame(b)
+			frames := c.notes.collect()
+			if fb, ok := c.writer.(frameBatcher); ok && len(frames) > 1 {
+				fail(fb.writeFrames(frames))
+			} else {
+				for _, b := range frames {
+					writeFrame(b)
+				}
 			}
 			continue
 		}

@@ -204,13 +204,33 @@ type ndjsonWriter struct {
 }
 
 func (w *ndjsonWriter) WriteFrame(payload []byte) error {
-	if bytes.IndexByte(payload, '\n') >= 0 {
-		return errors.New("rpc: ndjson frame contains a newline")
+	return w.writeFrames([][]byte{payload})
+}
+
+// writeFrames writes the frames in one write (frameBatcher).
+func (w *ndjsonWriter) writeFrames(payloads [][]byte) error {
+	n := 0
+	for _, p := range payloads {
+		if bytes.IndexByte(p, '\n') >= 0 {
+			return errors.New("rpc: ndjson frame contains a newline")
+		}
+		n += len(p) + 1
 	}
-	b := append(w.buf.take(len(payload)+1), payload...)
-	_, err := w.out.Write(append(b, '\n'))
+	b := w.buf.take(n)
+	for _, p := range payloads {
+		b = append(append(b, p...), '\n')
+	}
+	_, err := w.out.Write(b)
 	w.buf.keep(b)
 	return err
+}
+
+// frameBatcher is a FrameWriter that can write several frames in one
+// write: the notifications one collect builds (a session.changed and its
+// session.output, say) then cost the peer one read and one wake-up
+// instead of one each.
+type frameBatcher interface {
+	writeFrames(payloads [][]byte) error
 }
 
 // frameBuf is a writer's one buffer for the frame it writes, reused from
@@ -374,10 +394,21 @@ type lspWriter struct {
 }
 
 func (w *lspWriter) WriteFrame(payload []byte) error {
-	b := w.buf.take(len("Content-Length: \r\n\r\n") + 20 + len(payload))
-	b = append(b, "Content-Length: "...)
-	b = strconv.AppendInt(b, int64(len(payload)), 10)
-	b = append(append(b, "\r\n\r\n"...), payload...)
+	return w.writeFrames([][]byte{payload})
+}
+
+// writeFrames writes the frames in one write (frameBatcher).
+func (w *lspWriter) writeFrames(payloads [][]byte) error {
+	n := 0
+	for _, p := range payloads {
+		n += len("Content-Length: \r\n\r\n") + 20 + len(p)
+	}
+	b := w.buf.take(n)
+	for _, p := range payloads {
+		b = append(b, "Content-Length: "...)
+		b = strconv.AppendInt(b, int64(len(p)), 10)
+		b = append(append(b, "\r\n\r\n"...), p...)
+	}
 	_, err := w.out.Write(b)
 	w.buf.keep(b)
 	return err

@@ -131,6 +131,46 @@ func TestWritersRoundTrip(t *testing.T) {
 	})
 }
 
+// countingWriter counts the writes it is given.
+type countingWriter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.Buffer.Write(p)
+}
+
+// TestWritersBatchFrames: the frames of a batch (one collect's
+// notifications) go out in one write, as the same bytes the frames
+// written one at a time make, and a batch with a frame ndjson refuses
+// writes nothing.
+func TestWritersBatchFrames(t *testing.T) {
+	payloads := [][]byte{[]byte(`{"a":1}`), []byte(`"ü✓"`), bytes.Repeat([]byte(`[1]`), maxKeptFrameBuf/3+1), []byte(`{}`)}
+	for _, f := range Framings() {
+		t.Run(string(f), func(t *testing.T) {
+			var batched countingWriter
+			fb, ok := f.Writer(&batched).(frameBatcher)
+			require.True(t, ok)
+			require.NoError(t, fb.writeFrames(payloads))
+			require.NoError(t, fb.writeFrames(payloads[:1]))
+			require.Equal(t, 2, batched.writes)
+
+			var single bytes.Buffer
+			w := f.Writer(&single)
+			for _, p := range append(payloads, payloads[0]) {
+				require.NoError(t, w.WriteFrame(p))
+			}
+			require.Equal(t, single.String(), batched.String())
+		})
+	}
+	var out countingWriter
+	err := NDJSON.Writer(&out).(frameBatcher).writeFrames([][]byte{[]byte(`{}`), []byte("{\n}")})
+	require.Error(t, err)
+	require.Zero(t, out.writes)
+}
+
 func TestParseFraming(t *testing.T) {
 	for name, want := range map[string]Framing{"": NDJSON, "ndjson": NDJSON, "lsp": LSP} {
 		got, err := ParseFraming(name)
