@@ -214,10 +214,21 @@ func (t *transcript) tailStart(n int) int {
 	if n >= t.runes {
 		return t.off
 	}
-	if b := t.retained(); len(b) == t.runes {
-		return t.off + len(b) - n // all ASCII: a byte a rune
+	return t.lastRunes(n)
+}
+
+// lastRunes returns the byte index in buf where the last n runes begin
+// (0 <= n <= t.runes): by arithmetic when they are within the ASCII
+// suffix, else counted from whichever end of the retained text is nearer
+// (deltas and tails are usually short).
+func (t *transcript) lastRunes(n int) int {
+	if i := len(t.buf) - n; i >= t.asciiFrom {
+		return i // a byte a rune
 	}
-	return t.off + runes.Last(t.retained(), n)
+	if b := t.retained(); n <= t.runes/2 {
+		return t.off + runes.Last(b, n)
+	}
+	return t.off + runes.Skip(t.retained(), t.runes-n)
 }
 
 // sinceStart returns the byte index in buf and the absolute rune position
@@ -233,15 +244,7 @@ func (t *transcript) sinceStart(cursor int64) (i int, at, end int64, dropped boo
 		dropped = true
 		cursor = t.start
 	}
-	want := int(end - cursor)
-	b := t.retained()
-	// Deltas are usually short: count from whichever end is nearer.
-	if want <= t.runes/2 {
-		i = runes.Last(b, want)
-	} else {
-		i = runes.Skip(b, t.runes-want)
-	}
-	return t.off + i, cursor, end, dropped
+	return t.lastRunes(int(end - cursor)), cursor, end, dropped
 }
 
 // retained returns the retained text, valid UTF-8.
@@ -281,25 +284,8 @@ func (t *transcript) Cursor() int64 { return t.start + int64(t.runes) }
 // in which case text starts at the oldest retained rune. A cursor at or past
 // the end returns "" and the current cursor.
 func (t *transcript) Since(cursor int64) (text string, next int64, dropped bool) {
-	end := t.Cursor()
-	if cursor >= end {
-		return "", end, false
-	}
-	cursor = max(cursor, 0)
-	if cursor < t.start {
-		dropped = true
-		cursor = t.start
-	}
-	b := t.retained()
-	// Deltas are usually short: count from whichever end is nearer.
-	want := int(end - cursor)
-	var i int
-	if want <= t.runes/2 {
-		i = runes.Last(b, want)
-	} else {
-		i = runes.Skip(b, t.runes-want)
-	}
-	return string(b[i:]), end, dropped
+	i, _, end, dropped := t.sinceStart(cursor)
+	return string(t.buf[i:]), end, dropped
 }
 
 // Mark records Cursor() under label, moving it if the label exists.
