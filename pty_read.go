@@ -25,8 +25,9 @@ func (s *Session) parseLoop() {
 }
 
 // feed passes chunks, in order, to the taps, the recording, the screen and
-// the transcript, and wakes the watchers once for all of them.
-func (s *Session) feed(chunks [][]byte) {
+// the transcript, and wakes the watchers once for all of them. It reports
+// whether anyone was watching.
+func (s *Session) feed(chunks [][]byte) (woke bool) {
 	for _, p := range chunks {
 		if s.opts.Output != nil {
 			_, _ = s.opts.Output.Write(p) // Best effort: the session goes on without its tap.
@@ -54,6 +55,7 @@ func (s *Session) feed(chunks [][]byte) {
 		// which the woken, reaching for the lock, would wait out.
 		close(woken)
 	}
+	return woken != nil
 }
 
 // notifyLocked wakes everyone waiting for a change.

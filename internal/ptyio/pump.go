@@ -2,6 +2,7 @@ package ptyio
 
 import (
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -22,8 +23,14 @@ import (
 // serial and in order: feedMu is held by whichever goroutine feeds, and
 // Read feeds only when queued (chunks it sent Parse that Parse has not fed;
 // only Read adds to it) is zero, so nothing it read earlier is on its way.
+//
+// A feed reports whether it woke a goroutine (a wait the output may
+// answer). After such a feed of its own, Read yields its P before reading
+// on: the woken goroutine was put first in line on Read's P, and would
+// otherwise start only once Read's next read had found nothing and parked
+// it, a system call later; the idle P the wake-up started takes Read.
 type Pump struct {
-	feed   func([][]byte)
+	feed   func([][]byte) (woke bool)
 	chunks chan []byte // read, on their way to Parse
 	free   chan []byte // buffers Parse is done with
 	feedMu sync.Mutex
@@ -43,8 +50,8 @@ const (
 )
 
 // NewPump returns a pump that passes what it reads to feed, in order, one
-// call at a time.
-func NewPump(feed func([][]byte)) *Pump {
+// call at a time; feed reports whether it woke a goroutine.
+func NewPump(feed func([][]byte) (woke bool)) *Pump {
 	p := &Pump{feed: feed, chunks: make(chan []byte, buffers), free: make(chan []byte, buffers)}
 	for range buffers {
 		p.free <- make([]byte, bufSize)
@@ -61,11 +68,18 @@ func (p *Pump) Read(f *os.File) {
 		buf := <-p.free // All buffers queued: the parser is behind, wait for it.
 		n, err := Drain(f, buf[:cap(buf)])
 		switch {
-		case n > 0 && n < directFeedMax && p.feedDirect(buf[:n]):
+		case n > 0 && n < directFeedMax:
+			fed, woke := p.feedDirect(buf[:n])
+			if !fed {
+				p.queue(buf[:n])
+				break
+			}
 			p.free <- buf
+			if woke {
+				runtime.Gosched()
+			}
 		case n > 0:
-			p.queued.Add(1)
-			p.chunks <- buf[:n]
+			p.queue(buf[:n])
 		default:
 			p.free <- buf
 		}
@@ -75,18 +89,24 @@ func (p *Pump) Read(f *os.File) {
 	}
 }
 
+// queue hands b to Parse.
+func (p *Pump) queue(b []byte) {
+	p.queued.Add(1)
+	p.chunks <- b
+}
+
 // feedDirect feeds b on Read's goroutine when Parse is neither feeding nor
-// has anything queued, and reports whether it did.
-func (p *Pump) feedDirect(b []byte) bool {
+// has anything queued, and reports whether it did and whether the feed
+// woke anyone.
+func (p *Pump) feedDirect(b []byte) (fed, woke bool) {
 	if !p.feedMu.TryLock() {
-		return false
+		return false, false
 	}
 	defer p.feedMu.Unlock()
 	if p.queued.Load() != 0 {
-		return false
+		return false, false
 	}
-	p.feed([][]byte{b})
-	return true
+	return true, p.feed([][]byte{b})
 }
 
 // Parse feeds what Read handed it, everything queued at once, until Read
