@@ -158,7 +158,9 @@ func (e *VTCore) Line(row int) string {
 // Lines implements Engine. The rows are read into one buffer and made one
 // string: lines are parts of it, and plain is its beginning, so a look at
 // the whole screen costs one allocation for the text instead of one per
-// row and a join.
+// row and a join. A row not written since the last look is copied from
+// the text that look kept (vtcore's KeptRowText) instead of read from its
+// cells.
 func (e *VTCore) Lines() (lines []string, plain string) {
 	rows, _ := e.term.Size()
 	b := e.buf[:0]
@@ -166,7 +168,11 @@ func (e *VTCore) Lines() (lines []string, plain string) {
 	last := 0 // where plain ends: after the last non-empty row
 	for r := range rows {
 		start := len(b)
-		b = e.term.AppendRowTextTrimmed(b, r)
+		if kept, ok := e.term.KeptRowText(r); ok {
+			b = append(b, kept...)
+		} else {
+			b = e.term.AppendRowTextTrimmed(b, r)
+		}
 		ends[r] = len(b)
 		if len(b) > start {
 			last = len(b)
@@ -179,6 +185,7 @@ func (e *VTCore) Lines() (lines []string, plain string) {
 	start := 0
 	for r, end := range ends {
 		lines[r] = text[start:end]
+		e.term.KeepRowText(r, lines[r]) // After every row was read: the last look's texts are found until then.
 		start = end + 1
 	}
 	return lines, text[:last]

@@ -10,7 +10,8 @@ package vtcore
 // allocated one cell longer than its length), so it moves with the row
 // when scrolling rotates row headers. A row without one (cap == len) is
 // taken as written to its end, which is always safe: every write raises the
-// mark, and only a full erase lowers it.
+// mark, and only a full erase lowers it. The hidden cell's style also says
+// whether the row's text was kept since its last write (rowtext.go).
 
 // usedTag marks the hidden cell; no grid cell has this width.
 const usedTag int8 = 42
@@ -32,11 +33,15 @@ func rowUsed(line []Cell) int {
 	return len(line)
 }
 
-// markUsed records that cells before end may have been written.
+// markUsed records that cells before end may have been written (and that
+// the row was written: rowtext.go).
 func markUsed(line []Cell, end int) {
 	if cap(line) > len(line) {
-		if m := &line[:len(line)+1][len(line)]; m.width == usedTag && int(m.content) < end {
-			m.content = int32(min(end, len(line)))
+		if m := &line[:len(line)+1][len(line)]; m.width == usedTag {
+			m.Style.Fg = 0
+			if int(m.content) < end {
+				m.content = int32(min(end, len(line)))
+			}
 		}
 	}
 }
@@ -45,6 +50,7 @@ func markUsed(line []Cell, end int) {
 func raiseUsed(line []Cell, end int) (was int) {
 	if cap(line) > len(line) {
 		if m := &line[:len(line)+1][len(line)]; m.width == usedTag {
+			m.Style.Fg = 0
 			was = int(m.content)
 			if was < end {
 				m.content = int32(min(end, len(line)))
@@ -55,12 +61,17 @@ func raiseUsed(line []Cell, end int) (was int) {
 	return len(line)
 }
 
+// touched records that the row was written without raising its mark (blanks
+// written before it).
+func touched(line []Cell) { markUsed(line, 0) }
+
 // clearRow blanks every cell of line.
 func clearRow(line []Cell) {
 	if cap(line) > len(line) {
 		if m := &line[:len(line)+1][len(line)]; m.width == usedTag {
 			clear(line[:min(int(m.content), len(line))])
 			m.content = 0
+			m.Style.Fg = 0
 			return
 		}
 	}

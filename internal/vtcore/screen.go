@@ -235,6 +235,8 @@ func (s *screen) fill(y, x0, x1 int, c Cell) {
 	}
 	if c != (Cell{}) {
 		markUsed(line, x1)
+	} else {
+		touched(line)
 	}
 	for x := x0; x < x1; x++ {
 		if line[x].width == 0 {

@@ -55,6 +55,7 @@ type Terminal struct {
 	csiParams [parser.MaxParamsSize]ansi.Param
 	widths    [widthCacheSize]widthSlot
 	sgrMemo   [1 << sgrMemoBits]sgrEntry
+	kept      keptTexts // rows' texts from the last look (rowtext.go)
 	// generalIndex makes index scroll through scrollUp even when
 	// scrollScreen would do: a test's reference.
 	generalIndex bool
