@@ -76,10 +76,11 @@ func (s *Screen) visibleKey() uint64 {
 	defer s.mu.Unlock()
 	var h maphash.Hash
 	h.SetSeed(visibleSeed)
-	for _, l := range s.linesLocked() {
-		h.WriteString(l)
-		h.WriteByte('\n')
-	}
+	// The rows' text is PlainText and the number of rows: PlainText is
+	// the rows joined, without the empty ones at the end. One write
+	// instead of two per row.
+	rows := len(s.linesLocked())
+	h.WriteString(s.plain)
 	row, col := s.eng.Cursor()
 	m := s.eng.Modes()
 	var flags byte
@@ -88,10 +89,11 @@ func (s *Screen) visibleKey() uint64 {
 			flags |= 1 << i
 		}
 	}
-	var buf [17]byte
-	putUint64(buf[0:], uint64(row))
-	putUint64(buf[8:], uint64(col))
-	buf[16] = flags
+	var buf [25]byte
+	putUint64(buf[0:], uint64(rows))
+	putUint64(buf[8:], uint64(row))
+	putUint64(buf[16:], uint64(col))
+	buf[24] = flags
 	h.Write(buf[:])
 	h.WriteString(m.Title)
 	return h.Sum64()
