@@ -77,8 +77,8 @@ func (s *Screen) visibleKey() uint64 {
 	var h maphash.Hash
 	h.SetSeed(visibleSeed)
 	// The rows' text is PlainText and the number of rows: PlainText is
-	// the rows joined, without the empty ones at the end. One write
-	// instead of two per row.
+	// the rows joined by "\n", which no row holds, without the empty ones
+	// at the end. One write instead of two per row.
 	rows := len(s.linesLocked())
 	h.WriteString(s.plain)
 	row, col := s.eng.Cursor()

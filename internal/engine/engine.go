@@ -185,7 +185,9 @@ func (e *VTCore) Lines() (lines []string, plain string) {
 	start := 0
 	for r, end := range ends {
 		lines[r] = text[start:end]
-		e.term.KeepRowText(r, lines[r]) // After every row was read: the last look's texts are found until then.
+		// After every row was read: until then a row that moved is
+		// found in the last look's texts, under its old index.
+		e.term.KeepRowText(r, lines[r])
 		start = end + 1
 	}
 	return lines, text[:last]

@@ -137,7 +137,8 @@ func (h *history) swap(i int, row []Cell, end int) []Cell {
 	}
 	h.rows[i] = row[:end]
 	// A slot's cells past its length may be stale (a shorter row copied
-	// over a longer one): clear the whole width, and mark it unwritten.
+	// over a longer one): clear the whole width, and mark it unwritten
+	// (which also drops a kept text's flag: rowtext.go).
 	line := old[:cols]
 	clear(line)
 	line[:cols+1][cols] = Cell{width: usedTag}

@@ -9,11 +9,19 @@ package vtcore
 //
 // "Not written since" is a flag in the row's hidden cell (rowused.go),
 // set when the text is kept and cleared by markUsed, raiseUsed, clearRow
-// and touched, which every write to a row's cells goes through. The kept
-// texts are found by the hidden cell's address, the row's identity, so
-// they follow their rows when scrolling moves row headers; a row that
-// left for the scrollback and came back as a blank row, or a row of a new
-// size, has a new hidden cell and no kept text.
+// and touched, which every write that changes a row's text goes through
+// (the cluster table's sweep renumbers cells without changing their text,
+// and leaves the flag). The kept texts are found by the hidden cell's
+// address, the row's identity, so they follow their rows when scrolling
+// moves row headers. A row of a new size has a new hidden cell; storage
+// the scrollback gives back as a blank row (history.swap) has its hidden
+// cell written anew, without the flag.
+//
+// A flagged row is always in the last look's texts: the flag is only set
+// by KeepRowText, which records the row at once, and every look keeps all
+// its rows. A row that was flagged and is not found (the other screen's,
+// after a look while the alternate screen was shown) is read from its
+// cells, once.
 
 // textKept, in the hidden cell's Style.Fg, says that the row's text was
 // kept and the row has not been written since.

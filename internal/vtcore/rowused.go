@@ -9,9 +9,10 @@ package vtcore
 // The mark lives in a hidden cell just past the row's end (the row is
 // allocated one cell longer than its length), so it moves with the row
 // when scrolling rotates row headers. A row without one (cap == len) is
-// taken as written to its end, which is always safe: every write raises the
-// mark, and only a full erase lowers it. The hidden cell's style also says
-// whether the row's text was kept since its last write (rowtext.go).
+// taken as written to its end, which is always safe: every write of other
+// than blanks raises the mark, and only a full erase lowers it. The hidden
+// cell's style also says whether the row's text was kept since its last
+// write (rowtext.go).
 
 // usedTag marks the hidden cell; no grid cell has this width.
 const usedTag int8 = 42

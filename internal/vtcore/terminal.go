@@ -339,8 +339,8 @@ func (t *Terminal) AppendRowTextTrimmed(dst []byte, row int) []byte {
 	return dst[:end]
 }
 
-// appendCellsText runs for every cell of every row each time a screen's
-// text is built (each look of a wait, each snapshot): it reads the cells
+// appendCellsText runs for every cell of every row written since the last
+// look at the screen (a wait's, a snapshot's; rowtext.go): it reads the cells
 // in place, since copying each out (range by value) and reading a byte of
 // the copy stalled on every cell, writes ASCII, the common case, without
 // encoding it, and encodes the three-byte characters TUIs draw with (box
