@@ -275,7 +275,7 @@ func (s *Server) sessionWait(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return waitResult{
+	return encodeWaitResult(waitResult{
 		Matched:        res.Matched,
 		Sequence:       res.Sequence,
 		ElapsedMs:      res.Elapsed.Milliseconds(),
@@ -283,7 +283,7 @@ func (s *Server) sessionWait(ctx context.Context, _ *conn, raw []byte) (any, err
 		TranscriptTail: res.TranscriptTail,
 		Outcome:        res.Outcome,
 		StableForMs:    res.StableFor.Milliseconds(),
-	}, nil
+	})
 }
 
 // readParams are the params of the reads that redact.

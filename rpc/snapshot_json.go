@@ -15,6 +15,14 @@ import (
 // costs a fraction. TestAppendSnapshotJSONMatchesMarshal holds it to
 // MarshalJSON, and fails if a snapshot type gains a field.
 func appendSnapshotJSON(dst []byte, s ptywright.ScreenSnapshot) []byte {
+	return appendSnapshotJSONWith(dst, s, appendHTMLString)
+}
+
+// appendSnapshotJSONWith is appendSnapshotJSON with the snapshot's own
+// strings (plain text, scrollback rows, title) appended by str: a wait's
+// result encodes them as marshal does, without HTML escaping (wait_json.go).
+// Cells' strings are HTML-escaped either way.
+func appendSnapshotJSONWith(dst []byte, s ptywright.ScreenSnapshot, str func([]byte, string) []byte) []byte {
 	dst = append(dst, `{"size":{"rows":`...)
 	dst = strconv.AppendInt(dst, int64(s.Size.Rows), 10)
 	dst = append(dst, `,"cols":`...)
@@ -31,7 +39,7 @@ func appendSnapshotJSON(dst []byte, s ptywright.ScreenSnapshot) []byte {
 	dst = append(dst, `},"sequence":`...)
 	dst = strconv.AppendUint(dst, s.Sequence, 10)
 	dst = append(dst, `,"plain_text":`...)
-	dst = appendHTMLString(dst, s.PlainText)
+	dst = str(dst, s.PlainText)
 	dst = append(dst, `,"cells":[`...)
 	for i := range s.Cells {
 		if i > 0 {
@@ -46,7 +54,7 @@ func appendSnapshotJSON(dst []byte, s ptywright.ScreenSnapshot) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendHTMLString(dst, row)
+			dst = str(dst, row)
 		}
 		dst = append(dst, ']')
 	}
@@ -58,7 +66,7 @@ func appendSnapshotJSON(dst []byte, s ptywright.ScreenSnapshot) []byte {
 	if s.Title == "" {
 		dst = append(dst, "null"...)
 	} else {
-		dst = appendHTMLString(dst, s.Title)
+		dst = str(dst, s.Title)
 	}
 	return append(dst, '}')
 }
