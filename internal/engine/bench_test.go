@@ -70,7 +70,9 @@ func claudeCaptures(tb testing.TB) []byte {
 // BenchmarkLines measures building the screen's text (Lines), which every
 // look of a wait and every snapshot at a new sequence does: a screen of
 // short lines (a shell, the stamp child of the wait benchmarks) and the
-// last screen of the Claude Code captures.
+// last screen of the Claude Code captures, looked at again unchanged (its
+// rows' texts kept since the last look: vtcore's KeptRowText). See
+// BenchmarkLinesAfterALine for a look after the screen scrolled.
 func BenchmarkLines(b *testing.B) {
 	var short strings.Builder
 	for i := range 200 {
@@ -89,5 +91,25 @@ func BenchmarkLines(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkLinesAfterALine measures a line printed at the bottom of a full
+// screen of short lines, the screen scrolling by one, and then Lines: what
+// a wait on a program that prints a line at a time does per line.
+func BenchmarkLinesAfterALine(b *testing.B) {
+	for _, size := range [][2]int{{24, 80}, {60, 200}} {
+		b.Run(fmt.Sprintf("%dx%d", size[1], size[0]), func(b *testing.B) {
+			e := NewVTCore(size[0], size[1], nil)
+			for i := range size[0] {
+				e.Write(fmt.Appendf(nil, "M%d T=1764121234567890123\r\n", i))
+			}
+			e.Lines()
+			line := []byte("M1000 T=1764121234567890123\r\n")
+			for b.Loop() {
+				e.Write(line)
+				e.Lines()
+			}
+		})
 	}
 }
