@@ -155,7 +155,7 @@ func encodeResponse(id json.RawMessage, result any, err error) []byte {
 			b = append(b, raw...)
 			return append(b, '}')
 		}
-		err = fmt.Errorf("%w: encoding the result: %v", ErrInternal, mErr)
+		err = encodingError(mErr)
 	}
 	b, mErr := marshal(wireResponse{JSONRPC: wireVersion, ID: idBuf.Bytes(), Error: toWire(err)})
 	if mErr != nil {
@@ -163,6 +163,12 @@ func encodeResponse(id json.RawMessage, result any, err error) []byte {
 		return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error: encoding an error response"}}`)
 	}
 	return b
+}
+
+// encodingError is the error a result that JSON cannot hold is answered
+// with.
+func encodingError(err error) error {
+	return fmt.Errorf("%w: encoding the result: %v", ErrInternal, err)
 }
 
 // preEncoded is a result already encoded as compact JSON, spliced into the

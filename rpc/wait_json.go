@@ -18,7 +18,10 @@ func encodeWaitResult(r waitResult) (preEncoded, error) {
 	snap := ptywright.ScreenSnapshot(r.Snapshot.snapshotFields)
 	if len(snap.Cells) > 0 {
 		b, err := marshal(r)
-		return preEncoded(b), err
+		if err != nil {
+			return nil, encodingError(err)
+		}
+		return preEncoded(b), nil
 	}
 	dst := make([]byte, 0, 384+len(snap.PlainText)+len(r.TranscriptTail)+len(r.TranscriptTail)/4)
 	dst = appendBoolMember(dst, `{"matched":`, r.Matched)
@@ -34,7 +37,7 @@ func encodeWaitResult(r waitResult) (preEncoded, error) {
 		dst = append(dst, `,"outcome":`...)
 		var err error
 		if dst, err = appendMarshal(dst, r.Outcome); err != nil {
-			return nil, err
+			return nil, encodingError(err) // a lua predicate's evidence holding NaN, say
 		}
 	}
 	dst = append(dst, `,"stable_for_ms":`...)

@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -79,6 +80,14 @@ func TestEncodeWaitResultMatchesMarshal(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(got), "snapshot %+v", snap)
 	}
+	// What marshal refuses (a lua predicate's evidence holding NaN) is the
+	// same internal error a response encoded by marshal gets.
+	r := waitResult{Snapshot: toWireSnapshot(ptywright.ScreenSnapshot{}), Outcome: &ptywright.MatchOutcome{Kind: ptywright.MatchLua, Evidence: math.NaN()}}
+	_, mErr := marshal(r)
+	require.Error(t, mErr)
+	_, err := encodeWaitResult(r)
+	require.ErrorIs(t, err, ErrInternal)
+	require.Equal(t, encodingError(mErr).Error(), err.Error())
 }
 
 // BenchmarkEncodeWaitResult measures the encoding of a typical session.wait
