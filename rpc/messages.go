@@ -166,7 +166,8 @@ func encodeResponse(id json.RawMessage, result any, err error) []byte {
 }
 
 // encodingError is the error a result that JSON cannot hold is answered
-// with.
+// with, whether encodeResponse marshals it or a handler encoded it by hand
+// (encodeWaitResult): the same wire error either way.
 func encodingError(err error) error {
 	return fmt.Errorf("%w: encoding the result: %v", ErrInternal, err)
 }

@@ -21,7 +21,8 @@ func appendSnapshotJSON(dst []byte, s ptywright.ScreenSnapshot) []byte {
 // appendSnapshotJSONWith is appendSnapshotJSON with the snapshot's own
 // strings (plain text, scrollback rows, title) appended by str: a wait's
 // result encodes them as marshal does, without HTML escaping (wait_json.go).
-// Cells' strings are HTML-escaped either way.
+// Cells' strings are HTML-escaped either way, so a result with cells is not
+// marshal's: encodeWaitResult leaves those to marshal.
 func appendSnapshotJSONWith(dst []byte, s ptywright.ScreenSnapshot, str func([]byte, string) []byte) []byte {
 	dst = append(dst, `{"size":{"rows":`...)
 	dst = strconv.AppendInt(dst, int64(s.Size.Rows), 10)

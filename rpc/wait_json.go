@@ -11,19 +11,29 @@ import (
 // encoding/json spent some 20 µs on it, reflecting over the snapshot and
 // escaping the screen and the transcript tail a byte at a time. The
 // outcome, small and of many shapes (a lua predicate's evidence is any
-// JSON), still goes through encoding/json, and so does a snapshot with
-// cells, which a wait never returns. TestEncodeWaitResultMatchesMarshal
+// JSON), still goes through encoding/json. So does a snapshot that
+// appendSnapshotJSONWith would write otherwise than marshal: one with
+// cells (their strings are HTML-escaped there), nil cells (marshal writes
+// null) or a title set to "" (marshal writes ""), none of which
+// toWireSnapshot, and so a wait, gives. TestEncodeWaitResultMatchesMarshal
 // holds it to marshal, and fails if waitResult gains a field.
 func encodeWaitResult(r waitResult) (preEncoded, error) {
-	snap := ptywright.ScreenSnapshot(r.Snapshot.snapshotFields)
-	if len(snap.Cells) > 0 {
+	w := r.Snapshot
+	if len(w.Cells) > 0 || w.Cells == nil || w.Title != nil && *w.Title == "" {
 		b, err := marshal(r)
 		if err != nil {
 			return nil, encodingError(err)
 		}
 		return preEncoded(b), nil
 	}
-	dst := make([]byte, 0, 384+len(snap.PlainText)+len(r.TranscriptTail)+len(r.TranscriptTail)/4)
+	snap := ptywright.ScreenSnapshot(w.snapshotFields)
+	snap.Title = "" // null, unless the wire's title says otherwise
+	if w.Title != nil {
+		snap.Title = *w.Title
+	}
+	// Room for the members, the texts and some of their escapes; the
+	// appends grow it if a text needs more.
+	dst := make([]byte, 0, 384+len(snap.PlainText)+len(snap.Title)+len(r.TranscriptTail)+len(r.TranscriptTail)/4)
 	dst = appendBoolMember(dst, `{"matched":`, r.Matched)
 	dst = append(dst, `,"sequence":`...)
 	dst = strconv.AppendUint(dst, r.Sequence, 10)

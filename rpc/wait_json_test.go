@@ -80,6 +80,24 @@ func TestEncodeWaitResultMatchesMarshal(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(got), "snapshot %+v", snap)
 	}
+	// Snapshots toWireSnapshot does not make, which go to marshal: nil
+	// cells, a title set to "", a title other than the snapshot's own;
+	// and long, negative and extreme values on the path by hand.
+	empty, other := "", "x<y"
+	long := strings.Repeat("ab\x1b[1m─\u2028", 3000)
+	for _, w := range []wireSnapshot{
+		{snapshotFields: snapshotFields{PlainText: "a"}},
+		{snapshotFields: snapshotFields{Title: "own"}, Title: &empty},
+		{snapshotFields: snapshotFields{Title: "own", Cells: []ptywright.Cell{}}, Title: &other},
+		{snapshotFields: snapshotFields{Size: ptywright.Size{Rows: -1, Cols: -5}, Cursor: ptywright.Cursor{Row: -1, Col: -2}, Sequence: 1<<64 - 1, PlainText: long, Cells: []ptywright.Cell{}, Scrollback: []string{long}}, Title: &long},
+	} {
+		r := waitResult{Sequence: 1<<64 - 1, ElapsedMs: -1 << 63, Snapshot: w, TranscriptTail: long, StableForMs: 1<<63 - 1}
+		want, err := marshal(r)
+		require.NoError(t, err)
+		got, err := encodeWaitResult(r)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got))
+	}
 	// What marshal refuses (a lua predicate's evidence holding NaN) is the
 	// same internal error a response encoded by marshal gets.
 	r := waitResult{Snapshot: toWireSnapshot(ptywright.ScreenSnapshot{}), Outcome: &ptywright.MatchOutcome{Kind: ptywright.MatchLua, Evidence: math.NaN()}}
