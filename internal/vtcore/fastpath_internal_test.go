@@ -36,6 +36,16 @@ var fastPathPieces = []string{
 	"\x1b[38;5;9m", "\x1b[38;2;255;255;255m", "\x1b[48;2;255;255;2550m", "\x1b[4:2;58;5;3m", "\x1b[99999999999999m",
 }
 
+// randomChunk returns fewer than most pieces, drawn at random, one after
+// another: a write of the random streams the tests here feed.
+func randomChunk(rng *rand.Rand, pieces []string, most int) []byte {
+	var chunk []byte
+	for range rng.IntN(most) {
+		chunk = append(chunk, pieces[rng.IntN(len(pieces))]...)
+	}
+	return chunk
+}
+
 // TestFastPathsMatchTheParser checks that Write's fast paths print exactly
 // what the parser's callbacks print, on random streams cut into random
 // writes, with and without grapheme clustering (mode 2027).
@@ -48,10 +58,7 @@ func TestFastPathsMatchTheParser(t *testing.T) {
 		slow.SetScrollback(50)
 		var stream []byte
 		for range 1 + rng.IntN(6) {
-			var chunk []byte
-			for range rng.IntN(40) {
-				chunk = append(chunk, fastPathPieces[rng.IntN(len(fastPathPieces))]...)
-			}
+			chunk := randomChunk(rng, fastPathPieces, 40)
 			stream = append(stream, chunk...)
 			fast.Write(chunk)
 			slow.writeViaParser(chunk)
@@ -328,10 +335,7 @@ func TestRedrawsMatchTheParser(t *testing.T) {
 		fast, slow := New(rows, cols, nil), New(rows, cols, nil)
 		var stream []byte
 		for range 1 + rng.IntN(4) {
-			var chunk []byte
-			for range rng.IntN(60) {
-				chunk = append(chunk, redrawPieces[rng.IntN(len(redrawPieces))]...)
-			}
+			chunk := randomChunk(rng, redrawPieces, 60)
 			stream = append(stream, chunk...)
 			fast.Write(chunk)
 			slow.writeViaParser(chunk)

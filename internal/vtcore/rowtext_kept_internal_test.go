@@ -41,10 +41,7 @@ func TestKeptRowTextsMatchTheCells(t *testing.T) {
 		term.SetScrollback(rng.IntN(20))
 		var stream []byte
 		for range 1 + rng.IntN(12) {
-			var chunk []byte
-			for range rng.IntN(12) {
-				chunk = append(chunk, pieces[rng.IntN(len(pieces))]...)
-			}
+			chunk := randomChunk(rng, pieces, 12)
 			stream = append(stream, chunk...)
 			term.Write(chunk)
 			if rng.IntN(8) == 0 {
