@@ -3,6 +3,7 @@ package ptywright_test
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -40,12 +41,19 @@ func runChild(mode string) int {
 // startChild runs this test binary in child mode on a PTY with echo off.
 func startChild(t testing.TB, mode string) *ptywright.Session {
 	t.Helper()
+	return startChildOutput(t, mode, nil)
+}
+
+// startChildOutput is startChild with output as the session's Output tap.
+func startChildOutput(t testing.TB, mode string, output io.Writer) *ptywright.Session {
+	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	s := start(t, ptywright.Options{
 		Program: "/bin/sh",
 		Args:    []string{"-c", `stty -echo; echo started; exec "$0"`, exe},
 		Env:     map[string]string{childModeEnv: mode},
+		Output:  output,
 	})
 	waitFor(t, s, ptywright.ContainsText("started"))
 	return s
