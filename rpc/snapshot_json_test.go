@@ -46,13 +46,7 @@ func TestAppendSnapshotJSONMatchesMarshal(t *testing.T) {
 	pieces := []string{"", "a", "<", ">", "&", "<a href=\"x\">&amp;</a>", `\`, `"`, "\x00", "\x1b", "\x1f", "\x7f", "\t\n\r\b\f",
 		"\u2028", "\u2029", "\xff", "\xe2\x80", "é", "─", "日本", "🙂", "idx:12", "rgb:1:2:3", "default", "curly"}
 	rng := rand.New(rand.NewPCG(21, 22))
-	str := func() string {
-		var b strings.Builder
-		for range rng.IntN(4) {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		return b.String()
-	}
+	str := func() string { return randomText(rng, pieces, 4) }
 	flag := func() bool { return rng.IntN(2) == 0 }
 	num := func() int { return rng.IntN(3000) - 10 }
 	for range 300 {
@@ -82,6 +76,16 @@ func TestAppendSnapshotJSONMatchesMarshal(t *testing.T) {
 		}
 		check(s)
 	}
+}
+
+// randomText returns fewer than most pieces, drawn at random, one after
+// another: a string of the random values the encoders' tests check.
+func randomText(rng *rand.Rand, pieces []string, most int) string {
+	var b strings.Builder
+	for range rng.IntN(most) {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+	}
+	return b.String()
 }
 
 // BenchmarkSnapshotJSON compares encoding a 24x80 snapshot with its cells

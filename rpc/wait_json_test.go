@@ -27,13 +27,7 @@ func TestEncodeWaitResultMatchesMarshal(t *testing.T) {
 		"<a href=\"x\">&amp;</a>", "\u2028", "\u2029", "héllo ─│┌ 日本語 🙂", "\xff", "\xe2\x80", "\xc3", "\xed\xa0\x80",
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
-	text := func() string {
-		var b strings.Builder
-		for range rng.IntN(12) {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		return b.String()
-	}
+	text := func() string { return randomText(rng, pieces, 12) }
 	capture, row, col, minMs := "<cap>\u2028", 3, 7, int64(500)
 	outcomes := []*ptywright.MatchOutcome{
 		nil,
