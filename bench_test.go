@@ -1,20 +1,19 @@
 package ptywright_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
 	"ptywright/internal/workload"
 )
 
@@ -104,79 +103,9 @@ func BenchmarkOutputToChange(b *testing.B) {
 		require.NoError(b, err)
 		seen := time.Now()
 		text := s.OutputSince(0, ptywright.NoRedaction()).Text
-		at, ok := stampOf(text, i)
+		at, ok := tuitest.StampOf(text, i)
 		require.True(b, ok)
 		lat = append(lat, seen.Sub(at))
 	}
 	reportLatencies(b, lat)
-}
-
-// BenchmarkWaitLatency measures the time from the child writing a marker to
-// Wait returning with it matched, and splits it where the session's feed
-// of the marker begins (the Output tap sees the bytes first):
-// write-to-feed is the kernel's and the runtime poller's part, the floor
-// BenchmarkRawWaitLatency measures alone; feed-to-return is ptywright's
-// own (screen, transcript, the wake-up, the look, the evidence), which the
-// shared machine's load moves much less. A marker cut across two reads
-// gives no split.
-func BenchmarkWaitLatency(b *testing.B) {
-	clock := &feedClock{}
-	s := startChildOutput(b, "stamp", clock)
-	ctx := context.Background()
-	var lat, kernel, ours []time.Duration
-	i := 0
-	for b.Loop() {
-		i++
-		clock.expect(fmt.Sprintf("M%d T=", i))
-		send(b, s, ptywright.Text(fmt.Sprintf("%d\n", i)))
-		res, err := s.Wait(ctx, ptywright.ScreenRegex(fmt.Sprintf(`M%d T=\d+`, i)))
-		require.NoError(b, err)
-		returned := time.Now()
-		at, ok := stampOf(s.Transcript(ptywright.NoRedaction()), i)
-		require.True(b, ok, "stamp in %q", res.TranscriptTail)
-		lat = append(lat, returned.Sub(at))
-		if fed := clock.fed(); !fed.IsZero() {
-			kernel, ours = append(kernel, fed.Sub(at)), append(ours, returned.Sub(fed))
-		}
-	}
-	reportLatencies(b, lat)
-	for _, m := range []struct {
-		name string
-		d    []time.Duration
-	}{{"write-to-feed-p50-µs", kernel}, {"feed-to-return-p50-µs", ours}} {
-		if len(m.d) > 0 {
-			slices.Sort(m.d)
-			b.ReportMetric(float64(m.d[len(m.d)/2].Nanoseconds())/1e3, m.name)
-		}
-	}
-}
-
-// feedClock is an Output tap that notes when the session's feed of the
-// chunk holding the expected marker began.
-type feedClock struct {
-	mu  sync.Mutex
-	key []byte
-	at  time.Time
-}
-
-func (c *feedClock) expect(key string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.key, c.at = []byte(key), time.Time{}
-}
-
-func (c *feedClock) fed() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.at
-}
-
-func (c *feedClock) Write(p []byte) (int, error) {
-	now := time.Now()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.key != nil && c.at.IsZero() && bytes.Contains(p, c.key) {
-		c.at = now
-	}
-	return len(p), nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -57,23 +56,4 @@ func startChildOutput(t testing.TB, mode string, output io.Writer) *ptywright.Se
 	})
 	waitFor(t, s, ptywright.ContainsText("started"))
 	return s
-}
-
-// stampOf finds the child's write time for marker n in text.
-func stampOf(text string, n int) (time.Time, bool) {
-	key := fmt.Sprintf("M%d T=", n)
-	i := strings.LastIndex(text, key)
-	if i < 0 {
-		return time.Time{}, false
-	}
-	rest := text[i+len(key):]
-	end := strings.IndexAny(rest, "\r\n")
-	if end < 0 {
-		return time.Time{}, false
-	}
-	ns, err := strconv.ParseInt(rest[:end], 10, 64)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return time.Unix(0, ns), true
 }

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/internal/tuitest"
 )
 
 // rawConn is a minimal synchronous NDJSON client, so that a benchmark
@@ -130,14 +132,18 @@ func BenchmarkRequests(b *testing.B) {
 // BenchmarkNotificationLatency measures the time from a child writing a
 // line to a subscribed client holding the session.output that carries it.
 // The child stamps each line with its own clock at the moment it writes.
+// The floor is measured between the lines, as in BenchmarkWaitLatency.
 func BenchmarkNotificationLatency(b *testing.B) {
 	c := stampingSession(b)
 	c.mustRoundTrip(b, []byte(`{"jsonrpc":"2.0","id":0,"method":"server.set_notifications","params":{"enabled":true,"sessions":["s1"]}}`+"\n"))
+	r := tuitest.StartRawStamp(b, childModeEnv+"=stamp")
 
-	lat := make([]time.Duration, 0, b.N)
+	lat, raw := make([]time.Duration, 0, b.N), make([]time.Duration, 0, b.N)
+	var elapsed time.Duration
 	b.ResetTimer()
-	start := time.Now()
 	for i := range b.N {
+		raw = append(raw, r.RoundTrip(b, i))
+		start := time.Now()
 		in := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"session.input","params":{"session":"s1","action":{"type":"text","value":"%d\n"}}}`+"\n", i)
 		if _, err := c.nc.Write([]byte(in)); err != nil {
 			b.Fatal(err)
@@ -173,10 +179,13 @@ func BenchmarkNotificationLatency(b *testing.B) {
 			lat = append(lat, got.Sub(time.Unix(0, ns)))
 			break
 		}
+		elapsed += time.Since(start)
 	}
-	elapsed := time.Since(start)
 	b.StopTimer()
 	reportLatencies(b, lat, elapsed)
+	slices.Sort(raw)
+	b.ReportMetric(float64(percentile(raw, 50).Microseconds()), "raw-p50-µs")
+	b.ReportMetric(float64((percentile(lat, 50) - percentile(raw, 50)).Microseconds()), "over-raw-p50-µs")
 }
 
 // BenchmarkAdapterState measures adapter.state round trips over the Unix
@@ -213,13 +222,21 @@ func BenchmarkAdapterState(b *testing.B) {
 // goes out on the same connection. The child stamps the line with its own
 // clock at the moment it writes, which the response's transcript_tail
 // carries back.
+//
+// Before each wait, the same child on a bare PTY answers a line read
+// without a server (tuitest.RawStamp): raw-p50-µs is the kernel's floor
+// in the same moments, and over-raw-p50-µs what the server adds to it at
+// the median. req/s counts the waits' time only.
 func BenchmarkWaitLatency(b *testing.B) {
 	c := stampingSession(b)
+	r := tuitest.StartRawStamp(b, childModeEnv+"=stamp")
 
-	lat := make([]time.Duration, 0, b.N)
+	lat, raw := make([]time.Duration, 0, b.N), make([]time.Duration, 0, b.N)
+	var elapsed time.Duration
 	b.ResetTimer()
-	start := time.Now()
 	for i := range b.N {
+		raw = append(raw, r.RoundTrip(b, i))
+		start := time.Now()
 		wait := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session.wait","params":{"session":"s1","timeout_ms":10000,"matcher":{"type":"screen_regex","value":"M%d T=\\d+"}}}`+"\n", i)
 		in := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"session.input","params":{"session":"s1","action":{"type":"text","value":"%d\n"}}}`+"\n", i)
 		if _, err := c.nc.Write([]byte(wait + in)); err != nil {
@@ -247,10 +264,13 @@ func BenchmarkWaitLatency(b *testing.B) {
 			lat = append(lat, got.Sub(time.Unix(0, ns)))
 			break
 		}
+		elapsed += time.Since(start)
 	}
-	elapsed := time.Since(start)
 	b.StopTimer()
 	reportLatencies(b, lat, elapsed)
+	slices.Sort(raw)
+	b.ReportMetric(float64(percentile(raw, 50).Microseconds()), "raw-p50-µs")
+	b.ReportMetric(float64((percentile(lat, 50) - percentile(raw, 50)).Microseconds()), "over-raw-p50-µs")
 }
 
 // stampingSession serves one connection with session s1 running this test
