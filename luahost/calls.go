@@ -164,7 +164,16 @@ func (e *Extension) EvalPredicate(ctx context.Context, predicate string, in cont
 		in.Params = json.RawMessage("{}")
 	}
 	var out contract.PredicateOutcome
-	err := e.rt.Call(ctx, predicate, func(a *luart.Args) error { return a.Go(in) }, func(v luart.Value) (err error) {
+	push := func(a *luart.Args) error {
+		if err := a.Go(in); err != nil {
+			// Only the matcher's params can fail to convert (the rest is the
+			// session's text and numbers): the caller's mistake, as in
+			// pushParams, not the plugin's.
+			return fmt.Errorf("%w: lua params: %w", ptywright.ErrInvalidMatcher, err)
+		}
+		return nil
+	}
+	err := e.rt.Call(ctx, predicate, push, func(v luart.Value) (err error) {
 		out, err = decodePredicate(v)
 		return err
 	})

@@ -57,3 +57,23 @@ func TestDeepIntentParamsAreInvalidParams(t *testing.T) {
 	// The adapter is intact.
 	c.sendText(a.Adapter, "still-alive")
 }
+
+// TestDeepPredicateParamsAreInvalidParams: a lua matcher's params are the
+// caller's too. Nested deeper than the Lua bridge takes, session.wait
+// answers -32602 naming them, not an internal error as if the plugin had
+// failed, and the session and the plugin stay usable.
+func TestDeepPredicateParamsAreInvalidParams(t *testing.T) {
+	srv := newServer(t, Options{Plugins: newPlugins(t, echoManifest)})
+	c := dialUnix(t, serveUnix(t, srv), NDJSON)
+	id := c.sh("echo hi; sleep 30")
+	c.wait(id, containsText("hi"))
+	deep := json.RawMessage(strings.Repeat(`{"a":`, 150) + "1" + strings.Repeat("}", 150))
+	lua := func(params any) map[string]any {
+		return map[string]any{"type": "lua", "value": map[string]any{"plugin": "echo", "predicate": "has_text", "params": params}}
+	}
+	e := c.callErr("session.wait", map[string]any{"session": id, "matcher": lua(map[string]any{"text": "hi", "deep": deep}), "timeout_ms": 5000})
+	assert.Equal(t, int64(CodeInvalidParams), e.Code, e.Message)
+	assert.Contains(t, e.Message, "lua params: cannot convert", e.Message)
+	w := c.wait(id, lua(map[string]any{"text": "hi"}))
+	require.True(t, w.Matched, "the same predicate with shallow params still decides")
+}
