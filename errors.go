@@ -17,7 +17,10 @@ var (
 	ErrCancelled = errors.New("ptywright: cancelled")
 	// ErrSessionClosed: the session was closed.
 	ErrSessionClosed = errors.New("ptywright: session closed")
-	// ErrProcessExited: input was sent after the program exited.
+	// ErrProcessExited: the program has exited. Input or a signal sent
+	// after the exit gets it, and so does a wait that can no longer match:
+	// the output is all read, and neither the final screen and transcript
+	// nor a stability window to come can satisfy its matcher.
 	ErrProcessExited = errors.New("ptywright: process exited")
 	// ErrPermissionDenied: a plugin lacks the permission an operation needs.
 	ErrPermissionDenied = errors.New("ptywright: permission denied")

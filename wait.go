@@ -30,7 +30,8 @@ type WaitResult struct {
 }
 
 // WaitError is returned when a wait gives up. It wraps ErrTimeout,
-// ErrCancelled or ErrSessionClosed and carries what the screen looked like.
+// ErrCancelled, ErrSessionClosed or ErrProcessExited and carries what the
+// screen looked like.
 type WaitError struct {
 	Err            error
 	Elapsed        time.Duration
@@ -51,7 +52,8 @@ func (e *WaitError) Error() string {
 	return fmt.Sprintf("wait: %v after %s (sequence %d)", e.Err, e.Elapsed.Round(time.Millisecond), e.Sequence)
 }
 
-// Unwrap returns the cause (ErrTimeout, ErrCancelled, ErrSessionClosed).
+// Unwrap returns the cause (ErrTimeout, ErrCancelled, ErrSessionClosed,
+// ErrProcessExited).
 func (e *WaitError) Unwrap() error { return e.Err }
 
 // WaitOption adjusts one wait.
@@ -85,13 +87,17 @@ func WithRedactor(r *Redactor) WaitOption {
 	return func(c *waitConfig) { c.redactor = r }
 }
 
-// Wait blocks until m matches, ctx ends or the session closes. It evaluates
-// m once at the start and then only when the screen changes, when a
-// screen_stable window may have elapsed, or when the child exits: an idle
-// wait costs nothing.
+// Wait blocks until m matches, ctx ends, the session closes or m can no
+// longer match. It evaluates m once at the start and then only when the
+// screen changes, when a screen_stable window may have elapsed, or when
+// the child exits: an idle wait costs nothing.
 //
 // A deadline on ctx gives a *WaitError wrapping ErrTimeout with the last
-// screen and transcript tail; cancellation wraps ErrCancelled.
+// screen and transcript tail; cancellation wraps ErrCancelled. Once the
+// child has exited and its output is all read, a matcher that does not
+// match the final screen and transcript, with no screen_stable window
+// left to run, gives a *WaitError wrapping ErrProcessExited at once
+// instead of waiting out ctx.
 func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*WaitResult, error) {
 	cm, err := compileMatcher(m, "matcher")
 	if err != nil {
@@ -143,6 +149,9 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 			return nil, s.waitError(ErrSessionClosed, start, cfg.redactor)
 		}
 		st := &evalState{ctx: ctx, s: s, reg: cfg.reg, now: time.Now(), lastChange: last, exited: isDone(s.exited)}
+		// Read before the look: once the parser has fed the last of the
+		// output, the look sees the screen no output will change again.
+		final := st.exited && isDone(s.readerDone)
 		if cfg.after != nil {
 			st.held = seq <= *cfg.after
 		}
@@ -161,6 +170,18 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 			}
 			return s.waitResult(out, start, st, cfg.redactor), nil
 		}
+		if final && wake.IsZero() {
+			// The program has exited, its output is all read, and no
+			// stability window is pending: nothing left can change the
+			// answer, and waiting out the deadline would only hide why.
+			return nil, s.waitError(ErrProcessExited, start, cfg.redactor)
+		}
+		var ended <-chan struct{}
+		if st.exited && !final {
+			// Exited, but something it left keeps the terminal open: the
+			// end of the output may come without any.
+			ended = s.readerDone
+		}
 		var wakeC <-chan time.Time
 		if !wake.IsZero() {
 			d := time.Until(wake)
@@ -173,6 +194,7 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 		}
 		select {
 		case <-changed:
+		case <-ended:
 		case <-wakeC:
 		case <-ctx.Done():
 			cause := ErrCancelled

@@ -58,9 +58,10 @@ var (
 	ErrTimeout = &Error{Code: CodeTimeout, Message: "timeout"}
 	// ErrSessionClosed: the session was closed while the call used it.
 	ErrSessionClosed = &Error{Code: CodeSessionClosed, Message: "session closed"}
-	// ErrProcessExited: input was sent after the program exited. It shares
-	// ErrSessionClosed's code (errors.Is matches either) and says what
-	// happened.
+	// ErrProcessExited: input or a signal came after the program exited,
+	// or a wait can no longer match since it did (data carries the last
+	// evidence, as for a timeout). It shares ErrSessionClosed's code
+	// (errors.Is matches either) and says what happened.
 	ErrProcessExited = &Error{Code: CodeSessionClosed, Message: "the program exited"}
 	// ErrPermissionDenied: a plugin or the server did not grant the call;
 	// data says what was missing.
