@@ -31,6 +31,7 @@ type conn struct {
 	cancel context.CancelFunc
 
 	sem        chan struct{} // one token per request in flight
+	held       *byteBudget   // the bytes of the requests in flight
 	reqs       sync.WaitGroup
 	out        chan response // encoded responses for the writer
 	idle       chan struct{} // closed when reading ended and all requests finished
@@ -94,15 +95,21 @@ func (c *conn) readLoop() error {
 			}
 			return fmt.Errorf("rpc: read: %w", err)
 		}
+		size := len(frame)
+		if err := c.held.acquire(c.ctx, size); err != nil {
+			return err
+		}
 		items, batch := parseFrame(frame)
 		select {
 		case c.sem <- struct{}{}:
 		case <-c.ctx.Done():
+			c.held.release(size)
 			return c.ctx.Err()
 		}
 		c.reqs.Add(1)
 		go func() {
 			defer c.reqs.Done()
+			defer c.held.release(size) // The frame is garbage once the request is done.
 			defer func() { <-c.sem }()
 			ctx, h := withHolds(c.ctx, c.notes)
 			var b []byte

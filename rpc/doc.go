@@ -12,6 +12,8 @@
 //     and the mapping of the root package's sentinels to them;
 //   - params.go: strict params decoding that names the offending field;
 //   - conn.go: one connection: concurrent requests, one writer;
+//     budget.go: the bytes its requests in flight may hold
+//     (MaxInFlightBytes);
 //   - notify.go: per-connection notification subscriptions, coalesced;
 //   - hold.go: ordering: a request's notifications wait for its response;
 //   - registry.go: the sessions all connections share, and their watchers;

@@ -74,6 +74,9 @@ type Server struct {
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
 
+	// maxInFlightBytes is MaxInFlightBytes, smaller in tests of it.
+	maxInFlightBytes int
+
 	mu        sync.Mutex
 	closed    bool
 	nextConn  uint64
@@ -110,6 +113,8 @@ func NewServer(opts Options) *Server {
 		ctx:       ctx,
 		cancel:    cancel,
 		listeners: make(map[net.Listener]struct{}),
+
+		maxInFlightBytes: MaxInFlightBytes,
 	}
 	s.methods = s.methodTable()
 	return s
@@ -165,6 +170,7 @@ func (s *Server) newConn(ctx context.Context, rwc io.ReadWriteCloser, framing Fr
 			cancel()
 		},
 		sem:        make(chan struct{}, MaxInFlight),
+		held:       newByteBudget(s.maxInFlightBytes),
 		out:        make(chan response, MaxInFlight+1),
 		idle:       make(chan struct{}),
 		writerDone: make(chan struct{}),
