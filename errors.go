@@ -20,7 +20,8 @@ var (
 	// ErrProcessExited: the program has exited. Input or a signal sent
 	// after the exit gets it, and so does a wait that can no longer match:
 	// the output is all read, and neither the final screen and transcript
-	// nor a stability window to come can satisfy its matcher.
+	// nor a stability window to come can satisfy its matcher (see
+	// Session.Wait; a resize could still change the screen).
 	ErrProcessExited = errors.New("ptywright: process exited")
 	// ErrPermissionDenied: a plugin lacks the permission an operation needs.
 	ErrPermissionDenied = errors.New("ptywright: permission denied")

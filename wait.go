@@ -90,14 +90,16 @@ func WithRedactor(r *Redactor) WaitOption {
 // Wait blocks until m matches, ctx ends, the session closes or m can no
 // longer match. It evaluates m once at the start and then only when the
 // screen changes, when a screen_stable window may have elapsed, or when
-// the child exits: an idle wait costs nothing.
+// the child exits or its output ends: an idle wait costs nothing.
 //
 // A deadline on ctx gives a *WaitError wrapping ErrTimeout with the last
 // screen and transcript tail; cancellation wraps ErrCancelled. Once the
 // child has exited and its output is all read, a matcher that does not
 // match the final screen and transcript, with no screen_stable window
 // left to run, gives a *WaitError wrapping ErrProcessExited at once
-// instead of waiting out ctx.
+// instead of waiting out ctx; so does a matcher that reads nothing but
+// the exit, once the child has exited. Only a resize can change an exited
+// program's screen after that: a caller that resizes waits again.
 func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*WaitResult, error) {
 	cm, err := compileMatcher(m, "matcher")
 	if err != nil {
@@ -130,6 +132,11 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 		}
 	}()
 	for {
+		// Read before the watch: once the parser has fed the last of the
+		// output, the sequence the watch gives and the look after it are
+		// the final ones (read later, an After hold could be judged on a
+		// sequence from before the last output).
+		final := isDone(s.exited) && isDone(s.readerDone)
 		var (
 			seq     uint64
 			changed <-chan struct{}
@@ -149,9 +156,6 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 			return nil, s.waitError(ErrSessionClosed, start, cfg.redactor)
 		}
 		st := &evalState{ctx: ctx, s: s, reg: cfg.reg, now: time.Now(), lastChange: last, exited: isDone(s.exited)}
-		// Read before the look: once the parser has fed the last of the
-		// output, the look sees the screen no output will change again.
-		final := st.exited && isDone(s.readerDone)
 		if cfg.after != nil {
 			st.held = seq <= *cfg.after
 		}
@@ -170,10 +174,11 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 			}
 			return s.waitResult(out, start, st, cfg.redactor), nil
 		}
-		if final && wake.IsZero() {
-			// The program has exited, its output is all read, and no
-			// stability window is pending: nothing left can change the
-			// answer, and waiting out the deadline would only hide why.
+		if (final || exitOnly && st.exited) && wake.IsZero() {
+			// The program has exited, its output is all read (or the
+			// matcher reads nothing but the exit), and no stability window
+			// is pending: nothing left but a resize can change the answer,
+			// and waiting out the deadline would only hide why.
 			return nil, s.waitError(ErrProcessExited, start, cfg.redactor)
 		}
 		var ended <-chan struct{}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,6 +66,7 @@ func TestWaitOnAnExitedProgramSaysSo(t *testing.T) {
 		s := sh(t, "echo started; read line; echo goodbye $line; exit 3")
 		waitFor(t, s, ptywright.ContainsText("started"))
 		errc := waitLong(s, ptywright.ContainsText("never printed"))
+		blockedInWait(t, 1)
 		send(t, s, ptywright.Text("now\n"))
 		we := requireExited(t, <-errc)
 		require.Contains(t, we.Snapshot.PlainText, "goodbye now", "the final screen, not the one the wait began on")
@@ -86,6 +89,20 @@ func TestWaitOnAnExitedProgramSaysSo(t *testing.T) {
 		// On screen, but held back until a change after seq, and none will come.
 		we := waitExited(t, s, ptywright.ContainsText("goodbye"), ptywright.After(s.Sequence()))
 		require.Contains(t, we.Snapshot.PlainText, "goodbye")
+	})
+	t.Run("the exit alone", func(t *testing.T) {
+		// A matcher that reads nothing but the exit has its answer at the
+		// exit, whatever the job the shell left still writes.
+		fifo := filepath.Join(t.TempDir(), "go")
+		s := sh(t, fmt.Sprintf("trap '' HUP; mkfifo %q; (read line < %q) & echo shell gone", fifo, fifo))
+		waitFor(t, s, ptywright.ProcessExited())
+		waitExited(t, s, ptywright.None(ptywright.ProcessExited()))
+		f, err := os.OpenFile(fifo, os.O_RDWR, 0) // lets the job end
+		require.NoError(t, err)
+		_, err = f.WriteString("done\n")
+		require.NoError(t, err)
+		waitExited(t, s, ptywright.ContainsText("never printed")) // once the terminal has closed
+		require.NoError(t, f.Close())
 	})
 	t.Run("output after the exit", func(t *testing.T) {
 		// The shell exits while the job it left, deaf to the hang-up (the
@@ -111,13 +128,37 @@ func TestWaitOnAnExitedProgramSaysSo(t *testing.T) {
 
 // TestWaitForTheLastOutputBeforeTheExit: the output a program writes just
 // before it exits is read before the wait can conclude it will not come.
-// A wait for it, begun while the program runs, matches every time.
+// A wait for it, begun while the program runs, matches every time, also
+// when, as an agent's after its input, it sees only what followed the
+// input (After).
 func TestWaitForTheLastOutputBeforeTheExit(t *testing.T) {
 	for i := range 40 {
-		s := sh(t, fmt.Sprintf("read line; i=0; while [ $i -lt 200 ]; do echo flood $i; i=$((i+1)); done; printf 'LAST-%d'", i))
-		errc := waitLong(s, ptywright.ContainsText(fmt.Sprintf("LAST-%d", i)))
-		send(t, s, ptywright.Text("go\n"))
-		require.NoError(t, <-errc, "round %d", i)
+		s := sh(t, fmt.Sprintf("stty -echo; echo ready; read line; i=0; while [ $i -lt 200 ]; do echo flood $i; i=$((i+1)); done; printf 'LAST-%d'", i))
+		want := ptywright.ContainsText(fmt.Sprintf("LAST-%d", i))
+		if i%2 == 0 {
+			errc := waitLong(s, want)
+			send(t, s, ptywright.Text("go\n"))
+			require.NoError(t, <-errc, "round %d", i)
+		} else {
+			waitFor(t, s, ptywright.ContainsText("ready"))
+			w, err := s.Perform(context.Background(), ptywright.Text("go\n"))
+			require.NoError(t, err)
+			require.NoError(t, <-waitLong(s, want, ptywright.After(w.Sequence)), "round %d", i)
+		}
 		require.NoError(t, s.Close())
+	}
+}
+
+// blockedInWait waits until n goroutines are inside Session.Wait.
+func blockedInWait(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		buf := make([]byte, 1<<20)
+		if strings.Count(string(buf[:runtime.Stack(buf, true)]), "ptywright.(*Session).Wait(") >= n {
+			return
+		}
+		require.False(t, time.Now().After(deadline), "no goroutine reached Session.Wait")
+		time.Sleep(time.Millisecond)
 	}
 }

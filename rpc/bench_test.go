@@ -142,7 +142,9 @@ func BenchmarkNotificationLatency(b *testing.B) {
 	var elapsed time.Duration
 	b.ResetTimer()
 	for i := range b.N {
+		b.StopTimer() // ns/op is the server's
 		raw = append(raw, r.RoundTrip(b, i))
+		b.StartTimer()
 		start := time.Now()
 		in := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"session.input","params":{"session":"s1","action":{"type":"text","value":"%d\n"}}}`+"\n", i)
 		if _, err := c.nc.Write([]byte(in)); err != nil {
@@ -235,7 +237,9 @@ func BenchmarkWaitLatency(b *testing.B) {
 	var elapsed time.Duration
 	b.ResetTimer()
 	for i := range b.N {
+		b.StopTimer() // ns/op is the server's
 		raw = append(raw, r.RoundTrip(b, i))
+		b.StartTimer()
 		start := time.Now()
 		wait := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session.wait","params":{"session":"s1","timeout_ms":10000,"matcher":{"type":"screen_regex","value":"M%d T=\\d+"}}}`+"\n", i)
 		in := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"session.input","params":{"session":"s1","action":{"type":"text","value":"%d\n"}}}`+"\n", i)

@@ -115,9 +115,10 @@
 //     -32602 "classification at sequence N is no longer held: the oldest
 //     held is at sequence M", data {sequence, oldest_held, newest_held,
 //     held, capacity}.
-//   - Every adapter wait that times out or is cancelled (adapter.wait,
-//     adapter.turn's wait, wait_lifecycle, and a call that gave up while
-//     queued behind another) carries data.explanation beside the last
+//   - Every adapter wait that times out, is cancelled or can no longer
+//     match once the program exited (adapter.wait, adapter.turn's wait,
+//     wait_lifecycle, and a call that gave up while queued behind
+//     another) carries data.explanation beside the last
 //     screen: the explanation of the adapter's last classification (its
 //     sequence says which screen), not a new one, redacted.
 //

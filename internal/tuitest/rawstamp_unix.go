@@ -56,9 +56,13 @@ func StartRawStamp(tb testing.TB, env string) *RawStamp {
 }
 
 // RoundTrip sends line n and returns the time from the child writing its
-// stamp to this goroutine having read the whole line.
+// stamp to this goroutine having read the whole line. A child that has not
+// answered in 10 s fails tb.
 func (r *RawStamp) RoundTrip(tb testing.TB, n int) time.Duration {
 	tb.Helper()
+	if err := r.m.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		tb.Fatal(err)
+	}
 	r.got = r.got[:0]
 	if _, err := r.m.Write(fmt.Appendf(nil, "%d\n", n)); err != nil {
 		tb.Fatal(err)
