@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
 )
 
 // waitExited waits for m with a deadline far beyond the product's and returns
@@ -66,7 +65,7 @@ func TestWaitOnAnExitedProgramSaysSo(t *testing.T) {
 		s := sh(t, "echo started; read line; echo goodbye $line; exit 3")
 		waitFor(t, s, ptywright.ContainsText("started"))
 		errc := waitLong(s, ptywright.ContainsText("never printed"))
-		blockedInWait(t, 1)
+		tuitest.BlockedIn(t, "ptywright.(*Session).Wait", 1)
 		send(t, s, ptywright.Text("now\n"))
 		we := requireExited(t, <-errc)
 		require.Contains(t, we.Snapshot.PlainText, "goodbye now", "the final screen, not the one the wait began on")
@@ -146,19 +145,5 @@ func TestWaitForTheLastOutputBeforeTheExit(t *testing.T) {
 			require.NoError(t, <-waitLong(s, want, ptywright.After(w.Sequence)), "round %d", i)
 		}
 		require.NoError(t, s.Close())
-	}
-}
-
-// blockedInWait waits until n goroutines are inside Session.Wait.
-func blockedInWait(t *testing.T, n int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		buf := make([]byte, 1<<20)
-		if strings.Count(string(buf[:runtime.Stack(buf, true)]), "ptywright.(*Session).Wait(") >= n {
-			return
-		}
-		require.False(t, time.Now().After(deadline), "no goroutine reached Session.Wait")
-		time.Sleep(time.Millisecond)
 	}
 }

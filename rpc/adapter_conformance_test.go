@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/internal/tuitest"
 )
 
 // TestAdapterConformance sends every adapter.* and plugin.* method of the
@@ -235,7 +237,7 @@ func cancelFromAnotherConnection(t *testing.T, c, other *client) {
 		"adapter": "e1", "intent": "wait_echo_matcher", "params": map[string]any{"text": "never"},
 		"timeout_ms": 60000, "wait_id": "w-never",
 	})
-	blockedIn(t, "ptywright.(*Session).Wait", 1)
+	tuitest.BlockedIn(t, "ptywright.(*Session).Wait", 1)
 	var res cancelWaitResult
 	other.do("adapter.cancel_wait", map[string]any{"wait_id": "w-never"}, &res)
 	require.Equal(t, cancelWaitResult{Cancelled: true, Adapter: "e1", WaitID: "w-never"}, res)
@@ -287,7 +289,7 @@ func adapterErrorCases(t *testing.T, c *client) {
 	}
 	t.Run("a wait_id in use is refused", func(t *testing.T) {
 		waiting := c.start("adapter.wait", map[string]any{"adapter": "e3", "intent": "wait_echo_matcher", "params": map[string]any{"text": "never"}, "wait_id": "dup"})
-		blockedIn(t, "ptywright.(*Session).Wait", 1)
+		tuitest.BlockedIn(t, "ptywright.(*Session).Wait", 1)
 		requireError(t, c.callErr("adapter.wait", map[string]any{"adapter": "e4", "wait_id": "dup"}), CodeInvalidParams, `wait_id: "dup" is already in use by a wait on adapter e3`)
 		c.do("adapter.cancel_wait", map[string]any{"wait_id": "dup"}, nil)
 		requireError(t, c.await(waiting).Error, CodeCancelled, "cancelled")

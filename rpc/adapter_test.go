@@ -15,6 +15,8 @@ import (
 	"ptywright"
 	"ptywright/asciicast"
 	"ptywright/contract"
+
+	"ptywright/internal/tuitest"
 )
 
 // TestPluginLoadUnload: with plugin loading allowed, a client loads a
@@ -324,7 +326,7 @@ func TestAdapterCloseEndsItsWait(t *testing.T) {
 	c := dialUnix(t, path, NDJSON)
 	a := c.startAdapter(map[string]any{"plugin": "echo"})
 	waiting := c.start("adapter.wait", map[string]any{"adapter": a.Adapter, "intent": "wait_echo_matcher", "params": map[string]any{"text": "never"}, "timeout_ms": time.Hour.Milliseconds()})
-	blockedIn(t, "ptywright.(*Session).Wait", 1)
+	tuitest.BlockedIn(t, "ptywright.(*Session).Wait", 1)
 	c.do("adapter.close", map[string]any{"adapter": a.Adapter}, nil)
 	requireError(t, c.await(waiting).Error, CodeSessionClosed, "session closed")
 	var list sessionListResult

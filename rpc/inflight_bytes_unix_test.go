@@ -3,11 +3,12 @@
 package rpc
 
 import (
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/internal/tuitest"
 )
 
 // TestInFlightBytesAreBounded: a client that keeps requests with huge
@@ -31,9 +32,9 @@ func TestInFlightBytesAreBounded(t *testing.T) {
 	wait("never printed")
 	fourth := wait("FOURTH") // 1.2 MB with the three before it: read, then held back
 	list := c.start("session.list", nil)
-	blockedIn(t, "ptywright.(*Session).Wait", 3)
-	blockedIn(t, "rpc.(*byteBudget).acquire", 1)
-	require.Equal(t, 3, inStacks("ptywright.(*Session).Wait"), "three waits fit the budget, the fourth waits for room")
+	tuitest.BlockedIn(t, "ptywright.(*Session).Wait", 3)
+	tuitest.BlockedIn(t, "rpc.(*byteBudget).acquire", 1)
+	require.Equal(t, 3, tuitest.InStacks("ptywright.(*Session).Wait"), "three waits fit the budget, the fourth waits for room")
 
 	other := dialUnix(t, path, NDJSON)
 	other.do("session.input", map[string]any{"session": id, "action": map[string]any{"type": "text", "value": "FIRST"}}, nil)
@@ -41,11 +42,4 @@ func TestInFlightBytesAreBounded(t *testing.T) {
 	require.Nil(t, c.await(list).Error, "read once the first wait made room")
 	other.do("session.input", map[string]any{"session": id, "action": map[string]any{"type": "text", "value": " FOURTH"}}, nil)
 	require.Nil(t, c.await(fourth).Error)
-}
-
-// inStacks counts the goroutines whose stacks are in fn now.
-func inStacks(fn string) int {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	return strings.Count(string(buf), fn+"(")
 }

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/internal/tuitest"
 )
 
 // TestCloseEndsEverything: Server.Close with connections on a socket and on
@@ -53,7 +55,7 @@ func TestCloseEndsEverything(t *testing.T) {
 	grandchild, err := strconv.Atoi(*res.Outcome.Capture)
 	require.NoError(t, err)
 	waiting := b.start("session.wait", map[string]any{"session": plain, "matcher": containsText("never"), "timeout_ms": patience.Milliseconds()})
-	blockedIn(t, "ptywright.(*Session).Wait", 1)
+	tuitest.BlockedIn(t, "ptywright.(*Session).Wait", 1)
 
 	var pids []int
 	for _, e := range srv.reg.list() {
@@ -156,7 +158,7 @@ func TestInFlightIsBounded(t *testing.T) {
 	for range MaxInFlight {
 		waits = append(waits, c.start("session.wait", map[string]any{"session": id, "matcher": containsText("released"), "timeout_ms": patience.Milliseconds()}))
 	}
-	blockedIn(t, "ptywright.(*Session).Wait", MaxInFlight)
+	tuitest.BlockedIn(t, "ptywright.(*Session).Wait", MaxInFlight)
 	list := c.start("session.list", nil)
 	// The reader took the frame and now waits for a free slot.
 	waitForStack(t, func(g string) bool {

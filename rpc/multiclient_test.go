@@ -4,12 +4,12 @@ package rpc
 
 import (
 	"encoding/json"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/internal/tuitest"
 )
 
 func input(session, text string) map[string]any {
@@ -179,7 +179,7 @@ func TestConcurrentRequestsOnOneConnection(t *testing.T) {
 	c.wait(id, containsText("ready"))
 
 	waiting := c.start("session.wait", map[string]any{"session": id, "matcher": containsText("released:"), "timeout_ms": patience.Milliseconds()})
-	blockedIn(t, "ptywright.(*Session).Wait", 1)
+	tuitest.BlockedIn(t, "ptywright.(*Session).Wait", 1)
 	var snap struct {
 		PlainText string `json:"plain_text"`
 	}
@@ -206,28 +206,10 @@ func TestCloseWakesWaitersWithSessionClosed(t *testing.T) {
 	id := a.sh("echo up; sleep 30")
 	a.wait(id, containsText("up"))
 	waiting := a.start("session.wait", map[string]any{"session": id, "matcher": containsText("never"), "timeout_ms": patience.Milliseconds()})
-	blockedIn(t, "ptywright.(*Session).Wait", 1)
+	tuitest.BlockedIn(t, "ptywright.(*Session).Wait", 1)
 	b.do("session.close", map[string]any{"session": id}, nil)
 	m := a.await(waiting)
 	require.NotNil(t, m.Error)
 	require.Equal(t, int64(CodeSessionClosed), m.Error.Code)
 	require.Contains(t, string(m.Error.Data), "up", "the evidence is the last screen")
-}
-
-// blockedIn waits until n goroutines are inside function fn: the only
-// reliable way to know a request reached the point a test wants to race.
-func blockedIn(t *testing.T, fn string, n int) {
-	t.Helper()
-	deadline := time.Now().Add(patience)
-	for {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		if strings.Count(string(buf), fn+"(") >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no goroutine reached %s", fn)
-		}
-		time.Sleep(time.Millisecond)
-	}
 }

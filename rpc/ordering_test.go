@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/internal/tuitest"
 )
 
 // orderingIterations is how many times each ordering case is repeated: the
@@ -215,7 +217,7 @@ func TestNotificationsNotHeldBehindWaits(t *testing.T) {
 
 	sessWait := c.start("session.wait", map[string]any{"session": id, "matcher": containsText("never"), "timeout_ms": patience.Milliseconds()})
 	adWait := c.start("adapter.wait", map[string]any{"adapter": a.Adapter, "intent": "wait_echo_matcher", "params": map[string]any{"text": "never"}, "timeout_ms": patience.Milliseconds(), "wait_id": "long"})
-	blockedIn(t, "ptywright.(*Session).Wait", 2)
+	tuitest.BlockedIn(t, "ptywright.(*Session).Wait", 2)
 
 	// Ticks printed after both waits were blocked reach the client while
 	// they are still pending.

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/internal/tuitest"
 )
 
 // holderDelay is how long the holder's wait lasts: its program prints what
@@ -61,7 +63,7 @@ func TestQueuedWaitsKeepTheirOwnClock(t *testing.T) {
 				held = holder.start("adapter.wait", params)
 			}
 			holderStart := time.Now()
-			blockedIn(t, "ptywright.(*Session).Wait", 1)
+			tuitest.BlockedIn(t, "ptywright.(*Session).Wait", 1)
 
 			// Three calls queue behind the holder: a wait and a turn with
 			// 1 s timeouts, and a wait bound to a wait_id.
@@ -70,7 +72,7 @@ func TestQueuedWaitsKeepTheirOwnClock(t *testing.T) {
 			qWait := queued.start("adapter.wait", map[string]any{"adapter": a.Adapter, "intent": "wait_echo_matcher", "params": map[string]any{"text": "release"}, "timeout_ms": timeout.Milliseconds()})
 			qTurn := queued.start("adapter.turn", map[string]any{"adapter": a.Adapter, "send": map[string]any{"intent": "send_text", "params": map[string]any{"text": "intruder"}}, "wait": map[string]any{"timeout_ms": timeout.Milliseconds()}})
 			qBound := queued.start("adapter.wait", map[string]any{"adapter": a.Adapter, "timeout_ms": patience.Milliseconds(), "wait_id": "queued-" + holderKind})
-			blockedIn(t, "ptywright.turnLock.lock", 3)
+			tuitest.BlockedIn(t, "ptywright.turnLock.lock", 3)
 
 			for name, ch := range map[string]<-chan message{"adapter.wait": qWait, "adapter.turn": qTurn} {
 				m := queued.await(ch)

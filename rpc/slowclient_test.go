@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/internal/tuitest"
 )
 
 // liveHeap is the live heap after two collections (the second empties the
@@ -67,7 +69,7 @@ func TestSlowClientBlocksNobody(t *testing.T) {
 	after := liveHeap()
 	t.Logf("received %d bytes; live heap %d -> %d", received, before, after)
 	require.Less(t, int64(after)-int64(before), int64(growth), "memory grew with the flood: notifications queue up for the slow client")
-	blockedIn(t, "rpc.(*ndjsonWriter).writeFrames", 1) // one frame or a batch: both write there
+	tuitest.BlockedIn(t, "rpc.(*ndjsonWriter).writeFrames", 1) // one frame or a batch: both write there
 	// Requests are answered in the middle of the flood.
 	var snap struct {
 		PlainText string `json:"plain_text"`

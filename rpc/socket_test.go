@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"ptywright/internal/tuitest"
 )
 
 func TestListenUnixIsOwnerOnly(t *testing.T) {
@@ -109,7 +111,7 @@ func TestCloseRemovesTheSocket(t *testing.T) {
 // dialUnixRetry connects once the server goroutine is accepting.
 func dialUnixRetry(t *testing.T, path string) *client {
 	t.Helper()
-	blockedIn(t, "net.(*UnixListener).Accept", 1)
+	tuitest.BlockedIn(t, "net.(*UnixListener).Accept", 1)
 	nc, err := net.Dial("unix", path)
 	require.NoError(t, err)
 	return newClient(t, nc, NDJSON)
