@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/internal/tuitest"
 )
 
 // childModeEnv makes the test binary act as a small child program, so tests
@@ -50,7 +51,7 @@ func startChildOutput(t testing.TB, mode string, output io.Writer) *ptywright.Se
 	require.NoError(t, err)
 	s := start(t, ptywright.Options{
 		Program: "/bin/sh",
-		Args:    []string{"-c", `stty -echo; echo started; exec "$0"`, exe},
+		Args:    tuitest.StampShellArgs(exe),
 		Env:     map[string]string{childModeEnv: mode},
 		Output:  output,
 	})

@@ -10,7 +10,6 @@ import (
 	"net"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -150,7 +149,6 @@ func BenchmarkNotificationLatency(b *testing.B) {
 		if _, err := c.nc.Write([]byte(in)); err != nil {
 			b.Fatal(err)
 		}
-		key := fmt.Sprintf("M%d T=", i)
 		var out strings.Builder
 		for {
 			line, err := c.in.ReadBytes('\n')
@@ -166,19 +164,11 @@ func BenchmarkNotificationLatency(b *testing.B) {
 			}
 			require.NoError(b, json.Unmarshal(line, &m))
 			out.WriteString(m.Params.Output)
-			text := out.String()
-			j := strings.Index(text, key)
-			if j < 0 {
-				continue
+			at, ok := tuitest.StampOf(out.String(), i)
+			if !ok {
+				continue // the line is not all here yet
 			}
-			rest := text[j+len(key):]
-			end := strings.IndexAny(rest, "\r\n")
-			if end < 0 {
-				continue
-			}
-			ns, err := strconv.ParseInt(rest[:end], 10, 64)
-			require.NoError(b, err)
-			lat = append(lat, got.Sub(time.Unix(0, ns)))
+			lat = append(lat, got.Sub(at))
 			break
 		}
 		elapsed += time.Since(start)
@@ -246,7 +236,6 @@ func BenchmarkWaitLatency(b *testing.B) {
 		if _, err := c.nc.Write([]byte(wait + in)); err != nil {
 			b.Fatal(err)
 		}
-		key := fmt.Appendf(nil, "M%d T=", i)
 		for {
 			line, err := c.in.ReadBytes('\n')
 			if err != nil {
@@ -256,19 +245,18 @@ func BenchmarkWaitLatency(b *testing.B) {
 			if !bytes.HasPrefix(line, []byte(`{"jsonrpc":"2.0","id":2,`)) {
 				continue
 			}
-			j := bytes.Index(line, key)
-			require.GreaterOrEqual(b, j, 0, "%s", line)
-			rest := line[j+len(key):]
-			end := 0
-			for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
-				end++
+			elapsed += got.Sub(start) // req/s leaves out the decoding below
+			var m struct {
+				Result struct {
+					TranscriptTail string `json:"transcript_tail"`
+				} `json:"result"`
 			}
-			ns, err := strconv.ParseInt(string(rest[:end]), 10, 64)
-			require.NoError(b, err)
-			lat = append(lat, got.Sub(time.Unix(0, ns)))
+			require.NoError(b, json.Unmarshal(line, &m))
+			at, ok := tuitest.StampOf(m.Result.TranscriptTail, i)
+			require.True(b, ok, "%s", line)
+			lat = append(lat, got.Sub(at))
 			break
 		}
-		elapsed += time.Since(start)
 	}
 	b.StopTimer()
 	reportLatencies(b, lat, elapsed)
@@ -289,7 +277,7 @@ func stampingSession(b *testing.B) *rawConn {
 	path := serveUnix(b, srv)
 	c := dialRaw(b, path)
 	create, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 0, "method": "session.create", "params": map[string]any{
-		"program": "/bin/sh", "args": []string{"-c", `stty -echo; echo started; exec "$0"`, exe},
+		"program": "/bin/sh", "args": tuitest.StampShellArgs(exe),
 		"env": map[string]string{childModeEnv: "stamp"},
 	}})
 	require.NoError(b, err)

@@ -39,7 +39,7 @@ func StartRawStamp(tb testing.TB, env string) *RawStamp {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cmd := pt.Command("/bin/sh", "-c", `stty -echo; echo started; exec "$0"`, exe)
+	cmd := pt.Command("/bin/sh", StampShellArgs(exe)...)
 	cmd.Env = append(os.Environ(), env)
 	if err := cmd.Start(); err != nil {
 		_ = pt.Close() // Best effort: the benchmark fails anyway.
