@@ -130,6 +130,20 @@ func (c *compiled) exitOnly() bool {
 	return false
 }
 
+// hasNone reports whether the tree has a none branch, which a wait's After
+// hold keeps from matching until the screen changes.
+func (c *compiled) hasNone() bool {
+	if c.m.Type == MatchNone {
+		return true
+	}
+	for _, s := range c.subs {
+		if s.hasNone() {
+			return true
+		}
+	}
+	return false
+}
+
 // hasLua reports whether the tree needs a predicate registry.
 func (c *compiled) hasLua() bool {
 	if c.m.Type == MatchLua {

@@ -123,8 +123,9 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 	}
 	// A matcher that only asks whether the child exited waits for the exit
 	// alone: woken by every chunk of output, as a flood would, it would
-	// only find the same answer again.
-	exitOnly := cm.exitOnly()
+	// only find the same answer again. Unless an After hold keeps a none
+	// branch from matching until the screen changes: then output counts.
+	exitOnly := cm.exitOnly() && (cfg.after == nil || !cm.hasNone())
 	var timer *time.Timer
 	defer func() {
 		if timer != nil {

@@ -53,4 +53,21 @@ func TestExitOnlyWaits(t *testing.T) {
 	res, err := s.Wait(context.Background(), ptywright.None(ptywright.ProcessExited()))
 	require.NoError(t, err)
 	require.True(t, res.Matched)
+
+	// After a sequence, none matches only once the screen has changed
+	// since: such a wait is woken by output, not by the exit alone.
+	s = sh(t, "echo ready; read line; echo got $line; sleep 30")
+	waitFor(t, s, ptywright.ContainsText("ready"))
+	w, err := s.Perform(context.Background(), ptywright.Text("x\n"))
+	require.NoError(t, err)
+	for _, m := range []ptywright.Matcher{
+		ptywright.None(ptywright.ProcessExited()),
+		ptywright.None(ptywright.None(ptywright.None(ptywright.ProcessExited()))),
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		res, err = s.Wait(ctx, m, ptywright.After(w.Sequence))
+		cancel()
+		require.NoError(t, err, "matched on the output after the input, long before the exit")
+		require.Greater(t, res.Sequence, w.Sequence)
+	}
 }

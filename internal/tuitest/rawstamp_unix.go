@@ -51,6 +51,9 @@ func StartRawStamp(tb testing.TB, env string) *RawStamp {
 		_ = pt.Close()
 	})
 	r := &RawStamp{m: pt.(gopty.UnixPty).Master(), buf: make([]byte, 64<<10)}
+	if err := r.m.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		tb.Fatal(err)
+	}
 	r.readUntil(tb, "started\r\n")
 	return r
 }

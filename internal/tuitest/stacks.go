@@ -22,7 +22,8 @@ func BlockedIn(tb testing.TB, fn string, n int) {
 	}
 }
 
-// InStacks counts the goroutines that have fn on their stacks now.
+// InStacks counts the frames of fn on all goroutines' stacks now: the
+// goroutines in fn, unless fn recurses.
 func InStacks(fn string) int {
 	buf := make([]byte, 1<<20)
 	for {
