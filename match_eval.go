@@ -130,27 +130,15 @@ func (c *compiled) exitOnly() bool {
 	return false
 }
 
-// hasNone reports whether the tree has a none branch, which a wait's After
-// hold keeps from matching until the screen changes.
-func (c *compiled) hasNone() bool {
-	if c.m.Type == MatchNone {
+// has reports whether the tree has a branch of type t: lua, which needs a
+// predicate registry, or none, which a wait's After hold keeps from
+// matching until the screen changes.
+func (c *compiled) has(t MatcherType) bool {
+	if c.m.Type == t {
 		return true
 	}
 	for _, s := range c.subs {
-		if s.hasNone() {
-			return true
-		}
-	}
-	return false
-}
-
-// hasLua reports whether the tree needs a predicate registry.
-func (c *compiled) hasLua() bool {
-	if c.m.Type == MatchLua {
-		return true
-	}
-	for _, s := range c.subs {
-		if s.hasLua() {
+		if s.has(t) {
 			return true
 		}
 	}

@@ -325,7 +325,7 @@ func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, befo
 		if cm, err = compileMatcher(*e.Matcher, "expect.matcher"); err != nil {
 			return false, "", fmt.Errorf("plugin %s: intent %q: %w", h.ext.Manifest().Name, rc.Intent, err)
 		}
-		if cm.hasLua() && h.opts.Predicates == nil {
+		if cm.has(MatchLua) && h.opts.Predicates == nil {
 			return false, "", fmt.Errorf("plugin %s: intent %q: %w: expect has a lua branch but no plugin registry is bound", h.ext.Manifest().Name, rc.Intent, ErrInvalidMatcher)
 		}
 	}

@@ -109,7 +109,7 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if cm.hasLua() && cfg.reg == nil {
+	if cm.has(MatchLua) && cfg.reg == nil {
 		return nil, fmt.Errorf("%w: matcher has a lua branch but no plugin registry is bound", ErrInvalidMatcher)
 	}
 	start := time.Now()
@@ -125,7 +125,7 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 	// alone: woken by every chunk of output, as a flood would, it would
 	// only find the same answer again. Unless an After hold keeps a none
 	// branch from matching until the screen changes: then output counts.
-	exitOnly := cm.exitOnly() && (cfg.after == nil || !cm.hasNone())
+	exitOnly := cm.exitOnly() && (cfg.after == nil || !cm.has(MatchNone))
 	var timer *time.Timer
 	defer func() {
 		if timer != nil {
