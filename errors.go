@@ -27,6 +27,11 @@ var (
 	ErrPermissionDenied = errors.New("ptywright: permission denied")
 	// ErrInvalidParams: a caller passed a malformed or missing argument.
 	ErrInvalidParams = wire.ErrInvalidParams
+	// ErrIntentRefused: the plugin declined an intent the screen does not
+	// allow now (no dialog to approve, a composer that still holds text,
+	// no turn to cancel). Nothing was written; the params may be right and
+	// the same intent may succeed on a later screen.
+	ErrIntentRefused = errors.New("ptywright: intent refused")
 	// ErrUnsupported: this platform cannot do it yet. It also matches
 	// errors.ErrUnsupported.
 	ErrUnsupported = fmt.Errorf("ptywright: %w", errors.ErrUnsupported)

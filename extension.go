@@ -120,6 +120,21 @@ type ActionPlan struct {
 	// e.g. only the Enter of a paste-then-Enter whose Enter a program
 	// dropped. It implies Resend.
 	Retry []Action `json:"retry,omitempty"`
+	// Await holds the keys until the screen is one the plugin knows takes
+	// them (e.g. a prompt only into a composer that is ready, never into a
+	// start-up screen or one the plugin does not recognise). When the
+	// screen gets there, the intent is planned again on that screen; when
+	// it does not within the window, nothing is written and the receipt
+	// says not_sent and why.
+	Await *InputAwait `json:"await,omitempty"`
+}
+
+// InputAwait is an ActionPlan's Await.
+type InputAwait struct {
+	// States are the states whose screens take the keys.
+	States []string `json:"states"`
+	// WithinMs is how long to wait for one of them; 0 means 10 s.
+	WithinMs int64 `json:"within_ms,omitempty"`
 }
 
 // HandleOptions tune an ExtensionHandle.
@@ -250,8 +265,8 @@ func (h *ExtensionHandle) Wait(ctx context.Context, intent string, params json.R
 
 // Turn is Send then Wait under one lock, so no other caller can slip an
 // intent in between. The wait sees only what came after the send's first
-// write. When the send was ignored, Turn does not wait: the result has the
-// receipt and no Wait.
+// write. When the send was ignored or not sent, Turn does not wait: the
+// result has the receipt and no Wait.
 func (h *ExtensionHandle) Turn(ctx context.Context, intent string, params json.RawMessage, waitIntent string, waitParams json.RawMessage) (TurnResult, error) {
 	ctx, cancel := withDefaultWaitTimeout(ctx)
 	defer cancel()
@@ -263,7 +278,7 @@ func (h *ExtensionHandle) Turn(ctx context.Context, intent string, params json.R
 	if err != nil {
 		return TurnResult{Receipt: rc}, err
 	}
-	if rc.Effect == EffectIgnored {
+	if rc.Effect == EffectIgnored || rc.Effect == EffectNotSent {
 		return TurnResult{State: h.classifyLocked(context.WithoutCancel(ctx)), Receipt: rc}, nil
 	}
 	opts := []WaitOption{}

@@ -106,12 +106,28 @@ func (h *ExtensionHandle) feedLocked(st StateSnapshot, snap ScreenSnapshot) (not
 	return h.stepLocked(func(tr *contract.LifecycleTracker) contract.LifecycleStatus { return tr.Observe(obs) })
 }
 
-// submitTurn anchors a turn at the latest observation.
+// submitTurn proposes a turn anchored at the latest observation; the
+// lifecycle reports it only once settleTurn confirms it.
 func (h *ExtensionHandle) submitTurn() {
 	if h.lc == nil {
 		return
 	}
 	h.publish(func(tr *contract.LifecycleTracker) contract.LifecycleStatus { return tr.Submit(time.Now()) })
+}
+
+// settleTurn starts the proposed turn when the program took the prompt
+// (or nobody can tell), and drops it when the program ignored it: an
+// ignored send never starts, advances or completes a turn.
+func (h *ExtensionHandle) settleTurn(taken bool) {
+	if h.lc == nil {
+		return
+	}
+	h.publish(func(tr *contract.LifecycleTracker) contract.LifecycleStatus {
+		if taken {
+			return tr.Confirm(time.Now())
+		}
+		return tr.Withdraw()
+	})
 }
 
 // publish applies step under extMu and reports a changed status.

@@ -11,19 +11,12 @@ import (
 	"testing"
 )
 
-// The house's figures: the root package is the public API and stays small
-// enough to read, and every file anywhere stays short. The root's ceilings
-// are issue 17's figures (at most 30 files, 7,000 lines and 240 exported
-// names), with the file count a ratchet at today's 28: lower them as code
-// leaves the root, never raise them without deciding the layout on purpose. Which
-// package may import what is guarded by internal/luart's
-// TestLayoutBoundaries.
-const (
-	maxRootFiles    = 28
-	maxRootLines    = 7000
-	maxRootExported = 240
-	maxFileLines    = 600
-)
+// The house's figures: every file anywhere stays short. The root
+// package's size (files, lines, exported names) is reported by
+// TestLayoutFigures, not held to a ceiling: code moves for clarity, never
+// to meet a number. Which package may import what is guarded by
+// internal/luart's TestLayoutBoundaries.
+const maxFileLines = 600
 
 // rootFigures counts the root package's non-test files, their lines and
 // its exported names (types, funcs, methods of exported types, vars,
@@ -101,20 +94,12 @@ func exportedReceiver(d *ast.FuncDecl) bool {
 	return ok && id.IsExported()
 }
 
-// TestLayoutFigures keeps the root package within its ceilings and every
-// exported name documented.
+// TestLayoutFigures reports the root package's figures (files, lines,
+// exported names: reported, not targets; code moves for clarity, never to
+// meet a number) and keeps every exported name documented.
 func TestLayoutFigures(t *testing.T) {
 	files, lines, exported, undocumented := rootFigures(t)
 	t.Logf("root package: %d non-test files, %d lines, %d exported names", files, lines, exported)
-	if files > maxRootFiles {
-		t.Errorf("root package has %d non-test files, more than %d", files, maxRootFiles)
-	}
-	if lines > maxRootLines {
-		t.Errorf("root package has %d lines, more than %d", lines, maxRootLines)
-	}
-	if exported > maxRootExported {
-		t.Errorf("root package exports %d names, more than %d", exported, maxRootExported)
-	}
 	for _, u := range undocumented {
 		t.Errorf("undocumented exported name %s", u)
 	}

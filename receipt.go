@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"ptywright/contract"
@@ -18,6 +19,9 @@ const (
 	// defaultMaxInputHold bounds how long input readiness may hold an
 	// intent's keys waiting for the screen to settle.
 	defaultMaxInputHold = 3 * time.Second
+	// defaultAwaitWindow is how long a plan's Await waits for a screen
+	// that takes its keys (Codex's start-up wait lasts about 5 s).
+	defaultAwaitWindow = 10 * time.Second
 )
 
 // Effect says what became of an intent's input.
@@ -34,6 +38,10 @@ const (
 	// EffectUnverified: the plugin declared no expectation (or the call
 	// ended before its window), so nobody can say.
 	EffectUnverified Effect = "unverified"
+	// EffectNotSent: nothing was written. The plan awaited a screen that
+	// takes its keys (ActionPlan.Await) and none came within its window;
+	// Reason names the state the screen stayed in.
+	EffectNotSent Effect = "not_sent"
 )
 
 // Expectation is what a plan expects to see after its actions; any one of
@@ -125,16 +133,22 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 	if intent == "" {
 		return rc, fmt.Errorf("%w: intent: required", ErrInvalidParams)
 	}
-	name := h.ext.Manifest().Name
-	h.extMu.Lock()
-	plan, err := h.ext.Plan(ctx, intent, wire.ObjectParams(params))
-	h.extMu.Unlock()
+	// The plugin plans on what it last classified: make that the screen
+	// as it is now, so a plan (or a refusal) never rests on an old one.
+	h.classifyNow(ctx)
+	plan, err := h.planLocked(ctx, intent, params)
 	if err != nil {
-		return rc, fmt.Errorf("plugin %s: intent %q: %w", name, intent, err)
+		return rc, err
 	}
-	if plan.Expect != nil {
-		if err := plan.Expect.Validate(); err != nil {
-			return rc, fmt.Errorf("plugin %s: intent %q: %w", name, intent, err)
+	if plan.Await != nil && len(plan.Actions) > 0 {
+		took, err := h.awaitInput(ctx, plan.Await, &rc)
+		if err != nil || !took {
+			return rc, err
+		}
+		// The screen moved on since the plan was made: plan again on the
+		// one that takes the keys (the plugin's memory of it is fresh).
+		if plan, err = h.planLocked(ctx, intent, params); err != nil {
+			return rc, err
 		}
 	}
 	if len(plan.Actions) == 0 {
@@ -147,10 +161,75 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 		return rc, err
 	}
 	rc.StateBefore = before.State
-	if plan.LastIntent != nil && *plan.LastIntent == promptSubmittedIntent {
-		// Anchor the turn at the screen as it is before the keystrokes.
+	submits := plan.LastIntent != nil && *plan.LastIntent == promptSubmittedIntent
+	if submits {
+		// Anchor the turn at the screen as it is before the keystrokes; it
+		// starts only once the receipt says the program took them.
 		h.submitTurn()
 	}
+	rc, err = h.sendAndCheck(ctx, intent, plan, before, rc)
+	if submits {
+		h.settleTurn(err == nil && rc.Effect != EffectIgnored)
+	}
+	return rc, err
+}
+
+// planLocked asks the plugin for intent's plan and checks its
+// expectation.
+func (h *ExtensionHandle) planLocked(ctx context.Context, intent string, params []byte) (ActionPlan, error) {
+	name := h.ext.Manifest().Name
+	h.extMu.Lock()
+	plan, err := h.ext.Plan(ctx, intent, wire.ObjectParams(params))
+	h.extMu.Unlock()
+	if err != nil {
+		return plan, fmt.Errorf("plugin %s: intent %q: %w", name, intent, err)
+	}
+	if plan.Expect != nil {
+		if err := plan.Expect.Validate(); err != nil {
+			return plan, fmt.Errorf("plugin %s: intent %q: %w", name, intent, err)
+		}
+	}
+	return plan, nil
+}
+
+// awaitInput classifies every screen change until the state is one of
+// a's, and reports whether it came within a's window. When it did not,
+// rc says not_sent and names the state the screen stayed in.
+func (h *ExtensionHandle) awaitInput(ctx context.Context, a *InputAwait, rc *Receipt) (took bool, err error) {
+	window := defaultAwaitWindow
+	if a.WithinMs > 0 {
+		window = time.Duration(a.WithinMs) * time.Millisecond
+	}
+	start := time.Now()
+	defer func() { rc.HeldMs += time.Since(start).Milliseconds() }()
+	deadline := time.NewTimer(window)
+	defer deadline.Stop()
+	for {
+		_, changed := h.s.Changed()
+		st, _ := h.classifyNow(ctx)
+		if slices.Contains(a.States, st.State) {
+			return true, nil
+		}
+		select {
+		case <-changed:
+			if isDone(h.s.exited) {
+				rc.Effect, rc.Reason = EffectNotSent, fmt.Sprintf("the program exited while the keys waited for %s (last state %s: %s)",
+					strings.Join(a.States, " or "), st.State, st.Evidence)
+				return false, nil
+			}
+		case <-deadline.C:
+			rc.Effect, rc.Reason = EffectNotSent, fmt.Sprintf("the screen did not show %s within %d ms; it stayed %s (%s), so nothing was written",
+				strings.Join(a.States, " or "), window.Milliseconds(), st.State, st.Evidence)
+			return false, nil
+		case <-ctx.Done():
+			return false, fmt.Errorf("waiting for a screen that takes intent %q (%s): %w", rc.Intent, strings.Join(a.States, " or "), cancelErr(ctx.Err()))
+		}
+	}
+}
+
+// sendAndCheck writes plan's keys and checks its expectation, resending
+// once when the plan says that is safe.
+func (h *ExtensionHandle) sendAndCheck(ctx context.Context, intent string, plan ActionPlan, before StateSnapshot, rc Receipt) (Receipt, error) {
 	start := time.Now()
 	var screenBefore uint64
 	if plan.Expect != nil && plan.Expect.Changed {
@@ -159,7 +238,7 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 	if err := h.applyLocked(ctx, intent, plan, &rc); err != nil {
 		return rc, err
 	}
-	h.rememberIntent(plan.LastIntent)
+	prevIntent := h.rememberIntent(plan.LastIntent)
 	if plan.Expect == nil {
 		rc.Effect, rc.Reason = EffectUnverified, "the plugin declared no expectation for this intent"
 		rc.ElapsedMs = time.Since(start).Milliseconds()
@@ -192,6 +271,10 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 	case reason != "":
 		rc.Effect, rc.Reason = EffectUnverified, reason
 	default:
+		// The program dropped the keys: the intent it did not take must
+		// not colour the next classification (a prompt_submitted that
+		// never submitted would read a stale answer as a running turn).
+		h.restoreIntent(plan.LastIntent, prevIntent)
 		rc.Effect = EffectIgnored
 		rc.Reason = fmt.Sprintf("the expected change was not seen within %d ms", h.window(plan.Expect).Milliseconds())
 		if rc.Attempts > 1 {
@@ -217,19 +300,39 @@ func (h *ExtensionHandle) applyLocked(ctx context.Context, intent string, plan A
 	return nil
 }
 
-// rememberIntent applies a plan's last_intent: absent keeps it, "" clears it.
-func (h *ExtensionHandle) rememberIntent(li *string) {
+// rememberIntent applies a plan's last_intent: absent keeps it, "" clears
+// it. It returns the intent it replaced.
+func (h *ExtensionHandle) rememberIntent(li *string) (prev *string) {
+	h.extMu.Lock()
+	defer h.extMu.Unlock()
+	prev = h.lastIntent
+	if li == nil {
+		return prev
+	}
+	if *li == "" {
+		h.lastIntent = nil
+		return prev
+	}
+	v := *li
+	h.lastIntent = &v
+	return prev
+}
+
+// restoreIntent undoes rememberIntent(li) that replaced prev, unless a
+// later plan has recorded another intent meanwhile.
+func (h *ExtensionHandle) restoreIntent(li, prev *string) {
 	if li == nil {
 		return
 	}
 	h.extMu.Lock()
 	defer h.extMu.Unlock()
-	if *li == "" {
-		h.lastIntent = nil
-		return
+	now := ""
+	if h.lastIntent != nil {
+		now = *h.lastIntent
 	}
-	v := *li
-	h.lastIntent = &v
+	if now == *li {
+		h.lastIntent = prev
+	}
 }
 
 // surface is what the handle's last classification showed (its state and

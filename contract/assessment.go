@@ -63,6 +63,10 @@ const (
 	AnomalyPresetOverrideUsed      = "preset_override_used"
 	AnomalyStalledEntered          = "stalled_entered"
 	AnomalyStalledRecovered        = "stalled_recovered"
+	// AnomalyUnrecognizedScreen: a screen part no rule of the plugin
+	// recognises (a footer or status text, a line between the transcript
+	// and the input box). The reading is conservative: never submit-ready.
+	AnomalyUnrecognizedScreen = "unrecognized_screen"
 )
 
 // SurfaceAssessment is one snapshot's provider-agnostic state.

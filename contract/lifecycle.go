@@ -88,6 +88,12 @@ type LifecycleTracker struct {
 	turn     int
 	baseline string // normalized text when the turn was submitted
 	evidence bool   // post-submit evidence seen for this turn
+	// pending: a submission's keys are out and the program has not yet
+	// been seen to take them (Submit without Confirm or Withdraw). The
+	// status stays where it was meanwhile: a prompt the program drops
+	// never starts, advances or completes a turn.
+	pending  bool
+	proposed string // the baseline a pending submission anchors
 
 	last      *Observation
 	candidate time.Time // when the current candidate started
@@ -107,18 +113,48 @@ func NewLifecycleTracker(opts LifecycleOptions, now time.Time) *LifecycleTracker
 	return &LifecycleTracker{opts: opts, state: LifecycleWaiting, since: now}
 }
 
-// Submit anchors a new turn at the current surface.
+// Submit proposes a new turn anchored at the current surface. Nothing is
+// reported yet: the turn starts at Confirm (the program took the prompt,
+// or nobody can tell) and Withdraw drops it (the program ignored it).
+// Until one of them, observations move no turn. A second Submit replaces
+// a pending one.
 func (t *LifecycleTracker) Submit(now time.Time) LifecycleStatus {
+	t.pending = true
+	t.proposed = ""
+	if t.last != nil {
+		t.proposed = t.last.NormalizedText
+	}
+	return t.Status()
+}
+
+// Confirm starts the pending turn at now: turn_id advances and the turn
+// waits for post-submit evidence, which the latest observation may
+// already hold (the program can answer before its receipt is in).
+// Without a pending submission it does nothing.
+func (t *LifecycleTracker) Confirm(now time.Time) LifecycleStatus {
+	if !t.pending {
+		return t.Status()
+	}
+	t.pending = false
+	t.anomalies = nil
 	t.turn++
 	t.evidence = false
-	t.baseline = ""
-	if t.last != nil {
-		t.baseline = t.last.NormalizedText
-	}
+	t.baseline = t.proposed
 	t.candidate = time.Time{}
 	// A submission is not yet evidence: the turn stays anchored in waiting
 	// until the surface reacts.
 	t.state, t.since = LifecycleWaiting, now
+	if t.last != nil {
+		t.advance(*t.last, false, now)
+	}
+	return t.Status()
+}
+
+// Withdraw drops the pending submission: the program did not take the
+// prompt, so the lifecycle stays as it was before Submit.
+func (t *LifecycleTracker) Withdraw() LifecycleStatus {
+	t.pending = false
+	t.proposed = ""
 	return t.Status()
 }
 
@@ -141,11 +177,21 @@ func (t *LifecycleTracker) Observe(o Observation) LifecycleStatus {
 		t.unknownAt = o.Time
 	}
 
+	if !t.pending {
+		t.advance(o, changed, o.Time)
+	}
+	t.tick(o.Time)
+	return t.Status()
+}
+
+// advance moves the current turn on what o shows: post-submit evidence
+// (working, or text unlike the baseline), then candidate, retraction.
+func (t *LifecycleTracker) advance(o Observation, changed bool, now time.Time) {
 	if t.turn > 0 && !t.evidence {
 		if o.Assessment.BusinessState == BusinessWorking || o.NormalizedText != t.baseline {
 			t.evidence = true
 			if t.state == LifecycleWaiting {
-				t.set(LifecycleInProgress, o.Time)
+				t.set(LifecycleInProgress, now)
 			}
 		}
 	}
@@ -153,16 +199,14 @@ func (t *LifecycleTracker) Observe(o Observation) LifecycleStatus {
 		ready := o.Assessment.SubmitReady()
 		switch {
 		case ready && (t.state == LifecycleInProgress || (t.state == LifecycleCandidateComplete && changed)):
-			t.candidate = o.Time
-			t.set(LifecycleCandidateComplete, o.Time)
+			t.candidate = now
+			t.set(LifecycleCandidateComplete, now)
 		case !ready && (t.state == LifecycleCandidateComplete || t.state == LifecycleCompleted):
 			// Retraction: the surface moved on after looking done.
 			t.candidate = time.Time{}
-			t.set(LifecycleInProgress, o.Time)
+			t.set(LifecycleInProgress, now)
 		}
 	}
-	t.tick(o.Time)
-	return t.Status()
 }
 
 // Tick applies the time-based transitions at now.

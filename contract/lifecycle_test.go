@@ -39,8 +39,15 @@ func runSteps(t *testing.T, tr *contract.LifecycleTracker, t0 time.Time, steps [
 		switch s.text {
 		case "tick":
 			st = tr.Tick(at)
-		case "submit":
+		case "submit": // keys out and taken at once
+			tr.Submit(at)
+			st = tr.Confirm(at)
+		case "propose": // keys out, the receipt not in yet
 			st = tr.Submit(at)
+		case "confirm":
+			st = tr.Confirm(at)
+		case "withdraw":
+			st = tr.Withdraw()
 		default:
 			st = tr.Observe(contract.Observation{Time: at, Assessment: s.a, NormalizedText: s.text})
 		}
@@ -107,10 +114,65 @@ func TestLifecycleStallAndRecovery(t *testing.T) {
 	require.Equal(t, contract.AnomalyStalledRecovered, sts[7].Anomalies[0].Code)
 }
 
+// TestLifecycleIgnoredSubmission: a prompt whose keys the program
+// dropped never starts, advances or completes a turn, whatever the
+// screen does while its receipt is pending (the composer holds the
+// prompt, which changes the text and looks submit-ready).
+func TestLifecycleIgnoredSubmission(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	tr := contract.NewLifecycleTracker(contract.LifecycleOptions{}, t0)
+	sts := runSteps(t, tr, t0, []step{
+		{0, idle, "> ", contract.LifecycleWaiting},
+		{10, contract.SurfaceAssessment{}, "propose", contract.LifecycleWaiting},
+		{20, idle, "> hello", contract.LifecycleWaiting},    // typed, not taken
+		{30, working, "> hello", contract.LifecycleWaiting}, // even a busy sign moves no pending turn
+		{1500, idle, "> hello", contract.LifecycleWaiting},
+		{1600, contract.SurfaceAssessment{}, "withdraw", contract.LifecycleWaiting},
+		{4000, contract.SurfaceAssessment{}, "tick", contract.LifecycleWaiting},
+	})
+	for i, st := range sts {
+		require.Zero(t, st.TurnID, "step %d: a withdrawn submission has no turn", i)
+	}
+	require.Equal(t, t0, sts[len(sts)-1].Since, "the lifecycle never moved")
+
+	// After a completed turn, an ignored second prompt leaves turn 1
+	// completed.
+	tr = contract.NewLifecycleTracker(contract.LifecycleOptions{}, t0)
+	sts = runSteps(t, tr, t0, []step{
+		{0, idle, "> ", contract.LifecycleWaiting},
+		{10, contract.SurfaceAssessment{}, "submit", contract.LifecycleWaiting},
+		{20, working, "> hi\n* Thinking", contract.LifecycleInProgress},
+		{30, idle, "> hi\n* Answer", contract.LifecycleCandidateComplete},
+		{1100, contract.SurfaceAssessment{}, "tick", contract.LifecycleCompleted},
+		{1200, contract.SurfaceAssessment{}, "propose", contract.LifecycleCompleted},
+		{1210, idle, "> hi\n* Answer\n> again", contract.LifecycleCompleted},
+		{2800, contract.SurfaceAssessment{}, "withdraw", contract.LifecycleCompleted},
+	})
+	require.Equal(t, 1, sts[len(sts)-1].TurnID)
+}
+
+// TestLifecycleConfirmAfterAnswer: the program answered before the
+// receipt came in; Confirm finds the evidence in the latest observation.
+func TestLifecycleConfirmAfterAnswer(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	tr := contract.NewLifecycleTracker(contract.LifecycleOptions{}, t0)
+	sts := runSteps(t, tr, t0, []step{
+		{0, idle, "> ", contract.LifecycleWaiting},
+		{10, contract.SurfaceAssessment{}, "propose", contract.LifecycleWaiting},
+		{20, working, "> hi\n* Thinking", contract.LifecycleWaiting},
+		{40, idle, "> hi\n* Answer", contract.LifecycleWaiting},
+		{50, contract.SurfaceAssessment{}, "confirm", contract.LifecycleCandidateComplete},
+		{1100, contract.SurfaceAssessment{}, "tick", contract.LifecycleCompleted},
+	})
+	require.Equal(t, 1, sts[4].TurnID)
+	require.Zero(t, sts[3].TurnID, "no turn before the receipt")
+}
+
 func TestLifecycleNextDeadline(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	tr := contract.NewLifecycleTracker(contract.LifecycleOptions{}, t0)
 	tr.Submit(t0)
+	tr.Confirm(t0)
 	tr.Observe(contract.Observation{Time: t0.Add(time.Second), Assessment: idle, NormalizedText: "new"})
 	require.Equal(t, t0.Add(2*time.Second), tr.NextDeadline())
 	tr.Observe(contract.Observation{Time: t0.Add(1500 * time.Millisecond), Assessment: unknown, NormalizedText: "?"})

@@ -137,6 +137,20 @@ func decodePlan(res luart.Value, may func(manifest.Permission) bool) (ptywright.
 	default:
 		return ptywright.ActionPlan{}, fmt.Errorf("field \"resend\": want a boolean, got %s", v.TypeName())
 	}
+	if v := res.Field("await"); !v.IsNil() {
+		raw, err := v.JSON("await")
+		if err != nil {
+			return ptywright.ActionPlan{}, err
+		}
+		var a ptywright.InputAwait
+		if err := wire.StrictDecode(raw, &a); err != nil {
+			return ptywright.ActionPlan{}, fmt.Errorf("field \"await\": want {states = {...}, within_ms = n}: %w", err)
+		}
+		if len(a.States) == 0 || a.WithinMs < 0 {
+			return ptywright.ActionPlan{}, fmt.Errorf("field \"await\": needs a non-empty states list and a within_ms that is not negative")
+		}
+		plan.Await = &a
+	}
 	return plan, nil
 }
 

@@ -65,7 +65,7 @@ const maxEventDepth = 8
 
 // luaHost is what every Lua runtime may reach of the library.
 var luaHost = &luart.Host{
-	Errors:      luart.Classes{Timeout: ptywright.ErrTimeout, Cancelled: ptywright.ErrCancelled, InvalidParams: ptywright.ErrInvalidParams},
+	Errors:      luart.Classes{Timeout: ptywright.ErrTimeout, Cancelled: ptywright.ErrCancelled, InvalidParams: ptywright.ErrInvalidParams, Refused: ptywright.ErrIntentRefused},
 	Version:     ptywright.Version,
 	ParseKey:    func(name string) error { _, err := ptywright.ParseKey(name); return err },
 	ParseSignal: func(name string) error { _, err := ptywright.ParseSignal(name); return err },

@@ -347,6 +347,9 @@ func receiptText(rc ptywright.Receipt) string {
 	if rc.Effect == ptywright.EffectIgnored {
 		s = "IGNORED by the program (" + fmt.Sprintf("%d bytes, %d attempt(s)", rc.Bytes, rc.Attempts) + ")"
 	}
+	if rc.Effect == ptywright.EffectNotSent {
+		s = "NOT SENT (nothing was written)"
+	}
 	if rc.Reason != "" {
 		s += ": " + rc.Reason
 	}

@@ -193,7 +193,7 @@ type adapterWaitParams struct {
 type adapterWaitResult struct {
 	State ptywright.StateSnapshot `json:"state"`
 	// Matched says which matcher branch fired; null when a turn's send was
-	// ignored and the turn did not wait.
+	// ignored or not sent and the turn did not wait.
 	Matched *ptywright.MatchOutcome `json:"matched"`
 	WaitID  string                  `json:"wait_id,omitempty"`
 	// Receipt is adapter.turn's send receipt (additive).

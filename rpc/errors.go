@@ -36,6 +36,7 @@ var classes = []struct {
 	{ptywright.ErrProcessExited, ErrProcessExited},
 	{ptywright.ErrPermissionDenied, ErrPermissionDenied},
 	{ptywright.ErrInvalidParams, ErrInvalidParams},
+	{ptywright.ErrIntentRefused, ErrIntentRefused},
 	{ptywright.ErrNotHeld, ErrInvalidParams},
 	{ptywright.ErrInvalidMatcher, ErrInvalidParams},
 	{ptywright.ErrInvalidAction, ErrInvalidParams},

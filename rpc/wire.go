@@ -16,6 +16,7 @@ const (
 	CodeSessionClosed    = -32002
 	CodePermissionDenied = -32004
 	CodeCancelled        = -32005
+	CodeIntentRefused    = -32006
 )
 
 // Error is a JSON-RPC error object. The sentinel values below are matched by
@@ -69,6 +70,10 @@ var (
 	// ErrCancelled: the call was cancelled (its connection or the server
 	// closed, or a client cancelled it).
 	ErrCancelled = &Error{Code: CodeCancelled, Message: "cancelled"}
+	// ErrIntentRefused: the plugin declined an intent the screen does not
+	// allow now (no dialog to approve, a composer that still holds text);
+	// nothing was written and the params may be right.
+	ErrIntentRefused = &Error{Code: CodeIntentRefused, Message: "intent refused"}
 )
 
 const wireVersion = "2.0"

@@ -17,6 +17,9 @@ type Classes struct {
 	Timeout, Cancelled error
 	// InvalidParams: ptywright.invalid_params rejected the caller's params.
 	InvalidParams error
+	// Refused: ptywright.refuse declined an intent the screen does not
+	// allow now; nil falls back to InvalidParams.
+	Refused error
 }
 
 // Host is everything the runtime reaches outside its Lua state: the
