@@ -1,7 +1,9 @@
 // Command menu draws a small menu and, like a TUI that has drawn its first
 // frame before its input handler is attached, drops every key typed during
-// its first -deaf milliseconds. Then "1" or "2" picks a fruit. The receipt
-// and input-readiness tests drive it.
+// its first -deaf milliseconds. Then "1" or "2" picks a fruit. With
+// -startup it first shows "Waiting for startup" for that many milliseconds,
+// dropping keys, as Codex does before it takes a prompt. The receipt and
+// input-readiness tests drive it.
 package main
 
 import (
@@ -15,6 +17,7 @@ import (
 
 func main() {
 	deaf := flag.Int("deaf", 300, "milliseconds during which keys are dropped")
+	startup := flag.Int("startup", 0, "milliseconds of a start-up screen before the menu")
 	flag.Parse()
 	old, err := raw(0)
 	if err != nil {
@@ -22,6 +25,11 @@ func main() {
 		os.Exit(1)
 	}
 	defer setTermios(0, old)
+	if *startup > 0 {
+		fmt.Print("\033[2J\033[HWaiting for startup\r\n")
+		time.Sleep(time.Duration(*startup) * time.Millisecond)
+		flushInput(0)
+	}
 	fmt.Print("\033[2J\033[HPick a fruit:\r\n  1. Apples\r\n  2. Pears\r\n> ")
 	time.Sleep(time.Duration(*deaf) * time.Millisecond)
 	flushInput(0) // What was typed so far is lost, as in the real programs.
