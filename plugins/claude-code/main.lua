@@ -128,6 +128,10 @@ end
 -- model is only in the logo header, which scrolls away).
 local last_menu = nil
 
+-- last_state and last_input: the last classification's state and the text
+-- typed in the prompt box then (nil when empty), for send_prompt.
+local last_state, last_input = nil, nil
+
 -- submitted_line is how the last prompt send_prompt submitted shows in the
 -- history once Claude Code took it: "❯ " (plain space) and its first line,
 -- cut short of where the screen could wrap it.
@@ -693,6 +697,85 @@ local function is_api_error(l)
   return starts(l, "● API Error")
 end
 
+-- Status rows under the prompt box. A row is known when each of its
+-- segments (split at " · " and at runs of spaces) is a mode, a key hint
+-- ("? for shortcuts", "esc to interrupt", "ctrl+o to see full transcript",
+-- the shortcuts grid) or a fixed notice below; anything else is a screen
+-- part the plugin was never shown, and the reading turns conservative.
+local STATUS_SEGMENTS = {
+  ["(shift+tab to cycle)"] = true, ["/effort"] = true, ["Press Ctrl-C again to exit"] = true,
+  ["paste again to expand"] = true, ["auto-summarizing"] = true,
+}
+local KEYISH = { "esc", "enter", "tab", "shift", "ctrl", "alt", "meta", "cmd", "option", "space", "paste", "double",
+  "!", "/", "@", "?", "#", "\226\134\144", "\226\134\145", "\226\134\147", "\226\134\146", "\226\134\181" }
+
+local function keyish(seg)
+  local first = string.match(seg, "^(%S+)")
+  if not first then
+    return false
+  end
+  local lower = string.lower(first)
+  for _, k in ipairs(KEYISH) do
+    if starts(lower, k) then
+      return true
+    end
+  end
+  return false
+end
+
+local function known_segment(seg)
+  if STATUS_SEGMENTS[seg] or parse_mode(seg) then
+    return true
+  end
+  if string.match(seg, "^\226\151[\144-\145] %a+$") then
+    return true -- "◐ medium": the effort gauge
+  end
+  -- A key hint: "KEY for THING" or "KEY[ KEY] to VERB ...".
+  return keyish(seg) and (has(seg, " for ") or has(seg, " to "))
+end
+
+-- unknown_status_rows lists the rows first..last (the status block) that
+-- are not known status rows, as {row, text}.
+local function unknown_status_rows(lines, first, last)
+  local out = {}
+  -- The shortcuts help ("?") is a grid of hints whose cells wrap on narrow
+  -- screens; from its first row ("! for shell mode ...") on, it is known.
+  local grid = find_line(lines, "! for shell mode", first, last)
+  if grid then
+    last = grid - 1
+  end
+  for k = first, last do
+    local row = trim(nbsp_to_space(lines[k]))
+    if row ~= "" then
+      local known = true
+      for part in (row .. " \194\183 "):gmatch("(.-) \194\183 ") do
+        for seg in (trim(part) .. "   "):gmatch("(.-)%s%s+") do
+          seg = trim(seg)
+          if seg ~= "" and not known_segment(seg) then
+            known = false
+          end
+        end
+      end
+      if not known then
+        out[#out + 1] = { row = k, text = row }
+      end
+    end
+  end
+  return out
+end
+
+-- BUSY_WORDS: signs of work in a row the plugin does not know.
+local BUSY_WORDS = { "esc to cancel", "esc to interrupt", "Waiting", "Starting", "Loading", "Connecting", "Retrying", "retrying" }
+
+local function busy_sign(row)
+  for _, w in ipairs(BUSY_WORDS) do
+    if has(row, w) then
+      return true
+    end
+  end
+  return spinner_info(row) ~= nil
+end
+
 local function classify_box(ctx, lines, last, box)
   local meta = {}
   local status_row = lines[box.bottom + 1] or ""
@@ -812,6 +895,20 @@ local function classify_box(ctx, lines, last, box)
       kind, row = c[1], c[2]
     end
   end
+
+  local unknown = unknown_status_rows(lines, box.bottom + 1, last)
+  if #unknown > 0 then
+    local busy = false
+    for _, u in ipairs(unknown) do
+      busy = busy or busy_sign(u.text)
+    end
+    meta.unrecognized = unknown
+    local ev = "unrecognised status row " .. unknown[1].row .. ": " .. string.sub(unknown[1].text, 1, 60)
+    local res = result(busy and "thinking" or "unrecognized", busy and 0.5 or 0.4, ev .. (busy and " (busy sign)" or ""), with_status(meta), "claude.unrecognized_status")
+    res.unknown_rows = unknown
+    return at(res, unknown[1].row, unknown[#unknown].row)
+  end
+  tried("claude.unrecognized_status", "every status row under the box is known")
 
   if input ~= "" then
     return at(result("ready", 0.9, "live prompt holds typed input", with_status(meta), "claude.typed_input"), box.input_row, box.bottom - 1)
@@ -1286,6 +1383,7 @@ local ASSESS = {
   error = { "supported", "idle", "freeform", "normal_prompt" },
   thinking = { "supported", "working", "freeform", "normal_prompt" },
   cancelling = { "supported", "working", "freeform", "normal_prompt" },
+  unrecognized = { "supported", "unknown", "freeform", "unknown" },
   waiting_for_login = { "supported", "awaiting_operator", "modal", "selection_menu" },
   waiting_for_trust = { "supported", "awaiting_operator", "modal", "selection_menu" },
   waiting_for_model_select = { "supported", "awaiting_operator", "modal", "selection_menu" },
@@ -1375,6 +1473,9 @@ local function parser_metadata(res, variant, screen_version)
   if res.fallback then
     anomalies[#anomalies + 1] = { code = "state_fallback", message = res.state .. " by fallback: " .. res.fallback }
   end
+  for _, u in ipairs(res.unknown_rows or {}) do
+    anomalies[#anomalies + 1] = { code = "unrecognized_screen", message = "row " .. u.row .. ": " .. u.text }
+  end
   return pm, anomalies
 end
 
@@ -1456,7 +1557,9 @@ function M.classify(ctx)
     variant = last == 0 and "blank" or "no_prompt_box"
   end
   res.assessment = assessment(res, variant, string.match(screen, "Claude Code v(%d+%.%d+%.%d+[%w%.%-]*)"))
-  res.fallback, res.unmatched = nil, nil
+  res.fallback, res.unmatched, res.unknown_rows = nil, nil, nil
+  last_state = res.state
+  last_input = res.metadata and res.metadata.input
   res.input_settle_ms = INPUT_SETTLE_MS[res.state]
   res.sequence = ctx.sequence
   res.considered, trace = trace, nil
@@ -1643,8 +1746,22 @@ local function take_menu()
   return m
 end
 
+-- The states whose prompt box takes a prompt: send_prompt's keys wait for
+-- one (the host's await), never into a screen the plugin does not know.
+local PROMPT_STATES = { "ready", "completed_turn", "error" }
+
 function M.send_prompt(input)
   local prompt = want_string(input, "prompt", "send_prompt")
+  local at_prompt = false
+  for _, s in ipairs(PROMPT_STATES) do
+    at_prompt = at_prompt or last_state == s
+  end
+  if at_prompt and last_input then
+    -- The paste would append to it, and Claude Code would get both as one
+    -- prompt.
+    ptywright.refuse("send_prompt: the prompt box still holds text (" .. string.format("%q", string.sub(last_input, 1, 80)) ..
+      "); clear it first (key escape twice) or send it as it is with key enter")
+  end
   last_menu = nil
   submitted_line = history_line(prompt)
   local p = plan({
@@ -1655,6 +1772,7 @@ function M.send_prompt(input)
   -- on the first prompt after start-up): Enter again submits what is in the
   -- box, and on an empty box does nothing, so it is safe to retry.
   p.retry = { action.key("enter") }
+  p.await = { states = PROMPT_STATES }
   return p
 end
 

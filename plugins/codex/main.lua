@@ -41,13 +41,14 @@ local PLACEHOLDERS = { ["Ask Codex to do anything"] = true }
 
 -- The states classify reports, in describe() order.
 local STATES = {
-  { name = "starting", description = "Nothing recognisable yet: a blank screen before the first paint (2-4 s) or output the parser does not know." },
+  { name = "starting", description = "Codex is not taking prompts yet: a blank screen before the first paint (2-4 s), output the parser does not know, or the composer with the start-up wait footer (\"Waiting for startup\"; Enter is ignored then)." },
   { name = "waiting_for_login", description = "Codex's sign-in screens (no API-key provider configured): method list, browser or device-code flow, API-key field." },
   { name = "waiting_for_trust", description = "The folder trust prompt (a git repository not yet trusted)." },
   { name = "waiting_for_model_select", description = "A model choice waits: the model or reasoning-effort picker (/model), or the start-up model migration prompt." },
   { name = "waiting_for_permission", description = "An approval dialog (\"Would you like to run the following command?\"); metadata.approval has the command and options." },
   { name = "waiting_for_user_input", description = "Another numbered selection menu the plugin does not know by name." },
   { name = "local_ui_screen", description = "A local overlay that takes the keyboard: keyboard shortcuts, start-up warnings (F2), the agent command center, transcript backtrack mode." },
+  { name = "unrecognized", description = "A composer screen with a part no rule recognises (an unknown footer hint, a line above the composer): not ready, not submit-ready; anomaly unrecognized_screen names the row. Intents that type a prompt wait for a screen the plugin knows." },
   { name = "ready", description = "The composer takes input: empty, holding text, or showing the slash-command popup (ui_context slash_command); also after an interrupted turn." },
   { name = "thinking", description = "A turn runs: working or reconnecting line, streaming answer (title spinner), queued follow-ups, or a prompt with no end marker yet." },
   { name = "cancelling", description = "A turn still runs after the cancel intent (last_intent cancelling)." },
@@ -59,7 +60,7 @@ local STATES = {
 -- What the instance remembers between calls: the version read from the
 -- banner (it scrolls away), and the last classification, which the intents
 -- consult (options to choose from, whether a dialog is up).
-local memo = { version = nil, state = nil, options = nil, selected = nil, menu = nil, composer_empty = nil }
+local memo = { version = nil, state = nil, options = nil, selected = nil, menu = nil, composer_empty = nil, composer_text = nil }
 
 -- String helpers: ptywright.text (trim and is_blank take Lua's %s and the
 -- no-break space U+00A0 as white space; split_lines drops a final newline;
@@ -181,19 +182,20 @@ local function find_composer(lines)
         text[#text + 1] = lines[j]:sub(3)
         j = j + 1
       end
-      local footer = {}
+      local footer, footer_rows = {}, {}
       for k = j, #lines do
         if not blank(lines[k]) then
           if not starts(lines[k], "  ") then
             return nil
           end
           footer[#footer + 1] = lines[k]
+          footer_rows[#footer_rows + 1] = k
         end
       end
       if #footer > 3 then
         return nil
       end
-      return { row = i, last = j - 1, text = table.concat(text, "\n"), footer = footer }
+      return { row = i, last = j - 1, text = table.concat(text, "\n"), footer = footer, footer_rows = footer_rows }
     end
   end
   return nil
@@ -201,17 +203,59 @@ end
 
 local EFFORTS = { default = true, minimal = true, low = true, medium = true, high = true, xhigh = true }
 
+-- Footer hints Codex 0.169 draws under the composer, one " · "-separated
+-- segment each (or a right-aligned one after a run of spaces). A segment
+-- not listed here is a screen part the plugin was never shown: the
+-- reading then turns conservative (see unknown_reading).
+local FOOTER_HINTS = {
+  ["? for shortcuts"] = true, ["\226\134\144 for agents"] = true, ["f2 to view"] = true,
+  ["tab to queue message"] = "tab_to_queue", ["esc again to edit previous message"] = "esc_again_to_edit",
+}
+local FOOTER_HINT_PATTERNS = { "^\226\154\160 %d+ warnings?$", "^%d+%% context left$", "^%d+ warnings?$" }
+
+local function known_hint(seg)
+  if FOOTER_HINTS[seg] then
+    return true
+  end
+  for _, p in ipairs(FOOTER_HINT_PATTERNS) do
+    if seg:match(p) then
+      return true
+    end
+  end
+  return false
+end
+
+-- Busy signs in a line the plugin does not know: it then reads as work
+-- in progress rather than as an unknown idle screen.
+local BUSY_WORDS = { "Waiting", "Starting", "Loading", "Connecting", "Retrying", "Reconnecting", "Booting", "Initializing" }
+
+local function busy_sign(line)
+  local lower = line:lower()
+  if has(lower, "esc to cancel") or has(lower, "esc to interrupt") or has(lower, "esc cancel") or has(lower, "esc interrupt") then
+    return true
+  end
+  if line:match("\226[\160-\163][\128-\191]") or line:match("^%s*[\226][\128][\162] ") or line:match("^%s*\226\151\166 ") then
+    return true -- a Braille spinner frame, or the working line's bullets
+  end
+  for _, w in ipairs(BUSY_WORDS) do
+    if has(line, w) then
+      return true
+    end
+  end
+  return false
+end
+
 -- parse_footer reads "  GPT-5.5 default · ~/work · Fake task" and the
--- "⚠ 1 warning · f2 to view" note.
+-- hint line ("← for agents · ? for shortcuts   ⚠ 1 warning · f2 to
+-- view"). It returns the status, the hint a line names, the start-up
+-- wait's text when Codex shows "Waiting for startup", and the lines it
+-- does not recognise ({index, text}, index into footer).
 local function parse_footer(footer)
   local status = {}
-  local hint = nil
-  for _, line in ipairs(footer) do
+  local hint, startup = nil, nil
+  local unknown = {}
+  for k, line in ipairs(footer) do
     local t = trim(line)
-    local warnings = t:match("(%d+) warnings? " .. "\194\183" .. " f2 to view")
-    if warnings then
-      status.warnings = tonumber(warnings)
-    end
     local parts = {}
     for part in (t .. " \194\183 "):gmatch("(.-) \194\183 ") do
       parts[#parts + 1] = trim(part)
@@ -228,13 +272,34 @@ local function parse_footer(footer)
       if parts[3] and not has(parts[3], "f2 to view") then
         status.thread_title = parts[3]
       end
-    elseif has(t, "esc again to edit previous message") then
-      hint = "esc_again_to_edit"
-    elseif has(t, "tab to queue message") then
-      hint = "tab_to_queue"
+    elseif starts(t, "Waiting for startup") then
+      startup = t
+    else
+      local known = true
+      for _, part in ipairs(parts) do
+        -- A right-aligned note shares the line after a run of spaces.
+        for seg in (part .. "   "):gmatch("(.-)%s%s%s+") do
+          if seg ~= "" then
+            local h = FOOTER_HINTS[seg]
+            if type(h) == "string" then
+              hint = h
+            end
+            local warnings = seg:match("^\226\154\160 (%d+) warnings?$")
+            if warnings then
+              status.warnings = tonumber(warnings)
+            end
+            if not known_hint(seg) then
+              known = false
+            end
+          end
+        end
+      end
+      if not known then
+        unknown[#unknown + 1] = { index = k, text = t }
+      end
     end
   end
-  return status, hint
+  return status, hint, startup, unknown
 end
 
 -- The working line and what hangs below it.
@@ -485,6 +550,7 @@ local function result(view, state, confidence, evidence, a, metadata)
   memo.selected = metadata.selected
   memo.menu = metadata.menu
   memo.composer_empty = metadata.composer and metadata.composer.empty
+  memo.composer_text = metadata.composer and metadata.composer.text
   return { state = state, confidence = confidence, evidence = evidence, metadata = metadata, assessment = assessment,
     input_settle_ms = INPUT_SETTLE_MS[state] }
 end
@@ -636,6 +702,13 @@ local function detect_approval(view)
   if not (q and foot) then
     return nil
   end
+  -- The real dialog ends the screen with its key hint; text below it is
+  -- not the bottom pane's.
+  for i = foot + 1, #lines do
+    if not blank(lines[i]) then
+      return nil
+    end
+  end
   local approval = { question = question, kind = "other" }
   if has(question, "run the following command") then
     approval.kind = "exec"
@@ -776,13 +849,37 @@ local function named(r, ctx, rule)
   return r
 end
 
+-- unknown_reading is the conservative reading of a composer screen with
+-- parts no rule recognises (rows: {row, text}): never ready, never
+-- submit-ready. A busy sign in those parts reads as work in progress
+-- (thinking when a turn runs, else starting); otherwise the state is
+-- unrecognized and the business state unknown.
+local function unknown_reading(view, ui, metadata, anomalies, rows, turn)
+  local busy = false
+  local texts = {}
+  for _, u in ipairs(rows) do
+    anomalies[#anomalies + 1] = { code = "unrecognized_screen", message = "row " .. u.row .. ": " .. u.text }
+    texts[#texts + 1] = u.text
+    busy = busy or busy_sign(u.text)
+  end
+  metadata.unrecognized = rows
+  local evidence = "unrecognised row " .. rows[1].row .. ": " .. rows[1].text:sub(1, 60)
+  if busy then
+    local state = turn.state == "running" and "thinking" or "starting"
+    return result(view, state, 0.5, evidence .. " (busy sign)",
+      { business_state = "working", input_mode = "freeform", ui_context = ui, anomalies = anomalies }, metadata)
+  end
+  return result(view, "unrecognized", 0.4, evidence,
+    { business_state = "unknown", input_mode = "freeform", ui_context = ui, anomalies = anomalies }, metadata)
+end
+
 local function detect_composer(view, ctx)
   local lines = view.lines
   local composer = find_composer(lines)
   if not composer then
     return nil
   end
-  local status, hint = parse_footer(composer.footer)
+  local status, hint, startup, unknown_footer = parse_footer(composer.footer)
   local empty = PLACEHOLDERS[composer.text] == true
   local metadata = {
     composer = { text = empty and "" or composer.text, empty = empty },
@@ -833,6 +930,22 @@ local function detect_composer(view, ctx)
   end
 
   local anomalies = {}
+  if startup then
+    return named(result(view, "starting", 0.9, "footer: " .. startup,
+      { business_state = "working", input_mode = "freeform", ui_context = ui, anomalies = anomalies }, metadata), ctx, "codex.startup_wait")
+  end
+  local unknown = {}
+  for _, u in ipairs(unknown_footer) do
+    unknown[#unknown + 1] = { row = composer.footer_rows[u.index], text = u.text }
+  end
+  if composer.row > 1 and not blank(lines[composer.row - 1]) then
+    -- Codex keeps a blank row above the composer; anything there is a
+    -- line no rule placed.
+    unknown[#unknown + 1] = { row = composer.row - 1, text = trim(lines[composer.row - 1]) }
+  end
+  if #unknown > 0 then
+    return named(unknown_reading(view, ui, metadata, anomalies, unknown, turn), ctx, "codex.unrecognized")
+  end
   local signal, rule = nil, nil
   if working then
     signal, rule = "working line: " .. working.line, "codex.working_line"
@@ -899,12 +1012,17 @@ end
 
 -- Each detector is a rule with a stable id, reported as the result's
 -- rule (adapter.explain names it; the fixtures' expected files check it).
+-- A rule marked live_edge reads a dialog Codex draws in place of the
+-- composer (its bottom pane) or as the whole screen: it never fires while
+-- the composer is at the bottom, so a dialog's text quoted in an answer
+-- above the composer stays part of the answer.
 local DETECTORS = {
-  { "codex.exited", detect_exited }, { "codex.login", detect_login }, { "codex.trust", detect_trust },
-  { "codex.migration", detect_migration }, { "codex.agent_center", detect_agent_center },
-  { "codex.approval", detect_approval }, { "codex.picker", detect_picker }, { "codex.overlay", detect_overlay },
-  { "codex.composer", detect_composer }, { "codex.title_approval", detect_title_approval },
-  { "codex.menu", detect_menu },
+  { "codex.exited", detect_exited, live_edge = true }, { "codex.login", detect_login, live_edge = true },
+  { "codex.trust", detect_trust, live_edge = true }, { "codex.migration", detect_migration, live_edge = true },
+  { "codex.agent_center", detect_agent_center }, { "codex.approval", detect_approval, live_edge = true },
+  { "codex.picker", detect_picker, live_edge = true }, { "codex.overlay", detect_overlay },
+  { "codex.composer", detect_composer }, { "codex.title_approval", detect_title_approval, live_edge = true },
+  { "codex.menu", detect_menu, live_edge = true },
 }
 
 function M.classify(ctx)
@@ -922,8 +1040,12 @@ function M.classify(ctx)
   -- that fired and the rules tried before it, so a plain classify costs
   -- nothing for them.
   local considered = ctx.explain and {} or nil
+  local composer = find_composer(view.lines)
   for _, rule in ipairs(DETECTORS) do
-    local r = rule[2](view, ctx)
+    local r = nil
+    if not (rule.live_edge and composer) then
+      r = rule[2](view, ctx)
+    end
     if r then
       if r.state == "thinking" and not has(screen, "esc to interrupt") then
         r.input_settle_ms = WORKING_ROW_WAIT_MS
@@ -1085,7 +1207,7 @@ local function require_state(intent, allowed)
       return
     end
   end
-  error(intent .. ": not possible in state " .. tostring(memo.state) .. " (needs " .. table.concat(allowed, " or ") .. ")", 0)
+  ptywright.refuse(intent .. ": not possible in state " .. tostring(memo.state) .. " (needs " .. table.concat(allowed, " or ") .. ")")
 end
 
 -- Expectations: the change an intent's keys must cause for the host's
@@ -1114,15 +1236,30 @@ end
 
 local EXPECT_CANCELLED = { matcher = matcher.none({ matcher.contains_text(BUSY_ROW) }), within_ms = 3000 }
 
+-- The states whose composer takes a prompt. send_prompt's keys wait for
+-- one of them (the host's await): never into the start-up wait, whose
+-- Enter Codex ignores, nor into a screen the plugin does not know.
+local PROMPT_STATES = { "ready", "completed_turn", "error" }
+
 -- send_prompt pastes the prompt, then presses Enter: typed text followed
 -- at once by Enter is taken as a paste burst and the Enter becomes a
--- newline, while a bracketed paste + Enter always submits.
+-- newline, while a bracketed paste + Enter always submits. It refuses a
+-- composer that already holds text: the paste would append to it and
+-- Codex would get both as one prompt.
 function M.send_prompt(params)
   local prompt = prompt_of(params, "send_prompt")
+  local at_prompt = false
+  for _, s in ipairs(PROMPT_STATES) do
+    at_prompt = at_prompt or memo.state == s
+  end
+  if at_prompt and memo.composer_empty == false and memo.composer_text then
+    ptywright.refuse("send_prompt: the composer still holds text (" .. string.format("%q", memo.composer_text:sub(1, 80)) ..
+      "); clear it first (key ctrl_u on each line) or send it as it is with key enter")
+  end
   -- retry: Enter again submits a prompt still in the composer and does
   -- nothing on an empty one, so it is safe when the first Enter was lost.
   return { actions = { action.bracketed_paste(prompt), action.key("enter") }, last_intent = "prompt_submitted",
-    expect = expect_submitted(prompt), retry = { action.key("enter") } }
+    expect = expect_submitted(prompt), retry = { action.key("enter") }, await = { states = PROMPT_STATES } }
 end
 
 -- steer sends text into a running turn: Codex aborts the request in flight
@@ -1163,7 +1300,7 @@ end
 local function moves_then_enter(index)
   local from = memo.selected
   if not from then
-    error("choose_option: no highlighted option on screen to move from", 0)
+    ptywright.refuse("choose_option: no highlighted option on screen to move from")
   end
   local acts = {}
   local key = index > from and "down" or "up"
@@ -1260,7 +1397,7 @@ end
 -- the default option would rewrite the model in config.toml.
 function M.dismiss_model_migration(_params)
   if memo.menu ~= "model_migration" then
-    error("dismiss_model_migration: no model migration prompt on screen (state " .. tostring(memo.state) .. ")", 0)
+    ptywright.refuse("dismiss_model_migration: no model migration prompt on screen (state " .. tostring(memo.state) .. ")")
   end
   return { actions = moves_then_enter(2), expect = LEAVE }
 end
@@ -1269,7 +1406,7 @@ end
 function M.quit(_params)
   require_state("quit", { "ready", "completed_turn", "error" })
   if not memo.composer_empty then
-    error("quit: the composer holds text (Ctrl+C would only clear it)", 0)
+    ptywright.refuse("quit: the composer holds text (Ctrl+C would only clear it)")
   end
   return { actions = { action.key("ctrl_c") }, last_intent = "", expect = { matcher = matcher.process_exited() } }
 end
