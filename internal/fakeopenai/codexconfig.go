@@ -29,6 +29,31 @@ type CodexConfig struct {
 	Retries int
 	// StreamIdleTimeoutMS, when positive, sets stream_idle_timeout_ms.
 	StreamIdleTimeoutMS int
+	// MCPServers are stdio MCP servers Codex starts with the session. While
+	// one is starting Codex shows "Waiting for startup" and takes no
+	// prompt: a server that never answers (SlowMCPServer) holds that screen
+	// for its StartupTimeoutSec.
+	MCPServers []MCPServer
+}
+
+// MCPServer is one [mcp_servers.NAME] table.
+type MCPServer struct {
+	Name    string
+	Command string
+	Args    []string
+	// StartupTimeoutSec is startup_timeout_sec; 0 leaves Codex's default.
+	StartupTimeoutSec int
+}
+
+// SlowMCPServer is a server that starts and never answers the initialize
+// request (a shell that sleeps), so Codex waits out timeoutSec for it.
+func SlowMCPServer(name string, timeoutSec int) MCPServer {
+	return MCPServer{Name: name, Command: "sh", Args: []string{"-c", "exec sleep 600"}, StartupTimeoutSec: timeoutSec}
+}
+
+// FailingMCPServer is a server whose command exits at once with an error.
+func FailingMCPServer(name string) MCPServer {
+	return MCPServer{Name: name, Command: "sh", Args: []string{"-c", "echo 'fake mcp server: failing on purpose' >&2; exit 3"}}
 }
 
 // DefaultModel is the model CodexConfig selects when Model is empty.
@@ -70,6 +95,17 @@ func (c CodexConfig) TOML() string {
 	b.WriteString("supports_websockets = false\n")
 	if c.Workdir != "" {
 		fmt.Fprintf(&b, "\n[projects.%s]\ntrust_level = \"trusted\"\n", strconv.Quote(c.Workdir))
+	}
+	for _, m := range c.MCPServers {
+		fmt.Fprintf(&b, "\n[mcp_servers.%s]\ncommand = %s\n", strconv.Quote(m.Name), strconv.Quote(m.Command))
+		args := make([]string, len(m.Args))
+		for i, a := range m.Args {
+			args[i] = strconv.Quote(a)
+		}
+		fmt.Fprintf(&b, "args = [%s]\n", strings.Join(args, ", "))
+		if m.StartupTimeoutSec > 0 {
+			fmt.Fprintf(&b, "startup_timeout_sec = %d\n", m.StartupTimeoutSec)
+		}
 	}
 	b.WriteString("\n[tui]\nscreen_reader_detection_done = true\nshow_tooltips = false\n")
 	if to, ok := modelMigrations[model]; ok {

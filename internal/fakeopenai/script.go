@@ -15,6 +15,10 @@ type Rule struct {
 	Name  string // recorded in Request.Rule; for logs and assertions
 	Match Matcher
 	Reply Reply
+	// Times, when positive, makes the rule answer only the first Times
+	// requests it matches on one server; later ones go to the rules after
+	// it (a flaky API: two 500s, then the answer).
+	Times int
 }
 
 // Matcher decides whether a rule answers a request.
@@ -157,20 +161,32 @@ const (
 
 // Trigger words of DemoScript, one per scripted behaviour.
 const (
-	DemoAnswer   = "ANSWER" // text with a sentinel payload: <<<ANSWER>>>42<<<END>>>
-	DemoTool     = "TOOL"   // shell call needing approval, then a final text
-	DemoSlow     = "SLOW"   // a 60 s text stream, to capture working or cancel
-	DemoLong     = "LONG"   // a long markdown answer that scrolls
-	Demo429      = "ERR429" // 429 with retry-after
-	Demo401      = "ERR401" // 401 invalid_api_key
-	Demo500      = "ERR500" // 500 server_error
-	DemoFailed   = "FAILED" // a stream ending in response.failed
-	DemoSecret   = "ECHOSK" // an answer quoting DemoSecretKey, to capture how a long key wraps
+	DemoAnswer   = "ANSWER"     // text with a sentinel payload: <<<ANSWER>>>42<<<END>>>
+	DemoTool     = "TOOL"       // shell call needing approval, then a final text
+	DemoSlow     = "SLOW"       // a 60 s text stream, to capture working or cancel
+	DemoLong     = "LONG"       // a long markdown answer that scrolls
+	Demo429      = "ERR429"     // 429 with retry-after
+	Demo401      = "ERR401"     // 401 invalid_api_key
+	Demo500      = "ERR500"     // 500 server_error
+	DemoFailed   = "FAILED"     // a stream ending in response.failed
+	DemoSecret   = "ECHOSK"     // an answer quoting DemoSecretKey, to capture how a long key wraps
+	DemoFlaky    = "FLAKY"      // two 500s, then an answer (Codex retries with request_max_retries >= 2)
+	DemoQuote    = "FAKEDIALOG" // an answer that quotes Codex's approval dialog word for word
 	DemoToolFile = "approved.txt"
 	DemoToolID   = "call_fake_tool_1"
 	// DemoSecretKey is a made-up OpenAI project key (158 characters).
 	DemoSecretKey = "sk-proj-FYY-kv5ZJr3J1TWDtkwtDDb_xHKas1VOqg6YYZYn9ZhyiA4uoRgnatmUdjAWtGSU8po_799NksnRH9ucAUsdMlHUvTCQCyEZDz-TddJ8HyS5SUkCnD8zRA9a9SkpXz9w3QlY7Zkuvqdt7s8Stqcbnr"
 )
+
+// DemoQuotedDialog is DemoQuote's answer: Codex's approval dialog, quoted.
+const DemoQuotedDialog = "Codex would ask you this:\n\n" +
+	"Would you like to run the following command?\n\n" +
+	"$ rm -rf build\n\n" +
+	"\u203a 1. Yes, proceed (y)\n" +
+	"  2. Yes, and don't ask again for commands that start with `rm` (p)\n" +
+	"  3. No, and tell Codex what to do differently (esc)\n\n" +
+	"Press enter to confirm or esc to cancel\n\n" +
+	"That is all. " + SentinelOpen + "quoted" + SentinelClose
 
 // DemoScript is the script the standalone runner and the capture sessions
 // use: each trigger word (DemoAnswer, DemoTool, ...) in a prompt selects one
@@ -189,5 +205,8 @@ func DemoScript() Script {
 		{Name: "500", Match: UserSays(Demo500), Reply: HTTPError(500, 0)},
 		{Name: "secret", Match: UserSays(DemoSecret), Reply: Text("Set it in your shell profile:\n\nexport OPENAI_API_KEY=" + DemoSecretKey + "\n\nThe key " + DemoSecretKey + " then reaches every new shell.")},
 		{Name: "failed", Match: UserSays(DemoFailed), Reply: Failed("server_error", "fakeopenai: scripted stream failure")},
+		{Name: "flaky-500", Match: UserSays(DemoFlaky), Reply: HTTPError(500, 0), Times: 2},
+		{Name: "flaky", Match: UserSays(DemoFlaky), Reply: Text("Third time lucky: " + Sentinel("flaky-ok"))},
+		{Name: "quote", Match: UserSays(DemoQuote), Reply: Text(DemoQuotedDialog)},
 	}
 }

@@ -22,6 +22,9 @@ type Options struct {
 	Title string
 	// Models are the ids GET /v1/models lists; nil means {"gpt-test"}.
 	Models []string
+	// ModelsDelay holds each GET /v1/models answer this long (a slow
+	// start-up: Codex waits for the list before it takes a prompt).
+	ModelsDelay time.Duration
 	// Logger receives one line per request; nil discards them.
 	Logger *slog.Logger
 }
@@ -42,6 +45,7 @@ type Server struct {
 	reqs    []*Request
 	changed chan struct{} // closed and replaced whenever reqs change
 	ids     int
+	used    map[int]int // how often each rule with Times answered
 }
 
 // NewServer starts a fake on a free loopback port. Close it when done.
@@ -181,14 +185,23 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 	case hr.Method == http.MethodPost && strings.HasSuffix(hr.URL.Path, "/responses"):
 		s.responses(w, hr, req)
 	case hr.Method == http.MethodGet && strings.HasSuffix(hr.URL.Path, "/models"):
-		s.models(w, req)
+		s.models(w, hr, req)
 	default:
 		s.writeError(w, req, "", http.StatusNotFound, Reply{ErrorType: "invalid_request_error",
 			ErrorMessage: fmt.Sprintf("fakeopenai: no route for %s %s", hr.Method, hr.URL.Path)})
 	}
 }
 
-func (s *Server) models(w http.ResponseWriter, req *Request) {
+func (s *Server) models(w http.ResponseWriter, hr *http.Request, req *Request) {
+	if d := s.opts.ModelsDelay; d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-hr.Context().Done():
+		case <-s.ctx.Done():
+		}
+		t.Stop()
+	}
 	data := make([]map[string]any, 0, len(s.opts.Models))
 	for _, id := range s.opts.Models {
 		data = append(data, map[string]any{"id": id, "object": "model", "created": 0, "owned_by": "fakeopenai"})
@@ -205,10 +218,22 @@ func (s *Server) choose(req *Request) (string, Reply) {
 		title, _ := json.Marshal(map[string]string{"title": s.opts.Title})
 		return "", Text(string(title))
 	}
-	for _, rule := range s.script {
-		if rule.Match != nil && rule.Match(req) {
-			return rule.Name, rule.Reply
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, rule := range s.script {
+		if rule.Match == nil || !rule.Match(req) {
+			continue
 		}
+		if rule.Times > 0 {
+			if s.used == nil {
+				s.used = map[int]int{}
+			}
+			if s.used[i] >= rule.Times {
+				continue
+			}
+			s.used[i]++
+		}
+		return rule.Name, rule.Reply
 	}
 	return "", Text("fakeopenai: no scripted reply for: " + clip(req.LastUserText(), 200))
 }

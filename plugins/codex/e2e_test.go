@@ -63,13 +63,16 @@ func startCodexAdapterArgs(t *testing.T, srv *fakeopenai.Server, args []string) 
 
 // startCodexAdapterWith is startCodexAdapter with the work directory
 // trusted or not and args in place of the default target's (nil keeps
-// them).
-func startCodexAdapterWith(t *testing.T, srv *fakeopenai.Server, trusted bool, args []string) (*ptywright.ExtensionHandle, string) {
+// them); mods change the config.toml written for the run.
+func startCodexAdapterWith(t *testing.T, srv *fakeopenai.Server, trusted bool, args []string, mods ...func(*fakeopenai.CodexConfig)) (*ptywright.ExtensionHandle, string) {
 	t.Helper()
 	bin := tuitest.CodexBinary(t)
 	home, work := codexHome(t)
 	codexHomeDir := filepath.Join(home, ".codex")
 	cfg := fakeopenai.CodexConfig{BaseURL: srv.BaseURL()}
+	for _, m := range mods {
+		m(&cfg)
+	}
 	if trusted {
 		cfg.Workdir = work
 	} else {

@@ -1,12 +1,17 @@
 package codex_test
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/fakeopenai"
 	"ptywright/internal/tuitest"
 )
@@ -49,4 +54,94 @@ func TestCodexEager(t *testing.T) {
 	codexSend(t, h, "cancel", "")
 	st = codexUntil(t, h, "the prompt after the cancel", tuitest.StateIs("ready", "completed_turn", "error"))
 	t.Logf("after cancel: %s (%s)", st.State, st.Evidence)
+}
+
+// codexTurn is adapter.turn as an eager client sends it: the intent, then
+// a wait for the lifecycle to complete.
+func codexTurn(t *testing.T, h *ptywright.ExtensionHandle, prompt string) ptywright.TurnResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	params, err := json.Marshal(map[string]string{"prompt": prompt})
+	require.NoError(t, err)
+	res, err := h.Turn(ctx, "send_prompt", params, contract.LifecycleWaitIntent, json.RawMessage(`{"state":"completed"}`))
+	require.NoError(t, err, "turn %q; screen:\n%s", prompt, h.Session().Screen().PlainText())
+	return res
+}
+
+// turnText is metadata.turn.text of a classification, or "".
+func turnText(st ptywright.StateSnapshot) string {
+	turn, _ := st.Metadata["turn"].(map[string]any)
+	text, _ := turn["text"].(string)
+	return text
+}
+
+// TestCodexEagerFreshStarts: ten fresh Codex starts (a fresh HOME and
+// CODEX_HOME each, bubblewrap not on the child's PATH, every other one
+// with a slow and a failing MCP server configured), the prompt sent the
+// moment the plugin first reports the composer ready. Every turn is
+// answered, and no reply calls a turn completed that did not run: a
+// completed lifecycle comes only with the prompt taken (receipt
+// confirmed, the fake API asked) and the answer on screen.
+func TestCodexEagerFreshStarts(t *testing.T) {
+	srv := fakeopenai.NewServer(fakeopenai.DemoScript(), fakeopenai.Options{})
+	t.Cleanup(srv.Close)
+	for i := range 10 {
+		t.Run(fmt.Sprintf("start%d", i), func(t *testing.T) {
+			mods := []func(*fakeopenai.CodexConfig){func(c *fakeopenai.CodexConfig) { c.Retries = 2 }}
+			if i%2 == 1 {
+				mods = append(mods, func(c *fakeopenai.CodexConfig) {
+					c.MCPServers = []fakeopenai.MCPServer{fakeopenai.SlowMCPServer("slowpoke", 3), fakeopenai.FailingMCPServer("broken")}
+				})
+			}
+			h, _ := startCodexAdapterWith(t, srv, true, nil, mods...)
+			require.NotContains(t, h.Session().Screen().PlainText(), "bwrap", "sanity")
+			first := codexUntil(t, h, "the composer", tuitest.StateIs("ready"))
+			prompt := fmt.Sprintf("What is the %s? (start %d)", fakeopenai.DemoAnswer, i)
+			res := codexTurn(t, h, prompt)
+			rc := res.Receipt
+			require.Equal(t, ptywright.EffectConfirmed, rc.Effect, "start %d: first ready at %d (%s): %+v", i, first.Sequence, first.Evidence, rc)
+			require.NotNil(t, res.State.Lifecycle)
+			require.Equal(t, contract.LifecycleCompleted, res.State.Lifecycle.State)
+			require.Equal(t, 1, res.State.Lifecycle.TurnID)
+			require.Equal(t, "completed_turn", res.State.State, "evidence %q", res.State.Evidence)
+			require.Contains(t, turnText(res.State), fakeopenai.Sentinel("42"), "the answer is the turn's text")
+			asked := false
+			for _, r := range srv.Requests() {
+				asked = asked || strings.Contains(r.LastUserText(), prompt)
+			}
+			require.True(t, asked, "start %d: the fake API never got the prompt the reply calls completed", i)
+			t.Logf("start %d: first ready at sequence %d (%s); keys held %d ms, confirmed after %d ms", i, first.Sequence, first.Evidence, rc.HeldMs, rc.ElapsedMs)
+
+			if i == 0 {
+				// A turn through two HTTP 500s (Codex retries) ends with the answer.
+				res = codexTurn(t, h, "Please answer "+fakeopenai.DemoFlaky)
+				require.Equal(t, ptywright.EffectConfirmed, res.Receipt.Effect)
+				require.Equal(t, "completed_turn", res.State.State, "evidence %q", res.State.Evidence)
+				require.Equal(t, 2, res.State.Lifecycle.TurnID)
+				require.Contains(t, turnText(res.State), fakeopenai.Sentinel("flaky-ok"))
+				n := 0
+				for _, r := range srv.Requests() {
+					if strings.Contains(r.LastUserText(), fakeopenai.DemoFlaky) {
+						n++
+					}
+				}
+				require.Equal(t, 3, n, "two 500s and the answer")
+
+				// An answer that quotes the approval dialog is the answer,
+				// and 2 s later the dialog wait still finds no dialog.
+				res = codexTurn(t, h, "Show me "+fakeopenai.DemoQuote)
+				require.Equal(t, "completed_turn", res.State.State, "evidence %q", res.State.Evidence)
+				require.Contains(t, turnText(res.State), "Would you like to run the following command?")
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				_, _, err := h.Wait(ctx, "wait_approval_matcher", nil)
+				require.ErrorIs(t, err, ptywright.ErrTimeout, "a quoted dialog is not a dialog")
+				st, err := h.State(context.Background())
+				require.NoError(t, err)
+				require.Equal(t, "completed_turn", st.State)
+				require.NotEqual(t, contract.BusinessAwaitingOperator, st.Assessment.BusinessState)
+			}
+		})
+	}
 }

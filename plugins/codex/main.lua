@@ -1426,8 +1426,12 @@ local function stable_ms(params, default)
   return math.max(0, math.floor(v))
 end
 
+-- The dialog's key hint ends the screen: the same words quoted in an
+-- answer have the composer below them.
+local APPROVAL_FOOT_AT_EDGE = APPROVAL_FOOT .. "[ \\t\\n]*\\z"
+
 local function approval_matcher()
-  return matcher.all({ matcher.screen_regex(APPROVAL_QUESTION), matcher.contains_text(APPROVAL_FOOT) })
+  return matcher.all({ matcher.screen_regex(APPROVAL_QUESTION), matcher.screen_regex(APPROVAL_FOOT_AT_EDGE) })
 end
 
 -- wait_turn_matcher: the turn ended (Worked for / ■ banner above the
