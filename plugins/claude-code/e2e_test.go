@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/contract"
 	"ptywright/internal/fakeanthropic"
 	"ptywright/internal/tuitest"
 	"ptywright/plugins"
@@ -131,6 +132,11 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	const (
 		helloAnswer  = "Hello from the fake model."
 		approvedDone = "Done: approved.txt written."
+		overloadDone = "Answered after the overload."
+		// A permission dialog as Claude Code draws it, in the model's text.
+		quotedDialog = "Claude Code would show you this:\n\nBash command\n\n  rm -rf build\n  Remove the build directory\n\n" +
+			"Do you want to proceed?\n\u276f 1. Yes\n  2. Yes, and don't ask again for rm commands in this project\n  3. No\n\n" +
+			"Esc to cancel \u00b7 Tab to amend\n\nThat is the whole dialog."
 	)
 	var slow strings.Builder
 	for i := 1; i <= 40; i++ {
@@ -145,6 +151,10 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 			ToolUses: []fakeanthropic.ToolUse{fakeanthropic.BashTool("echo denied > denied.txt", "Write denied.txt")}}},
 		{When: fakeanthropic.Match{ToolResult: "Bash"}, Reply: fakeanthropic.Reply{Text: approvedDone}},
 		{When: fakeanthropic.Match{Prompt: "stream slowly"}, Reply: fakeanthropic.Reply{Text: slow.String(), ChunkRunes: 8, Delay: 100 * time.Millisecond}},
+		// Two 529s, then the answer: Claude Code retries.
+		{When: fakeanthropic.Match{Prompt: "overloaded twice"}, Reply: fakeanthropic.Reply{Error: &fakeanthropic.Overloaded}, Times: 2},
+		{When: fakeanthropic.Match{Prompt: "overloaded twice"}, Reply: fakeanthropic.Reply{Text: overloadDone}},
+		{When: fakeanthropic.Match{Prompt: "quote a dialog"}, Reply: fakeanthropic.Reply{Text: quotedDialog}},
 	})
 
 	plugins, err := plugins.New(plugins.Options{})
@@ -270,6 +280,36 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 			}
 		}
 		require.True(t, dropped, "the slow stream was not dropped by the client")
+	})
+
+	t.Run("a turn through two 529s", func(t *testing.T) {
+		c.t = t
+		c.send("send_prompt", map[string]string{"prompt": "overloaded twice please"})
+		st := c.wait("wait_turn_matcher")
+		c.expect(st, "completed_turn")
+		require.Equal(t, overloadDone, metaMap(st.Metadata, "turn")["text"])
+		n := 0
+		for _, r := range srv.MessagesRequests() {
+			if r.Messages != nil && strings.Contains(r.Messages.LastUserText(), "overloaded twice") {
+				n++
+			}
+		}
+		require.Equal(t, 3, n, "two 529s and the answer")
+	})
+
+	t.Run("an answer quoting a dialog", func(t *testing.T) {
+		c.t = t
+		c.send("send_prompt", map[string]string{"prompt": "quote a dialog please"})
+		st := c.wait("wait_turn_matcher")
+		c.expect(st, "completed_turn")
+		require.Contains(t, metaMap(st.Metadata, "turn")["text"], "Do you want to proceed?")
+		// For 2 s, every screen change is classified, as an eager
+		// auto-approver would: none may read as a dialog.
+		st, err := tuitest.EagerUntil(h, func(st ptywright.StateSnapshot) bool {
+			return st.Assessment != nil && st.Assessment.BusinessState == contract.BusinessAwaitingOperator
+		}, 2*time.Second)
+		require.Error(t, err, "a quoted dialog read as a live one: %s (%s)", st.State, st.Evidence)
+		c.expect(st, "completed_turn")
 	})
 
 	t.Logf("end-to-end wall time: %s", time.Since(start).Round(time.Millisecond))
