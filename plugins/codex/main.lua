@@ -946,6 +946,14 @@ local function detect_composer(view, ctx)
   if #unknown > 0 then
     return named(unknown_reading(view, ui, metadata, anomalies, unknown, turn), ctx, "codex.unrecognized")
   end
+  if not status.directory and (view.title == nil or view.title == "") then
+    -- Codex draws the composer before its session is configured; then it
+    -- has set no title and shows no status line. A prompt sent now is
+    -- held ("Waiting for startup") and, if the composer is touched
+    -- meanwhile, never sent: this is not ready.
+    return named(result(view, "starting", 0.8, "composer before the session is configured: no status line, no title",
+      { business_state = "working", input_mode = "freeform", ui_context = ui, anomalies = anomalies }, metadata), ctx, "codex.not_configured")
+  end
   local signal, rule = nil, nil
   if working then
     signal, rule = "working line: " .. working.line, "codex.working_line"
