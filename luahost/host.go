@@ -88,7 +88,8 @@ var luaHost = &luart.Host{
 // its exported functions:
 //
 //	classify(ctx)        -> {state, confidence?, evidence?, metadata?, last_intent?}
-//	<intent>(params)     -> {actions = {...}?, last_intent = "..."?}
+//	<intent>(params)     -> {actions = {...}?, last_intent = "..."?, expect?,
+//	                         retry?, resend?, await = {states = {...}, within_ms?}?}
 //	<name>_matcher(params) -> a matcher table (ptywright.matcher.*)
 //	<predicate>(input)   -> boolean or {matched, evidence?, capture?}
 //	describe()           -> {intents, wait_matchers, states} (optional)
@@ -97,6 +98,13 @@ var luaHost = &luart.Host{
 // and matcher tables are decoded through Action's and Matcher's JSON forms,
 // so they are validated exactly as a JSON-RPC client's would be; a plan may
 // only contain actions the manifest has permission for.
+//
+// An intent may raise ptywright.invalid_params(message) (the caller's
+// params are wrong: ErrInvalidParams) or ptywright.refuse(message) (the
+// screen does not allow it now: ErrIntentRefused); any other error is the
+// plugin's own failure. A plan's await holds its keys until the screen's
+// state is one of the states, then plans again on that screen; see
+// ptywright.ActionPlan.Await.
 //
 // Each Extension owns one Lua state, so module-level values persist
 // between its calls and are not shared with any other instance. Calls are

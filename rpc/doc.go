@@ -69,7 +69,11 @@
 // started (missing, a directory, not executable, not a runnable format), an
 // inline plugin.call script that does not load (a Lua syntax error), and
 // params a plugin rejects by raising ptywright.invalid_params(message) (the
-// built-in plugins do for a missing or mistyped param). A plugin's own
+// built-in plugins do for a missing or mistyped param). An intent a plugin
+// declines on the screen as it is, by raising ptywright.refuse(message)
+// (approve with no dialog up, send_prompt into a composer that still holds
+// text), is -32006 "intent refused": nothing was written, the params may be
+// right, and the same intent may succeed on a later screen. A plugin's own
 // failure (any other Lua error) is -32603.
 //
 // Fields added to the reference's wire (all additive):
@@ -84,7 +88,15 @@
 //     readiness held the keys), elapsed_ms, state_before, and
 //     confirmed_state, evidence or reason. An ignored send is a success
 //     reply with effect "ignored"; adapter.turn then does not wait, and its
-//     matched is null.
+//     matched is null. A plan may await a screen that takes its keys (the
+//     built-in plugins' send_prompt awaits a composer they know is ready):
+//     the keys wait for it, and when it does not come within the plan's
+//     window nothing is written and the effect is "not_sent", with a reason
+//     naming the state the screen stayed in (adapter.turn does not wait
+//     then either).
+//   - A prompt's turn (lifecycle turn_id) starts only when its receipt is
+//     confirmed or unverified: an ignored or not sent prompt leaves the
+//     lifecycle as it was, in the reply and in every notification.
 //   - session.input answers {sent, bytes, sequence}.
 //   - session.wait and adapter.wait take after_sequence: screen,
 //     transcript, cursor and lua branches match only once the screen has

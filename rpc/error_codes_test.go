@@ -132,3 +132,20 @@ func writePlugin(t *testing.T, dir, name, kind, source string) string {
 	require.NoError(t, os.WriteFile(filepath.Join(pdir, "main.lua"), []byte(source), 0o644))
 	return filepath.Join(pdir, "manifest.toml")
 }
+
+// TestRefusedIntentIsIntentRefused: an intent a built-in plugin declines on
+// the screen as it is (approve with no dialog up) is -32006 with the
+// plugin's reason, over a real socket; nothing is written and the adapter
+// is unharmed.
+func TestRefusedIntentIsIntentRefused(t *testing.T) {
+	plugins, err := plugins.New(plugins.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, plugins.Close()) })
+	srv := newServer(t, Options{Plugins: plugins})
+	c := dialUnix(t, serveUnix(t, srv), NDJSON)
+	a := c.startAdapter(map[string]any{"plugin": "codex", "program": "/bin/sh", "args": []string{"-c", "cat"}})
+	e := c.callErr("adapter.send", map[string]any{"adapter": a.Adapter, "intent": "approve"})
+	requireError(t, e, CodeIntentRefused, "approve: not possible in state")
+	c.do("adapter.state", map[string]any{"adapter": a.Adapter}, nil)
+	c.do("adapter.close", map[string]any{"adapter": a.Adapter}, nil)
+}

@@ -42,6 +42,7 @@ func TestCodeMapsRootSentinels(t *testing.T) {
 		{plugins.ErrExists, CodeInvalidParams},
 		{plugins.ErrBuiltin, CodeInvalidParams},
 		{ptywright.ErrNoMatch, CodeInvalidParams},
+		{ptywright.ErrIntentRefused, CodeIntentRefused},
 		{asciicast.ErrInvalid, CodeInvalidParams},
 		{ptywright.ErrProcessExited, CodeSessionClosed},
 		{&manifest.Error{Field: "name", Reason: "name is required"}, CodeInvalidParams},

@@ -15,7 +15,7 @@
 //     matcher constructors gated by the manifest's permissions, re.*,
 //     text.* (text.go: trim, is_blank, starts, contains, split_lines,
 //     find_line, for every plugin), json helpers, empty_array,
-//     invalid_params; and the runtime SDK (sdk.go):
+//     invalid_params and refuse; and the runtime SDK (sdk.go):
 //     emit, on, on_cleanup, context, log.*, and the Ok/Err hook results.
 //   - Lua↔Go conversion (conv.go, convpush.go) through JSON shapes, exact
 //     for integers up to 2^53, bounded in depth and memory.
