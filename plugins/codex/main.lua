@@ -1458,9 +1458,16 @@ function M.wait_approval_matcher(params)
   return matcher.all({ approval_matcher(), matcher.screen_stable(tonumber(params.stable_ms) or 200) })
 end
 
--- wait_ready_matcher: the empty composer, still for stable_ms (default 500).
+-- CONFIGURED: a footer line that Codex draws only once its session is
+-- configured (the status line, or the agents hint); before that the
+-- composer shows "? for shortcuts" alone and a prompt is held.
+local CONFIGURED = "(?m)^  .*(?: \194\183 [~/]|\226\134\144 for agents).*(?:\\n.*){0,2}\\z"
+
+-- wait_ready_matcher: the empty composer of a configured session, still
+-- for stable_ms (default 500).
 function M.wait_ready_matcher(params)
-  return matcher.all({ matcher.screen_regex(READY), matcher.screen_stable(tonumber(params.stable_ms) or 500) })
+  return matcher.all({ matcher.screen_regex(READY), matcher.screen_regex(CONFIGURED),
+    matcher.screen_stable(tonumber(params.stable_ms) or 500) })
 end
 
 local function intent(name, description, schema)
@@ -1495,7 +1502,7 @@ function M.describe()
       { name = "wait_turn_matcher", description = "The turn ended (Worked for or a ■ banner right above the composer) or an approval dialog is up, and the screen is still for completed_turn_stable_ms.",
         params_schema = { type = "object", properties = { completed_turn_stable_ms = { type = "integer", minimum = 0 }, stable_ms = { type = "integer", minimum = 0 } } } },
       { name = "wait_approval_matcher", description = "An approval dialog is up and still for stable_ms (default 200; keys sent sooner can be lost).", params_schema = STABLE_SCHEMA },
-      { name = "wait_ready_matcher", description = "The empty composer is up and still for stable_ms (default 500).", params_schema = STABLE_SCHEMA },
+      { name = "wait_ready_matcher", description = "The empty composer of a configured session (its status line or agents hint drawn) is up and still for stable_ms (default 500).", params_schema = STABLE_SCHEMA },
     },
     states = STATES,
     ui_contexts = { "normal_prompt", "slash_command", "selection_menu", "approval_prompt", "login", "login_api_key", "trust_prompt",
