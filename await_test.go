@@ -2,6 +2,7 @@ package ptywright_test
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"sync"
 	"testing"
@@ -139,7 +140,12 @@ func TestIgnoredPromptStartsNoTurn(t *testing.T) {
 		require.Zero(t, tr.State.Lifecycle.TurnID, "the reply claims no turn")
 		require.Equal(t, contract.LifecycleWaiting, tr.State.Lifecycle.State)
 	}
-	time.Sleep(300 * time.Millisecond) // Past the completion window: nothing may complete later either.
+	// Past the completion window nothing completes later either: a
+	// lifecycle wait for completed runs out.
+	ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
+	defer cancel()
+	_, _, err := h.Wait(ctx, contract.LifecycleWaitIntent, json.RawMessage(`{"state":"completed"}`))
+	require.ErrorIs(t, err, ptywright.ErrTimeout)
 	lc := h.Lifecycle()
 	require.Zero(t, lc.TurnID)
 	require.Equal(t, contract.LifecycleWaiting, lc.State)
