@@ -102,6 +102,31 @@ func TestAwaitNotSentWhenTheScreenNeverComes(t *testing.T) {
 	require.Nil(t, tr.Wait)
 }
 
+// When the program exits while the keys wait, the receipt says not_sent
+// at once, not at the end of the window: no screen will come.
+func TestAwaitNotSentWhenTheProgramExits(t *testing.T) {
+	tuitest.NoLeak(t)
+	m := manifest.Manifest{Name: "menu", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua",
+		Permissions: []manifest.Permission{manifest.PermissionInputWrite, manifest.PermissionMatcherWait, manifest.PermissionScreenRead}}
+	ext, err := luahost.New(m, []byte(awaitLua), luahost.Options{})
+	require.NoError(t, err)
+	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", "echo Waiting for startup; sleep 0.3"}})
+	if err != nil {
+		_ = ext.Close()
+	}
+	require.NoError(t, err)
+	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{})
+	t.Cleanup(func() { require.NoError(t, h.Close()) })
+	waitFor(t, s, ptywright.ContainsText("Waiting for startup"))
+	res, err := h.Send(context.Background(), "choose", nil)
+	require.NoError(t, err)
+	rc := res.Receipt
+	require.Equal(t, ptywright.EffectNotSent, rc.Effect, "%+v", rc)
+	require.Contains(t, rc.Reason, "the program exited while the keys waited for menu")
+	require.Zero(t, rc.Bytes)
+	require.Less(t, rc.HeldMs, int64(5000), "not the 10 s window")
+}
+
 // ptywright.refuse is a typed error: ErrIntentRefused, not an internal
 // error nor invalid params, and nothing is written.
 func TestRefusedIntentIsTyped(t *testing.T) {

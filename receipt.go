@@ -91,8 +91,8 @@ type Receipt struct {
 	// Sequence is the screen's sequence as the first write began: pass it to
 	// After (adapter.wait's after_sequence) to see only what followed.
 	Sequence uint64 `json:"sequence"`
-	// HeldMs is how long input readiness held the keys for the screen to
-	// settle.
+	// HeldMs is how long the keys were held: for a screen that takes them
+	// (a plan's Await) and for the screen to settle (input readiness).
 	HeldMs int64 `json:"held_ms"`
 	// ElapsedMs runs from the first write to the verdict.
 	ElapsedMs int64 `json:"elapsed_ms"`
@@ -135,12 +135,12 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 	}
 	// The plugin plans on what it last classified: make that the screen
 	// as it is now, so a plan (or a refusal) never rests on an old one.
-	h.classifyNow(ctx)
+	planned, _ := h.classifyNow(ctx)
 	plan, err := h.planLocked(ctx, intent, params)
 	if err != nil {
 		return rc, err
 	}
-	if plan.Await != nil && len(plan.Actions) > 0 {
+	if plan.Await != nil && len(plan.Actions) > 0 && !slices.Contains(plan.Await.States, planned.State) {
 		took, err := h.awaitInput(ctx, plan.Await, &rc)
 		if err != nil || !took {
 			return rc, err
@@ -210,13 +210,15 @@ func (h *ExtensionHandle) awaitInput(ctx context.Context, a *InputAwait, rc *Rec
 		if slices.Contains(a.States, st.State) {
 			return true, nil
 		}
+		if isDone(h.s.exited) {
+			// No screen will come: the output is all read.
+			rc.Effect, rc.Reason = EffectNotSent, fmt.Sprintf("the program exited while the keys waited for %s (last state %s: %s)",
+				strings.Join(a.States, " or "), st.State, st.Evidence)
+			return false, nil
+		}
 		select {
 		case <-changed:
-			if isDone(h.s.exited) {
-				rc.Effect, rc.Reason = EffectNotSent, fmt.Sprintf("the program exited while the keys waited for %s (last state %s: %s)",
-					strings.Join(a.States, " or "), st.State, st.Evidence)
-				return false, nil
-			}
+		case <-h.s.exited:
 		case <-deadline.C:
 			rc.Effect, rc.Reason = EffectNotSent, fmt.Sprintf("the screen did not show %s within %d ms; it stayed %s (%s), so nothing was written",
 				strings.Join(a.States, " or "), window.Milliseconds(), st.State, st.Evidence)

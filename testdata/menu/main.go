@@ -31,8 +31,10 @@ func main() {
 		flushInput(0)
 	}
 	fmt.Print("\033[2J\033[HPick a fruit:\r\n  1. Apples\r\n  2. Pears\r\n> ")
-	time.Sleep(time.Duration(*deaf) * time.Millisecond)
-	flushInput(0) // What was typed so far is lost, as in the real programs.
+	if *deaf > 0 {
+		time.Sleep(time.Duration(*deaf) * time.Millisecond)
+		flushInput(0) // What was typed so far is lost, as in the real programs.
+	}
 	buf := make([]byte, 1)
 	for {
 		if _, err := os.Stdin.Read(buf); err != nil {
