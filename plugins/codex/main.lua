@@ -234,7 +234,7 @@ local function busy_sign(line)
   if has(lower, "esc to cancel") or has(lower, "esc to interrupt") or has(lower, "esc cancel") or has(lower, "esc interrupt") then
     return true
   end
-  if line:match("\226[\160-\163][\128-\191]") or line:match("^%s*[\226][\128][\162] ") or line:match("^%s*\226\151\166 ") then
+  if line:match("\226[\160-\163][\128-\191]") or bullet_rest(trim(line)) then
     return true -- a Braille spinner frame, or the working line's bullets
   end
   for _, w in ipairs(BUSY_WORDS) do
@@ -875,7 +875,7 @@ end
 
 local function detect_composer(view, ctx)
   local lines = view.lines
-  local composer = find_composer(lines)
+  local composer = view.composer
   if not composer then
     return nil
   end
@@ -1048,10 +1048,11 @@ function M.classify(ctx)
   -- that fired and the rules tried before it, so a plain classify costs
   -- nothing for them.
   local considered = ctx.explain and {} or nil
-  local composer = find_composer(view.lines)
+  -- Found once: the live-edge rules and the composer rule both need it.
+  view.composer = find_composer(view.lines)
   for _, rule in ipairs(DETECTORS) do
     local r = nil
-    if not (rule.live_edge and composer) then
+    if not (rule.live_edge and view.composer) then
       r = rule[2](view, ctx)
     end
     if r then
