@@ -2186,7 +2186,7 @@ end
 function M.describe()
   return {
     intents = {
-      { name = "send_prompt", description = "Bracketed-pastes the prompt and presses Enter; last_intent = prompt_submitted.",
+      { name = "send_prompt", description = "Bracketed-pastes the prompt and presses Enter; last_intent = prompt_submitted. The keys wait for a prompt box the plugin knows is ready (ready, completed_turn or error; receipt not_sent when none comes); refused (-32006) when the box still holds typed text.",
         params_schema = str_param("prompt", "the prompt text") },
       { name = "approve", description = "Accepts the dialog on screen: option 1 of a permission / plan dialog (Enter, or its digit when the cursor moved), \"Yes\" on the API-key page, \"Yes, I trust this folder\" on the trust dialog.",
         params_schema = NO_PARAMS },

@@ -1481,7 +1481,7 @@ local STABLE_SCHEMA = { type = "object", properties = { stable_ms = { type = "in
 function M.describe()
   return {
     intents = {
-      intent("send_prompt", "Bracketed-pastes the prompt and presses Enter; sets last_intent prompt_submitted (anchors a lifecycle turn).", PROMPT_SCHEMA),
+      intent("send_prompt", "Bracketed-pastes the prompt and presses Enter; sets last_intent prompt_submitted (anchors a lifecycle turn). The keys wait for a composer the plugin knows is ready (ready, completed_turn or error; receipt not_sent when none comes); refused (-32006) when the composer still holds text.", PROMPT_SCHEMA),
       intent("steer", "Sends text into the running turn (paste + Enter): Codex restarts the request with it.", PROMPT_SCHEMA),
       intent("queue", "Queues a follow-up (paste + Tab) that Codex sends when the running turn completes.", PROMPT_SCHEMA),
       intent("approve", "Approves once: y in an approval dialog, Enter on the trust prompt."),
