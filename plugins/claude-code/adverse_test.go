@@ -15,9 +15,9 @@ import (
 
 // TestClaudeCodeUnknownStatusIsNotReady: in every fixture that reads as
 // submit-ready, the status row under the prompt box replaced by text no
-// rule knows (alone, or as one more segment beside known ones) makes the
-// reading not submit-ready, with an unrecognized_screen anomaly; with a
-// busy sign in it, working.
+// rule knows (alone, or as one more segment beside known ones), or such a
+// line in the row above the box, makes the reading not submit-ready, with
+// an unrecognized_screen anomaly; with a busy sign in it, working.
 func TestClaudeCodeUnknownStatusIsNotReady(t *testing.T) {
 	ext := newClaudeExtension(t)
 	mutated := 0
@@ -49,19 +49,28 @@ func TestClaudeCodeUnknownStatusIsNotReady(t *testing.T) {
 			lines = append(lines, "")
 			row = bottom + 1
 		}
+		top := bottom - 1
+		for top >= 0 && !strings.HasPrefix(lines[top], "──────────") {
+			top--
+		}
+		require.GreaterOrEqual(t, top, 1, "%s: no top rule above the prompt", fx.Name)
 		for _, m := range []struct {
 			what, text string
 			busy       bool
+			at         int
 		}{
-			{"alone", "  Frobnicating the widget", false},
-			{"busy", "  Waiting for the flux capacitor · esc to cancel", true},
-			{"beside known segments", strings.TrimRight(status, " ") + " · frobnicator armed", false},
+			{"alone", "  Frobnicating the widget", false, row},
+			{"busy", "  Waiting for the flux capacitor · esc to cancel", true, row},
+			{"beside known segments", strings.TrimRight(status, " ") + " · frobnicator armed", false, row},
+			{"above the box", "Frobnicating the widget", false, top - 1},
+			{"above the box, right-aligned", strings.Repeat(" ", 40) + "frobnicator armed", false, top - 1},
+			{"above the box, busy", "Retrying the flux capacitor", true, top - 1},
 		} {
 			if m.what == "beside known segments" && (status == "" || strings.Contains(status, "for shell mode")) {
 				continue // No status row, or the shortcuts grid, which is known as a block.
 			}
 			mut := append([]string{}, lines...)
-			mut[row] = m.text
+			mut[m.at] = m.text
 			got := classifyText(t, ext, strings.Join(mut, "\n"))
 			a := got.Assessment
 			require.False(t, a.SubmitReady(), "%s, %s: submit-ready on an unknown status row: %s (%s)", fx.Name, m.what, got.State, got.Evidence)

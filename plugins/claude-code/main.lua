@@ -897,6 +897,19 @@ local function classify_box(ctx, lines, last, box)
   end
 
   local unknown = unknown_status_rows(lines, box.bottom + 1, last)
+  -- Claude Code keeps a blank row above the prompt box, or a
+  -- right-aligned hint ("ctrl+y to paste deleted text", "◐ medium ·
+  -- /effort"); anything else there is a line no rule placed.
+  local above = box.top - 1
+  if above >= 1 and not is_blank(lines[above]) then
+    if indent(lines[above]) < 20 then
+      table.insert(unknown, 1, { row = above, text = trim(lines[above]) })
+    else
+      for i, u in ipairs(unknown_status_rows(lines, above, above)) do
+        table.insert(unknown, i, u)
+      end
+    end
+  end
   if #unknown > 0 then
     local busy = false
     for _, u in ipairs(unknown) do
