@@ -391,3 +391,24 @@ func TestChooseOptionMissIsInvalidParams(t *testing.T) {
 		})
 	}
 }
+
+// TestClaudeCodeTypingIntentsAwaitAKnownScreen: send_prompt and steer hold
+// their keys for a screen the plugin knows takes them, and send_prompt
+// refuses a prompt box that still holds typed text, naming it.
+func TestClaudeCodeTypingIntentsAwaitAKnownScreen(t *testing.T) {
+	fixtures := claudeFixturesByName(t)
+	for _, tt := range []struct{ screen, intent, state string }{
+		{"completed_turn_hello_24x80", "send_prompt", "completed_turn"},
+		{"completed_turn_hello_24x80", "steer", "thinking"},
+	} {
+		plan, err := claudeAfter(t, fixtures, tt.screen).Plan(context.Background(), tt.intent, json.RawMessage(`{"prompt":"hello"}`))
+		require.NoError(t, err, tt.intent)
+		require.NotNil(t, plan.Await, "%s awaits a screen", tt.intent)
+		require.Contains(t, plan.Await.States, tt.state, tt.intent)
+		require.NotContains(t, plan.Await.States, "unrecognized", tt.intent)
+		require.NotContains(t, plan.Await.States, "starting", tt.intent)
+	}
+	_, err := claudeAfter(t, fixtures, "ready_prompt_typed_24x80").Plan(context.Background(), "send_prompt", json.RawMessage(`{"prompt":"hello"}`))
+	require.ErrorIs(t, err, ptywright.ErrIntentRefused)
+	require.ErrorContains(t, err, `the prompt box still holds text ("hello there fake model")`)
+}

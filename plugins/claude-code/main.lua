@@ -1899,9 +1899,16 @@ function M.force_cancel(_input)
   return plan({ action.key("escape"), action.key("escape") }, "cancelling", EXPECT_CANCELLED)
 end
 
+-- The states whose prompt box takes typed text, a running turn's
+-- included: steer's keys wait for one, never into a screen the plugin
+-- does not know or a dialog.
+local TYPING_STATES = { "thinking", "cancelling", "ready", "completed_turn", "error" }
+
 function M.steer(input)
   local prompt = want_string(input, "prompt", "steer")
-  return plan({ action.bracketed_paste(prompt), action.key("enter") }, nil, expect_submitted(history_line(prompt)))
+  local p = plan({ action.bracketed_paste(prompt), action.key("enter") }, nil, expect_submitted(history_line(prompt)))
+  p.await = { states = TYPING_STATES, within_ms = 3000 }
+  return p
 end
 
 -- normalize_key turns a caller's key name into the host's: "Shift-Tab" ->

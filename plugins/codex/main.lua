@@ -1273,15 +1273,20 @@ end
 
 -- steer sends text into a running turn: Codex aborts the request in flight
 -- and sends a new one with the text appended.
+-- The states whose composer takes typed text, a running turn's included:
+-- steer's and queue's keys wait for one, never into a screen the plugin
+-- does not know or a dialog.
+local TYPING_AWAIT = { states = { "thinking", "cancelling", "ready", "completed_turn", "error" }, within_ms = 3000 }
+
 function M.steer(params)
   local prompt = prompt_of(params, "steer")
-  return { actions = { action.bracketed_paste(prompt), action.key("enter") }, expect = CHANGED }
+  return { actions = { action.bracketed_paste(prompt), action.key("enter") }, expect = CHANGED, await = TYPING_AWAIT }
 end
 
 -- queue adds a follow-up that Codex sends once the running turn completes.
 function M.queue(params)
   local prompt = prompt_of(params, "queue")
-  return { actions = { action.bracketed_paste(prompt), action.key("tab") }, expect = CHANGED }
+  return { actions = { action.bracketed_paste(prompt), action.key("tab") }, expect = CHANGED, await = TYPING_AWAIT }
 end
 
 function M.approve(_params)

@@ -429,3 +429,24 @@ func TestChooseOptionMissIsInvalidParams(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexTypingIntentsAwaitAKnownScreen: the intents that type into the
+// composer hold their keys for a screen the plugin knows takes them, and
+// send_prompt refuses a composer that still holds text, naming it.
+func TestCodexTypingIntentsAwaitAKnownScreen(t *testing.T) {
+	for _, tt := range []struct{ fixture, intent, state string }{
+		{"ready_24x80", "send_prompt", "ready"},
+		{"working_24x80", "steer", "thinking"},
+		{"working_24x80", "queue", "thinking"},
+	} {
+		plan, err := codexPlan(t, tt.fixture, tt.intent, `{"prompt":"hello"}`)
+		require.NoError(t, err, tt.intent)
+		require.NotNil(t, plan.Await, "%s awaits a screen", tt.intent)
+		require.Contains(t, plan.Await.States, tt.state, tt.intent)
+		require.NotContains(t, plan.Await.States, "unrecognized", tt.intent)
+		require.NotContains(t, plan.Await.States, "starting", tt.intent)
+	}
+	_, err := codexPlan(t, "typing_24x80", "send_prompt", `{"prompt":"hello"}`)
+	require.ErrorIs(t, err, ptywright.ErrIntentRefused)
+	require.ErrorContains(t, err, `the composer still holds text ("Tell me the ANSWER")`)
+}
