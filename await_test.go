@@ -180,3 +180,48 @@ func TestIgnoredPromptStartsNoTurn(t *testing.T) {
 		require.Zero(t, st.TurnID, "a notification claimed a turn: %+v", st)
 	}
 }
+
+// catLua reads `cat` as always ready; "prompt" types a line and expects
+// its echo, so the receipt comes only after the screen already shows the
+// answer the turn waits for.
+const catLua = `
+local M = {}
+local action, matcher = ptywright.action, ptywright.matcher
+function M.classify(ctx)
+  return { state = "ready", assessment = { availability = "supported", business_state = "idle", input_mode = "freeform", ui_context = "normal_prompt" } }
+end
+function M.prompt(p)
+  return { actions = { action.text(p.prompt), action.key("enter") }, last_intent = "prompt_submitted",
+    expect = { matcher = matcher.contains_text(p.prompt) } }
+end
+return M`
+
+// A prompt whose receipt comes in after the screen already shows its
+// answer completes: the confirmed turn finds its evidence in the latest
+// observation and its completion deadline is kept without another screen
+// change.
+func TestConfirmedPromptCompletesWithoutAnotherChange(t *testing.T) {
+	tuitest.NoLeak(t)
+	m := manifest.Manifest{Name: "cat", Kind: manifest.KindAdapter, Version: "1.0.0", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua",
+		Permissions: []manifest.Permission{manifest.PermissionInputWrite, manifest.PermissionMatcherWait, manifest.PermissionScreenRead}}
+	ext, err := luahost.New(m, []byte(catLua), luahost.Options{})
+	require.NoError(t, err)
+	s, err := ptywright.Start(ptywright.Options{Program: "/bin/cat"})
+	if err != nil {
+		_ = ext.Close()
+	}
+	require.NoError(t, err)
+	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Lifecycle: &contract.LifecycleOptions{CompletionStability: 100 * time.Millisecond}})
+	t.Cleanup(func() { require.NoError(t, h.Close()) })
+	for i := range 10 {
+		prompt := "question" + strconv.Itoa(i)
+		res, err := h.Send(context.Background(), "prompt", json.RawMessage(`{"prompt":"`+prompt+`"}`))
+		require.NoError(t, err)
+		require.Equal(t, ptywright.EffectConfirmed, res.Receipt.Effect, "%+v", res.Receipt)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		st, _, err := h.Wait(ctx, contract.LifecycleWaitIntent, json.RawMessage(`{"state":"completed"}`))
+		cancel()
+		require.NoError(t, err, "turn %d never completed", i+1)
+		require.Equal(t, i+1, st.Lifecycle.TurnID)
+	}
+}

@@ -28,8 +28,12 @@ type lifecycle struct {
 	tr      *contract.LifecycleTracker
 	status  contract.LifecycleStatus
 	changed chan struct{} // closed and replaced when status changes
-	stop    chan struct{}
-	done    chan struct{}
+	// rearm wakes observeLoop to take the tracker's next deadline again
+	// after a step it did not make itself (a confirmed turn may already
+	// be a completion candidate, with no screen change to come).
+	rearm chan struct{}
+	stop  chan struct{}
+	done  chan struct{}
 	// OnLifecycle callbacks take tickets in the order of their changes
 	// (issued, under extMu) and run when their turn comes (notified,
 	// under notifyMu), holding no lock: a callback may then take a lock
@@ -43,7 +47,8 @@ type lifecycle struct {
 func (h *ExtensionHandle) startLifecycle(opts contract.LifecycleOptions) {
 	now := time.Now()
 	tr := contract.NewLifecycleTracker(opts, now)
-	h.lc = &lifecycle{tr: tr, status: tr.Status(), changed: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
+	h.lc = &lifecycle{tr: tr, status: tr.Status(), changed: make(chan struct{}), rearm: make(chan struct{}, 1),
+		stop: make(chan struct{}), done: make(chan struct{})}
 	h.lc.turn = sync.NewCond(&h.lc.notifyMu)
 	go h.observeLoop()
 }
@@ -82,6 +87,7 @@ func (h *ExtensionHandle) observeLoop() {
 		case <-changed:
 			// A burst of output is observed once per wake-up: the next
 			// watch returns the latest sequence.
+		case <-h.lc.rearm:
 		case <-tick:
 			h.publish(func(tr *contract.LifecycleTracker) contract.LifecycleStatus { return tr.Tick(time.Now()) })
 		}
@@ -128,6 +134,10 @@ func (h *ExtensionHandle) settleTurn(taken bool) {
 		}
 		return tr.Withdraw()
 	})
+	select {
+	case h.lc.rearm <- struct{}{}:
+	default: // A wake-up is already pending.
+	}
 }
 
 // publish applies step under extMu and reports a changed status.
