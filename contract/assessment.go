@@ -96,6 +96,12 @@ type ParserMetadata struct {
 	RequestedVersion    string `json:"requested_version,omitempty"`
 	SelectionSource     string `json:"selection_source,omitempty"`
 	BaselineInvalidated bool   `json:"baseline_invalidated,omitempty"`
+	// Anomalies are the parser's anomalies, as the parsing contract lists
+	// them among the parser metadata: DecodeAssessment fills them from the
+	// assessment's own anomalies when the plugin gives none here, and an
+	// empty list (never null) when there are none. The assessment's
+	// top-level Anomalies carry the same list.
+	Anomalies []Anomaly `json:"anomalies"`
 }
 
 // Anomaly is a structured irregularity attached to an assessment.
@@ -162,6 +168,14 @@ const AnomalyUnknownAssessmentFields = "unknown_assessment_fields"
 // AnomalyUnknownAssessmentFields anomaly. A known field of the wrong type
 // is still an error.
 func DecodeAssessment(raw []byte) (SurfaceAssessment, error) {
+	a, err := decodeAssessment(raw)
+	if err == nil && a.ParserMetadata != nil && a.ParserMetadata.Anomalies == nil {
+		a.ParserMetadata.Anomalies = append([]Anomaly{}, a.Anomalies...)
+	}
+	return a, err
+}
+
+func decodeAssessment(raw []byte) (SurfaceAssessment, error) {
 	var a SurfaceAssessment
 	if err := wire.StrictDecode(raw, &a); err == nil {
 		return a, nil
