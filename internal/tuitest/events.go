@@ -19,6 +19,7 @@ type LogBuffer struct {
 	b  bytes.Buffer
 }
 
+// Write appends p under the buffer's lock (io.Writer, for the handler).
 func (s *LogBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
