@@ -250,35 +250,42 @@ return M`))
 }
 
 // TestHookNumbersAreNeverAltered: an integer a Lua number cannot hold
-// exactly is refused, naming the argument, rather than rounded; one within
-// ±2^53 makes the round trip unchanged, in both directions.
+// exactly is refused, naming the argument, rather than rounded; a literal
+// written as a double comes in whatever its magnitude; every number makes
+// the round trip unchanged, in both directions, and a Lua number beyond
+// ±2^53 goes out as the double it is, in floating form.
 func TestHookNumbersAreNeverAltered(t *testing.T) {
 	p := tuitest.EchoPlugins(t, plugins.Options{Limits: tuitest.TestLimits})
 	ctx := context.Background()
 	const echo = `function echo(...) return {...} end
 function big() return 2^53 + 2 end
 function nested() return {deep = {-2^60}} end`
-	for _, args := range []string{`[9007199254740992, -9007199254740992, 1.5, 0.1, 12345678901234]`, `[{"n": 9007199254740991}]`} {
+	for _, args := range []string{`[9007199254740992, -9007199254740992, 1.5, 0.1, 12345678901234]`, `[{"n": 9007199254740991}]`,
+		`[0.1, -2.5, 1e-7, 6.02214076e+23, 1.7976931348623157e+308]`, `[1e300, -4.5e20, 9007199254740993.0]`} {
 		got, err := p.CallInline(ctx, echo, "echo", json.RawMessage(args), luahost.HookOptions{})
-		require.NoError(t, err)
+		require.NoError(t, err, args)
 		require.JSONEq(t, args, string(got.Ok))
 	}
-	for _, tt := range []struct{ args, path string }{
-		{`[9007199254740993]`, "args[0]"},
-		{`[1, 9223372036854775807]`, "args[1]"},
-		{`[{"a": [1, -9007199254740993]}]`, "args[0].a[1]"},
-		{`[1e300]`, "args[0]"},
-		{`[1e999]`, "args[0]"},
+	for _, tt := range []struct{ args, path, why string }{
+		{`[9007199254740993]`, "args[0]", "beyond ±2^53"},
+		{`[1, 9223372036854775807]`, "args[1]", "beyond ±2^53"},
+		{`[{"a": [1, -9007199254740993]}]`, "args[0].a[1]", "beyond ±2^53"},
+		{`[1e999]`, "args[0]", "beyond the range of a double"},
 	} {
 		_, err := p.CallInline(ctx, echo, "echo", json.RawMessage(tt.args), luahost.HookOptions{})
 		require.ErrorIs(t, err, ptywright.ErrInvalidParams, tt.args)
 		require.ErrorContains(t, err, tt.path+": number ")
-		require.ErrorContains(t, err, "beyond ±2^53")
+		require.ErrorContains(t, err, tt.why)
 	}
-	_, err := p.CallInline(ctx, echo, "big", nil, luahost.HookOptions{})
-	require.ErrorContains(t, err, "result: number 9.007199254740994e+15 is beyond ±2^53")
-	_, err = p.CallInline(ctx, echo, "nested", nil, luahost.HookOptions{})
-	require.ErrorContains(t, err, "result.deep[1]: number")
+	got, err := p.CallInline(ctx, echo, "big", nil, luahost.HookOptions{})
+	require.NoError(t, err)
+	require.Equal(t, "9.007199254740994e+15", string(got.Ok), "a double beyond ±2^53 goes out in floating form")
+	back, err := p.CallInline(ctx, echo, "echo", json.RawMessage("["+string(got.Ok)+"]"), luahost.HookOptions{})
+	require.NoError(t, err, "and comes back in unaltered")
+	require.JSONEq(t, "["+string(got.Ok)+"]", string(back.Ok))
+	got, err = p.CallInline(ctx, echo, "nested", nil, luahost.HookOptions{})
+	require.NoError(t, err)
+	require.JSONEq(t, `{"deep":[-1.152921504606847e+18]}`, string(got.Ok))
 	// json_decode keeps the same promise inside Lua.
 	_, err = p.CallInline(ctx, `function d() return ptywright.json_decode("[9007199254740993]") end`, "d", nil, luahost.HookOptions{})
 	require.ErrorContains(t, err, "beyond ±2^53")

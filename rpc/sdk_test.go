@@ -274,6 +274,9 @@ func TestPluginCall(t *testing.T) {
 		{map[string]any{"plugin": "sdk", "hook": "add", "args": []any{3, 4}}, `{"ok":7}`},
 		{map[string]any{"plugin": "sdk", "hook": "fail", "args": []any{"not today"}}, `{"err":"not today"}`},
 		{map[string]any{"plugin": "sdk", "hook": "raw", "args": []any{map[string]any{"a": []any{1}}}}, `{"ok":{"got":{"a":[1]}}}`},
+		// Doubles written as doubles come back unaltered, whatever their magnitude.
+		{map[string]any{"plugin": "sdk", "hook": "raw", "args": json.RawMessage(`[[0.1, -2.5, 1e-7, 6.02214076e+23, 1.7976931348623157e+308]]`)},
+			`{"ok":{"got":[0.1, -2.5, 1e-7, 6.02214076e+23, 1.7976931348623157e+308]}}`},
 		{map[string]any{"plugin": "sdk", "hook": "chatty", "args": nil, "timeout_ms": 5000}, `{"ok":true,"output":"working\n"}`},
 		// Any exported function, not only the declared hooks.
 		{map[string]any{"plugin": "sdk", "hook": "wait_turn_matcher", "args": []any{map[string]any{"text": "x"}}}, `{"ok":{"type":"contains_text","value":"x"}}`},

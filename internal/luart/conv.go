@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"sort"
 	"strconv"
+	"strings"
 
 	lua "github.com/Shopify/go-lua"
 )
@@ -19,11 +20,18 @@ import (
 //     is an IEEE-754 double: one that is integral becomes an int64 on the
 //     Go side, any other a float64; NaN and ±Inf have no JSON form and
 //     are errors.
-//   - A number whose magnitude is beyond 2^53 (9007199254740992) is an
-//     error in both directions, naming its path: a double holds every
-//     integer up to 2^53 but not beyond (9007199254740993 would arrive as
-//     ...992), and the runtime never alters a number silently. Larger
-//     values travel as strings.
+//   - The runtime never alters a number silently. A double holds every
+//     integer up to 2^53 (9007199254740992) but not beyond (9007199254740993
+//     would arrive as ...992), so an integer beyond ±2^53 is an error,
+//     naming its path: a JSON integer literal (no ".", "e" or "E") coming
+//     in, or a Go integer. A literal written with a fraction or an exponent
+//     (6.02214076e+23, 1.7976931348623157e+308) is a double, which Lua
+//     holds exactly: it comes in whatever its magnitude, and one beyond the
+//     range of a double (1e999) is an error. A Lua number going out that is
+//     beyond ±2^53 is a double and goes out as one, in JSON floating form
+//     (9.007199254740994e+15, a json.Number on the Go side), so it comes
+//     back in unaltered. Large integers that must stay exact travel as
+//     strings.
 //   - A table whose keys are all positive integers is an array, its holes
 //     null (as JSON null decodes to a hole); one whose keys are all
 //     strings is an object. A table with other keys (mixed, 0, fractions,
@@ -132,7 +140,9 @@ func luaNumber(f float64, path string) (any, error) {
 		return nil, convertErr(path, "number %v has no JSON form", f)
 	}
 	if f < -maxExactInt || f > maxExactInt {
-		return nil, errBeyondExact(path, strconv.FormatFloat(f, 'g', -1, 64))
+		// A double, not an integer a caller could read back exactly:
+		// floating form, so it is read back as the same double.
+		return json.Number(strconv.FormatFloat(f, 'e', -1, 64)), nil
 	}
 	if f == math.Trunc(f) {
 		return int64(f), nil
@@ -149,13 +159,20 @@ func errBeyondExact(path, num string) error {
 	return convertErr(path, "number %s is beyond ±2^53 (9007199254740992), the range a Lua number holds exactly; pass it as a string", num)
 }
 
-// jsonNumber converts a JSON number for Lua, refusing one beyond ±2^53
-// (every double of that magnitude is an integer, most of them not the one
-// written).
+// jsonNumber converts a JSON number for Lua: a literal with a fraction or
+// an exponent is a double, taken as written; an integer literal beyond
+// ±2^53 is refused (every double of that magnitude is an integer, most of
+// them not the one written).
 func jsonNumber(n json.Number, path string) (float64, error) {
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, convertErr(path, "number %s: %v", n, err)
+	}
+	if strings.ContainsAny(string(n), ".eE") {
+		if math.IsInf(f, 0) {
+			return 0, convertErr(path, "number %s is beyond the range of a double", n)
+		}
+		return f, nil
 	}
 	if math.IsInf(f, 0) || f < -maxExactInt || f > maxExactInt {
 		return 0, errBeyondExact(path, string(n))

@@ -3,6 +3,7 @@ package luart
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -32,8 +33,9 @@ func pushDecoded(l *lua.State, v any, depth int) error {
 		}
 		l.PushNumber(f)
 	case float64:
-		if v < -maxExactInt || v > maxExactInt {
-			return errBeyondExact("", strconv.FormatFloat(v, 'g', -1, 64))
+		// A double, held exactly whatever its magnitude.
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: number %v has no JSON form", errConvert, v)
 		}
 		l.PushNumber(v)
 	case int:
