@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"ptywright/contract"
 )
@@ -297,7 +298,9 @@ func (h *ExtensionHandle) Extract(ctx context.Context, e Extraction) (ExtractRes
 }
 
 // ErrNoMatch is returned by extraction when the pattern or sentinels are not
-// in the text.
+// in the text, with a result that says so (Matched false, SearchedChars).
+// It is an outcome, not a caller's mistake: it is not ErrInvalidParams, and
+// adapter.extract answers it as a result with "matched": false.
 var ErrNoMatch = errors.New("ptywright: no match")
 
 // Extraction is caller-owned answer association over projected dialog.
@@ -315,10 +318,16 @@ type Extraction struct {
 	Redactor *Redactor `json:"-"`
 }
 
-// ExtractResult is an extracted answer.
+// ExtractResult is an extracted answer, or the report that none was found.
 type ExtractResult struct {
-	Text   string `json:"text"`
-	Method string `json:"method"`
+	// Matched is false when the pattern or sentinels were not in the
+	// searched text (Extract then also returns ErrNoMatch).
+	Matched bool   `json:"matched"`
+	Text    string `json:"text"`
+	Method  string `json:"method"`
+	// SearchedChars is how many characters were searched: the dialog, or
+	// its last TailChars.
+	SearchedChars int `json:"searched_chars"`
 }
 
 // Extract runs e over text.
@@ -329,10 +338,10 @@ func (e Extraction) Extract(text string) (ExtractResult, error) {
 	if (e.Regex == "") == (len(e.Sentinels) == 0) {
 		return ExtractResult{}, fmt.Errorf("%w: exactly one of regex or sentinels is required", ErrInvalidParams)
 	}
-	if e.TailChars > 0 {
-		if r := []rune(text); len(r) > e.TailChars {
-			text = string(r[len(r)-e.TailChars:])
-		}
+	searched := utf8.RuneCountInString(text)
+	if e.TailChars > 0 && searched > e.TailChars {
+		r := []rune(text)
+		text, searched = string(r[len(r)-e.TailChars:]), e.TailChars
 	}
 	if e.Regex != "" {
 		re, err := regexp.Compile(e.Regex)
@@ -341,9 +350,9 @@ func (e Extraction) Extract(text string) (ExtractResult, error) {
 		}
 		all := re.FindAllStringSubmatchIndex(text, -1)
 		if len(all) == 0 {
-			return ExtractResult{}, fmt.Errorf("%w: regex %q", ErrNoMatch, e.Regex)
+			return ExtractResult{Method: "tail_regex", SearchedChars: searched}, fmt.Errorf("%w: regex %q in %d characters", ErrNoMatch, e.Regex, searched)
 		}
-		return ExtractResult{Text: *capture(text, all[len(all)-1]), Method: "tail_regex"}, nil
+		return ExtractResult{Matched: true, Text: *capture(text, all[len(all)-1]), Method: "tail_regex", SearchedChars: searched}, nil
 	}
 	if len(e.Sentinels) != 2 || e.Sentinels[0] == "" || e.Sentinels[1] == "" {
 		return ExtractResult{}, fmt.Errorf("%w: sentinels: need [start, end], both non-empty", ErrInvalidParams)
@@ -355,10 +364,10 @@ func (e Extraction) Extract(text string) (ExtractResult, error) {
 	if i := strings.LastIndex(text, start); i >= 0 {
 		body := text[i+len(start):]
 		if j := strings.Index(body, end); j >= 0 {
-			return ExtractResult{Text: strings.TrimSpace(unwrap(body[:j])), Method: "sentinel"}, nil
+			return ExtractResult{Matched: true, Text: strings.TrimSpace(unwrap(body[:j])), Method: "sentinel", SearchedChars: searched}, nil
 		}
 	}
-	return ExtractResult{}, fmt.Errorf("%w: sentinels %q…%q", ErrNoMatch, start, end)
+	return ExtractResult{Method: "sentinel", SearchedChars: searched}, fmt.Errorf("%w: sentinels %q…%q in %d characters", ErrNoMatch, start, end, searched)
 }
 
 // unwrap joins a payload the terminal wrapped over several rows.

@@ -221,14 +221,17 @@ func TestProjectionAndExtraction(t *testing.T) {
 	// The prompt echo quotes the sentinels; the last start marker wins, and
 	// an unfinished answer is no match rather than the echo.
 	echo := "reply as <<<A>>>x<<<E>>>\n<<<A>>>partial"
-	_, err = ptywright.Extraction{Sentinels: []string{"<<<A>>>", "<<<E>>>"}}.Extract(echo)
+	res, err = ptywright.Extraction{Sentinels: []string{"<<<A>>>", "<<<E>>>"}}.Extract(echo)
 	require.ErrorIs(t, err, ptywright.ErrNoMatch)
+	require.NotErrorIs(t, err, ptywright.ErrInvalidParams, "no match is an outcome, not a caller's mistake")
+	require.Equal(t, ptywright.ExtractResult{Method: "sentinel", SearchedChars: len(echo)}, res)
 
 	res, err = ptywright.Extraction{Regex: `answer: (\d+)`, TailChars: 20}.Extract("answer: 1\n....................answer: 2")
 	require.NoError(t, err)
-	require.Equal(t, "2", res.Text)
-	_, err = ptywright.Extraction{Regex: `answer: (\d+)`, TailChars: 5}.Extract("answer: 1")
+	require.Equal(t, ptywright.ExtractResult{Matched: true, Text: "2", Method: "tail_regex", SearchedChars: 20}, res)
+	res, err = ptywright.Extraction{Regex: `answer: (\d+)`, TailChars: 5}.Extract("answer: 1")
 	require.ErrorIs(t, err, ptywright.ErrNoMatch)
+	require.Equal(t, ptywright.ExtractResult{Method: "tail_regex", SearchedChars: 5}, res)
 	_, err = ptywright.Extraction{}.Extract("x")
 	require.ErrorIs(t, err, ptywright.ErrInvalidParams)
 	_, err = ptywright.Extraction{Regex: "(", Sentinels: nil}.Extract("x")

@@ -5,6 +5,7 @@ package rpc
 import (
 	"encoding/json"
 	"sort"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -181,13 +182,17 @@ func adapterConformance(t *testing.T, c, other *client, f Framing) {
 	// match, and both at once.
 	m = c.ref(f, "16", `{"jsonrpc":"2.0","id":16,"method":"adapter.extract","params":{"adapter":"e1","regex":"(th\\w+)"}}`)
 	require.Nil(t, m.Error)
-	require.JSONEq(t, `{"text":"third","method":"tail_regex"}`, string(m.Result))
+	require.JSONEq(t, `{"matched":true,"text":"third","method":"tail_regex","searched_chars":`+strconv.Itoa(searchedChars(t, m.Result))+`}`, string(m.Result))
 	c.sendText("e1", "ANSWER[42]")
 	m = c.ref(f, "17", `{"jsonrpc":"2.0","id":17,"method":"adapter.extract","params":{"adapter":"e1","sentinels":["ANSWER[","]"],"tail_chars":4000}}`)
 	require.Nil(t, m.Error)
-	require.JSONEq(t, `{"text":"42","method":"sentinel"}`, string(m.Result))
+	require.JSONEq(t, `{"matched":true,"text":"42","method":"sentinel","searched_chars":`+strconv.Itoa(searchedChars(t, m.Result))+`}`, string(m.Result))
 	m = c.ref(f, "18", `{"jsonrpc":"2.0","id":18,"method":"adapter.extract","params":{"adapter":"e1","regex":"never (seen)"}}`)
-	requireError(t, m.Error, CodeInvalidParams, "no match")
+	// No match is an outcome, not a caller's mistake.
+	require.Nil(t, m.Error)
+	n := searchedChars(t, m.Result)
+	require.Positive(t, n)
+	require.JSONEq(t, `{"matched":false,"text":"","method":"tail_regex","searched_chars":`+strconv.Itoa(n)+`}`, string(m.Result))
 	m = c.ref(f, "18", `{"jsonrpc":"2.0","id":18,"method":"adapter.extract","params":{"adapter":"e1","regex":"x","sentinels":["a","b"]}}`)
 	requireError(t, m.Error, CodeInvalidParams, "sentinels: exactly one of regex or sentinels")
 
@@ -399,4 +404,14 @@ func mustMarshal(t *testing.T, v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
 	return b
+}
+
+// searchedChars reads an adapter.extract result's searched_chars.
+func searchedChars(t *testing.T, raw json.RawMessage) int {
+	t.Helper()
+	var r struct {
+		SearchedChars int `json:"searched_chars"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &r))
+	return r.SearchedChars
 }

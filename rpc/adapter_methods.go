@@ -462,7 +462,11 @@ func (s *Server) adapterExtract(ctx context.Context, _ *conn, raw []byte) (any, 
 	if p.Regex != nil {
 		e.Regex = *p.Regex
 	}
-	return a.h.Extract(ctx, e)
+	res, err := a.h.Extract(ctx, e)
+	if errors.Is(err, ptywright.ErrNoMatch) {
+		return res, nil // An outcome: "matched": false.
+	}
+	return res, err
 }
 
 func (s *Server) adapterLifecycle(_ context.Context, _ *conn, raw []byte) (any, error) {

@@ -97,6 +97,10 @@
 //   - A prompt's turn (lifecycle turn_id) starts only when its receipt is
 //     confirmed or unverified: an ignored or not sent prompt leaves the
 //     lifecycle as it was, in the reply and in every notification.
+//   - adapter.extract answers {matched, text, method, searched_chars}:
+//     a pattern or sentinels not in the searched text is an outcome,
+//     "matched": false with how many characters were searched, not an
+//     error (ptywright.ErrNoMatch in Go, which is not ErrInvalidParams).
 //   - session.input answers {sent, bytes, sequence}.
 //   - session.wait and adapter.wait take after_sequence: screen,
 //     transcript, cursor and lua branches match only once the screen has

@@ -53,7 +53,6 @@ var classes = []struct {
 	{plugins.ErrNotFound, ErrInvalidParams},
 	{plugins.ErrExists, ErrInvalidParams},
 	{plugins.ErrBuiltin, ErrInvalidParams},
-	{ptywright.ErrNoMatch, ErrInvalidParams},
 	{context.DeadlineExceeded, ErrTimeout},
 	{context.Canceled, ErrCancelled},
 }

@@ -41,7 +41,6 @@ func TestCodeMapsRootSentinels(t *testing.T) {
 		{plugins.ErrNotFound, CodeInvalidParams},
 		{plugins.ErrExists, CodeInvalidParams},
 		{plugins.ErrBuiltin, CodeInvalidParams},
-		{ptywright.ErrNoMatch, CodeInvalidParams},
 		{ptywright.ErrIntentRefused, CodeIntentRefused},
 		{asciicast.ErrInvalid, CodeInvalidParams},
 		{ptywright.ErrProcessExited, CodeSessionClosed},
