@@ -104,9 +104,14 @@
 //   - session.input answers {sent, bytes, sequence}.
 //   - session.wait and adapter.wait take after_sequence: screen,
 //     transcript, cursor and lua branches match only once the screen has
-//     changed after it, and screen_stable counts from the wait's start at
-//     the earliest, so a wait sent right after input never answers with
-//     the screen from before it. adapter.turn's wait does this by itself.
+//     changed after it, so such a wait sent right after input never
+//     answers with the screen from before it. screen_stable alone is
+//     different: it counts from the last change or from the wait's start,
+//     whichever is later, and does not need a change after the sequence,
+//     so a program that takes longer than min_ms to answer (300 ms, with
+//     min_ms 200) is answered with the old screen after min_ms. Pair it
+//     with a branch that needs the answer (text, regex) when that matters.
+//     adapter.turn's wait passes the send's sequence by itself.
 //   - screen_stable measures the visible screen (text, cursor, modes): a
 //     program that redraws the same frame is stable.
 //   - Text matchers see the cursor row's blanks up to the cursor, so a
