@@ -43,6 +43,9 @@ func startProcess(program string, args []string, dir string, env []string, size 
 	if err := upt.SetWinsize(winsize(size)); err != nil {
 		return nil, fmt.Errorf("set pty size: %w", err)
 	}
+	if err := setIUTF8(upt.Slave().Fd()); err != nil {
+		return nil, fmt.Errorf("set pty IUTF8: %w", err)
+	}
 	path, err := launch.Resolve(program, dir)
 	if err != nil {
 		return nil, fmt.Errorf("start %q: %w", program, err)

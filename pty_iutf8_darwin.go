@@ -1,0 +1,15 @@
+package ptywright
+
+import "golang.org/x/sys/unix"
+
+// setIUTF8 turns on the PTY's IUTF8 input flag, as tmux and xterm do, so
+// that the line discipline's erase (Backspace in cooked mode) removes a
+// whole UTF-8 character rather than its last byte.
+func setIUTF8(fd uintptr) error {
+	t, err := unix.IoctlGetTermios(int(fd), unix.TIOCGETA)
+	if err != nil {
+		return err
+	}
+	t.Iflag |= unix.IUTF8
+	return unix.IoctlSetTermios(int(fd), unix.TIOCSETA, t)
+}
