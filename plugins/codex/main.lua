@@ -124,6 +124,10 @@ local function parse_options(lines, from, to)
       mark, rest = true, line:sub(3)
     elseif starts(line, "  ") then
       rest = line:sub(3)
+      local inner = prompt_rest(rest) -- "  › 1. …": the question dialog's highlight
+      if inner then
+        mark, rest = true, inner
+      end
     end
     local n, body
     if rest then
@@ -964,7 +968,9 @@ local function detect_composer(view, ctx)
     signal, rule = "queued follow-up inputs", "codex.queued_inputs"
   elseif hint == "tab_to_queue" then
     signal, rule = "footer: tab to queue message", "codex.tab_to_queue"
-  elseif braille_spinner(view.title) then
+  elseif turn.state == "running" and braille_spinner(view.title) then
+    -- The title spins for an MCP server still starting too, on an idle
+    -- or finished turn: only with a running turn is it the turn's.
     signal, rule = "title spinner: " .. view.title, "codex.title_spinner"
   elseif turn.state == "running" then
     signal, rule = "turn running: no Worked for or banner after the last prompt", "codex.turn_running"
@@ -1007,6 +1013,129 @@ local function detect_composer(view, ctx)
   return named(result(view, "ready", 0.9, "composer idle: " .. composer.text, idle, metadata), ctx, "codex.composer_idle")
 end
 
+-- The question dialog (request_user_input): "Question 1/1 (1
+-- unanswered)", the question, numbered options with the highlight "  ›",
+-- and the key hint "tab to add notes | enter to submit answer | esc to
+-- interrupt" ending the screen.
+local function detect_question(view)
+  if not has(view.screen, "enter to submit answer") then
+    return nil
+  end
+  local lines = view.lines
+  local q = nil
+  for i, line in ipairs(lines) do
+    if line:match("^  Question %d+/%d+") then
+      q = i
+    end
+  end
+  local foot = q and find_line(lines, "enter to submit answer", q)
+  if not foot then
+    return nil
+  end
+  for i = foot + 1, #lines do
+    if not blank(lines[i]) then
+      return nil
+    end
+  end
+  local question = trim(lines[q + 1] or "")
+  -- Rows not highlighted sit two columns further in ("    2. Red") than
+  -- those of the other dialogs: align them for parse_options.
+  local rows = {}
+  for i = q + 1, foot - 1 do
+    local line = lines[i]
+    if line:match("^    %d+%. ") then
+      line = line:sub(3)
+    end
+    rows[#rows + 1] = line
+  end
+  local opts, selected = parse_options(rows, 1, #rows)
+  if #opts == 0 then
+    return nil
+  end
+  return result(view, "waiting_for_user_input", 0.9, "question dialog: " .. question,
+    { business_state = AWAITING, input_mode = "modal", ui_context = "selection_menu", excerpt = excerpt(lines, q, foot) },
+    { options = opts, selected = selected, menu = "question", question = { text = question, progress = trim(lines[q]) } })
+end
+
+-- The resume picker (codex resume): "Resume a previous session" on top,
+-- sessions listed with the highlight "  ›", and the key hint row "enter
+-- resume   ^a archive   esc new ..." at the bottom.
+local function detect_resume(view)
+  local lines = view.lines
+  if not (lines[1] and trim(lines[1]) == "Resume a previous session") then
+    return nil
+  end
+  local hint = nil
+  for i = #lines, 1, -1 do
+    if starts(trim(lines[i]), "enter resume") then
+      hint = i
+      break
+    end
+  end
+  if not hint then
+    return nil
+  end
+  local opts, selected = {}, nil
+  local from = (find_line(lines, "Type to search") or 2) + 1
+  for i = from, hint - 1 do
+    local line = lines[i]
+    if line:match("^%s*\226\148\128") then
+      break -- the rule above the hints
+    end
+    if not blank(line) then
+      local body = trim(line)
+      local pr = prompt_rest(body)
+      opts[#opts + 1] = { index = #opts + 1, label = trim(pr or body), selected = pr ~= nil }
+      if pr then
+        selected = #opts
+      end
+    end
+  end
+  return result(view, "waiting_for_user_input", 0.9, "resume picker: " .. #opts .. " session(s)",
+    { business_state = AWAITING, input_mode = "modal", ui_context = "selection_menu", excerpt = excerpt(lines, 1, #lines) },
+    { options = opts, selected = selected, menu = "resume" })
+end
+
+-- A fatal error Codex exits with after start-up ("Error: Failed to start a
+-- fresh session ..."), with the prompt it could not send ("Unsent
+-- draft:") above it: the session is gone and the draft with it.
+local function detect_fatal(view)
+  local lines = view.lines
+  local e = nil
+  for i, line in ipairs(lines) do
+    if starts(line, "Error: ") then
+      e = i
+      break
+    end
+  end
+  if not e then
+    return nil
+  end
+  local text = { lines[e]:sub(8) }
+  local j = e + 1
+  while lines[j] and not blank(lines[j]) do
+    text[#text + 1] = lines[j]
+    j = j + 1
+  end
+  -- The message wraps mid-word at the screen's edge: join the rows as
+  -- they are.
+  local message = table.concat(text, "")
+  local metadata = { error = { kind = "fatal", message = message } }
+  local d = find_line(lines, "Unsent draft:", 1, e)
+  if d and lines[d] == "Unsent draft:" then
+    local draft = {}
+    local k = d + 1
+    while lines[k] and not blank(lines[k]) do
+      draft[#draft + 1] = lines[k]
+      k = k + 1
+    end
+    metadata.unsent_draft = table.concat(draft, "\n")
+  end
+  return result(view, "error", 0.85, "fatal error, Codex exited: " .. message:sub(1, 80),
+    { availability = "disconnected", business_state = "unknown", input_mode = "closed", ui_context = "unknown",
+      anomalies = { { code = "error_banner", message = message } } }, metadata)
+end
+
 -- An approval Codex announces in the title but this plugin cannot read on
 -- screen (a dialog of a kind it does not know).
 local function detect_title_approval(view)
@@ -1029,7 +1158,9 @@ local DETECTORS = {
   { "codex.trust", detect_trust, live_edge = true }, { "codex.migration", detect_migration, live_edge = true },
   { "codex.agent_center", detect_agent_center }, { "codex.approval", detect_approval, live_edge = true },
   { "codex.picker", detect_picker, live_edge = true }, { "codex.overlay", detect_overlay },
-  { "codex.composer", detect_composer }, { "codex.title_approval", detect_title_approval, live_edge = true },
+  { "codex.question", detect_question, live_edge = true }, { "codex.resume", detect_resume, live_edge = true },
+  { "codex.composer", detect_composer }, { "codex.fatal", detect_fatal, live_edge = true },
+  { "codex.title_approval", detect_title_approval, live_edge = true },
   { "codex.menu", detect_menu, live_edge = true },
 }
 
@@ -1326,6 +1457,10 @@ local function moves_then_enter(index)
 end
 
 local DIGIT_STATES = { waiting_for_permission = true, waiting_for_model_select = true, waiting_for_user_input = true }
+-- Menus of those states where a digit does not pick: the highlight is
+-- moved and Enter pressed (the question dialog was answered that way; the
+-- resume picker lists no numbers).
+local NO_DIGITS = { model_migration = true, question = true, resume = true }
 
 -- choose_option picks option {index = n} or {option = "n" | "label"}. In
 -- the approval dialog and the pickers a digit acts at once (no Enter); on
@@ -1364,7 +1499,7 @@ function M.choose_option(params)
       ptywright.invalid_params("choose_option: no option " .. index .. " on screen")
     end
   end
-  if DIGIT_STATES[memo.state] and memo.menu ~= "model_migration" and index >= 1 and index <= 9 then
+  if DIGIT_STATES[memo.state] and NO_DIGITS[memo.menu] == nil and index >= 1 and index <= 9 then
     return { actions = { action.text(tostring(index)) }, expect = LEAVE }
   end
   return { actions = moves_then_enter(index), expect = LEAVE }

@@ -89,7 +89,10 @@ func TestCodexClassifyBeyondFixtures(t *testing.T) {
 	}{
 		{"streaming without title or queue: no end marker after the prompt", streamingBare, "", "", "thinking", "turn running", contract.BusinessWorking, ""},
 		{"streaming with an idle title: the open turn wins", streamingBare, "Fake task | work", "", "thinking", "turn running", contract.BusinessWorking, ""},
-		{"idle-looking screen with the busy spinner in the title", codexFixtureText(t, "completed_turn_24x80"), "⠋ Fake task | work", "", "thinking", "title spinner", contract.BusinessWorking, ""},
+		// The title also spins while an MCP server starts, on a finished
+		// turn that takes prompts (mcp_completed_while_starting): the
+		// spinner alone is no running turn.
+		{"finished turn with the busy spinner in the title", codexFixtureText(t, "completed_turn_24x80"), "⠋ Fake task | work", "", "completed_turn", "Worked for", contract.BusinessIdle, ""},
 		{"completed turn without a title", codexFixtureText(t, "completed_turn_24x80"), "", "prompt_submitted", "completed_turn", "Worked for", contract.BusinessIdle, ""},
 		{"second turn running below the first one's Worked for", codexSecondTurn(t), "", "prompt_submitted", "thinking", "Working (0s", contract.BusinessWorking, ""},
 		{"working after cancel", codexFixtureText(t, "working_24x80"), "⠋ Fake task | work", "cancelling", "cancelling", "Working (1s", contract.BusinessWorking, ""},
