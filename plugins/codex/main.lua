@@ -46,14 +46,14 @@ local STATES = {
   { name = "waiting_for_trust", description = "The folder trust prompt (a git repository not yet trusted)." },
   { name = "waiting_for_model_select", description = "A model choice waits: the model or reasoning-effort picker (/model), or the start-up model migration prompt." },
   { name = "waiting_for_permission", description = "An approval dialog (\"Would you like to run the following command?\"); metadata.approval has the command and options." },
-  { name = "waiting_for_user_input", description = "Another numbered selection menu the plugin does not know by name." },
+  { name = "waiting_for_user_input", description = "A question or a choice waits: the question dialog (metadata.question, menu question), the resume picker (menu resume), or another numbered selection menu the plugin does not know by name (menu unknown)." },
   { name = "local_ui_screen", description = "A local overlay that takes the keyboard: keyboard shortcuts, start-up warnings (F2), the agent command center, transcript backtrack mode." },
   { name = "unrecognized", description = "A composer screen with a part no rule recognises (an unknown footer hint, a line above the composer): not ready, not submit-ready; anomaly unrecognized_screen names the row. Intents that type a prompt wait for a screen the plugin knows." },
   { name = "ready", description = "The composer takes input: empty, holding text, or showing the slash-command popup (ui_context slash_command); also after an interrupted turn." },
   { name = "thinking", description = "A turn runs: working or reconnecting line, streaming answer (title spinner), queued follow-ups, or a prompt with no end marker yet." },
   { name = "cancelling", description = "A turn still runs after the cancel intent (last_intent cancelling)." },
   { name = "completed_turn", description = "The last turn ended normally (\"Worked for\" after the last prompt) and the composer is empty; metadata.turn.text is the answer." },
-  { name = "error", description = "The last turn ended with an error banner (■ ...); metadata.error has kind, message and retry_after_s. The prompt is usable again. Also a configuration error Codex exits with." },
+  { name = "error", description = "The last turn ended with an error banner (■ ...); metadata.error has kind, message and retry_after_s. The prompt is usable again. Also a configuration or start-up error Codex exits with (disconnected; metadata.unsent_draft holds a prompt it could not send)." },
   { name = "exited", description = "Codex exited: the primary screen shows the token usage and the codex resume hint." },
 }
 
