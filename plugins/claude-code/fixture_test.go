@@ -265,12 +265,12 @@ func TestClaudeCodeFixtures(t *testing.T) {
 }
 
 // claudeCodeStates are the states of the JSON-RPC reference's claude-code
-// section; every one needs a fixture.
+// section and exited; every one needs a fixture.
 var claudeCodeStates = []string{
 	"starting", "ready", "waiting_for_login", "waiting_for_trust", "waiting_for_model_select",
 	"waiting_for_enter_plan_mode", "waiting_for_plan_approval", "waiting_for_permission",
 	"waiting_for_external_editor", "usage_screen", "local_ui_screen", "waiting_for_user_input",
-	"thinking", "cancelling", "completed_turn", "error",
+	"thinking", "cancelling", "completed_turn", "error", "exited",
 }
 
 // subsetMatch checks that want is contained in got (see claudeExpectation).

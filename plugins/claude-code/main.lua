@@ -58,6 +58,7 @@ local PLACEHOLDERS = {
   "Resend your message to try again",
   "Once fixed, resend your message",
   "Press up to edit queued messages",
+  "Run /rewind to go back",
 }
 
 -- Permission dialog titles and the tool each one asks about.
@@ -528,6 +529,7 @@ local RESULT_ERRORS = {
   "API Error",
   "usage limit",
   "limit reached",
+  "Prompt is too long",
 }
 
 local function error_kind(msg)
@@ -547,6 +549,12 @@ local function error_kind(msg)
     or has(m, "econnreset") or has(m, "unable to connect") or has(m, "network")
     or has(m, "fetch failed") or has(m, "timed out") or has(m, "socket") then
     return "connection"
+  end
+  if has(m, "issue with the selected model") or has(m, "api error: 404") then
+    return "model"
+  end
+  if has(m, "request too large") or has(m, "prompt is too long") or has(m, "api error: 413") then
+    return "too_large"
   end
   if string.find(m, "api error: %d%d%d") or has(m, "overloaded") or has(m, "server error")
     or has(m, "server-side") or has(m, "request rejected") then
@@ -693,8 +701,21 @@ local function is_result_row(l)
   return starts(l, "  ⎿")
 end
 
+-- API error blocks: "● API Error: 500 ...", "● Please run /login · API
+-- Error: 403 ...", and the two that name no API error: the model not found
+-- (404) and the request too large (413).
+local API_ERROR_STARTS = { "● There's an issue with the selected model", "● Request too large (max" }
+
 local function is_api_error(l)
-  return starts(l, "● API Error")
+  if starts(l, "● API Error") or string.find(l, "^● [^\n]- · API Error: %d%d%d") then
+    return true
+  end
+  for _, p in ipairs(API_ERROR_STARTS) do
+    if starts(l, p) then
+      return true
+    end
+  end
+  return false
 end
 
 -- Status rows under the prompt box. A row is known when each of its
@@ -843,7 +864,7 @@ local function classify_box(ctx, lines, last, box)
     -- Answer text streamed so far (Claude Code shows whole lines only).
     local stop = (spin_row or box.top) - 1
     local b = last_block(lines, echo + 1, stop)
-    if b and not starts(lines[b], "● API Error") then
+    if b and not is_api_error(lines[b]) then
       local e = stop
       while e > b and (is_blank(lines[e]) or indent(lines[e]) >= 20) do
         e = e - 1
@@ -881,7 +902,7 @@ local function classify_box(ctx, lines, last, box)
   end
   local done_row, err_row, auth_row, int_row
   done_row = last_row(lines, " · done", is_done_line, from, upto)
-  err_row = last_row(lines, "● API Error", is_api_error, from, upto)
+  err_row = last_row(lines, "● ", is_api_error, from, upto)
   for _, p in ipairs(RESULT_ERRORS) do
     local r = last_row(lines, p, is_result_row, from, upto)
     if r and (not auth_row or r > auth_row) then
@@ -1059,6 +1080,14 @@ local function permission_dialog(lines, a, last, q)
   if not tool and row then
     tool = string.match(lines[row], "^● (%w+)%(")
   end
+  local mcp = nil
+  if not tool and description then
+    -- "Tool use" / "zoo — Echo Tool: (MCP)": the server and the tool.
+    local server, name = string.match(description, "^(.-) — (.-):? %(MCP%)$")
+    if server then
+      tool, mcp = "MCP", { server = server, tool = name }
+    end
+  end
   if not tool then
     tool = title
   end
@@ -1070,6 +1099,7 @@ local function permission_dialog(lines, a, last, q)
   end
   local perm = {
     tool = tool,
+    mcp = mcp,
     title = title,
     summary = summary,
     description = description,
@@ -1352,7 +1382,11 @@ local function classify_dialog(ctx, lines, last)
       break
     end
   end
-  if q and find_row(lines, q, last, "Esc to cancel") then
+  -- The footer is "Esc to cancel · Tab to amend", or (the web fetch dialog)
+  -- none: the last option, "No, … (esc)", ends the screen.
+  local ends = q and (find_row(lines, q, last, "Esc to cancel")
+    or (string.find(lines[last], "^ +%d+%. No") and has(lines[last], "(esc)")))
+  if ends then
     local perm, id, opts, sel, top = permission_dialog(lines, a, last, q)
     if perm then
       set_menu("permission", opts, sel, true)
@@ -1361,6 +1395,49 @@ local function classify_dialog(ctx, lines, last)
     end
   end
   tried("claude.permission", q and "a 'Do you want to ...?' row without the permission dialog's shape" or "no 'Do you want to ...?' row")
+
+  -- A project's new MCP server asks to be approved at start-up.
+  local mh = find_row(lines, a, last, "New MCP server found in this project:")
+  if mh and has(lines[last], "Enter to confirm") then
+    local opts, sel = parse_unnumbered(lines, mh + 1, last - 1)
+    if sel then
+      set_menu("mcp_server", opts, sel, false)
+      local meta = options_meta({ mcp_server = trim(string.match(lines[mh], ":%s*(.*)$") or "") }, opts, sel)
+      return at(result("waiting_for_user_input", 0.9, "MCP server approval: " .. trim(lines[mh]), with_status(meta), "claude.mcp_server"), mh, last)
+    end
+  end
+  tried("claude.mcp_server", "no 'New MCP server found' dialog")
+
+  -- The --resume session list.
+  local rh = nil
+  for k = a, last do
+    if trim(lines[k]) == "Resume session" then
+      rh = k
+      break
+    end
+  end
+  if rh and has(table.concat(lines, "\n", rh, last), "Enter to resume") then
+    local cur = nil
+    for k = rh + 1, last do
+      local _, t = indent(lines[k])
+      if starts(t, CURSOR .. " ") then
+        cur = trim(string.sub(t, #CURSOR + 2))
+        break
+      end
+    end
+    local meta = { resume = { selected = cur } }
+    return at(result("waiting_for_user_input", 0.85, "resume session list" .. (cur and (": " .. cur) or ""), with_status(meta), "claude.resume_list"), rh, last)
+  end
+  tried("claude.resume_list", "no 'Resume session' list")
+
+  -- Claude Code quit and printed how to resume the session.
+  for k = a, last do
+    if lines[k] == "Resume this session with:" and lines[k + 1] and string.find(lines[k + 1], "^claude .*%-%-resume %S+") then
+      local meta = { exited = true, resume_command = trim(lines[k + 1]), resume_session = string.match(lines[k + 1], "%-%-resume (%S+)") }
+      return at(result("exited", 0.9, "exit screen: Resume this session with", with_status(meta), "claude.exited"), k, k + 1)
+    end
+  end
+  tried("claude.exited", "no 'Resume this session with:' screen")
 
   -- Any other numbered menu with a cursor.
   local opts, sel = parse_numbered(lines, a, last, "label", false)
@@ -1397,6 +1474,7 @@ local ASSESS = {
   thinking = { "supported", "working", "freeform", "normal_prompt" },
   cancelling = { "supported", "working", "freeform", "normal_prompt" },
   unrecognized = { "supported", "unknown", "freeform", "unknown" },
+  exited = { "disconnected", "unknown", "closed", "exited" },
   waiting_for_login = { "supported", "awaiting_operator", "modal", "selection_menu" },
   waiting_for_trust = { "supported", "awaiting_operator", "modal", "selection_menu" },
   waiting_for_model_select = { "supported", "awaiting_operator", "modal", "selection_menu" },
@@ -2050,7 +2128,7 @@ end
 local IDLE_STATUS = "  (?:⏵⏵|⏸)[^\\n·]*(?: · (?:\\? for shortcuts|← for agents))*(?: {2,}[^\\n]*)?"
 -- The live prompt box, empty (or showing a dim placeholder), with an idle
 -- status row, at the end of the screen.
-local IDLE_BOX = "\\n─{10,}\\n❯[\\x{a0} ]?(?:Resend your message to try again|Once fixed, resend your message|Press up to edit queued messages)?\\n─{10,}\\n"
+local IDLE_BOX = "\\n─{10,}\\n❯[\\x{a0} ]?(?:Resend your message to try again|Once fixed, resend your message|Press up to edit queued messages|Run /rewind to go back)?\\n─{10,}\\n"
   .. IDLE_STATUS .. "\\s*\\z"
 -- The same with anything in the input row: Escape before the first answer
 -- line puts the cancelled prompt back there.
@@ -2074,6 +2152,8 @@ end
 local DIALOG_ENDS = {
   -- permission dialogs
   "\\n ❯? ?\\d+\\. [^\\n]*(?:\\n[^\\n]*){0,8}\\n Esc to cancel[^\\n]*\\s*\\z",
+  -- the web fetch dialog, which has no footer: its last option ends it
+  "\\n +\\d+\\. No[^\\n]*\\(esc\\)\\s*\\z",
   -- AskUserQuestion
   "\\nEnter to select · [^\\n]*\\s*\\z",
   -- plan approval and enter-plan-mode
@@ -2270,7 +2350,9 @@ function M.describe()
       { name = "waiting_for_external_editor", description = "ctrl+g: an editor owns the terminal, or the GUI-editor wait message." },
       { name = "usage_screen", description = "/usage or /cost: the Settings panel on its Usage tab." },
       { name = "local_ui_screen", description = "Other local panels: /status, /config, /help, stats, Rewind, the ctrl+o transcript view (metadata.screen)." },
-      { name = "waiting_for_user_input", description = "An AskUserQuestion dialog (metadata.question, options) or another numbered menu." },
+      { name = "waiting_for_user_input", description = "An AskUserQuestion dialog (metadata.question, options), a project's new MCP server to approve (metadata.mcp_server, options), the --resume session list (metadata.resume), or another numbered menu." },
+      { name = "unrecognized", description = "A live prompt box with a status row, or a line above the box, that no rule knows: never submit-ready (anomaly unrecognized_screen names the row). With a busy sign in it the state is thinking instead." },
+      { name = "exited", description = "Claude Code quit and printed how to resume the session (metadata.resume_session, resume_command)." },
       { name = "thinking", description = "A turn is running: 'esc to interrupt' in the status row or a spinner; metadata.activity, or metadata.error while retrying." },
       { name = "cancelling", description = "cancel was sent and the screen has not settled yet (derived from last_intent)." },
       { name = "completed_turn", description = "The turn ended with its '✻ … done' line; metadata.turn.text is the assistant's last answer block." },
