@@ -920,9 +920,13 @@ local function classify_box(ctx, lines, last, box)
   local unknown = unknown_status_rows(lines, box.bottom + 1, last)
   -- Claude Code keeps a blank row above the prompt box, or a
   -- right-aligned hint ("ctrl+y to paste deleted text", "◐ medium ·
-  -- /effort"); anything else there is a line no rule placed.
+  -- /effort"); anything else there is a line no rule placed. Typing "/"
+  -- opens the command list there ("    /branch   Create a branch ..."),
+  -- and "@" a list of paths (not captured yet: not checked).
   local above = box.top - 1
-  if above >= 1 and not is_blank(lines[above]) then
+  local slash_row = starts(box.input, "/") and above >= 1
+    and (string.find(lines[above], "^%s+/%S") or string.find(lines[above], "^%s+" .. CURSOR .. " /%S"))
+  if above >= 1 and not slash_row and not has(box.input, "@") and not is_blank(lines[above]) then
     if indent(lines[above]) < 20 then
       table.insert(unknown, 1, { row = above, text = trim(lines[above]) })
     else

@@ -133,6 +133,12 @@ local function parse_options(lines, from, to)
     if rest then
       n, body = rest:match("^(%d+)%.%s+(.-)%s*$")
     end
+    if not n and #opts > 0 and rest and rest:match("^    %S") then
+      -- Past 9 a list numbers no more (no digit picks it): the label
+      -- stands where "10. " would end it ("      GPT-5.6-Luna",
+      -- "›     GPT-5.5 (current)"). Descriptions sit further in.
+      n, body = tostring(opts[#opts].index + 1), trim(rest)
+    end
     if n then
       local label, desc = body:match("^(.-)%s%s+(%S.*)$")
       label = label or body
@@ -174,8 +180,8 @@ local function find_composer(lines)
   for i = #lines, 1, -1 do
     local rest = prompt_rest(lines[i])
     if rest then
-      if rest:match("^%d+%.%s") then
-        return nil
+      if rest:match("^%d+%.%s") or rest:match("^%s") then
+        return nil -- a list's highlighted row, numbered or not
       end
       local j = i + 1
       local text = { rest }

@@ -183,6 +183,9 @@ func TestCodexIntents(t *testing.T) {
 		{"choose_option label matching two options", "approval_exec_24x80", "choose_option", `{"option":"yes"}`, nil, nil, "more than one option"},
 		{"choose_option index not on screen", "approval_exec_24x80", "choose_option", `{"index":7}`, nil, nil, "no option 7"},
 		{"choose_option in the model picker", "model_picker_24x80", "choose_option", `{"option":"GPT-5.5"}`, []ptywright.Action{ptywright.Text("9")}, nil, ""},
+		// 0.171 lists 11 models; past 9 the rows carry no number, so no digit picks them.
+		{"choose_option past 9 in a longer picker", "model_picker_v0_171_24x80", "choose_option", `{"option":"GPT-5.6-Luna"}`, []ptywright.Action{up, enter}, nil, ""},
+		{"choose_option by digit in a longer picker", "model_picker_v0_171_24x80", "choose_option", `{"index":4}`, []ptywright.Action{ptywright.Text("4")}, nil, ""},
 		{"choose_option on the trust prompt moves and confirms", "trust_24x80", "choose_option", `{"index":2}`, []ptywright.Action{down, enter}, nil, ""},
 		{"choose_option in a sign-in list moves up", "signin_option3_selected_24x80", "choose_option", `{"index":1}`, []ptywright.Action{up, up, enter}, nil, ""},
 		{"choose_option on the migration prompt moves", "model_migration_24x80", "choose_option", `{"option":"Use existing model"}`, []ptywright.Action{down, enter}, nil, ""},
