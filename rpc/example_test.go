@@ -114,5 +114,5 @@ func ExampleOptions_plugins() {
 	// Output:
 	// true
 	// true
-	// {"jsonrpc":"2.0","id":3,"result":{"text":"hi","method":"tail_regex"}}
+	// {"jsonrpc":"2.0","id":3,"result":{"matched":true,"text":"hi","method":"tail_regex","searched_chars":5}}
 }
