@@ -726,6 +726,9 @@ end
 local STATUS_SEGMENTS = {
   ["(shift+tab to cycle)"] = true, ["/effort"] = true, ["Press Ctrl-C again to exit"] = true,
   ["paste again to expand"] = true, ["auto-summarizing"] = true,
+  -- The hints on nearly every status row, looked up before the general
+  -- rules below.
+  ["? for shortcuts"] = true, ["\226\134\144 for agents"] = true, ["esc to interrupt"] = true,
 }
 local KEYISH = { "esc", "enter", "tab", "shift", "ctrl", "alt", "meta", "cmd", "option", "space", "paste", "double",
   "!", "/", "@", "?", "#", "\226\134\144", "\226\134\145", "\226\134\147", "\226\134\146", "\226\134\181" }
@@ -757,6 +760,31 @@ end
 
 -- unknown_status_rows lists the rows first..last (the status block) that
 -- are not known status rows, as {row, text}.
+-- known_rows remembers the verdict on status rows already read: the same
+-- few rows come back on every frame. Bounded: cleared when it fills.
+local known_rows, known_rows_n = {}, 0
+
+local function known_status_row(row)
+  local v = known_rows[row]
+  if v ~= nil then
+    return v
+  end
+  v = true
+  for part in (row .. " \194\183 "):gmatch("(.-) \194\183 ") do
+    for seg in (trim(part) .. "   "):gmatch("(.-)%s%s+") do
+      seg = trim(seg)
+      if seg ~= "" and not known_segment(seg) then
+        v = false
+      end
+    end
+  end
+  if known_rows_n >= 64 then
+    known_rows, known_rows_n = {}, 0
+  end
+  known_rows[row], known_rows_n = v, known_rows_n + 1
+  return v
+end
+
 local function unknown_status_rows(lines, first, last)
   local out = {}
   -- The shortcuts help ("?") is a grid of hints whose cells wrap on narrow
@@ -767,19 +795,8 @@ local function unknown_status_rows(lines, first, last)
   end
   for k = first, last do
     local row = trim(nbsp_to_space(lines[k]))
-    if row ~= "" then
-      local known = true
-      for part in (row .. " \194\183 "):gmatch("(.-) \194\183 ") do
-        for seg in (trim(part) .. "   "):gmatch("(.-)%s%s+") do
-          seg = trim(seg)
-          if seg ~= "" and not known_segment(seg) then
-            known = false
-          end
-        end
-      end
-      if not known then
-        out[#out + 1] = { row = k, text = row }
-      end
+    if row ~= "" and not known_status_row(row) then
+      out[#out + 1] = { row = k, text = row }
     end
   end
   return out
