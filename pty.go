@@ -359,7 +359,7 @@ func (s *Session) Perform(ctx context.Context, a Action) (Written, error) {
 	}
 	if isDone(s.exited) {
 		// The kernel would swallow the bytes without complaint.
-		return w, fmt.Errorf("ptywright: %s: %w", a.Type, ErrProcessExited)
+		return w, fmt.Errorf("%s input after the exit: %w", a.Type, ErrProcessExited)
 	}
 	b, ok := a.Input(s.screen.applicationCursor())
 	if !ok {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"ptywright"
 	"ptywright/asciicast"
@@ -60,16 +61,33 @@ var classes = []struct {
 // classOf returns the JSON-RPC class of err and whether err already carries
 // it (so its message need not be prefixed with the class name).
 func classOf(err error) (class *Error, explicit bool) {
+	class, explicit, _ = classAndSentinel(err)
+	return class, explicit
+}
+
+// restated are the root sentinels whose class's message says what they
+// say ("the program exited" for ErrProcessExited): on the wire their text
+// is not repeated after it. The others (ErrInvalidAction under "invalid
+// params") say more than their class and stay.
+var restated = map[error]bool{
+	ptywright.ErrTimeout: true, ptywright.ErrCancelled: true, ptywright.ErrSessionClosed: true,
+	ptywright.ErrProcessExited: true, ptywright.ErrPermissionDenied: true, ptywright.ErrInvalidParams: true,
+	ptywright.ErrIntentRefused: true,
+}
+
+// classAndSentinel is classOf and the root sentinel that gave the class
+// (nil when none did).
+func classAndSentinel(err error) (class *Error, explicit bool, sentinel error) {
 	var e *Error
 	if errors.As(err, &e) {
-		return e, true
+		return e, true, nil
 	}
 	for _, c := range classes {
 		if errors.Is(err, c.err) {
-			return c.class, false
+			return c.class, false, c.err
 		}
 	}
-	return ErrInternal, false
+	return ErrInternal, false, nil
 }
 
 // Code returns the JSON-RPC code the server answers err with.
@@ -125,10 +143,25 @@ type waitEvidence struct {
 // client. The message is redacted with the default policy: an error may
 // quote a parameter or screen text holding a secret.
 func toWire(err error) *Error {
-	class, explicit := classOf(err)
-	msg := wire.Unprefix(err.Error())
+	class, explicit, sentinel := classAndSentinel(err)
+	msg := err.Error()
+	if restated[sentinel] {
+		// The class's message states what the sentinel says: a message
+		// that ends with the sentinel ("text input after the exit: ptywright:
+		// process exited") says it once.
+		if s := sentinel.Error(); msg == s {
+			msg = ""
+		} else {
+			msg = strings.TrimSuffix(msg, ": "+s)
+		}
+	}
+	msg = wire.Unprefix(msg)
 	if !explicit {
-		msg = class.Message + ": " + msg
+		if msg == "" {
+			msg = class.Message
+		} else {
+			msg = class.Message + ": " + msg
+		}
 	}
 	out := &Error{Code: class.Code, Message: ptywright.DefaultRedactor().Redact(msg)}
 	var data any

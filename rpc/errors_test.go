@@ -84,13 +84,15 @@ func TestToWire(t *testing.T) {
 		require.Equal(t, "invalid params: program: cannot run with API_KEY=[REDACTED]", w.Message)
 	})
 	t.Run("root errors get the class as prefix", func(t *testing.T) {
-		require.Equal(t, "session closed: ptywright: session closed", toWire(ptywright.ErrSessionClosed).Message)
+		require.Equal(t, "session closed", toWire(ptywright.ErrSessionClosed).Message, "the class says it once")
+		require.Equal(t, "session closed: session s1", toWire(fmt.Errorf("session s1: %w", ptywright.ErrSessionClosed)).Message)
+		require.Equal(t, "invalid params: invalid action", toWire(ptywright.ErrInvalidAction).Message, "a sentinel that says more stays")
 		require.Equal(t, "internal error: boom", toWire(errors.New("boom")).Message)
 	})
 	t.Run("a program that exited says so", func(t *testing.T) {
-		w := toWire(fmt.Errorf("ptywright: text: %w", ptywright.ErrProcessExited))
+		w := toWire(fmt.Errorf("text input after the exit: %w", ptywright.ErrProcessExited))
 		require.Equal(t, int64(CodeSessionClosed), w.Code)
-		require.Equal(t, "the program exited: ptywright: text: ptywright: process exited", w.Message)
+		require.Equal(t, "the program exited: text input after the exit", w.Message, "one prefix, one statement")
 		require.ErrorIs(t, ErrProcessExited, ErrSessionClosed, "same code")
 	})
 	t.Run("plugin errors keep their message, redacted", func(t *testing.T) {
