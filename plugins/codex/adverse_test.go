@@ -42,9 +42,13 @@ type codexFixtureCase struct {
 	cols int
 }
 
-func codexClassifyText(t *testing.T, text string, cols int) ptywright.StateSnapshot {
+// codexClassifyText classifies text on ext. One instance serves a whole
+// test (starting one per screen costs more than the test's checks): the
+// only thing it carries from one screen to the next is the version a
+// banner showed, which these properties do not look at.
+func codexClassifyText(t *testing.T, ext ptywright.Extension, text string, cols int) ptywright.StateSnapshot {
 	t.Helper()
-	st, err := codexExtension(t).Classify(context.Background(), codexFixtureContext(text, cols, codexExpected{}))
+	st, err := ext.Classify(context.Background(), codexFixtureContext(text, cols, codexExpected{}))
 	require.NoError(t, err)
 	require.NotNil(t, st.Assessment)
 	require.NoError(t, st.Assessment.Validate())
@@ -79,9 +83,10 @@ func hasAnomaly(a *contract.SurfaceAssessment, code string) bool {
 // not submit-ready, with an unrecognized_screen anomaly; with a busy sign
 // in it, working.
 func TestCodexUnknownIsNotReady(t *testing.T) {
+	ext := codexExtension(t)
 	mutated := 0
 	for name, fx := range codexGraded(t) {
-		st := codexClassifyText(t, fx.text, fx.cols)
+		st := codexClassifyText(t, ext, fx.text, fx.cols)
 		if !st.Assessment.SubmitReady() {
 			continue
 		}
@@ -114,7 +119,7 @@ func TestCodexUnknownIsNotReady(t *testing.T) {
 			}
 			mut := append([]string{}, lines...)
 			mut[m.row] = m.text
-			got := codexClassifyText(t, strings.Join(mut, "\n"), fx.cols)
+			got := codexClassifyText(t, ext, strings.Join(mut, "\n"), fx.cols)
 			a := got.Assessment
 			require.False(t, a.SubmitReady(), "%s, %s: submit-ready on an unknown row: %s (%s)", name, m.what, got.State, got.Evidence)
 			require.NotContains(t, []string{"ready", "completed_turn", "error"}, got.State, "%s, %s", name, m.what)
@@ -136,6 +141,7 @@ func TestCodexUnknownIsNotReady(t *testing.T) {
 // on a completed turn's screen, reads as that completed turn, never as the
 // dialog.
 func TestCodexQuotedDialogIsAnswer(t *testing.T) {
+	ext := codexExtension(t)
 	fixtures := codexGraded(t)
 	quoted := 0
 	for _, host := range []string{"completed_turn_24x80", "completed_turn_40x120"} {
@@ -148,7 +154,7 @@ func TestCodexQuotedDialogIsAnswer(t *testing.T) {
 		}
 		require.GreaterOrEqual(t, answer, 0, host)
 		for name, fx := range fixtures {
-			st := codexClassifyText(t, fx.text, fx.cols)
+			st := codexClassifyText(t, ext, fx.text, fx.cols)
 			if st.Assessment.BusinessState != contract.BusinessAwaitingOperator {
 				continue
 			}
@@ -163,7 +169,7 @@ func TestCodexQuotedDialogIsAnswer(t *testing.T) {
 			}
 			screen := append(append(append([]string{}, base[:answer+1]...), quote...), base[answer+1:]...)
 			screen = screen[len(screen)-len(base):] // The top scrolls away.
-			got := codexClassifyText(t, strings.Join(screen, "\n"), fixtures[host].cols)
+			got := codexClassifyText(t, ext, strings.Join(screen, "\n"), fixtures[host].cols)
 			require.NotEqual(t, contract.BusinessAwaitingOperator, got.Assessment.BusinessState,
 				"%s quoted in %s reads as a dialog: %s (%s)\n%s", name, host, got.State, got.Evidence, strings.Join(screen, "\n"))
 			require.Equal(t, "completed_turn", got.State, "%s quoted in %s: %s", name, host, got.Evidence)
