@@ -137,8 +137,16 @@ func runsOurCode(stack string) bool {
 
 // Main runs a package's tests and then fails the run if library goroutines
 // outlive them: call it from TestMain.
-func Main(m *testing.M) {
+func Main(m *testing.M) { MainAfter(m) }
+
+// MainAfter is Main that runs after (closing what the package's tests
+// shared, such as one plugin registry) once the tests are done and before
+// it looks for leaked goroutines.
+func MainAfter(m *testing.M, after ...func()) {
 	code := m.Run()
+	for _, f := range after {
+		f()
+	}
 	if code == 0 {
 		if leaked := Leaked(2 * time.Second); leaked != "" {
 			os.Stderr.WriteString("goroutines leaked by ptywright:\n" + leaked + "\n")

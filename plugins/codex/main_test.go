@@ -6,5 +6,6 @@ import (
 	"ptywright/internal/tuitest"
 )
 
-// TestMain fails the run when library goroutines outlive the tests.
-func TestMain(m *testing.M) { tuitest.Main(m) }
+// TestMain closes the shared plugin registry, then fails the run when
+// library goroutines outlive the tests.
+func TestMain(m *testing.M) { tuitest.MainAfter(m, closeSharedPlugins) }
