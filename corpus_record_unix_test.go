@@ -56,6 +56,21 @@ func corpusRecipes(t *testing.T, dir string) []streamRecipe {
 	git("commit", "-qm", "first")
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "a.txt"), []byte("one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\nTEN\neleven\n"), 0o600))
 
+	// A repository whose commit titles hold wide and accented characters,
+	// for tig (issue 34: DCH must move wide characters whole).
+	wide := filepath.Join(dir, "wide")
+	require.NoError(t, os.MkdirAll(wide, 0o700))
+	wideGit := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", wide, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		cmd.Env = append(os.Environ(), "HOME="+home, "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z", "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, out)
+	}
+	wideGit("init", "-q")
+	for _, title := range []string{"first", "wide title (ünï 中文)", "more 中文 and ✓ marks"} {
+		wideGit("commit", "-q", "--allow-empty", "-m", title)
+	}
+
 	return []streamRecipe{
 		{name: "bash_resize", size: ptywright.Size{Rows: 24, Cols: 80}, prog: "bash", args: bash, env: bashEnv, steps: []streamStep{
 			waitText("host:"), typeText("seq 1 23; printf last\r"), waitText("last"),
@@ -126,6 +141,18 @@ func corpusRecipes(t *testing.T, dir string) []streamRecipe {
 		{name: "mc", size: ptywright.Size{Rows: 24, Cols: 80}, prog: "mc", args: []string{"-u", dir, home}, env: env, steps: []streamStep{
 			waitText("Name"), press(ptywright.F(9)), press(ptywright.KeyDown), press(ptywright.KeyEscape), press(ptywright.KeyEscape),
 			press(ptywright.KeyDown), press(ptywright.KeyTab), resize(30, 100), press(ptywright.F(10)), {wait: ptywright.ProcessExited()},
+		}},
+		// btop's "terminal size too small" screen is drawn after ED 2 on a
+		// black background (issue 34: ED 2 fills with the pen's background).
+		{name: "btop", size: ptywright.Size{Rows: 24, Cols: 80}, prog: "btop", args: []string{"--utf-force"}, env: env, steps: []streamStep{
+			waitText("cpu"), resize(12, 40), waitText("too small"), resize(24, 80), waitText("cpu"), typeText("q"),
+		}},
+		{name: "tig", size: ptywright.Size{Rows: 40, Cols: 120}, prog: "tig", args: []string{"-C", wide}, env: env, steps: []streamStep{
+			// Toggling columns shifts the titles: ncurses moves them with
+			// DCH and ICH.
+			waitText("中文"), typeText("D"), typeText("D"), typeText("A"), typeText("A"), typeText("#"), typeText("#"),
+			press(ptywright.KeyDown), press(ptywright.KeyEnter), press(ptywright.KeyDown), typeText("q"),
+			resize(30, 100), typeText("D"), typeText("q"),
 		}},
 		{name: "ncdu", size: ptywright.Size{Rows: 24, Cols: 80}, prog: "ncdu", args: []string{"-x", dir}, env: env, steps: []streamStep{
 			waitText("ncdu"), press(ptywright.KeyDown), press(ptywright.KeyDown), resize(20, 90), typeText("?"), typeText("q"), typeText("q"),

@@ -71,7 +71,7 @@ install_tmux() {
 # committed, so only re-recording needs them.
 install_corpus_programs() {
 	local missing=() cmd pkg
-	for pair in htop:htop nano:nano dialog:dialog whiptail:whiptail mc:mc ncdu:ncdu man:man-db less:less watch:procps git:git python3:python3; do
+	for pair in htop:htop btop:btop tig:tig nano:nano dialog:dialog whiptail:whiptail mc:mc ncdu:ncdu man:man-db less:less watch:procps git:git python3:python3; do
 		cmd=${pair%%:*}
 		pkg=${pair#*:}
 		command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")

@@ -83,7 +83,12 @@ func (g *seqGen) wideRun() {
 	}
 	col := g.n(g.cols - 2)
 	budget := g.cols - 1 - col
-	fmt.Fprintf(&g.b, "\x1b[?6l\x1b[%d;%dH", 1+g.n(g.rows), col+1)
+	if g.noCPR {
+		// Origin mode may be on: turn it off where that moves the cursor
+		// nowhere (resetting DECOM homes the cursor, which x/vt does not).
+		g.b.WriteString(decomOff)
+	}
+	fmt.Fprintf(&g.b, "\x1b[%d;%dH", 1+g.n(g.rows), col+1)
 	for budget > 0 {
 		var s string
 		if g.n(2) == 0 {
@@ -106,6 +111,15 @@ func (g *seqGen) wideRun() {
 	}
 	g.b.WriteString("\x1b[m") // flush the last cluster, as a sequence does
 }
+
+// decomHome puts the cursor at the home DECOM gives it either way: setting
+// or resetting DECOM homes the cursor (xterm, tmux; x/vt leaves it), so it
+// is toggled only once both homes are the screen's corner, the margins
+// reset (which homes the cursor too).
+const decomHome = "\x1b[?69h\x1b[s\x1b[?69l\x1b[r"
+
+// decomOff resets DECOM where that moves the cursor in neither engine.
+const decomOff = decomHome + "\x1b[?6l"
 
 func (g *seqGen) control() {
 	g.b.WriteString(g.pick("\b", "\t", "\n", "\v", "\f", "\r", "\a", "\x00", "\x7f", "\x01", "\x1c", "\r\n", "\b\b\b", "\x84", "\x88", "\x8d", "\x8e", "\x8f"))
@@ -152,8 +166,18 @@ func (g *seqGen) csi() {
 		fmt.Fprintf(&g.b, "\x1b[%d;%df", g.n(g.rows+3), g.n(g.cols+3))
 	case 3:
 		// No ED 3: it erases the scrollback only, where x/vt blanks the
-		// screen (a deliberate difference).
-		fmt.Fprintf(&g.b, "\x1b[%sJ", g.pick("", "0", "1", "2", "4"))
+		// screen. ED 2 fills with the pen's background and ED 1 stops at the
+		// cursor, where x/vt blanks to the default and erases the cursor's
+		// whole row: ED 2 comes on the default background, ED 1 from the
+		// last column (deliberate differences, tested against tmux).
+		switch ed := g.pick("", "0", "1", "2", "4"); ed {
+		case "1":
+			g.b.WriteString("\x1b[999G\x1b[1J")
+		case "2":
+			g.b.WriteString("\x1b[49m\x1b[2J")
+		default:
+			fmt.Fprintf(&g.b, "\x1b[%sJ", ed)
+		}
 	case 4:
 		fmt.Fprintf(&g.b, "\x1b[%sK", g.pick("", "0", "1", "2", "3"))
 	case 5:
@@ -183,12 +207,16 @@ func (g *seqGen) csi() {
 			modes[1] = "7"
 		}
 		m := modes[g.n(len(modes))]
-		if m == "1049" {
+		switch m {
+		case "1049":
 			// The alternate screen keeps the cursor where it is (x/vt homes
 			// it, a deliberate difference): enter it from home. 47 and 1047
 			// are left out: leaving them keeps the alternate screen's
 			// cursor, where x/vt shows the main screen's.
-			g.b.WriteString("\x1b[?6l\x1b[H")
+			g.b.WriteString(decomOff + "\x1b[H")
+		case "6":
+			// DECOM homes the cursor (x/vt leaves it): toggle it at home.
+			g.b.WriteString(decomHome)
 		}
 		fmt.Fprintf(&g.b, "\x1b[?%s%s", m, g.pick("h", "l", "h", "l", ";25h", ";7l"))
 	case 10:
@@ -204,17 +232,18 @@ func (g *seqGen) csi() {
 			g.b.WriteString(g.pick("\x1b[5n", "\x1b[6n", "\x1b[?6n", "\x1b[c", "\x1b[>c", "\x1b[0c", "\x1b[1c", "\x1b[n", "\x1b[0n", "\x1b[?5n"))
 		}
 	case 14:
-		g.b.WriteString(g.pick("\x1b[2 q", "\x1b[ q", "\x1b[?u", "\x1b[>1u", "\x1b[=0c", "\x1b[?1;2c", "\x1b[>4;1m", "\x1b[18t", "\x1b[u",
+		// Not CSI u: it restores the cursor (SCORC), which x/vt ignores.
+		g.b.WriteString(g.pick("\x1b[2 q", "\x1b[ q", "\x1b[?u", "\x1b[>1u", "\x1b[=0c", "\x1b[?1;2c", "\x1b[>4;1m", "\x1b[18t",
 			// Odd shapes the parser has rules for: a prefix after a parameter,
 			// intermediates then parameter bytes, DEL and controls inside.
-			"\x1b[1?2H", "\x1b[!1H", "\x1b[ !p", "\x1b[2\x7fJ", "\x1b[2\nA", "\x1b[3\x1b[4A", "\x1b[1;2\x18", "\x1b[>>c", "\x1b[2::3m"))
+			"\x1b[1?2H", "\x1b[!1H", "\x1b[ !p", "\x1b[49m\x1b[2\x7fJ", "\x1b[2\nA", "\x1b[3\x1b[4A", "\x1b[1;2\x18", "\x1b[>>c", "\x1b[2::3m"))
 	case 19:
 		// More parameters than the parser keeps (32).
 		ps := make([]string, 30+g.n(10))
 		for i := range ps {
 			n := g.n(110)
-			if n == 21 || n == 47 {
-				n++ // SGR 21 and mode 47 are deliberate differences
+			if n == 21 || n == 47 || n == 6 {
+				n++ // SGR 21, modes 47 and 6 (DECOM homes) are deliberate differences
 			}
 			ps[i] = fmt.Sprint(n)
 		}
@@ -229,7 +258,7 @@ func (g *seqGen) csi() {
 	case 17:
 		fmt.Fprintf(&g.b, "\x1b[%d;%d;%dH", g.n(5), g.n(5), g.n(5))
 	case 18:
-		fmt.Fprintf(&g.b, "\x1b[%s;%s%s", p(), p(), g.pick("A", "J", "K", "m", "L", "@"))
+		fmt.Fprintf(&g.b, "\x1b[%s;%s%s", p(), p(), g.pick("A", "X", "K", "m", "L", "@"))
 	default:
 		g.sgr()
 	}
@@ -274,7 +303,7 @@ func (g *seqGen) str() {
 		g.b.WriteString(g.pick("\u0301", "\u0308b", "c"))
 		return
 	}
-	g.b.WriteString(g.pick("\x1bP1$r0m\x1b\\", "\x1bPq#0;2;0;0;0~~@@\x1b\\", "\x1b_Gf=24;AAAA\x1b\\", "\x1b^pm\x1b\\", "\x1bXsos\x1b\\", "\x1bP+q544e\x1b\\", "\x1b[1;2\x18", "\x1b]0;cancel\x1a", "\x9b2J", "\x9dno terminator"))
+	g.b.WriteString(g.pick("\x1bP1$r0m\x1b\\", "\x1bPq#0;2;0;0;0~~@@\x1b\\", "\x1b_Gf=24;AAAA\x1b\\", "\x1b^pm\x1b\\", "\x1bXsos\x1b\\", "\x1bP+q544e\x1b\\", "\x1b[1;2\x18", "\x1b]0;cancel\x1a", "\x1b[49m\x9b2J", "\x9dno terminator"))
 }
 
 // generate returns one random case.

@@ -114,7 +114,35 @@ var fidelityCases = []fidelityCase{
 		steps: []replayStep{outputStep("e\u0301x")},
 		want:  termState{lines: []string{"e\u0301x"}, row: 0, col: 2, visible: true}},
 
-	// 4. The title stack.
+	// 4. Edits and erasures of issue 34, where x/vt differs from xterm and
+	// tmux.
+	{name: "ED 1 stops at the cursor", rows: 4, cols: 12,
+		steps: []replayStep{outputStep("abcdef\r\nghijkl\x1b[2;3H\x1b[1J")},
+		want:  termState{lines: []string{"", "   jkl"}, row: 1, col: 2, visible: true}},
+	{name: "IL in a region keeps the cursor's row", rows: 5, cols: 12,
+		steps: []replayStep{outputStep("1\r\n2\r\n3\r\n4\r\n5\x1b[2;4r\x1b[3;1H\x1b[L")},
+		want:  termState{lines: []string{"1", "2", "", "3", "5"}, row: 2, col: 0, visible: true}},
+	{name: "DL in a region keeps the cursor's row", rows: 5, cols: 12,
+		steps: []replayStep{outputStep("1\r\n2\r\n3\r\n4\r\n5\x1b[2;4r\x1b[3;1H\x1b[M")},
+		want:  termState{lines: []string{"1", "2", "4", "", "5"}, row: 2, col: 0, visible: true}},
+	{name: "CSI s and CSI u save and restore", rows: 4, cols: 12,
+		steps: []replayStep{outputStep("ab\x1b[s\x1b[3;5Hcd\x1b[uX")},
+		want:  termState{lines: []string{"abX", "", "    cd"}, row: 0, col: 3, visible: true}},
+	{name: "setting DECOM homes the cursor", rows: 5, cols: 12,
+		steps: []replayStep{outputStep("1\r\n2\r\n3\r\n4\r\n5\x1b[2;4r\x1b[5;5H\x1b[?6hX")},
+		want:  termState{lines: []string{"1", "X", "3", "4", "5"}, row: 1, col: 1, visible: true}},
+	{name: "resetting DECOM homes the cursor", rows: 5, cols: 12,
+		steps: []replayStep{outputStep("1\r\n2\r\n3\r\n4\r\n5\x1b[2;4r\x1b[?6h\x1b[3;5H\x1b[?6lX")},
+		want:  termState{lines: []string{"X", "2", "3", "4", "5"}, row: 0, col: 1, visible: true}},
+	// tig at 120x40 deletes characters before a title with wide ones.
+	{name: "DCH moves wide characters whole", rows: 3, cols: 30,
+		steps: []replayStep{outputStep("[main] x(ünï 中文)\x1b[1;8H\x1b[P")},
+		want:  termState{lines: []string{"[main] (ünï 中文)"}, row: 0, col: 7, visible: true}},
+	{name: "ICH moves wide characters whole", rows: 3, cols: 12,
+		steps: []replayStep{outputStep("ab中文cd\x1b[1;3H\x1b[@")},
+		want:  termState{lines: []string{"ab 中文cd"}, row: 0, col: 2, visible: true}},
+
+	// 5. The title stack.
 	{name: "title stack", rows: 3, cols: 20,
 		steps: []replayStep{outputStep("\x1b]2;shell\a\x1b[22;0t\x1b]2;mc\a\x1b[23;0t")},
 		want:  termState{visible: true}, title: "shell"},
@@ -223,6 +251,14 @@ var xvtDepartures = map[string]string{
 	"readline edit after emoji":                     "grapheme widths whatever mode 2027 says",
 	"flag is two regional indicators":               "grapheme widths whatever mode 2027 says",
 	"title stack":                                   "no title stack",
+	"ED 1 stops at the cursor":                      "ED 1 erases the cursor's whole row",
+	"IL in a region keeps the cursor's row":         "IL adds the region's top to the cursor's row",
+	"DL in a region keeps the cursor's row":         "DL adds the region's top to the cursor's row",
+	"CSI s and CSI u save and restore":              "CSI u is ignored",
+	"setting DECOM homes the cursor":                "DECOM leaves the cursor",
+	"resetting DECOM homes the cursor":              "DECOM leaves the cursor",
+	"DCH moves wide characters whole":               "DCH blanks the wide characters it moves",
+	"ICH moves wide characters whole":               "ICH splits the wide character at the cursor",
 	"title stack nested":                            "no title stack",
 }
 
@@ -256,4 +292,24 @@ func TestFidelityXVT(t *testing.T) {
 		}
 		require.True(t, found, "xvtDepartures names no case %q", name)
 	}
+}
+
+// TestFidelityEraseBackground: ED 2 fills the screen with the pen's
+// background, as ED 0 and 1, EL, ECH, IL, DL and SU do (btop's "terminal
+// size too small" screen is drawn on it); tmux shows the same cells.
+func TestFidelityEraseBackground(t *testing.T) {
+	const out = "ab\x1b[41m\x1b[2J\x1b[0mX"
+	e := NewVTCore(4, 20, nil)
+	defer e.Close()
+	e.Write([]byte(out))
+	for _, at := range [][2]int{{0, 0}, {0, 1}, {3, 19}} {
+		require.Equal(t, "idx:1", e.Cell(at[0], at[1]).Style.Background, "cell %v", at)
+	}
+	require.Equal(t, DefaultStyle(), e.Cell(0, 2).Style, "X is written after SGR 0")
+
+	requireTmux(t)
+	p := newTmuxPane(t, 4, 20)
+	p.Write([]byte(out))
+	line, _, _ := strings.Cut(p.tmux("capture-pane", "-p", "-e"), "\n")
+	require.Contains(t, line, "\x1b[41m  \x1b[49mX", "tmux fills the cells before X with red")
 }

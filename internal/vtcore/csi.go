@@ -33,7 +33,9 @@ func (t *Terminal) handleCsi(cmd ansi.Cmd, params ansi.Params) {
 	}
 	switch cmd {
 	case '@': // ICH
-		s.insertCells(param(0, 1))
+		if s.insertCells(param(0, 1)) {
+			t.diverge()
+		}
 	case 'A': // CUU
 		t.moveCursor(0, -param(0, 1))
 	case 'B': // CUD
@@ -60,14 +62,16 @@ func (t *Terminal) handleCsi(cmd ansi.Cmd, params ansi.Params) {
 		t.eraseLine(firstParam(params, 0))
 	case 'L': // IL
 		if s.insertLines(param(0, 1)) {
-			s.setCursor(0, s.cur.y, true)
+			t.toLeftMargin()
 		}
 	case 'M': // DL
 		if s.deleteLines(param(0, 1)) {
-			s.setCursor(0, s.cur.y, true)
+			t.toLeftMargin()
 		}
 	case 'P': // DCH
-		s.deleteCells(param(0, 1))
+		if s.deleteCells(param(0, 1)) {
+			t.diverge()
+		}
 	case 'S': // SU
 		s.scrollUp(param(0, 1))
 	case 'T': // SD
@@ -138,7 +142,25 @@ func (t *Terminal) handleCsi(cmd ansi.Cmd, params ansi.Params) {
 		} else { // SCOSC
 			s.saveCursor()
 		}
+	case 'u': // SCORC (the kitty keyboard protocol's forms have a prefix)
+		before := s.cur
+		t.restoreCursor()
+		if s.cur != before {
+			t.diverge() // x/vt ignores CSI u
+		}
 	}
+}
+
+// toLeftMargin puts the cursor at the left margin of its row, where IL
+// and DL leave it (xterm; tmux agrees on the row). x/vt adds the scroll
+// region's top to the row again.
+func (t *Terminal) toLeftMargin() {
+	s := t.scr
+	y := s.cur.y
+	if xvt := clamp(s.scroll.top+y, s.scroll.top, s.scroll.bottom-1); xvt != y {
+		t.diverge()
+	}
+	s.cur.x = s.scroll.left
 }
 
 // cup is CUP: the row and column from params, each 1 when missing or 0.
@@ -161,9 +183,10 @@ func firstParam(params ansi.Params, def int) int {
 	return params[0].Param(def)
 }
 
-// eraseDisplay is ED. As in x/vt, 1 erases the cursor's whole row, and 2
-// blanks the screen without the pen's background. 3 erases the scrollback
-// and leaves the screen alone, as xterm and tmux do (x/vt blanks it).
+// eraseDisplay is ED, as xterm and tmux do it: 1 erases from the top up
+// to the cursor's cell (x/vt: its whole row), 2 fills the screen with the
+// pen's background (x/vt: default blanks), 3 erases the scrollback and
+// leaves the screen alone (x/vt blanks it).
 func (t *Terminal) eraseDisplay(n int) {
 	s := t.scr
 	x, y := s.cur.x, s.cur.y
@@ -173,8 +196,23 @@ func (t *Terminal) eraseDisplay(n int) {
 		s.fill(y, x, x+t.cols, b)
 		s.fillRect(y+1, t.rows, 0, t.cols, b)
 	case 1:
-		s.fillRect(0, y+1, 0, t.cols, s.blankCell())
+		b := s.blankCell()
+		s.fillRect(0, y, 0, t.cols, b)
+		s.fill(y, 0, x+1, b)
+		if y >= 0 && y < s.rows && x+1 < t.cols {
+			for _, c := range s.lines[y][x+1:] {
+				if c != b {
+					t.diverge()
+					break
+				}
+			}
+		}
 	case 2:
+		if b := s.blankCell(); b != (Cell{}) {
+			s.fillRect(0, t.rows, 0, t.cols, b)
+			t.diverge()
+			return
+		}
 		s.clearAll()
 	case 3:
 		t.hist.clear()

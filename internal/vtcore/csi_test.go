@@ -26,9 +26,10 @@ func TestCursorMovement(t *testing.T) {
 func TestErase(t *testing.T) {
 	runScreenCases(t, []screenCase{
 		{name: "ED 0 below", rows: 4, cols: 6, input: []string{grid, "\x1b[2;3H\x1b[J"}, want: []string{"abcdef", "gh"}, row: 1, col: 2},
-		// As x/vt: ED 1 erases the cursor's whole row (xterm stops at the
-		// cursor).
-		{name: "ED 1 above", rows: 4, cols: 6, input: []string{grid, "\x1b[2;3H\x1b[1J"}, want: []string{"", "", "mnopqr", "stuvwx"}, row: 1, col: 2},
+		// ED 1 erases up to the cursor's cell (xterm, tmux; x/vt erases
+		// its whole row).
+		{name: "ED 1 above", rows: 4, cols: 6, input: []string{grid, "\x1b[2;3H\x1b[1J"}, want: []string{"", "   jkl", "mnopqr", "stuvwx"}, row: 1, col: 2, departs: true},
+		{name: "ED 1 at the last column", rows: 4, cols: 6, input: []string{grid, "\x1b[2;6H\x1b[1J"}, want: []string{"", "", "mnopqr", "stuvwx"}, row: 1, col: 5},
 		{name: "ED 2 all", rows: 4, cols: 6, input: []string{grid, "\x1b[2;3H\x1b[2J"}, want: []string{}, row: 1, col: 2},
 		// ED 3 erases the scrollback only (xterm, tmux; x/vt blanks the
 		// screen).
@@ -50,14 +51,24 @@ func TestInsertDelete(t *testing.T) {
 		{name: "IL", rows: 4, cols: 6, input: []string{grid, "\x1b[2;3H\x1b[L"}, want: []string{"abcdef", "", "ghijkl", "mnopqr"}, row: 1, col: 0},
 		{name: "DL", rows: 4, cols: 6, input: []string{grid, "\x1b[2;3H\x1b[2M"}, want: []string{"abcdef", "stuvwx"}, row: 1, col: 0},
 		{name: "IL in region", rows: 4, cols: 6, input: []string{grid, "\x1b[1;3r\x1b[1;1H\x1b[L"}, want: []string{"", "abcdef", "ghijkl", "stuvwx"}, row: 0, col: 0},
-		// As x/vt: with a region starting below the top, IL and DL move the
-		// cursor down by the region's top (xterm keeps the row).
-		{name: "DL in region moves cursor as x/vt", rows: 4, cols: 6, input: []string{grid, "\x1b[2;4r\x1b[2;1H\x1b[M"}, want: []string{"abcdef", "mnopqr", "stuvwx"}, row: 2, col: 0},
+		// IL and DL leave the cursor at the left margin of its row (xterm;
+		// x/vt moves it down by the region's top).
+		{name: "DL in region keeps the cursor's row", rows: 4, cols: 6, input: []string{grid, "\x1b[2;4r\x1b[2;3H\x1b[M"}, want: []string{"abcdef", "mnopqr", "stuvwx"}, row: 1, col: 0, departs: true},
+		{name: "IL in region keeps the cursor's row", rows: 4, cols: 6, input: []string{grid, "\x1b[2;4r\x1b[2;3H\x1b[L"}, want: []string{"abcdef", "", "ghijkl", "mnopqr"}, row: 1, col: 0, departs: true},
 		{name: "IL outside region does nothing", rows: 4, cols: 6, input: []string{grid, "\x1b[2;3r\x1b[4;1H\x1b[L"}, want: []string{"abcdef", "ghijkl", "mnopqr", "stuvwx"}, row: 3, col: 0},
 		{name: "SU", rows: 4, cols: 6, input: []string{grid, "\x1b[2S"}, want: []string{"mnopqr", "stuvwx"}, row: 3, col: 5},
 		{name: "SD", rows: 4, cols: 6, input: []string{grid, "\x1b[T"}, want: []string{"", "abcdef", "ghijkl", "mnopqr"}, row: 3, col: 5},
 		{name: "SU in region", rows: 4, cols: 6, input: []string{grid, "\x1b[2;3r\x1b[S"}, want: []string{"abcdef", "mnopqr", "", "stuvwx"}, row: 0, col: 0},
-		{name: "ICH splits a wide char as x/vt", rows: 2, cols: 6, input: []string{"a中b\x1b[1;2H\x1b[@"}, want: []string{"a  b"}, row: 0, col: 1},
+		// A wide character moves whole (xterm, tmux; x/vt blanks it).
+		{name: "ICH before a wide char moves it", rows: 2, cols: 8, input: []string{"a中b\x1b[1;2H\x1b[@"}, want: []string{"a 中b"}, row: 0, col: 1, departs: true},
+		// Only a wide character the edit cuts in two is blanked (xterm).
+		{name: "ICH inside a wide char blanks it", rows: 2, cols: 8, input: []string{"a中b\x1b[1;3H\x1b[@"}, want: []string{"a   b"}, row: 0, col: 2},
+		{name: "ICH pushes a wide char's tail past the edge", rows: 2, cols: 5, input: []string{"abc中\x1b[1;1H\x1b[@"}, want: []string{" abc"}, row: 0, col: 0},
+		{name: "DCH moves wide chars whole", rows: 2, cols: 10, input: []string{"ab中文cd\x1b[1;2H\x1b[P"}, want: []string{"a中文cd"}, row: 0, col: 1, departs: true},
+		{name: "DCH of a lead blanks its tail", rows: 2, cols: 10, input: []string{"ab中文cd\x1b[1;3H\x1b[P"}, want: []string{"ab 文cd"}, row: 0, col: 2, departs: true},
+		{name: "DCH of a tail blanks its lead", rows: 2, cols: 10, input: []string{"ab中文cd\x1b[1;4H\x1b[P"}, want: []string{"ab 文cd"}, row: 0, col: 3, departs: true},
+		{name: "DCH cutting two wide chars", rows: 2, cols: 10, input: []string{"ab中文cd\x1b[1;4H\x1b[2P"}, want: []string{"ab  cd"}, row: 0, col: 3},
+		{name: "DCH in a region moves wide chars whole", rows: 2, cols: 10, input: []string{"ab中文cdef\x1b[?69h\x1b[1;8s\x1b[1;1H\x1b[P"}, want: []string{"b中文cd ef"}, row: 0, col: 0, departs: true},
 	})
 }
 
@@ -71,6 +82,9 @@ func TestScrollRegions(t *testing.T) {
 		{name: "origin mode", rows: 5, cols: 6, input: []string{"\x1b[2;4r\x1b[?6h\x1b[1;1HX\x1b[9;1HY"}, want: []string{"", "X", "", "Y"}, row: 3, col: 1},
 		{name: "left right margins", rows: 3, cols: 8, input: []string{"\x1b[?69h\x1b[3;5s\x1b[?6h\x1b[1;1HX\x1b[1;99HY"}, want: []string{"  X Y"}, row: 0, col: 5},
 		{name: "CSI s saves without mode 69", rows: 3, cols: 8, input: []string{"ab\x1b[s\r\nc\x1b8X"}, want: []string{"abX", "c"}, row: 0, col: 3},
+		// CSI u is SCORC (xterm, tmux; x/vt ignores it).
+		{name: "CSI u restores", rows: 3, cols: 8, input: []string{"ab\x1b[s\x1b[3;5Hcd\x1b[uX"}, want: []string{"abX", "", "    cd"}, row: 0, col: 3, departs: true},
+		{name: "CSI > u is not SCORC", rows: 3, cols: 8, input: []string{"ab\x1b[s\x1b[3;5Hcd\x1b[>1uX"}, want: []string{"ab", "", "    cdX"}, row: 2, col: 7},
 		{name: "scroll within left right margins", rows: 3, cols: 6, input: []string{"abcdef\r\nghijkl\r\nmnopqr\x1b[?69h\x1b[2;4s\x1b[3;2H\n"}, want: []string{"ahijef", "gnopkl", "m   qr"}, row: 2, col: 1},
 	})
 }

@@ -26,13 +26,11 @@
 // for cell: the differential tests of the root package hold it to x/vt's
 // grid, cursor, modes and replies on real program output, Claude Code
 // screens and random sequences. That includes x/vt's choices where xterm
-// differs and no program we drive is known to care, among them: ED 1
-// erases the cursor's whole row; ED 2 blanks without the pen's background;
-// IL and DL move the cursor down by the scroll region's top; CR, HPR and
-// VPR add the region's origin again under DECOM, and setting DECOM does not
-// home the cursor; ICH and DCH move the halves of a wide character apart;
-// a resize cuts or adds columns at the right, without reflow; CSI u does
-// nothing; a cluster split across two writes is two clusters.
+// differs and no program we drive is known to care: CR, HPR and VPR add
+// the region's origin again under DECOM; a resize cuts or adds columns at
+// the right, without reflow; a cluster split across two writes is two
+// clusters. Where a program shows such a choice wrong against tmux, it
+// moves to the list below.
 //
 // It departs from x/vt where x/vt is demonstrably wrong against xterm and
 // tmux, and counts each departure (Terminal.Divergences) so the
@@ -74,6 +72,17 @@
 //     the 8-bit String Terminator (xterm in UTF-8 mode): x/vt ends the
 //     string there, so Claude Code's title "✳ Claude Code" (E2 9C B3) leaks
 //     " Claude Code" onto the screen and leaves the title "\xe2".
+//   - Erasures and edits as xterm and tmux do them (issue 34, found on
+//     btop and tig): ED 1 erases from the top up to the cursor's cell (x/vt:
+//     the cursor's whole row); ED 2 fills with the pen's background, as the
+//     other erasures do (x/vt: default blanks); IL and DL leave the cursor
+//     at the left margin of its row (x/vt adds the region's top to the
+//     row); CSI u restores the cursor CSI s saved, SCORC (x/vt ignores
+//     it); setting or resetting DECOM homes the cursor (x/vt leaves it);
+//     ICH and DCH move wide characters whole and blank only one the edit
+//     cuts in two (x/vt blanks every wide character DCH moves, and ICH
+//     splits the one at the cursor). An ICH or DCH is counted only when the
+//     row comes out different from x/vt's.
 //   - The cursor never leaves the grid: DECSTBM and DECSLRM clamp margins
 //     past the edge to it, and a cursor restored (DECRC, the inactive
 //     screen's on switching back) after the grid shrank is clamped. x/vt

@@ -18,6 +18,10 @@ type screenCase struct {
 	input      []string
 	want       []string
 	row, col   int
+	// departs: the case shows a deliberate departure from x/vt, which the
+	// terminal must count (Divergences) so the differential tests stop
+	// comparing there.
+	departs bool
 }
 
 func runScreenCases(t *testing.T, cases []screenCase) {
@@ -28,6 +32,9 @@ func runScreenCases(t *testing.T, cases []screenCase) {
 			require.Equal(t, tc.want, lines(term), "rows")
 			row, col := term.Cursor()
 			require.Equal(t, [2]int{tc.row, tc.col}, [2]int{row, col}, "cursor (row, col)")
+			if tc.departs {
+				require.Positive(t, term.Divergences(), "a departure from x/vt goes uncounted")
+			}
 		})
 	}
 }

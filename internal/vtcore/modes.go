@@ -113,7 +113,14 @@ func (t *Terminal) setMode(m mode, v uint8) {
 	case 1:
 		t.appCursor = on
 	case 6:
+		// Setting or resetting DECOM homes the cursor to the new origin
+		// (xterm, tmux); x/vt leaves it.
 		t.origin = on
+		before, phantom := t.scr.cur, t.atPhantom
+		t.setCursorPosition(0, 0)
+		if t.scr.cur != before || phantom {
+			t.diverge()
+		}
 	case 7:
 		t.autowrap = on
 	case 25:

@@ -89,8 +89,9 @@ func TestAlternateScreen(t *testing.T) {
 func TestAutowrapAndOriginModes(t *testing.T) {
 	runScreenCases(t, []screenCase{
 		{name: "DECAWM off and on", rows: 3, cols: 4, input: []string{"\x1b[?7labcdef\x1b[?7h\rwxyz1"}, want: []string{"wxyz", "1"}, row: 1, col: 1},
-		// As x/vt: setting DECOM does not home the cursor (xterm does); the
-		// next CUP is relative to the region.
-		{name: "DECOM", rows: 5, cols: 6, input: []string{"\x1b[3;4r\x1b[?6hX\x1b[HY"}, want: []string{"X", "", "Y"}, row: 2, col: 1},
+		// Setting DECOM homes the cursor to the region's origin (xterm,
+		// tmux; x/vt leaves it), and so does resetting it, to the screen's.
+		{name: "DECOM", rows: 5, cols: 6, input: []string{"\x1b[3;4r\x1b[5;5H\x1b[?6hX\x1b[2;1HY"}, want: []string{"", "", "X", "Y"}, row: 3, col: 1, departs: true},
+		{name: "DECOM reset homes", rows: 5, cols: 6, input: []string{"\x1b[3;4r\x1b[?6h\x1b[2;2H\x1b[?6lX"}, want: []string{"X"}, row: 0, col: 1, departs: true},
 	})
 }

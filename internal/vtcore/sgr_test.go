@@ -53,9 +53,13 @@ func TestSGR(t *testing.T) {
 func TestErasureKeepsPenBackground(t *testing.T) {
 	term := feed(2, 10, "abcdef\x1b[41;1m\r\x1b[K")
 	require.Equal(t, vtcore.Style{Bg: vtcore.IndexedColor(1)}, term.Cell(0, 3).Style)
-	// As x/vt: ED 2 blanks without the pen's background.
+	// ED 2 fills with it too (xterm, tmux; x/vt blanks to the default).
 	term.WriteString("\x1b[2J")
+	require.Equal(t, vtcore.Style{Bg: vtcore.IndexedColor(1)}, term.Cell(1, 9).Style)
+	require.Positive(t, term.Divergences())
+	term = feed(2, 10, "abcdef\x1b[41m\x1b[49m\x1b[2J")
 	require.Equal(t, vtcore.Style{}, term.Cell(0, 3).Style)
+	require.Zero(t, term.Divergences(), "ED 2 on the default background is x/vt's")
 }
 
 func TestColorString(t *testing.T) {
