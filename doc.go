@@ -66,7 +66,7 @@
 // patterns, host helpers gated by the manifest's permissions, instruction
 // and wall-clock budgets on every call, and a memory budget on every
 // instance, checked before each allocation through a small patch of go-lua
-// kept in third_party/go-lua. The sandbox itself is internal/luart, which
+// kept in internal/golua. The sandbox itself is internal/luart, which
 // only luahost reaches. Manifests are package [ptywright/manifest]; the
 // registry of built-in and trusted-local plugins, which also decides lua
 // matchers (a [ptywright/contract.PredicateRegistry]), is package [ptywright/plugins].

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 	"github.com/stretchr/testify/require"
 
 	"ptywright/internal/luapattern"

@@ -3,7 +3,7 @@ package luapattern_test
 import (
 	"fmt"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 
 	"ptywright/internal/luapattern"
 )

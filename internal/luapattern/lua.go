@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 )
 
 // ErrNoStringLibrary is returned by Install when the state has no string

@@ -3,7 +3,7 @@ package luapattern
 import (
 	"math"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 )
 
 // ChargeInterval is how many matcher steps pass between two calls to a

@@ -3,7 +3,7 @@ package luapattern_test
 import (
 	"testing"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 	"github.com/stretchr/testify/require"
 
 	"ptywright/internal/luapattern"

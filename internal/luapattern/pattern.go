@@ -1,7 +1,7 @@
 // Package luapattern implements Lua 5.2 patterns (reference manual §6.4.1)
 // in pure Go, byte for byte as lstrlib.c of Lua 5.2 matches them, and
 // installs string.find, string.match, string.gmatch and string.gsub into a
-// github.com/Shopify/go-lua state, which ships without them.
+// go-lua state (ptywright/internal/golua), which ships without them.
 //
 // Positions are Lua's: 1-based, inclusive, negative init counting back
 // from the end of the subject. Matching is byte-based and uses the C
@@ -18,7 +18,7 @@ import (
 	"strconv"
 	"strings"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 )
 
 // Capture is one value a pattern produced: the text of a "(...)" capture,

@@ -1,6 +1,6 @@
 package luart
 
-import lua "github.com/Shopify/go-lua"
+import lua "ptywright/internal/golua"
 
 // Argument helpers for the host functions a plugin calls. Every one
 // raises Lua's own "bad argument #n to 'fname' (...)" error, so a plugin

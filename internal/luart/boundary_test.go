@@ -49,7 +49,7 @@ func TestLayoutBoundaries(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, path)
 		switch {
-		case strings.HasPrefix(d.Name(), ".") && rel != ".", d.Name() == "testdata", rel == "third_party":
+		case strings.HasPrefix(d.Name(), ".") && rel != ".", d.Name() == "testdata", rel == filepath.Join("internal", "golua"):
 			return filepath.SkipDir
 		case rel == "luahost", rel == filepath.Join("internal", "luart"):
 			return nil
@@ -57,6 +57,9 @@ func TestLayoutBoundaries(t *testing.T) {
 		for file, list := range imports(t, path) {
 			if slices.Contains(list, "ptywright/internal/luart") {
 				t.Errorf("%s imports the sandbox: only luahost may", filepath.Join(rel, file))
+			}
+			if slices.Contains(list, "ptywright/internal/golua") && rel != filepath.Join("internal", "luapattern") {
+				t.Errorf("%s imports go-lua: only the sandbox and its patterns may", filepath.Join(rel, file))
 			}
 		}
 		return nil
@@ -73,7 +76,7 @@ func TestLayoutBoundaries(t *testing.T) {
 	}
 	for file, list := range imports(t, filepath.Join("..", "..")) {
 		for _, p := range list {
-			if strings.HasPrefix(p, "github.com/Shopify/go-lua") || strings.HasPrefix(p, "github.com/pelletier/go-toml") {
+			if p == "ptywright/internal/golua" || strings.HasPrefix(p, "github.com/pelletier/go-toml") {
 				t.Errorf("root %s imports %s", file, p)
 			}
 		}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 )
 
 // Budgets of one plugin call.

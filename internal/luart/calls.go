@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"strings"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 
 	"ptywright/manifest"
 )

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 )
 
 // Values cross between Go and Lua as JSON-like data:

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 )
 
 // pushDecoded pushes a value produced by encoding/json (with UseNumber or

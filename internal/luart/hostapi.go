@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strconv"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 
 	"ptywright/manifest"
 )

@@ -3,7 +3,7 @@ package luart
 import (
 	"errors"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 )
 
 // ptywright.invalid_params(message) lets a plugin say that the caller's

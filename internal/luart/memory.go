@@ -12,8 +12,8 @@ package luart
 // trip on every classify call (each of which crosses to Lua many times).
 //
 // So the host uses a small patch of go-lua kept in the repository
-// (third_party/go-lua, wired in by a replace directive in go.mod; the
-// diff and how to re-apply it are in third_party/go-lua/PATCHES.md). The
+// (internal/golua, a package of this module; the diff and how to
+// re-apply it are in internal/golua/PATCHES.md). The
 // patch reports, before it happens, every growth a script can cause in
 // the interpreter: the .. operator and Concat (with the result's length,
 // before the copy), strings pushed by Go functions (every library
@@ -43,7 +43,7 @@ import (
 	"math"
 	"strings"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 )
 
 // installMemoryBudget makes l report its growth to b.

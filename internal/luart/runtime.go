@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 
 	"ptywright/internal/luapattern"
 	"ptywright/manifest"

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 
 	"ptywright/internal/secrets"
 	"ptywright/manifest"

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 )
 
 // print collects output for the host instead of writing to stdout.

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 )
 
 // ptywright.text: the string helpers screen-reading plugins keep writing

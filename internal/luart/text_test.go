@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 	"github.com/stretchr/testify/require"
 
 	"ptywright/manifest"

@@ -3,7 +3,7 @@ package luart
 import (
 	"encoding/json"
 
-	lua "github.com/Shopify/go-lua"
+	lua "ptywright/internal/golua"
 )
 
 // Value is a Lua value a call returned (or a field of one), for the host

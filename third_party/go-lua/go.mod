@@ -1,3 +1,0 @@
-module github.com/Shopify/go-lua
-
-go 1.22
