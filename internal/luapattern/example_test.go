@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	lua "ptywright/internal/golua"
-
 	"ptywright/internal/luapattern"
 )
 

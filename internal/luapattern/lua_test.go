@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	lua "ptywright/internal/golua"
 	"github.com/stretchr/testify/require"
 
+	lua "ptywright/internal/golua"
 	"ptywright/internal/luapattern"
 )
 

@@ -3,9 +3,9 @@ package luapattern_test
 import (
 	"testing"
 
-	lua "ptywright/internal/golua"
 	"github.com/stretchr/testify/require"
 
+	lua "ptywright/internal/golua"
 	"ptywright/internal/luapattern"
 )
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	lua "ptywright/internal/golua"
-
 	"ptywright/manifest"
 )
 

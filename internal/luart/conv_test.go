@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	lua "ptywright/internal/golua"
 	"github.com/stretchr/testify/require"
 
+	lua "ptywright/internal/golua"
 	"ptywright/manifest"
 )
 

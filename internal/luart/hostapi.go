@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	lua "ptywright/internal/golua"
-
 	"ptywright/manifest"
 )
 

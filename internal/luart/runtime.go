@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	lua "ptywright/internal/golua"
-
 	"ptywright/internal/luapattern"
 	"ptywright/manifest"
 )

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	lua "ptywright/internal/golua"
-
 	"ptywright/internal/secrets"
 	"ptywright/manifest"
 )
