@@ -15,8 +15,12 @@
 //	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh"})
 //	if err != nil { ... }
 //	defer s.Close()
-//	s.Send(ctx, ptywright.Text("echo hello\r"))
-//	res, err := s.Wait(ctx, ptywright.ContainsText("hello"))
+//	w, err := s.Perform(ctx, ptywright.Text("echo $((6 * 7))\r"))
+//	if err != nil { ... }
+//	// What followed the input, on a line of its own: not the echo.
+//	res, err := s.Wait(ctx, ptywright.ScreenRegex(`(?m)^42$`), ptywright.After(w.Sequence))
+//
+// The package example (Example) runs it.
 //
 // The emulator behind a Screen is chosen by [Engine]: [EngineVTCore], the
 // default, or [EngineXVT].

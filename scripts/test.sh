@@ -14,7 +14,13 @@ bash scripts/install-tuis.sh
 echo "== Codex CLI (scripts/install-codex.sh)"
 bash scripts/install-codex.sh
 
-echo "== go vet"
+echo "== gofmt and go vet"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt: these files need gofmt -w:" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
 go vet ./...
 # The opt-in groundwork tests of the fake APIs build only under their tags:
 # vet them too, so they do not rot between the times someone runs them.
