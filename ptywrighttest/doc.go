@@ -4,13 +4,16 @@
 // screens with golden files.
 //
 //	func TestGreeting(t *testing.T) {
-//		s := ptywrighttest.Start(t, ptywright.Options{Program: "./greeter"})
+//		s := ptywrighttest.Start(t, ptywright.Options{Program: "/bin/sh", Args: []string{"-c",
+//			`printf 'name? '; read name; echo "Hello, $name, it is $(date +%T)"; sleep 5`}})
 //		ptywrighttest.ExpectText(t, s, "name?")
 //		ptywrighttest.Send(t, s, ptywright.Text("Ada\r"))
 //		ptywrighttest.ExpectText(t, s, "Hello, Ada")
 //		ptywrighttest.RequireScreen(t, s, "greeting",
 //			ptywrighttest.MaskRegex(`\d\d:\d\d:\d\d`, '#'))
 //	}
+//
+// This package's own TestGreeting is that test.
 //
 // It is a package of its own, not part of ptywright, so that programs using
 // ptywright outside tests (the CLI, the JSON-RPC server, a user's tool) do
