@@ -84,7 +84,9 @@ func TestClassificationsFollowTheScreen(t *testing.T) {
 
 	ext.mu.Lock()
 	defer ext.mu.Unlock()
-	require.Greater(t, len(ext.seen), 600)
+	// Every State call classifies (the observer goroutine may add more,
+	// but need not have run yet).
+	require.GreaterOrEqual(t, len(ext.seen), 600)
 	for i := 1; i < len(ext.seen); i++ {
 		require.GreaterOrEqual(t, ext.seen[i], ext.seen[i-1], "classification %d saw screen %d after screen %d", i, ext.seen[i], ext.seen[i-1])
 	}
