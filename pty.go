@@ -117,7 +117,10 @@ type Session struct {
 	exit       *ExitStatus   // set once the child is reaped
 	exited     chan struct{} // closed once the child is reaped and drained
 	readerDone chan struct{} // closed when the reader stops
-	closed     bool
+	// childGone is closed once the child has exited, before exited: from
+	// then on the reader's EIO means the end of the output (ptyio.Drain).
+	childGone chan struct{}
+	closed    bool
 
 	closeOnce sync.Once
 	closeErr  error
@@ -151,6 +154,7 @@ func Start(opts Options) (*Session, error) {
 		changed:    make(chan struct{}),
 		exited:     make(chan struct{}),
 		readerDone: make(chan struct{}),
+		childGone:  make(chan struct{}),
 	}
 	s.initReader()
 	s.opts.Size = size
@@ -244,6 +248,11 @@ func cutEnv(kv string) (name, value string, ok bool) {
 func (s *Session) waitLoop() {
 	defer s.wg.Done()
 	st := s.proc.wait()
+	// The reader waits out an EIO while the child runs (the slave may be
+	// opened again); now one ends the output. The deadline wakes a read
+	// waiting so.
+	close(s.childGone)
+	_ = s.proc.master.SetReadDeadline(time.Unix(1, 0)) // Closed already: the reader has stopped.
 	// A grandchild may keep the tty open, so EOF may never come: give the
 	// reader a short while to drain what the child wrote before it exited.
 	t := time.NewTimer(250 * time.Millisecond)

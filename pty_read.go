@@ -14,7 +14,7 @@ func (s *Session) initReader() { s.pump = ptyio.NewPump(s.feed) }
 // readLoop is the one goroutine that reads the PTY master.
 func (s *Session) readLoop() {
 	defer s.wg.Done()
-	s.pump.Read(s.proc.master)
+	s.pump.Read(s.proc.master, s.childGone)
 }
 
 // parseLoop feeds what the reader handed on until the reader has stopped.

@@ -137,13 +137,25 @@ func TestWaitForTheLastOutputBeforeTheExit(t *testing.T) {
 		if i%2 == 0 {
 			errc := waitLong(s, want)
 			send(t, s, ptywright.Text("go\n"))
-			require.NoError(t, <-errc, "round %d", i)
+			requireMatched(t, s, <-errc, "round %d", i)
 		} else {
 			waitFor(t, s, ptywright.ContainsText("ready"))
 			w, err := s.Perform(context.Background(), ptywright.Text("go\n"))
 			require.NoError(t, err)
-			require.NoError(t, <-waitLong(s, want, ptywright.After(w.Sequence)), "round %d", i)
+			requireMatched(t, s, <-waitLong(s, want, ptywright.After(w.Sequence)), "round %d after %d", i, w.Sequence)
 		}
 		require.NoError(t, s.Close())
 	}
+}
+
+// requireMatched fails with the wait's evidence (its screen and transcript
+// tail) when err is not nil.
+func requireMatched(t *testing.T, s *ptywright.Session, err error, format string, args ...any) {
+	t.Helper()
+	var we *ptywright.WaitError
+	if errors.As(err, &we) {
+		st, _ := s.ExitStatus()
+		t.Fatalf("%s: %v\nexit: %+v\nscreen:\n%s\ntranscript tail:\n%q", fmt.Sprintf(format, args...), err, st, we.Snapshot.PlainText, we.TranscriptTail)
+	}
+	require.NoError(t, err, append([]any{format}, args...)...)
 }

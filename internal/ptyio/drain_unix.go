@@ -25,7 +25,14 @@ const quietRead = directFeedMax
 // A first read shorter than quietRead ends it at once, without the read
 // that would find nothing more: output that comes a line at a time reaches
 // the parser a system call sooner.
-func Drain(f *os.File, buf []byte) (n int, err error) {
+//
+// EIO, which a Linux master reads whenever no file has the slave open,
+// ends it only once exited is closed: until the child has exited the
+// slave may be opened again (/dev/tty, or the kernel between a program's
+// closes and opens) and what is written to it then must still be read, so
+// before that EIO is waited out like EAGAIN. Whoever closes exited also
+// sets a read deadline on f to wake a Drain waiting so (see Pump.Read).
+func Drain(f *os.File, buf []byte, exited <-chan struct{}) (n int, err error) {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return 0, err
@@ -36,7 +43,7 @@ func Drain(f *os.File, buf []byte) (n int, err error) {
 			switch {
 			case e == unix.EINTR:
 				continue
-			case e == unix.EAGAIN:
+			case e == unix.EAGAIN, e == unix.EIO && !closed(exited):
 				return n > 0 // Nothing read yet: wait for the poller.
 			case e != nil:
 				err = &os.PathError{Op: "read", Path: f.Name(), Err: e}
@@ -60,4 +67,14 @@ func Drain(f *os.File, buf []byte) (n int, err error) {
 		err = rerr // Closed while waiting.
 	}
 	return n, err
+}
+
+// closed reports whether ch is closed.
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }

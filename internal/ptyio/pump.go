@@ -1,10 +1,12 @@
 package ptyio
 
 import (
+	"errors"
 	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // A Pump carries a PTY master's output to what parses it, on two
@@ -59,14 +61,22 @@ func NewPump(feed func([][]byte) (woke bool)) *Pump {
 	return p
 }
 
-// Read reads f until EIO (every holder of the tty is gone) or ErrClosed
+// Read reads f until EIO once exited is closed (every holder of the tty
+// is gone, and the child cannot open it again: see Drain) or ErrClosed
 // (Close), then ends Parse once it has fed the rest. Run it on one
-// goroutine, and Parse on another.
-func (p *Pump) Read(f *os.File) {
+// goroutine, and Parse on another. Whoever closes exited sets a read
+// deadline on f after it, which wakes a read waiting out an earlier EIO;
+// Read clears it and reads on.
+func (p *Pump) Read(f *os.File, exited <-chan struct{}) {
 	defer close(p.chunks)
 	for {
 		buf := <-p.free // All buffers queued: the parser is behind, wait for it.
-		n, err := Drain(f, buf[:cap(buf)])
+		n, err := Drain(f, buf[:cap(buf)], exited)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// The exit's wake-up: read on, now ending at EIO.
+			_ = f.SetReadDeadline(time.Time{}) // A closed f ends the next Drain.
+			err = nil
+		}
 		switch {
 		case n > 0 && n < directFeedMax:
 			fed, woke := p.feedDirect(buf[:n])

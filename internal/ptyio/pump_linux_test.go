@@ -1,0 +1,121 @@
+package ptyio_test
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+
+	"ptywright/internal/ptyio"
+)
+
+// openPTY returns a PTY master, opened as the runtime opens files (in the
+// poller), and the path of its slave.
+func openPTY(t *testing.T) (*os.File, string) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = m.Close() })
+	rc, err := m.SyscallConn()
+	require.NoError(t, err)
+	var n int
+	var ioErr error
+	require.NoError(t, rc.Control(func(fd uintptr) {
+		if ioErr = unix.IoctlSetPointerInt(int(fd), unix.TIOCSPTLCK, 0); ioErr == nil {
+			n, ioErr = unix.IoctlGetInt(int(fd), unix.TIOCGPTN)
+		}
+	}))
+	require.NoError(t, ioErr)
+	return m, "/dev/pts/" + strconv.Itoa(n)
+}
+
+// collector is a Pump's feed that keeps what it is fed and signals each
+// feed.
+type collector struct {
+	mu  sync.Mutex
+	out bytes.Buffer
+	fed chan struct{}
+}
+
+func (c *collector) feed(chunks [][]byte) bool {
+	c.mu.Lock()
+	for _, b := range chunks {
+		c.out.Write(b)
+	}
+	c.mu.Unlock()
+	select {
+	case c.fed <- struct{}{}:
+	default:
+	}
+	return false
+}
+
+// waitFor waits until what was fed holds s.
+func (c *collector) waitFor(t *testing.T, s string) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		c.mu.Lock()
+		got := c.out.String()
+		c.mu.Unlock()
+		if bytes.Contains([]byte(got), []byte(s)) {
+			return
+		}
+		select {
+		case <-c.fed:
+		case <-deadline:
+			t.Fatalf("%q never came; fed %q", s, got)
+		}
+	}
+}
+
+// TestPumpReadsOnAfterEIOUntilExited: a Linux master reads EIO whenever
+// no file has the slave open; until the child has exited the slave may be
+// opened again and written to, so Read waits that out. Once exited is
+// closed (and the deadline set that wakes it), the next EIO ends it, after
+// what was written before.
+func TestPumpReadsOnAfterEIOUntilExited(t *testing.T) {
+	m, slavePath := openPTY(t)
+	c := &collector{fed: make(chan struct{}, 1)}
+	p := ptyio.NewPump(c.feed)
+	exited := make(chan struct{})
+	parsed := make(chan struct{})
+	go p.Read(m, exited)
+	go func() { defer close(parsed); p.Parse() }()
+
+	openSlave := func() *os.File {
+		sl, err := os.OpenFile(slavePath, os.O_RDWR|syscall.O_NOCTTY, 0)
+		require.NoError(t, err)
+		return sl
+	}
+	sl := openSlave()
+	_, err := sl.Write([]byte("one\n"))
+	require.NoError(t, err)
+	c.waitFor(t, "one")
+	require.NoError(t, sl.Close()) // The master reads EIO from now on.
+
+	sl = openSlave() // As /dev/tty does.
+	_, err = sl.Write([]byte("two\n"))
+	require.NoError(t, err)
+	c.waitFor(t, "two")
+	_, err = sl.Write([]byte("three\n"))
+	require.NoError(t, err)
+	require.NoError(t, sl.Close())
+
+	close(exited)
+	require.NoError(t, m.SetReadDeadline(time.Unix(1, 0)))
+	select {
+	case <-parsed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the pump did not end at EIO after the exit")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	require.Equal(t, "one\r\ntwo\r\nthree\r\n", c.out.String())
+}
