@@ -12,13 +12,6 @@ import (
 	"ptywright/internal/wire"
 )
 
-// ErrInvalidAction is wrapped by every error Action.Validate and
-// Action.UnmarshalJSON return; the RPC layer maps it to "invalid params".
-var ErrInvalidAction = errors.New("ptywright: invalid action")
-
-// ErrUnknownSignal is wrapped by ParseSignal when a name is not in the table.
-var ErrUnknownSignal = errors.New("ptywright: unknown signal")
-
 // FieldError names the input field that was rejected. Field is a dotted path
 // in the wire form ("action.value.rows", "extra_regexes[2]") so a client can
 // find its mistake; Err is the sentinel class (ErrInvalidAction,

@@ -3,6 +3,7 @@ package ptywright
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"ptywright/internal/wire"
 )
@@ -35,4 +36,67 @@ var (
 	// ErrUnsupported: this platform cannot do it yet. It also matches
 	// errors.ErrUnsupported.
 	ErrUnsupported = fmt.Errorf("ptywright: %w", errors.ErrUnsupported)
+	// ErrNoMatch is returned by extraction when the pattern or sentinels
+	// are not in the text, with a result that says so (Matched false,
+	// SearchedChars). It is an outcome, not a caller's mistake: it is not
+	// ErrInvalidParams, and adapter.extract answers it as a result with
+	// "matched": false.
+	ErrNoMatch = errors.New("ptywright: no match")
 )
+
+// Bad input. Each of these is also ErrInvalidParams (errors.Is matches
+// both), the one class the JSON-RPC server answers -32602 for; each names
+// what was wrong for a caller that wants to tell them apart.
+var (
+	// ErrInvalidMatcher is wrapped by every error about a malformed
+	// matcher.
+	ErrInvalidMatcher = invalidInput("ptywright: invalid matcher", nil)
+	// ErrInvalidAction is wrapped by every error Action.Validate and
+	// Action.UnmarshalJSON return.
+	ErrInvalidAction = invalidInput("ptywright: invalid action", nil)
+	// ErrUnknownKey is wrapped by ParseKey when a name is not in the key
+	// table.
+	ErrUnknownKey = invalidInput("ptywright: unknown key", nil)
+	// ErrUnknownSignal is wrapped by ParseSignal when a name is not in the
+	// table.
+	ErrUnknownSignal = invalidInput("ptywright: unknown signal", nil)
+	// ErrInvalidSize is wrapped by every error Size.Validate returns.
+	ErrInvalidSize = invalidInput("ptywright: invalid terminal size", nil)
+	// ErrInvalidEngine is wrapped by the error an unknown Engine name
+	// gives.
+	ErrInvalidEngine = invalidInput("ptywright: invalid engine", nil)
+	// ErrInvalidMarker is returned for an empty marker label, and for a
+	// new label when the transcript already has 64 (a client looping over
+	// fresh labels cannot grow memory without limit).
+	ErrInvalidMarker = invalidInput("ptywright: invalid transcript marker", nil)
+	// ErrInvalidRedaction is wrapped by RedactionPolicy.Compile errors.
+	ErrInvalidRedaction = invalidInput("ptywright: invalid redaction policy", nil)
+	// ErrNotHeld is matched by a *NotHeldError: the classification asked
+	// for is no longer (or not yet) held by the handle.
+	ErrNotHeld = invalidInput("ptywright: classification not held", nil)
+	// ErrFileExists is returned when Options.RecordPath, or
+	// RawTranscriptPath without append mode, names an existing file:
+	// ptywright never overwrites a file. It also matches fs.ErrExist.
+	ErrFileExists = invalidInput("ptywright: file already exists (refusing to overwrite)", fs.ErrExist)
+)
+
+// inputError is a sentinel of bad input: it is also ErrInvalidParams, and
+// the error it wraps, if any.
+type inputError struct {
+	msg     string
+	wrapped error
+}
+
+func invalidInput(msg string, wrapped error) error {
+	if wrapped != nil {
+		msg += ": " + wrapped.Error()
+	}
+	return &inputError{msg: msg, wrapped: wrapped}
+}
+
+func (e *inputError) Error() string { return e.msg }
+
+// Is makes every bad-input sentinel match ErrInvalidParams.
+func (e *inputError) Is(target error) bool { return target == ErrInvalidParams }
+
+func (e *inputError) Unwrap() error { return e.wrapped }

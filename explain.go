@@ -96,10 +96,6 @@ func ExplainLast() ExplainOption {
 // only when asked, by classifying that context again with ctx.explain set.
 const heldClassifications = 8
 
-// ErrNotHeld is matched by a *NotHeldError: the classification asked for is
-// no longer (or not yet) held by the handle. Over JSON-RPC it is -32602.
-var ErrNotHeld = errors.New("ptywright: classification not held")
-
 // NotHeldError says which sequences the handle still holds.
 type NotHeldError struct {
 	// Sequence is the sequence asked for.

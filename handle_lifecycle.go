@@ -297,12 +297,6 @@ func (h *ExtensionHandle) Extract(ctx context.Context, e Extraction) (ExtractRes
 	return e.Extract(e.Redactor.quotingScreen(h.s.Snapshot(SnapshotOptions{Raw: true})).Redact(p.DialogText))
 }
 
-// ErrNoMatch is returned by extraction when the pattern or sentinels are not
-// in the text, with a result that says so (Matched false, SearchedChars).
-// It is an outcome, not a caller's mistake: it is not ErrInvalidParams, and
-// adapter.extract answers it as a result with "matched": false.
-var ErrNoMatch = errors.New("ptywright: no match")
-
 // Extraction is caller-owned answer association over projected dialog.
 type Extraction struct {
 	// Regex searches the last TailChars characters; the first capture group

@@ -1,15 +1,11 @@
 package ptywright
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
 )
-
-// ErrUnknownKey is wrapped by ParseKey when a name is not in the key table.
-var ErrUnknownKey = errors.New("ptywright: unknown key")
 
 // Key names a single key press by its snake_case wire name (the value of a
 // {"type":"key"} action). Use the Key* constants, Ctrl, F or ParseKey; a Key

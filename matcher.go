@@ -2,16 +2,12 @@ package ptywright
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
 	"ptywright/contract"
 	"ptywright/internal/wire"
 )
-
-// ErrInvalidMatcher is wrapped by every error about a malformed matcher.
-var ErrInvalidMatcher = errors.New("ptywright: invalid matcher")
 
 // MatcherType names a kind of matcher; the values are the wire names.
 type MatcherType string

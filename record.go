@@ -12,11 +12,6 @@ import (
 	"ptywright/asciicast"
 )
 
-// ErrFileExists is returned when Options.RecordPath, or RawTranscriptPath
-// without append mode, names an existing file: ptywright never overwrites
-// a file. It also matches fs.ErrExist.
-var ErrFileExists = fmt.Errorf("ptywright: file already exists (refusing to overwrite): %w", fs.ErrExist)
-
 // Limits of the redacting recorder beyond the shared hold-back ones
 // (redact_stream.go).
 const (

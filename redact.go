@@ -1,7 +1,6 @@
 package ptywright
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -14,9 +13,6 @@ import (
 // defaultRedactionReplacement replaces each redacted span when a policy
 // names none.
 const defaultRedactionReplacement = "[REDACTED]"
-
-// ErrInvalidRedaction is wrapped by RedactionPolicy.Compile errors.
-var ErrInvalidRedaction = errors.New("ptywright: invalid redaction policy")
 
 // Redaction: one rule, applied where data leaves the library.
 //

@@ -2,7 +2,6 @@ package ptywright
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -422,9 +421,6 @@ type CellStyle struct {
 // 100000 would cost gigabytes instead of failing.
 const MaxSizeCells = 10000
 
-// ErrInvalidSize is wrapped by every error Size.Validate returns.
-var ErrInvalidSize = errors.New("ptywright: invalid terminal size")
-
 // Size is a terminal size in cells and optionally pixels.
 //
 // Pixel dimensions are passed to the PTY (TIOCSWINSZ) for programs that draw
@@ -479,9 +475,6 @@ const (
 	// recovered and the bytes that caused it are dropped.
 	EngineXVT Engine = "xvt"
 )
-
-// ErrInvalidEngine is wrapped by the error an unknown Engine name gives.
-var ErrInvalidEngine = errors.New("ptywright: invalid engine")
 
 // Validate reports an unknown engine name; "" is the default engine.
 func (e Engine) Validate() error {

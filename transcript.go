@@ -2,7 +2,6 @@ package ptywright
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"maps"
 	"unicode/utf8"
@@ -18,13 +17,6 @@ const defaultTranscriptMaxChars = 128 * 1024
 // maxTranscriptMarkers bounds the distinct marker labels per transcript, so a
 // client looping over fresh labels cannot grow memory without limit.
 const maxTranscriptMarkers = 64
-
-var (
-	// ErrInvalidMarker is returned for an empty marker label, and for a
-	// new label when the transcript already has 64 (a client looping over
-	// fresh labels cannot grow memory without limit).
-	ErrInvalidMarker = errors.New("ptywright: invalid transcript marker")
-)
 
 // transcript is the bounded text record of everything the child printed, as
 // valid UTF-8. Positions are absolute rune counts since the session started,
