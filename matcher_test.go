@@ -116,7 +116,7 @@ func TestWaitOnClosedSession(t *testing.T) {
 		_, err := s.Wait(context.Background(), ptywright.ContainsText("never"))
 		errc <- err
 	}()
-	time.Sleep(50 * time.Millisecond)
+	tuitest.ParkedIn(t, "ptywright.(*Session).Wait", 1) // The close must wake it.
 	require.NoError(t, s.Close())
 	require.ErrorIs(t, <-errc, ptywright.ErrSessionClosed)
 	_, err = s.Wait(context.Background(), ptywright.ContainsText("x"))
@@ -139,7 +139,7 @@ func TestManyWaitersWokenByOneWrite(t *testing.T) {
 			results[i], errs[i] = s.Wait(ctx, ptywright.ContainsText("wake-all"))
 		}()
 	}
-	time.Sleep(100 * time.Millisecond) // let them block
+	tuitest.ParkedIn(t, "ptywright.(*Session).Wait", n) // One write must wake all.
 	send(t, s, ptywright.Text("wake-all"))
 	wg.Wait()
 	for i := range n {

@@ -132,10 +132,12 @@ func TestTranscriptBoundAndSince(t *testing.T) {
 
 	text, next, dropped = tr.Since(6)
 	require.Equal(t, "6789abcdef", text)
+	require.Equal(t, int64(16), next)
 	require.False(t, dropped, "rune 6 is the oldest retained")
 
 	text, next, dropped = tr.Since(15)
 	require.Equal(t, "f", text)
+	require.Equal(t, int64(16), next)
 	require.False(t, dropped)
 
 	text, next, dropped = tr.Since(16)

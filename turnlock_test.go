@@ -55,7 +55,8 @@ func TestQueuedHandleCallsKeepTheirOwnClock(t *testing.T) {
 		_, err := h.Turn(cctx, "send_prompt", json.RawMessage(`{"prompt":"x"}`), "", nil)
 		turnDone <- err
 	}()
-	time.Sleep(20 * time.Millisecond) // Let it queue; the holder runs until cancelled.
+	// Queued behind the holder, which runs until cancelled.
+	tuitest.ParkedIn(t, "ptywright.(*ExtensionHandle).Turn", 1)
 	cancelQueued()
 	select {
 	case err := <-turnDone:
