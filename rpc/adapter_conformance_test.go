@@ -41,7 +41,7 @@ func adapterConformance(t *testing.T, c, other *client, f Framing) {
 		"adapter.live", "adapter.resume", "adapter.send", "adapter.snapshot", "adapter.start", "adapter.state",
 		"adapter.transcript", "adapter.turn", "adapter.wait",
 		"plugin.call", "plugin.capabilities", "plugin.describe", "plugin.load", "plugin.unload", "plugin.validate_manifest",
-		"server.capabilities", "server.set_notifications",
+		"rpc.discover", "server.capabilities", "server.set_notifications",
 		"session.close", "session.create", "session.input", "session.kill", "session.list", "session.resize",
 		"session.snapshot", "session.transcript", "session.wait",
 	}

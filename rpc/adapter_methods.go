@@ -13,27 +13,6 @@ import (
 	"ptywright/manifest"
 )
 
-func (s *Server) adapterMethods() map[string]handlerFunc {
-	return map[string]handlerFunc{
-		"adapter.list":        s.adapterList,
-		"adapter.live":        s.adapterLive,
-		"adapter.start":       s.adapterStart,
-		"adapter.resume":      s.adapterResume,
-		"adapter.state":       s.adapterState,
-		"adapter.send":        s.adapterSend,
-		"adapter.wait":        s.adapterWait,
-		"adapter.turn":        s.adapterTurn,
-		"adapter.cancel_wait": s.adapterCancelWait,
-		"adapter.snapshot":    s.adapterSnapshot,
-		"adapter.transcript":  s.adapterTranscript,
-		"adapter.inspect":     s.adapterInspect,
-		"adapter.explain":     s.adapterExplain,
-		"adapter.extract":     s.adapterExtract,
-		"adapter.lifecycle":   s.adapterLifecycle,
-		"adapter.close":       s.adapterClose,
-	}
-}
-
 // checkPermissions fails with -32004 {method, required_permission} for the
 // first permission of method that m does not declare.
 func checkPermissions(method string, m *manifest.Manifest) error {
@@ -498,5 +477,5 @@ func (s *Server) adapterClose(ctx context.Context, _ *conn, raw []byte) (any, er
 	if err := s.closeAdapter(a); err != nil {
 		return nil, err
 	}
-	return map[string]bool{"closed": true}, nil
+	return closedResult{Closed: true}, nil
 }

@@ -147,7 +147,7 @@ func conformance(t *testing.T, c *client, f Framing) {
 	require.Equal(t, "ptywright", caps.Name)
 	require.Equal(t, "1.2.3", caps.Version)
 	require.Equal(t, "jsonrpc-2.0", caps.Protocol)
-	require.Equal(t, []string{"server.capabilities", "server.set_notifications", "session.close", "session.create", "session.input", "session.kill", "session.list", "session.resize", "session.snapshot", "session.transcript", "session.wait"}, caps.Methods)
+	require.Equal(t, []string{"rpc.discover", "server.capabilities", "server.set_notifications", "session.close", "session.create", "session.input", "session.kill", "session.list", "session.resize", "session.snapshot", "session.transcript", "session.wait"}, caps.Methods)
 	require.Equal(t, []string{"adapter.event", "session.changed", "session.exited", "session.output"}, caps.Notifications)
 	require.Equal(t, []string{"ndjson", "lsp"}, caps.Framings)
 	require.False(t, caps.EmbeddedLua)
@@ -338,8 +338,8 @@ func errorCases(t *testing.T, c *client, f Framing) {
 		code            int64
 		msg             string
 	}{
-		{"unknown method", "11", `{"jsonrpc":"2.0","id":11,"method":"session.teleport"}`, CodeMethodNotFound, `method not found: "session.teleport"`},
-		{"reserved method", "12", `{"jsonrpc":"2.0","id":12,"method":"rpc.discover"}`, CodeMethodNotFound, "method not found"},
+		{"unknown method", "11", `{"jsonrpc":"2.0","id":11,"method":"session.teleport"}`, CodeMethodNotFound, `method not found: "session.teleport" (rpc.discover lists the methods; see docs/protocol.md)`},
+		{"reserved method", "12", `{"jsonrpc":"2.0","id":12,"method":"rpc.nope"}`, CodeMethodNotFound, "method not found"},
 		{"wrong param type", "13", `{"jsonrpc":"2.0","id":13,"method":"session.create","params":{"program":"/bin/sh","rows":"24"}}`, CodeInvalidParams, "rows: must be an integer"},
 		{"unknown param", "14", `{"jsonrpc":"2.0","id":14,"method":"session.snapshot","params":{"session":"s1","cells":false}}`, CodeInvalidParams, "cells: unknown field"},
 		{"params not an object", "15", `{"jsonrpc":"2.0","id":15,"method":"session.list","params":[1]}`, CodeInvalidParams, "params: must be an object, got an array"},

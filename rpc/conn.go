@@ -188,11 +188,13 @@ func (c *conn) handle(ctx context.Context, it item) (resp []byte) {
 }
 
 func (c *conn) call(ctx context.Context, req request) (any, error) {
-	h, ok := c.srv.methods[req.method]
+	m, ok := c.srv.methods[req.method]
 	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrMethodNotFound, req.method)
+		// Says where the methods are listed: a client that guessed a name
+		// learns how not to guess.
+		return nil, fmt.Errorf("%w: %q (rpc.discover lists the methods; see docs/protocol.md)", ErrMethodNotFound, req.method)
 	}
-	return h(ctx, c, req.params)
+	return m.handler(ctx, c, req.params)
 }
 
 // writeLoop is the only writer of the stream. Responses go first; pending

@@ -20,7 +20,11 @@
 //   - adapters.go: the adapters all connections share, and the waits bound
 //     to client-chosen wait ids;
 //   - serve.go, socket*.go: the Server, its transports and Close;
-//   - methods.go, session_methods.go: the method table and session.*;
+//   - method_table.go: the method table, every method's handler beside
+//     its params and result types, summary and error codes;
+//   - discover.go, schema.go: rpc.discover, the OpenRPC document built
+//     from the method table, its schemas reflected from those types;
+//   - methods.go, session_methods.go: server.* and session.*;
 //   - adapter_start.go, adapter_methods.go, plugin_methods.go: the
 //     extension layer's adapter.* and plugin.*, present when
 //     Options.Plugins is set; plugin_call.go: plugin.call, hooks of
@@ -30,6 +34,9 @@
 //     see ptywright.Session.PublishEvents; adapter:state_changed) and
 //     plugin events to clients that subscribed with events: true, queued
 //     (never coalesced) up to MaxQueuedEvents.
+//
+// docs/protocol.md is the protocol's reference for client authors;
+// rpc.discover answers its machine-readable form, an OpenRPC document.
 //
 // # Ordering
 //

@@ -37,7 +37,7 @@ func ExampleServer_ServeConn() {
 	fmt.Println(strings.Join(lines, "\n"))
 	// Output:
 	// {"jsonrpc":"2.0","id":1,"result":{"sessions":[]}}
-	// {"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"method not found: \"session.teleport\""}}
+	// {"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"method not found: \"session.teleport\" (rpc.discover lists the methods; see docs/protocol.md)"}}
 }
 
 // Serve many clients on a Unix socket; they share the sessions.

@@ -114,9 +114,9 @@ func isZombieGone(pid int) bool {
 func TestHandlerPanicBecomesInternalError(t *testing.T) {
 	var logs syncBuffer
 	srv := newServer(t, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	srv.methods["test.panic"] = func(context.Context, *conn, []byte) (any, error) {
+	srv.methods["test.panic"] = method{handler: func(context.Context, *conn, []byte) (any, error) {
 		panic("boom with API_KEY=sk-abcdefghijklmnopqrstuvwxyz")
-	}
+	}}
 	c := newClient(t, serveStdio(t, srv, NDJSON), NDJSON)
 	e := c.callErr("test.panic", nil)
 	require.Equal(t, int64(CodeInternalError), e.Code)

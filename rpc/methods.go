@@ -6,41 +6,17 @@ import (
 	"strconv"
 )
 
-// methodTable maps every method name to its handler; capabilities are
-// derived from it. The extension layer's adapter.* and plugin.* are there
-// when the server has a plugin registry.
-func (s *Server) methodTable() map[string]handlerFunc {
-	t := map[string]handlerFunc{
-		"server.capabilities":      s.capabilities,
-		"server.set_notifications": s.setNotifications,
-		"session.create":           s.sessionCreate,
-		"session.list":             s.sessionList,
-		"session.input":            s.sessionInput,
-		"session.wait":             s.sessionWait,
-		"session.snapshot":         s.sessionSnapshot,
-		"session.transcript":       s.sessionTranscript,
-		"session.resize":           s.sessionResize,
-		"session.kill":             s.sessionKill,
-		"session.close":            s.sessionClose,
-	}
-	if s.opts.Plugins != nil {
-		for name, h := range s.adapterMethods() {
-			t[name] = h
-		}
-		for name, h := range s.pluginMethods() {
-			t[name] = h
-		}
-	}
-	return t
-}
-
 // notifications lists the notifications a subscribed client may receive,
-// sorted.
+// sorted: those of notificationTable this server sends.
 func (s *Server) notifications() []string {
-	if s.opts.Plugins != nil {
-		return []string{notifyEvent, notifyLifecycle, notifyChanged, notifyExited, notifyOutput}
+	var names []string
+	for _, n := range notificationTable {
+		if !n.plugins || s.opts.Plugins != nil {
+			names = append(names, n.name)
+		}
 	}
-	return []string{notifyEvent, notifyChanged, notifyExited, notifyOutput}
+	sort.Strings(names)
+	return names
 }
 
 // Methods lists the methods the server answers, sorted.
@@ -93,17 +69,7 @@ func (s *Server) capabilities(_ context.Context, _ *conn, raw []byte) (any, erro
 		Batch:         true,
 		MaxFrameBytes: MaxFrameBytes,
 		MaxInFlight:   MaxInFlight,
-		ErrorCodes: map[string]int64{
-			"parse_error":       CodeParseError,
-			"invalid_request":   CodeInvalidRequest,
-			"method_not_found":  CodeMethodNotFound,
-			"invalid_params":    CodeInvalidParams,
-			"internal_error":    CodeInternalError,
-			"timeout":           CodeTimeout,
-			"session_closed":    CodeSessionClosed,
-			"permission_denied": CodePermissionDenied,
-			"cancelled":         CodeCancelled,
-		},
+		ErrorCodes:    errorCodes(),
 	}, nil
 }
 
@@ -160,4 +126,23 @@ func idList(field string, ids []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// errorCodes names every code the server answers, for server.capabilities.
+func errorCodes() map[string]int64 {
+	return map[string]int64{
+		"parse_error":      CodeParseError,
+		"invalid_request":  CodeInvalidRequest,
+		"method_not_found": CodeMethodNotFound,
+		"invalid_params":   CodeInvalidParams,
+		"internal_error":   CodeInternalError,
+		"timeout":          CodeTimeout,
+		"session_closed":   CodeSessionClosed,
+		// ErrProcessExited shares session_closed's code: the program
+		// exited, so input and waits can no longer work.
+		"process_exited":    CodeSessionClosed,
+		"permission_denied": CodePermissionDenied,
+		"cancelled":         CodeCancelled,
+		"intent_refused":    CodeIntentRefused,
+	}
 }

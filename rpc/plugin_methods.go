@@ -11,17 +11,6 @@ import (
 	"ptywright/plugins"
 )
 
-func (s *Server) pluginMethods() map[string]handlerFunc {
-	return map[string]handlerFunc{
-		"plugin.capabilities":      s.pluginCapabilities,
-		"plugin.validate_manifest": s.pluginValidateManifest,
-		"plugin.describe":          s.pluginDescribe,
-		"plugin.load":              s.pluginLoad,
-		"plugin.unload":            s.pluginUnload,
-		"plugin.call":              s.pluginCall,
-	}
-}
-
 func (s *Server) pluginCapabilities(_ context.Context, _ *conn, raw []byte) (any, error) {
 	if err := decodeParams(raw, &struct{}{}); err != nil {
 		return nil, err
@@ -59,7 +48,7 @@ func (s *Server) pluginValidateManifest(_ context.Context, _ *conn, raw []byte) 
 		}
 		return nil, err
 	}
-	return map[string]bool{"valid": true}, nil
+	return validResult{Valid: true}, nil
 }
 
 type pluginParams struct {
@@ -133,5 +122,5 @@ func (s *Server) pluginUnload(_ context.Context, _ *conn, raw []byte) (any, erro
 		return nil, err
 	}
 	s.log.Info("plugin unloaded", "plugin", p.Plugin)
-	return map[string]bool{"unloaded": true}, nil
+	return unloadedResult{Unloaded: true}, nil
 }

@@ -62,11 +62,13 @@ type handlerFunc func(ctx context.Context, c *conn, params []byte) (any, error)
 // Close must be called: it closes every connection and every session,
 // reaping the children.
 type Server struct {
-	opts     Options
-	log      *slog.Logger
-	methods  map[string]handlerFunc
-	reg      *registry
-	adapters *adapterSet
+	opts    Options
+	log     *slog.Logger
+	methods map[string]method
+	// discovery is rpc.discover's result, built on first use.
+	discovery func() (preEncoded, error)
+	reg       *registry
+	adapters  *adapterSet
 	// events carries core and plugin events: the plugin registry's bus,
 	// or the server's own without one.
 	events *events.Bus
@@ -117,6 +119,7 @@ func NewServer(opts Options) *Server {
 		maxInFlightBytes: MaxInFlightBytes,
 	}
 	s.methods = s.methodTable()
+	s.discovery = sync.OnceValues(s.buildDiscovery)
 	return s
 }
 

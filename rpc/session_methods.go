@@ -403,7 +403,7 @@ func (s *Server) sessionResize(ctx context.Context, _ *conn, raw []byte) (any, e
 	if err := e.sess.Resize(size); err != nil {
 		return nil, err
 	}
-	return map[string]bool{"resized": true}, nil
+	return resizedResult{Resized: true}, nil
 }
 
 func (s *Server) sessionKill(ctx context.Context, _ *conn, raw []byte) (any, error) {
@@ -418,7 +418,7 @@ func (s *Server) sessionKill(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err := e.sess.Kill(); err != nil {
 		return nil, err
 	}
-	return map[string]bool{"killed": true}, nil
+	return killedResult{Killed: true}, nil
 }
 
 // sessionClose refuses an adapter's session: the adapter owns it, and
@@ -440,5 +440,5 @@ func (s *Server) sessionClose(ctx context.Context, _ *conn, raw []byte) (any, er
 	if err := s.reg.remove(p.Session); err != nil {
 		return nil, err
 	}
-	return map[string]bool{"closed": true}, nil
+	return closedResult{Closed: true}, nil
 }
