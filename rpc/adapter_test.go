@@ -168,6 +168,7 @@ program = "/bin/sh"
 		t.Run(tt.method, func(t *testing.T) {
 			e := c.callErr(tt.method, tt.params)
 			requireError(t, e, CodePermissionDenied, tt.method+" requires the "+tt.permission+" permission")
+			require.Equal(t, "permission denied: "+tt.method+" requires the "+tt.permission+" permission", e.Message, "said once")
 			require.Equal(t, map[string]any{"method": tt.method, "required_permission": tt.permission}, errData(t, e))
 		})
 	}

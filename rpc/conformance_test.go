@@ -180,7 +180,7 @@ func conformance(t *testing.T, c *client, f Framing) {
 	// the truthful answer is -32002, not a "sent" for bytes nobody reads.
 	if m.Error != nil {
 		require.Equal(t, int64(CodeSessionClosed), m.Error.Code, m.Error.Message)
-		require.Contains(t, m.Error.Message, "process exited")
+		require.Contains(t, m.Error.Message, "the program exited")
 	} else {
 		// The reference's sent, and the bytes and sequence (additive).
 		var in struct {

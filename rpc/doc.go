@@ -150,15 +150,17 @@
 //     screen: the explanation of the adapter's last classification (its
 //     sequence says which screen), not a new one, redacted.
 //
-// A server on stdio, with the built-in plugins and one loaded from disk:
+// A server on stdio, with the built-in plugins and one loaded from disk
+// (the repository's testdata/plugins/echo; ExampleOptions_plugins runs it
+// on a pipe):
 //
-//	plugins, err := plugins.New(plugins.Options{})
+//	reg, err := plugins.New(plugins.Options{})
 //	...
-//	defer plugins.Close()
-//	if _, err := plugins.Load("plugins/echo/manifest.toml"); err != nil { ... }
-//	srv := rpc.NewServer(rpc.Options{Plugins: plugins, Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
+//	defer reg.Close() // after the server
+//	if _, err := reg.Load("testdata/plugins/echo/manifest.toml"); err != nil { ... }
+//	srv := rpc.NewServer(rpc.Options{Plugins: reg, Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
 //	defer srv.Close()
-//	err := srv.ServeConn(ctx, rpc.Stdio(os.Stdin, os.Stdout), rpc.NDJSON)
+//	err = srv.ServeConn(ctx, rpc.Stdio(os.Stdin, os.Stdout), rpc.NDJSON)
 //
 // and on the per-user socket:
 //

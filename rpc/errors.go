@@ -142,9 +142,14 @@ func toWire(err error) *Error {
 		// The class's message states what the sentinel says: a message
 		// that ends with the sentinel ("text input after the exit: ptywright:
 		// process exited") says it once.
-		if s := sentinel.Error(); msg == s {
+		// A message that starts with it ("ptywright: permission denied:
+		// adapter.send requires ...") likewise.
+		switch s := sentinel.Error(); {
+		case msg == s:
 			msg = ""
-		} else {
+		case strings.HasPrefix(msg, s+": "):
+			msg = strings.TrimPrefix(msg, s+": ")
+		default:
 			msg = strings.TrimSuffix(msg, ": "+s)
 		}
 	}

@@ -83,17 +83,17 @@ func ExampleServer_Serve() {
 // over a plugin registry, here holding the echo test plugin loaded from its
 // manifest, as `ptywright serve --plugin` does.
 func ExampleOptions_plugins() {
-	plugins, err := plugins.New(plugins.Options{})
+	reg, err := plugins.New(plugins.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer plugins.Close() // after the server
-	if _, err := plugins.Load("../testdata/plugins/echo/manifest.toml"); err != nil {
+	defer reg.Close() // after the server
+	if _, err := reg.Load("../testdata/plugins/echo/manifest.toml"); err != nil {
 		fmt.Println(err)
 		return
 	}
-	srv := rpc.NewServer(rpc.Options{Plugins: plugins})
+	srv := rpc.NewServer(rpc.Options{Plugins: reg})
 	defer srv.Close()
 
 	// One request at a time: requests on one connection run concurrently.
