@@ -116,7 +116,9 @@ func TestRedactionPrecisionCorpus(t *testing.T) {
 			s := string(b)
 			for _, sp := range ptywright.DefaultRedactor().Spans(s) {
 				hit := s[sp[0]:sp[1]]
-				require.True(t, slices.ContainsFunc(fakes, func(f string) bool { return strings.Contains(f, hit) || strings.HasPrefix(hit, f+`\n`) || strings.HasPrefix(hit, f+`\r`) }), "%s: %v", p, redactionHits(s[max(0, sp[0]-60):min(len(s), sp[1]+20)]))
+				require.True(t, slices.ContainsFunc(fakes, func(f string) bool {
+					return strings.Contains(f, hit) || strings.HasPrefix(hit, f+`\n`) || strings.HasPrefix(hit, f+`\r`)
+				}), "%s: %v", p, redactionHits(s[max(0, sp[0]-60):min(len(s), sp[1]+20)]))
 			}
 		}
 		require.Greater(t, files, 100)
