@@ -399,6 +399,7 @@ func (s *Session) Resize(size Size) error {
 }
 
 func (s *Session) applyResize(size Size) error {
+	defer s.rec.flush() // After the unlock: deferred calls run last first.
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.proc.setSize(size); err != nil {
@@ -431,6 +432,7 @@ func (s *Session) Kill() error { return s.Signal(SignalKill) }
 
 // Mark records the transcript's current position under label.
 func (s *Session) Mark(label string) error {
+	defer s.rec.flush() // After the unlock.
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.tr.Mark(label); err != nil {

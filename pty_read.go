@@ -40,7 +40,7 @@ func (s *Session) feed(chunks [][]byte) (woke bool) {
 	}
 	s.mu.Lock()
 	for _, p := range chunks {
-		s.rec.output(p) // Under the lock: in the order the screen sees, resizes included.
+		s.rec.output(p) // Queued under the lock: in the order the screen sees, resizes included.
 		_, _ = s.screen.Write(p)
 		s.tr.Write(p)
 	}
@@ -55,6 +55,9 @@ func (s *Session) feed(chunks [][]byte) (woke bool) {
 		// which the woken, reaching for the lock, would wait out.
 		close(woken)
 	}
+	// The recording's redaction and file write, outside the lock every
+	// wait and read takes.
+	s.rec.flush()
 	return woken != nil
 }
 

@@ -59,6 +59,7 @@ type recorder struct {
 	out        []byte // encoded lines not yet written
 	err        error  // first write error; the recording stops there
 	closed     bool
+	queued     bool // events added since the last settle (flush)
 }
 
 type pendingEvent struct {
@@ -129,8 +130,13 @@ func headerEnv(env []string) map[string]string {
 	return m
 }
 
-// output records bytes the program wrote. Called from the goroutine that
-// parses the output.
+// The Session queues events under its own lock, so that the file has them
+// in the order the screen saw them (output, resizes, markers), and calls
+// flush after unlocking it: the redaction and the file write, the costly
+// part, never hold up a wait, a snapshot or a read of the transcript.
+
+// output queues bytes the program wrote. Called from the goroutine that
+// parses the output; flush writes them.
 func (r *recorder) output(p []byte) {
 	if r == nil || len(p) == 0 {
 		return
@@ -142,17 +148,34 @@ func (r *recorder) output(p []byte) {
 	}
 	r.pending = append(r.pending, pendingEvent{t: time.Since(r.start), code: asciicast.EventOutput, off: len(r.stream), n: len(p)})
 	r.stream = append(r.stream, p...)
+	r.queued = true
+}
+
+// flush writes what the queued events settled (see settle).
+func (r *recorder) flush() {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed || r.err != nil || !r.queued {
+		return
+	}
+	r.queued = false
 	r.settle(false)
 }
 
-// input records bytes sent to the program on behalf of the user.
+// input records bytes sent to the program on behalf of the user. The
+// Session sends it outside its lock, so it writes at once.
 func (r *recorder) input(b []byte) {
 	if r == nil || len(b) == 0 {
 		return
 	}
 	r.event(asciicast.EventInput, r.redact(string(b)))
+	r.flush()
 }
 
+// resize and marker queue their events; flush writes them.
 func (r *recorder) resize(s Size) {
 	if r == nil {
 		return
@@ -181,7 +204,7 @@ func (r *recorder) event(code asciicast.EventType, data string) {
 		return
 	}
 	r.pending = append(r.pending, pendingEvent{t: time.Since(r.start), code: code, off: len(r.stream), data: data})
-	r.settle(false)
+	r.queued = true
 }
 
 // close writes everything still held and closes the file. It returns the

@@ -38,6 +38,7 @@ func BenchmarkRecorderOutput(b *testing.B) {
 					}
 					for i := 0; i < len(in.data); i += 4096 {
 						r.output([]byte(in.data[i:min(i+4096, len(in.data))]))
+						r.flush() // As the session does after each feed.
 					}
 					if err := r.close(); err != nil {
 						b.Fatal(err)

@@ -25,6 +25,7 @@ func recordChunks(t *testing.T, red *Redactor, chunks ...string) *asciicast.Reco
 	require.NoError(t, err)
 	for _, c := range chunks {
 		r.output([]byte(c))
+		r.flush() // As the session does after each feed.
 	}
 	require.NoError(t, r.close())
 	f, err := os.Open(path)
@@ -179,12 +180,16 @@ func TestRecorderKeepsEventOrderBehindHeldOutput(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rec.cast")
 	r, err := newRecorder(path, Size{Rows: 24, Cols: 80}, nil, DefaultRedactor())
 	require.NoError(t, err)
-	r.output([]byte("$ ech"))                 // held: no control character yet
+	r.output([]byte("$ ech")) // held: no control character yet
+	r.flush()
 	r.input([]byte("o TOKEN=abcdef123456\r")) // redacted on its own
 	r.output([]byte("o TOKEN=abcdef123456"))
+	r.flush()
 	r.resize(Size{Rows: 30, Cols: 100})
 	r.marker("after")
+	r.flush()
 	r.output([]byte("\r\n"))
+	r.flush()
 	require.NoError(t, r.close())
 
 	f, err := os.Open(path)
