@@ -14,8 +14,8 @@ import (
 // the same pass, so a common request is read once before its params
 // struct is decoded. Anything it does not take on as is (an escape in a
 // member name, a name twice, a value nested deeper than scanMaxDepth,
-// invalid JSON) it leaves to the slow path, which answers it as before:
-// every error message still comes from there.
+// invalid JSON) it leaves to the slow path, which decodes it in full:
+// every error message comes from there.
 
 // scanMaxDepth bounds how deep scanValue follows arrays and objects
 // (recursion); deeper values are left to encoding/json.

@@ -7,7 +7,7 @@ import "time"
 // Detached finds nothing outside Linux: reading another process's
 // environment or the process table needs /proc. There Close ends the
 // process group and nothing else, so a daemon that left it survives (on
-// macOS as before this was added; on Windows Start is unsupported).
+// macOS; on Windows Start is unsupported).
 type Detached struct{}
 
 // Track finds nothing outside Linux.

@@ -72,8 +72,8 @@
 //     the 8-bit String Terminator (xterm in UTF-8 mode): x/vt ends the
 //     string there, so Claude Code's title "✳ Claude Code" (E2 9C B3) leaks
 //     " Claude Code" onto the screen and leaves the title "\xe2".
-//   - Erasures and edits as xterm and tmux do them (issue 34, found on
-//     btop and tig): ED 1 erases from the top up to the cursor's cell (x/vt:
+//   - Erasures and edits as xterm and tmux do them (found on btop and
+//     tig): ED 1 erases from the top up to the cursor's cell (x/vt:
 //     the cursor's whole row); ED 2 fills with the pen's background, as the
 //     other erasures do (x/vt: default blanks); IL and DL leave the cursor
 //     at the left margin of its row (x/vt adds the region's top to the

@@ -73,10 +73,9 @@ func AppendUnknownFields(out []string, prefix string, m map[string]json.RawMessa
 	return out
 }
 
-// unprefix maps the texts of the sentinels that gained the "ptywright: "
-// prefix (issue 17) back to what they said before. Clients of the JSON-RPC
-// server and of the MCP tools may match on error messages, so those faces
-// send the old text: see Unprefix.
+// unprefix maps the texts of the sentinels, which start with "ptywright: "
+// in Go, to the shorter texts the JSON-RPC server and the MCP tools send
+// (clients may match on error messages): see Unprefix.
 var unprefix = strings.NewReplacer(
 	"ptywright: invalid action", "invalid action",
 	"ptywright: unknown signal", "unknown signal",
