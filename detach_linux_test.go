@@ -5,8 +5,6 @@ package ptywright_test
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,75 +17,10 @@ import (
 	"ptywright/internal/tuitest"
 )
 
-// buildDaemonize builds testdata/daemonize, the program that double-forks
-// a daemon out of its session and process group.
-func buildDaemonize(t testing.TB) string {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "daemonize")
-	b, err := exec.Command("go", "build", "-o", out, "./testdata/daemonize").CombinedOutput()
-	require.NoError(t, err, "go build ./testdata/daemonize: %s", b)
-	return out
-}
-
-// daemonProc is a daemon a test started, identified by pid and start time
-// so that a reused pid is not mistaken for it.
-type daemonProc struct {
-	pid, pgid, sid int
-	start          string
-}
-
-var daemonLine = regexp.MustCompile(`DAEMON=(\d+) PGID=(\d+) SID=(\d+)`)
-
-func parseDaemon(t testing.TB, text string) daemonProc {
-	t.Helper()
-	m := daemonLine.FindStringSubmatch(text)
-	require.NotNil(t, m, "no DAEMON= line in %q", text)
-	var d daemonProc
-	d.pid, _ = strconv.Atoi(m[1])
-	d.pgid, _ = strconv.Atoi(m[2])
-	d.sid, _ = strconv.Atoi(m[3])
-	st, ok := procStatFields(d.pid)
-	require.True(t, ok, "daemon %d is not running", d.pid)
-	d.start = st[19]
-	return d
-}
-
-// procStatFields returns the fields of /proc/PID/stat after the command
-// name: [0] is the state, [19] the start time.
-func procStatFields(pid int) ([]string, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return nil, false
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return f, len(f) >= 20
-}
-
-// running reports whether the daemon still runs: a zombie does not.
-func (d daemonProc) running() bool {
-	f, ok := procStatFields(d.pid)
-	return ok && f[19] == d.start && f[0] != "Z" && f[0] != "X"
-}
-
-// kill ends a daemon the test owns and waits until it no longer runs.
-func (d daemonProc) kill(t testing.TB) {
-	t.Helper()
-	if !d.running() {
-		return
-	}
-	require.NoError(t, syscall.Kill(d.pid, syscall.SIGKILL))
-	deadline := time.Now().Add(5 * time.Second)
-	for d.running() {
-		require.True(t, time.Now().Before(deadline), "daemon %d survived SIGKILL", d.pid)
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // startDaemonSession runs daemonize on a PTY and returns the session and
 // the daemon, once it runs outside the session's group and terminal
 // session.
-func startDaemonSession(t *testing.T, bin string, opts ptywright.Options, args ...string) (*ptywright.Session, daemonProc) {
+func startDaemonSession(t *testing.T, bin string, opts ptywright.Options, args ...string) (*ptywright.Session, tuitest.Daemon) {
 	t.Helper()
 	opts.Program = bin
 	opts.Args = args
@@ -95,18 +28,18 @@ func startDaemonSession(t *testing.T, bin string, opts ptywright.Options, args .
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
 	res := waitFor(t, s, ptywright.ContainsText("LAUNCHED"))
-	d := parseDaemon(t, res.Snapshot.PlainText)
-	t.Cleanup(func() { d.kill(t) })
-	require.NotEqual(t, s.Pid(), d.pgid, "the daemon left the session's process group")
-	require.NotEqual(t, s.Pid(), d.sid, "the daemon left the session's terminal session")
-	require.NotEqual(t, d.pid, d.sid, "the daemon is not a session leader: the second fork happened")
-	f, _ := procStatFields(d.pid)
+	d := tuitest.ParseDaemon(t, res.Snapshot.PlainText)
+	t.Cleanup(func() { d.Kill(t) })
+	require.NotEqual(t, s.Pid(), d.Pgid, "the daemon left the session's process group")
+	require.NotEqual(t, s.Pid(), d.Sid, "the daemon left the session's terminal session")
+	require.NotEqual(t, d.Pid, d.Sid, "the daemon is not a session leader: the second fork happened")
+	f, _ := tuitest.ProcStatFields(d.Pid)
 	require.NotEqual(t, strconv.Itoa(s.Pid()), f[1], "the daemon is not the child's child")
 	return s, d
 }
 
 func TestCloseEndsDetachedDaemon(t *testing.T) {
-	bin := buildDaemonize(t)
+	bin := tuitest.BuildDaemonize(t)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -119,33 +52,33 @@ func TestCloseEndsDetachedDaemon(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tuitest.NoLeak(t)
 			s, d := startDaemonSession(t, bin, ptywright.Options{CloseGrace: 100 * time.Millisecond}, tc.args...)
-			require.True(t, d.running())
+			require.True(t, d.Running())
 			require.NoError(t, s.Close())
-			require.False(t, d.running(), "daemon %d outlived Close", d.pid)
+			require.False(t, d.Running(), "daemon %d outlived Close", d.Pid)
 		})
 	}
 }
 
 func TestKeepDetachedLeavesTheDaemonRunning(t *testing.T) {
 	tuitest.NoLeak(t)
-	bin := buildDaemonize(t)
+	bin := tuitest.BuildDaemonize(t)
 	s, d := startDaemonSession(t, bin, ptywright.Options{CloseGrace: 100 * time.Millisecond, KeepDetached: true})
 	pid := s.Pid()
 	require.NoError(t, s.Close())
 	require.ErrorIs(t, syscall.Kill(pid, 0), syscall.ESRCH, "the child itself is ended and reaped")
-	require.True(t, d.running(), "KeepDetached: daemon %d must outlive Close", d.pid)
-	d.kill(t)
+	require.True(t, d.Running(), "KeepDetached: daemon %d must outlive Close", d.Pid)
+	d.Kill(t)
 }
 
 // TestCloseSparesOtherDaemons: closing one session leaves another
 // session's daemon and a daemon started outside ptywright running.
 func TestCloseSparesOtherDaemons(t *testing.T) {
 	tuitest.NoLeak(t)
-	bin := buildDaemonize(t)
+	bin := tuitest.BuildDaemonize(t)
 	out, err := exec.Command(bin, "-exit").Output()
 	require.NoError(t, err)
-	outside := parseDaemon(t, string(out))
-	t.Cleanup(func() { outside.kill(t) })
+	outside := tuitest.ParseDaemon(t, string(out))
+	t.Cleanup(func() { outside.Kill(t) })
 
 	opts := ptywright.Options{CloseGrace: 100 * time.Millisecond}
 	a, da := startDaemonSession(t, bin, opts, "-exit")
@@ -153,13 +86,13 @@ func TestCloseSparesOtherDaemons(t *testing.T) {
 	require.NotEqual(t, a.Marker(), b.Marker())
 
 	require.NoError(t, a.Close())
-	require.False(t, da.running(), "session A's daemon outlived A's Close")
-	require.True(t, db.running(), "session B's daemon must survive A's Close")
-	require.True(t, outside.running(), "a daemon ptywright did not start must survive")
+	require.False(t, da.Running(), "session A's daemon outlived A's Close")
+	require.True(t, db.Running(), "session B's daemon must survive A's Close")
+	require.True(t, outside.Running(), "a daemon ptywright did not start must survive")
 
 	require.NoError(t, b.Close())
-	require.False(t, db.running(), "session B's daemon outlived B's Close")
-	require.True(t, outside.running(), "a daemon ptywright did not start must survive")
+	require.False(t, db.Running(), "session B's daemon outlived B's Close")
+	require.True(t, outside.Running(), "a daemon ptywright did not start must survive")
 }
 
 // TestSessionMarkerIsInherited: the child sees its session's marker, and a
@@ -184,23 +117,23 @@ func TestSessionMarkerIsInherited(t *testing.T) {
 func TestCloseEndsScrubbedDescendant(t *testing.T) {
 	tuitest.NoLeak(t)
 	s, d := startScrubbed(t, `setsid env -i /bin/sleep 300 </dev/null >/dev/null 2>&1 & echo "DAEMON=$! PGID=0 SID=0"; wait`)
-	sid, _ := procStatFields(d.pid)
-	require.Equal(t, strconv.Itoa(d.pid), sid[3], "sleep leads a session of its own")
+	sid, _ := tuitest.ProcStatFields(d.Pid)
+	require.Equal(t, strconv.Itoa(d.Pid), sid[3], "sleep leads a session of its own")
 	require.NoError(t, s.Close())
-	require.False(t, d.running(), "descendant %d outlived Close", d.pid)
+	require.False(t, d.Running(), "descendant %d outlived Close", d.Pid)
 }
 
 // startScrubbed runs script, which starts a process that execs sleep with
 // an empty environment and prints its DAEMON= line, and returns once sleep
 // runs without the session's marker.
-func startScrubbed(t *testing.T, script string) (*ptywright.Session, daemonProc) {
+func startScrubbed(t *testing.T, script string) (*ptywright.Session, tuitest.Daemon) {
 	t.Helper()
 	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", script}, CloseGrace: 100 * time.Millisecond})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
 	res := waitFor(t, s, ptywright.ContainsText("DAEMON="))
-	d := parseDaemon(t, res.Snapshot.PlainText)
-	t.Cleanup(func() { d.kill(t) })
+	d := tuitest.ParseDaemon(t, res.Snapshot.PlainText)
+	t.Cleanup(func() { d.Kill(t) })
 	// Wait for the exec of sleep: until then the process still has sh's
 	// environment, marker included. An exec under way (of setsid or env on
 	// the way) also reads as an empty environment for a moment: the
@@ -208,9 +141,9 @@ func startScrubbed(t *testing.T, script string) (*ptywright.Session, daemonProc)
 	// which program it is.
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		env, _ := os.ReadFile("/proc/" + strconv.Itoa(d.pid) + "/environ")
-		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(d.pid) + "/cmdline")
-		if len(env) == 0 && strings.HasPrefix(string(cmdline), "/bin/sleep\x00") && d.running() {
+		env, _ := os.ReadFile("/proc/" + strconv.Itoa(d.Pid) + "/environ")
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(d.Pid) + "/cmdline")
+		if len(env) == 0 && strings.HasPrefix(string(cmdline), "/bin/sleep\x00") && d.Running() {
 			return s, d
 		}
 		require.True(t, time.Now().Before(deadline), "sleep never ran with an empty environment")
@@ -226,11 +159,11 @@ func TestCloseKillsScrubbedJobOfAnExitedChild(t *testing.T) {
 	tuitest.NoLeak(t)
 	s, d := startScrubbed(t, `set -m; (trap "" HUP TERM; exec env -i /bin/sleep 300) & echo "DAEMON=$! PGID=0 SID=0"`)
 	waitFor(t, s, ptywright.ProcessExited())
-	st, ok := procStatFields(d.pid)
+	st, ok := tuitest.ProcStatFields(d.Pid)
 	require.True(t, ok)
 	require.Equal(t, strconv.Itoa(s.Pid()), st[3], "the job is in the child's session")
 	require.NotEqual(t, strconv.Itoa(s.Pid()), st[2], "in a process group of its own")
 	require.NoError(t, s.Close())
 	// SIGKILL was sent; it takes effect when the job is next scheduled.
-	require.Eventually(t, func() bool { return !d.running() }, 5*time.Second, 5*time.Millisecond, "job %d outlived Close", d.pid)
+	require.Eventually(t, func() bool { return !d.Running() }, 5*time.Second, 5*time.Millisecond, "job %d outlived Close", d.Pid)
 }

@@ -82,18 +82,18 @@ func TestCloseEndsTheGroupAnExitedChildLeft(t *testing.T) {
 	job, err := strconv.Atoi(*res.Outcome.Capture)
 	require.NoError(t, err)
 	waitFor(t, s, ptywright.ProcessExited())
-	leader, ok := procStatFields(s.Pid())
+	leader, ok := tuitest.ProcStatFields(s.Pid())
 	require.True(t, ok, "the exited child's pid is free before Close")
 	require.Equal(t, "Z", leader[0], "the exited child is kept unreaped until Close")
 	require.Equal(t, strconv.Itoa(os.Getpid()), leader[1])
-	st, ok := procStatFields(job)
+	st, ok := tuitest.ProcStatFields(job)
 	require.True(t, ok, "the job died with its leader: the test proves nothing")
 	require.Equal(t, strconv.Itoa(s.Pid()), st[2], "the job is in the child's process group")
-	d := daemonProc{pid: job, start: st[19]}
-	t.Cleanup(func() { d.kill(t) })
+	d := tuitest.Daemon{Pid: job, Start: st[19]}
+	t.Cleanup(func() { d.Kill(t) })
 
 	require.NoError(t, s.Close())
-	require.Eventually(t, func() bool { return !d.running() }, 5*time.Second, 5*time.Millisecond, "job %d outlived Close", job)
-	_, held := procStatFields(s.Pid())
+	require.Eventually(t, func() bool { return !d.Running() }, 5*time.Second, 5*time.Millisecond, "job %d outlived Close", job)
+	_, held := tuitest.ProcStatFields(s.Pid())
 	require.False(t, held, "Close did not reap the child")
 }
