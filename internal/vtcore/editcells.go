@@ -7,24 +7,29 @@ import "slices"
 // (legacy*), run on a copy of the row only when the row holds a wide
 // character where the edit reaches, to tell when the two differ.
 
+// cellEdit is where an ICH or DCH of n cells acts: the cursor's row and
+// column, n clamped to the room before the right margin, and the scroll
+// region; ok is false when there is nothing to do (n not positive, or the
+// cursor outside the region).
+func (s *screen) cellEdit(n int) (line []Cell, x, clamped int, a rect, ok bool) {
+	x, y := s.cur.x, s.cur.y
+	a = s.scroll
+	if n <= 0 || y < a.top || y >= a.bottom || y >= s.rows || x < a.left || x >= a.right || x >= s.cols {
+		return nil, 0, 0, a, false
+	}
+	return s.lines[y], x, min(n, a.right-x), a, true
+}
+
 // insertCells is ICH: n blanks at the cursor inside the scroll region, the
 // cells from the cursor on moved right, those pushed past the right margin
 // lost. As in xterm, a wide character moves whole; one the cursor or the
 // margin cuts in two is blanked. It reports whether the row differs from
 // what x/vt makes of it (which moves the halves apart, legacyInsertCells).
 func (s *screen) insertCells(n int) (diverged bool) {
-	if n <= 0 {
+	line, x, n, a, ok := s.cellEdit(n)
+	if !ok {
 		return false
 	}
-	x, y := s.cur.x, s.cur.y
-	a := s.scroll
-	if y < a.top || y >= a.bottom || y >= s.rows || x < a.left || x >= a.right || x >= s.cols {
-		return false
-	}
-	if n > a.right-x {
-		n = a.right - x
-	}
-	line := s.lines[y]
 	b := s.blankCell()
 	legacy := s.legacyRow(line, x, a, func(l []Cell) { s.legacyInsertCells(l, x, n, a, b) })
 	// Cells move right by n: the written part grows by as much.
@@ -51,18 +56,10 @@ func (s *screen) insertCells(n int) (diverged bool) {
 // whether the row differs from what x/vt makes of it (which blanks every
 // wide character it moves, legacyDeleteCells).
 func (s *screen) deleteCells(n int) (diverged bool) {
-	if n <= 0 {
+	line, x, n, a, ok := s.cellEdit(n)
+	if !ok {
 		return false
 	}
-	x, y := s.cur.x, s.cur.y
-	a := s.scroll
-	if y < a.top || y >= a.bottom || y >= s.rows || x < a.left || x >= a.right || x >= s.cols {
-		return false
-	}
-	if n > a.right-x {
-		n = a.right - x
-	}
-	line := s.lines[y]
 	b := s.blankCell()
 	legacy := s.legacyRow(line, x, a, func(l []Cell) { s.legacyDeleteCells(l, x, n, a, b) })
 	if b != (Cell{}) {
