@@ -241,40 +241,12 @@ func TestMethodNotFoundSaysWhereToLook(t *testing.T) {
 	require.Equal(t, int64(CodeMethodNotFound), e.Code)
 }
 
-// constsOfType returns the string values of the constants of type typ
-// declared in file.
-func constsOfType(t *testing.T, file, typ string) []string {
+// eachConst calls fn for every constant of file that has a value of its
+// own, with its name, its declared type (nil when none) and that value.
+func eachConst(t *testing.T, file string, fn func(name *ast.Ident, typ, value ast.Expr)) {
 	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 	require.NoError(t, err)
-	var out []string
-	for _, d := range f.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok || gd.Tok != token.CONST {
-			continue
-		}
-		for _, spec := range gd.Specs {
-			vs := spec.(*ast.ValueSpec)
-			if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != typ {
-				continue
-			}
-			for _, v := range vs.Values {
-				lit := v.(*ast.BasicLit)
-				out = append(out, constant.StringVal(constant.MakeFromLiteral(lit.Value, lit.Kind, 0)))
-			}
-		}
-	}
-	require.NotEmpty(t, out, "no constants of type %s in %s", typ, file)
-	return out
-}
-
-// constValues returns the integer values of the constants whose names
-// begin with prefix declared in file.
-func constValues(t *testing.T, file, prefix string) []int64 {
-	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
-	require.NoError(t, err)
-	var out []int64
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
 		if !ok || gd.Tok != token.CONST {
@@ -283,24 +255,50 @@ func constValues(t *testing.T, file, prefix string) []int64 {
 		for _, spec := range gd.Specs {
 			vs := spec.(*ast.ValueSpec)
 			for i, id := range vs.Names {
-				if !strings.HasPrefix(id.Name, prefix) || i >= len(vs.Values) {
-					continue
+				if i < len(vs.Values) {
+					fn(id, vs.Type, vs.Values[i])
 				}
-				expr := vs.Values[i]
-				neg := false
-				if u, ok := expr.(*ast.UnaryExpr); ok && u.Op == token.SUB {
-					neg, expr = true, u.X
-				}
-				lit := expr.(*ast.BasicLit)
-				v, ok := constant.Int64Val(constant.MakeFromLiteral(lit.Value, lit.Kind, 0))
-				require.True(t, ok)
-				if neg {
-					v = -v
-				}
-				out = append(out, v)
 			}
 		}
 	}
+}
+
+// constsOfType returns the string values of the constants of type typ
+// declared in file.
+func constsOfType(t *testing.T, file, typ string) []string {
+	t.Helper()
+	var out []string
+	eachConst(t, file, func(_ *ast.Ident, ty, value ast.Expr) {
+		if id, ok := ty.(*ast.Ident); ok && id.Name == typ {
+			lit := value.(*ast.BasicLit)
+			out = append(out, constant.StringVal(constant.MakeFromLiteral(lit.Value, lit.Kind, 0)))
+		}
+	})
+	require.NotEmpty(t, out, "no constants of type %s in %s", typ, file)
+	return out
+}
+
+// constValues returns the integer values of the constants whose names
+// begin with prefix declared in file.
+func constValues(t *testing.T, file, prefix string) []int64 {
+	t.Helper()
+	var out []int64
+	eachConst(t, file, func(name *ast.Ident, _, value ast.Expr) {
+		if !strings.HasPrefix(name.Name, prefix) {
+			return
+		}
+		neg := false
+		if u, ok := value.(*ast.UnaryExpr); ok && u.Op == token.SUB {
+			neg, value = true, u.X
+		}
+		lit := value.(*ast.BasicLit)
+		v, ok := constant.Int64Val(constant.MakeFromLiteral(lit.Value, lit.Kind, 0))
+		require.True(t, ok)
+		if neg {
+			v = -v
+		}
+		out = append(out, v)
+	})
 	require.NotEmpty(t, out, "no %s* constants in %s", prefix, file)
 	return out
 }

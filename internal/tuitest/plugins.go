@@ -2,6 +2,7 @@ package tuitest
 
 import (
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -36,4 +37,32 @@ func EchoPlugins(tb testing.TB, opts plugins.Options) *plugins.Registry {
 // SDKManifest is a minimal Lua adapter manifest named name with perms.
 func SDKManifest(name string, perms ...manifest.Permission) manifest.Manifest {
 	return manifest.Manifest{Name: name, Kind: manifest.KindAdapter, Version: "1", Runtime: manifest.RuntimeLua, Entrypoint: "main.lua", Permissions: perms}
+}
+
+// shared is a test package's one registry of the built-in plugins (see
+// SharedPlugins).
+var shared struct {
+	once sync.Once
+	reg  *plugins.Registry
+	err  error
+}
+
+// SharedPlugins returns the test package's one registry of the built-in
+// plugins: each extension it hands out is a fresh Lua instance, so tests
+// share the registry's set-up cost and nothing else. A package that uses
+// it closes it with MainAfter(m, CloseSharedPlugins).
+func SharedPlugins(tb testing.TB) *plugins.Registry {
+	tb.Helper()
+	shared.once.Do(func() { shared.reg, shared.err = plugins.New(plugins.Options{}) })
+	if shared.err != nil {
+		tb.Fatalf("plugins.New: %v", shared.err)
+	}
+	return shared.reg
+}
+
+// CloseSharedPlugins closes the shared registry, if a test made it.
+func CloseSharedPlugins() {
+	if shared.reg != nil {
+		_ = shared.reg.Close() // Best effort: the tests are over.
+	}
 }

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -19,7 +18,7 @@ import (
 
 	"ptywright"
 	"ptywright/contract"
-	"ptywright/plugins"
+	"ptywright/internal/tuitest"
 )
 
 // claudeFixtureDir holds screens of the real Claude Code (see CAPTURES.md
@@ -137,33 +136,10 @@ func classifyContext(snap ptywright.ScreenSnapshot, lastIntent *string, stableMs
 
 func newClaudeExtension(tb testing.TB) ptywright.Extension {
 	tb.Helper()
-	ext, err := sharedPlugins(tb).NewExtension("claude-code")
+	ext, err := tuitest.SharedPlugins(tb).NewExtension("claude-code")
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = ext.Close() })
 	return ext
-}
-
-// shared is the package's one plugin registry: each extension it hands out
-// is a fresh Lua instance, so tests share the registry's set-up cost and
-// nothing else. TestMain closes it.
-var shared struct {
-	once sync.Once
-	reg  *plugins.Registry
-	err  error
-}
-
-func sharedPlugins(tb testing.TB) *plugins.Registry {
-	tb.Helper()
-	shared.once.Do(func() { shared.reg, shared.err = plugins.New(plugins.Options{}) })
-	require.NoError(tb, shared.err)
-	return shared.reg
-}
-
-// closeSharedPlugins closes the shared registry, if a test made it.
-func closeSharedPlugins() {
-	if shared.reg != nil {
-		_ = shared.reg.Close() // Best effort: the tests are over.
-	}
 }
 
 // classifyFixture classifies fx on a fresh plugin instance, so what one

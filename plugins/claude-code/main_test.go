@@ -8,4 +8,4 @@ import (
 
 // TestMain closes the shared plugin registry, then fails the run when
 // library goroutines outlive the tests.
-func TestMain(m *testing.M) { tuitest.MainAfter(m, closeSharedPlugins) }
+func TestMain(m *testing.M) { tuitest.MainAfter(m, tuitest.CloseSharedPlugins) }

@@ -10,14 +10,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
 	"ptywright/contract"
-	"ptywright/plugins"
+	"ptywright/internal/tuitest"
 )
 
 // codexFixtureDir holds the real Codex CLI captures (see CAPTURES.md there).
@@ -93,33 +92,10 @@ func codexFixtureCols(tb testing.TB, name string) int {
 // codexExtension starts a fresh instance of the built-in codex plugin.
 func codexExtension(tb testing.TB) ptywright.Extension {
 	tb.Helper()
-	ext, err := sharedPlugins(tb).NewExtension("codex")
+	ext, err := tuitest.SharedPlugins(tb).NewExtension("codex")
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = ext.Close() })
 	return ext
-}
-
-// shared is the package's one plugin registry: each extension it hands out
-// is a fresh Lua instance, so tests share the registry's set-up cost and
-// nothing else. TestMain closes it.
-var shared struct {
-	once sync.Once
-	reg  *plugins.Registry
-	err  error
-}
-
-func sharedPlugins(tb testing.TB) *plugins.Registry {
-	tb.Helper()
-	shared.once.Do(func() { shared.reg, shared.err = plugins.New(plugins.Options{}) })
-	require.NoError(tb, shared.err)
-	return shared.reg
-}
-
-// closeSharedPlugins closes the shared registry, if a test made it.
-func closeSharedPlugins() {
-	if shared.reg != nil {
-		_ = shared.reg.Close() // Best effort: the tests are over.
-	}
 }
 
 // codexSubset reports where got differs from the subset want, or "".

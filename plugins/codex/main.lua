@@ -74,6 +74,28 @@ local blank = text.is_blank
 local split_lines = text.split_lines
 local find_line = text.find_line
 
+-- only_blank_after reports whether every row after row i is blank: a real
+-- bottom-pane dialog ends the screen with its key hint, and text below it
+-- is not the dialog's (a quoted one in the transcript, say).
+local function only_blank_after(lines, i)
+  for j = i + 1, #lines do
+    if not blank(lines[j]) then
+      return false
+    end
+  end
+  return true
+end
+
+-- rows_until_blank returns the rows from row i up to the first blank one.
+local function rows_until_blank(lines, i)
+  local rows = {}
+  while lines[i] and not blank(lines[i]) do
+    rows[#rows + 1] = lines[i]
+    i = i + 1
+  end
+  return rows
+end
+
 -- prompt_rest returns the text after "› " when line starts with it.
 local function prompt_rest(line)
   if line:byte(1) ~= 226 then
@@ -626,13 +648,7 @@ local function detect_login(view)
   end
   for i, line in ipairs(lines) do
     if line:match("^%S.* failed: ") then
-      local text = { line }
-      local j = i + 1
-      while lines[j] and not blank(lines[j]) do
-        text[#text + 1] = lines[j]
-        j = j + 1
-      end
-      login.error = table.concat(text, " ")
+      login.error = table.concat(rows_until_blank(lines, i), " ")
     end
   end
   local opts, selected = parse_options(lines, 1, #lines)
@@ -712,12 +728,8 @@ local function detect_approval(view)
   if not (q and foot) then
     return nil
   end
-  -- The real dialog ends the screen with its key hint; text below it is
-  -- not the bottom pane's.
-  for i = foot + 1, #lines do
-    if not blank(lines[i]) then
-      return nil
-    end
+  if not only_blank_after(lines, foot) then
+    return nil
   end
   local approval = { question = question, kind = "other" }
   if has(question, "run the following command") then
@@ -1038,10 +1050,8 @@ local function detect_question(view)
   if not foot then
     return nil
   end
-  for i = foot + 1, #lines do
-    if not blank(lines[i]) then
-      return nil
-    end
+  if not only_blank_after(lines, foot) then
+    return nil
   end
   local question = trim(lines[q + 1] or "")
   -- Rows not highlighted sit two columns further in ("    2. Red") than
@@ -1129,13 +1139,7 @@ local function detect_fatal(view)
   local metadata = { error = { kind = "fatal", message = message } }
   local d = find_line(lines, "Unsent draft:", 1, e)
   if d and lines[d] == "Unsent draft:" then
-    local draft = {}
-    local k = d + 1
-    while lines[k] and not blank(lines[k]) do
-      draft[#draft + 1] = lines[k]
-      k = k + 1
-    end
-    metadata.unsent_draft = table.concat(draft, "\n")
+    metadata.unsent_draft = table.concat(rows_until_blank(lines, d + 1), "\n")
   end
   return result(view, "error", 0.85, "fatal error, Codex exited: " .. message:sub(1, 80),
     { availability = "disconnected", business_state = "unknown", input_mode = "closed", ui_context = "unknown",
