@@ -155,7 +155,7 @@ func requireMatched(t *testing.T, s *ptywright.Session, err error, format string
 	var we *ptywright.WaitError
 	if errors.As(err, &we) {
 		st, _ := s.ExitStatus()
-		t.Fatalf("%s: %v\nexit: %+v\nscreen:\n%s\ntranscript tail:\n%q", fmt.Sprintf(format, args...), err, st, we.Snapshot.PlainText, we.TranscriptTail)
+		t.Fatalf("%s: %v\nexit: %+v\n%s\nscreen:\n%s\ntranscript tail:\n%q", fmt.Sprintf(format, args...), err, st, ptywright.ReaderEnd(s), we.Snapshot.PlainText, we.TranscriptTail)
 	}
 	require.NoError(t, err, append([]any{format}, args...)...)
 }

@@ -32,12 +32,15 @@ const quietRead = directFeedMax
 // closes and opens) and what is written to it then must still be read, so
 // before that EIO is waited out like EAGAIN. Whoever closes exited also
 // sets a read deadline on f to wake a Drain waiting so (see Pump.Read).
+// After the exit, an EIO ends it only when the read right after it says
+// the same.
 func Drain(f *os.File, buf []byte, exited <-chan struct{}) (n int, err error) {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return 0, err
 	}
 	rerr := rc.Read(func(fd uintptr) bool {
+		eio := false // this call has read an EIO after the exit, and nothing since
 		for n < len(buf) {
 			k, e := unix.Read(int(fd), buf[n:])
 			switch {
@@ -45,6 +48,12 @@ func Drain(f *os.File, buf []byte, exited <-chan struct{}) (n int, err error) {
 				continue
 			case e == unix.EAGAIN, e == unix.EIO && !closed(exited):
 				return n > 0 // Nothing read yet: wait for the poller.
+			case e == unix.EIO && !eio:
+				// Read once more before believing it: a master has been
+				// seen to read EIO at the child's exit with output still
+				// on its way, which the read right after returned.
+				eio = true
+				continue
 			case e != nil:
 				err = &os.PathError{Op: "read", Path: f.Name(), Err: e}
 				return true
@@ -53,6 +62,7 @@ func Drain(f *os.File, buf []byte, exited <-chan struct{}) (n int, err error) {
 				return true
 			}
 			n += k
+			eio = false
 			if n < quietRead {
 				// One short read: a line, a prompt, a reply someone is
 				// waiting for. The child most likely wrote nothing since,

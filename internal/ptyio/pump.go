@@ -37,6 +37,7 @@ type Pump struct {
 	free   chan []byte // buffers Parse is done with
 	feedMu sync.Mutex
 	queued atomic.Int32
+	err    error // why Read stopped; set before it ends Parse
 }
 
 const (
@@ -68,10 +69,15 @@ func NewPump(feed func([][]byte) (woke bool)) *Pump {
 // deadline on f after it, which wakes a read waiting out an earlier EIO;
 // Read clears it and reads on.
 func (p *Pump) Read(f *os.File, exited <-chan struct{}) {
-	defer close(p.chunks)
+	var err error
+	defer func() {
+		p.err = err
+		close(p.chunks)
+	}()
 	for {
 		buf := <-p.free // All buffers queued: the parser is behind, wait for it.
-		n, err := Drain(f, buf[:cap(buf)], exited)
+		var n int
+		n, err = Drain(f, buf[:cap(buf)], exited)
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			// The exit's wake-up: read on, now ending at EIO.
 			_ = f.SetReadDeadline(time.Time{}) // A closed f ends the next Drain.
@@ -98,6 +104,11 @@ func (p *Pump) Read(f *os.File, exited <-chan struct{}) {
 		}
 	}
 }
+
+// Err returns the error that stopped Read: an EIO or ErrClosed at the
+// end of the output, anything else when reading failed. Call it only
+// once Parse has returned.
+func (p *Pump) Err() error { return p.err }
 
 // queue hands b to Parse.
 func (p *Pump) queue(b []byte) {

@@ -1,0 +1,27 @@
+package ptywright
+
+import (
+	"fmt"
+	"time"
+
+	"ptywright/internal/ptyio"
+)
+
+// ReaderEnd says why s's reader stopped and what the PTY master still
+// held afterwards: the evidence a test shows when output it waited for is
+// missing (did the kernel still have it, or did the reader stop early?).
+func ReaderEnd(s *Session) string {
+	select {
+	case <-s.readerDone:
+	default:
+		return "the reader is still running"
+	}
+	if err := s.proc.master.SetReadDeadline(time.Now().Add(50 * time.Millisecond)); err != nil {
+		return fmt.Sprintf("reader ended: %v (master: %v)", s.pump.Err(), err)
+	}
+	exited := make(chan struct{})
+	close(exited)
+	buf := make([]byte, 64<<10)
+	n, err := ptyio.Drain(s.proc.master, buf, exited)
+	return fmt.Sprintf("reader ended: %v; a read after it: %d bytes %q, %v", s.pump.Err(), n, buf[:n], err)
+}
