@@ -109,7 +109,12 @@
 //  1. plugins.Registry.mu, never held while calling out; then one plugin's
 //     definition lock, held while the registry creates or closes its own
 //     instances of that plugin.
-//  2. ExtensionHandle.extMu, serialising a handle's classify, send and wait.
+//  2. An ExtensionHandle's turn lock, held across each of its State,
+//     Send, Wait and Turn calls so that a turn's send and wait happen with
+//     nothing in between (a queued caller keeps its context); then
+//     ExtensionHandle.extMu, serialising calls into the extension (the
+//     lifecycle goroutine classifies without the turn lock) and guarding
+//     the classification's bookkeeping.
 //  3. luahost.Extension's lock, serialising calls into one Lua state;
 //     held while its event handlers run and while it emits.
 //  4. A Session's publisher lock, held across a resize and the

@@ -174,8 +174,9 @@ type HandleOptions struct {
 
 // ExtensionHandle drives one Session through one Extension: it splits the
 // screen into body and status, classifies, applies plans, runs wait
-// matchers and re-classifies after every mutation. One mutex covers every
-// operation, so a Turn's send and wait happen with nothing in between.
+// matchers and re-classifies after every mutation. One turn lock covers
+// every operation, so a Turn's send and wait happen with nothing in
+// between; a caller queued behind it gives up when its context ends.
 type ExtensionHandle struct {
 	s    *Session
 	ext  Extension

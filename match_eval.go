@@ -145,8 +145,13 @@ func (c *compiled) has(t MatcherType) bool {
 	return false
 }
 
-// evalState is one consistent look at a session, with the costly parts
-// (plain text, transcript) fetched only if a branch needs them.
+// evalState is what one evaluation of a matcher reads of a session: the
+// sequence and exit seen at the start, and the costly parts (the screen's
+// text with its snapshot, the transcript) fetched when a branch first
+// needs them, each in its own hold of the session's lock. Output that
+// lands between those holds can make the transcript newer than the
+// screen; the wait then looks again, since that output changed the
+// sequence it watches.
 type evalState struct {
 	ctx        context.Context
 	s          *Session

@@ -299,14 +299,6 @@ func (s *Screen) cellsLocked() []Cell {
 	return cells
 }
 
-func joinPlain(lines []string) string {
-	end := len(lines)
-	for end > 0 && lines[end-1] == "" {
-		end--
-	}
-	return strings.Join(lines[:end], "\n")
-}
-
 // ScreenSnapshot is one copy of the screen, shaped as the JSON-RPC reference
 // shapes it.
 type ScreenSnapshot struct {
