@@ -15,7 +15,7 @@ import (
 // package's size (files, lines, exported names) is reported by
 // TestLayoutFigures, not held to a ceiling: code moves for clarity, never
 // to meet a number. Which package may import what is guarded by
-// internal/luart's TestLayoutBoundaries.
+// TestLayoutBoundaries (layout_deps_test.go).
 const maxFileLines = 600
 
 // rootFigures counts the root package's non-test files, their lines and
