@@ -35,10 +35,10 @@ type CoreEvent struct {
 	Timestamp string `json:"timestamp"`
 }
 
-// EmitCore emits the core event ce on bus, with ce as its payload;
+// emitCore emits the core event ce on bus, with ce as its payload;
 // ce.Timestamp is set when empty. It fails, emitting nothing, when
 // ce.Event is not a core event name (events.CoreNames).
-func EmitCore(bus *events.Bus, ce CoreEvent) error {
+func emitCore(bus *events.Bus, ce CoreEvent) error {
 	if !events.IsCore(ce.Event) {
 		return fmt.Errorf("%w: %q is not a core event (%s)", events.ErrInvalid, ce.Event, strings.Join(events.CoreNames(), ", "))
 	}
@@ -89,8 +89,8 @@ func (t publishTarget) emit(name string, seq uint64, fill func(*CoreEvent)) {
 	if fill != nil {
 		fill(&ce)
 	}
-	// EmitCore fails only for a name that is not a core event.
-	_ = EmitCore(t.bus, ce)
+	// emitCore fails only for a name that is not a core event.
+	_ = emitCore(t.bus, ce)
 }
 
 // emitLocked emits one event to every target; p.mu must be held.

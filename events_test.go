@@ -2,7 +2,6 @@ package ptywright_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"testing"
 	"time"
 
@@ -39,16 +38,4 @@ func TestEmitCore(t *testing.T) {
 		t.Fatalf("a refused core event was delivered: %+v", ev)
 	default:
 	}
-}
-
-// Core events share one payload, CoreEvent.
-func ExampleEmitCore() {
-	bus := events.New(nil)
-	defer bus.Subscribe(func(ev events.Event) {
-		var ce ptywright.CoreEvent
-		_ = json.Unmarshal(ev.Payload, &ce)
-		fmt.Println(ev.Name, ce.Session, ce.Sequence, ce.State)
-	})()
-	_ = ptywright.EmitCore(bus, ptywright.CoreEvent{Event: events.AdapterStateChanged, Session: "s1", Adapter: "e1", Sequence: 7, State: "ready"})
-	// Output: adapter:state_changed s1 7 ready
 }

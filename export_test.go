@@ -7,6 +7,9 @@ import (
 	"ptywright/internal/ptyio"
 )
 
+// EmitCore is emitCore, for the tests of the core events' payload.
+var EmitCore = emitCore
+
 // ReaderEnd says why s's reader stopped and what the PTY master still
 // held afterwards: the evidence a test shows when output it waited for is
 // missing (did the kernel still have it, or did the reader stop early?).

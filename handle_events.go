@@ -65,8 +65,8 @@ func (h *ExtensionHandle) noteStateLocked(st StateSnapshot) {
 	if h.opts.Events == nil {
 		return
 	}
-	// EmitCore fails only for a name that is not a core event.
-	_ = EmitCore(h.opts.Events, CoreEvent{
+	// emitCore fails only for a name that is not a core event.
+	_ = emitCore(h.opts.Events, CoreEvent{
 		Event:         events.AdapterStateChanged,
 		Session:       h.opts.Scope.Session,
 		Adapter:       h.opts.Scope.Adapter,

@@ -18,7 +18,10 @@ const (
 	// promptSubmittedIntent is the last_intent a plan records when it
 	// submits a prompt; it anchors a lifecycle turn.
 	promptSubmittedIntent = "prompt_submitted"
-	// MatchLifecycle is the outcome kind of a lifecycle wait.
+	// MatchLifecycle is the Kind of the MatchOutcome a lifecycle wait
+	// (ExtensionHandle.Wait with the intent contract.LifecycleWaitIntent)
+	// answers with. It is an outcome kind
+	// only, never a matcher: Session.Wait refuses a Matcher of this type.
 	MatchLifecycle MatcherType = "lifecycle"
 )
 

@@ -148,7 +148,7 @@ func (b *Bus) list() []*sub {
 }
 
 // Emit checks ev's name and delivers it to every subscriber. Go callers
-// may emit core events (ptywright.EmitCore builds their payload) and
+// may emit core events (their payload is a ptywright.CoreEvent) and
 // events in any plugin namespace; Lua plugins go through ptywright.emit,
 // which confines them to their own.
 func (b *Bus) Emit(ev Event) error {

@@ -121,12 +121,14 @@ return M`, luahost.Options{Events: bus, Logger: logger})
 function M.ping(n) ptywright.emit("ping", {n = n}) end
 return M`, luahost.Options{Events: bus})
 
-	require.NoError(t, ptywright.EmitCore(bus, ptywright.CoreEvent{Event: events.SessionExited, Session: "s1", Sequence: 9}))
+	exited, err := json.Marshal(ptywright.CoreEvent{Event: events.SessionExited, Session: "s1", Sequence: 9, Timestamp: events.Timestamp(time.Now())})
+	require.NoError(t, err)
+	require.NoError(t, bus.Emit(events.Event{Name: events.SessionExited, Session: "s1", Payload: exited}))
 	heard := tuitest.NextEvent(t, ch, "listener:heard")
 	require.JSONEq(t, `{"event":"session:exited","session":"s1","sequence":9,"ts":true}`, string(heard.Payload))
 	tuitest.NextEvent(t, ch, "listener:third") // the failing handler did not stop the next one
 
-	_, err := tool.CallHook(context.Background(), "ping", json.RawMessage(`[7]`), luahost.HookOptions{})
+	_, err = tool.CallHook(context.Background(), "ping", json.RawMessage(`[7]`), luahost.HookOptions{})
 	require.NoError(t, err)
 	pong := tuitest.NextEvent(t, ch, "listener:pong")
 	require.JSONEq(t, `{"from":"tool","n":7}`, string(pong.Payload))

@@ -65,7 +65,7 @@ func (s *Server) adapterExplain(ctx context.Context, _ *conn, raw []byte) (any, 
 	x, err := a.h.Explain(ctx, opts...)
 	var nh *ptywright.NotHeldError
 	if errors.As(err, &nh) {
-		return nil, WithData(err, notHeldData{Sequence: nh.Sequence, OldestHeld: nh.Oldest, NewestHeld: nh.Newest,
+		return nil, withData(err, notHeldData{Sequence: nh.Sequence, OldestHeld: nh.Oldest, NewestHeld: nh.Newest,
 			Held: nh.Held, Capacity: nh.Capacity})
 	}
 	if err != nil {

@@ -83,8 +83,8 @@ func classAndSentinel(err error) (class *Error, explicit bool, sentinel error) {
 	return ErrInternal, false, nil
 }
 
-// Code returns the JSON-RPC code the server answers err with.
-func Code(err error) int64 {
+// codeOf returns the JSON-RPC code the server answers err with.
+func codeOf(err error) int64 {
 	c, _ := classOf(err)
 	return c.Code
 }
@@ -97,9 +97,9 @@ type dataError struct {
 func (e *dataError) Error() string { return e.err.Error() }
 func (e *dataError) Unwrap() error { return e.err }
 
-// WithData attaches structured data to err: the server sends it as the
+// withData attaches structured data to err: the server sends it as the
 // error object's "data" member. The code still comes from err's class.
-func WithData(err error, data any) error {
+func withData(err error, data any) error {
 	if err == nil {
 		return nil
 	}
@@ -110,15 +110,15 @@ func WithData(err error, data any) error {
 // permission: code -32004 with data {method, required_permission}.
 func PermissionDenied(method, permission string) error {
 	err := fmt.Errorf("%w: %s requires the %s permission", ptywright.ErrPermissionDenied, method, permission)
-	return WithData(err, map[string]string{"method": method, "required_permission": permission})
+	return withData(err, map[string]string{"method": method, "required_permission": permission})
 }
 
-// PluginLoadDenied is the error for plugin.load and plugin.unload on a server
+// pluginLoadDenied is the error for plugin.load and plugin.unload on a server
 // started without --allow-plugin-load: code -32004 with data
 // {method, reason: "server_did_not_grant_plugin_load"}.
-func PluginLoadDenied(method string) error {
+func pluginLoadDenied(method string) error {
 	err := fmt.Errorf("%w: %s: the server was not started with plugin loading allowed", ptywright.ErrPermissionDenied, method)
-	return WithData(err, map[string]string{"method": method, "reason": "server_did_not_grant_plugin_load"})
+	return withData(err, map[string]string{"method": method, "reason": "server_did_not_grant_plugin_load"})
 }
 
 // waitEvidence is the data of a wait that gave up: what the screen looked

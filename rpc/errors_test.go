@@ -61,11 +61,11 @@ func TestCodeMapsRootSentinels(t *testing.T) {
 		// An explicit class wins over the sentinel it wraps.
 		{fmt.Errorf("%w: %w", ErrInvalidParams, ptywright.ErrTimeout), CodeInvalidParams},
 		{PermissionDenied("adapter.send", "input.write"), CodePermissionDenied},
-		{PluginLoadDenied("plugin.load"), CodePermissionDenied},
+		{pluginLoadDenied("plugin.load"), CodePermissionDenied},
 	}
 	for _, tt := range tests {
 		t.Run(tt.err.Error(), func(t *testing.T) {
-			require.Equal(t, tt.code, Code(tt.err))
+			require.Equal(t, tt.code, codeOf(tt.err))
 			require.Equal(t, tt.code, toWire(tt.err).Code)
 		})
 	}
@@ -103,7 +103,7 @@ func TestToWire(t *testing.T) {
 	t.Run("permission data", func(t *testing.T) {
 		w := toWire(PermissionDenied("adapter.send", "input.write"))
 		require.JSONEq(t, `{"method":"adapter.send","required_permission":"input.write"}`, string(w.Data))
-		w = toWire(PluginLoadDenied("plugin.load"))
+		w = toWire(pluginLoadDenied("plugin.load"))
 		require.JSONEq(t, `{"method":"plugin.load","reason":"server_did_not_grant_plugin_load"}`, string(w.Data))
 	})
 	t.Run("wait evidence", func(t *testing.T) {
@@ -130,7 +130,7 @@ func TestToWire(t *testing.T) {
 	})
 	t.Run("no data otherwise", func(t *testing.T) {
 		require.Nil(t, toWire(ErrInvalidParams).Data)
-		require.NoError(t, WithData(nil, 1))
+		require.NoError(t, withData(nil, 1))
 	})
 }
 

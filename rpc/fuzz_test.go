@@ -25,7 +25,7 @@ func fuzzFrames(t *testing.T, f Framing, data []byte) [][]byte {
 		}
 		var fe *FrameError
 		if errors.As(err, &fe) {
-			if c := Code(err); c != CodeParseError && c != CodeInvalidRequest {
+			if c := codeOf(err); c != CodeParseError && c != CodeInvalidRequest {
 				t.Fatalf("framing error with code %d: %v", c, err)
 			}
 			checkResponse(t, encodeResponse(nil, nil, err))
@@ -44,7 +44,7 @@ func fuzzFrames(t *testing.T, f Framing, data []byte) [][]byte {
 		items, _ := parseFrame(frame)
 		for _, it := range items {
 			if it.err != nil {
-				if c := Code(it.err); c != CodeParseError && c != CodeInvalidRequest {
+				if c := codeOf(it.err); c != CodeParseError && c != CodeInvalidRequest {
 					t.Fatalf("request error with code %d: %v", c, it.err)
 				}
 				checkResponse(t, encodeResponse(it.req.id, nil, it.err))
@@ -197,7 +197,7 @@ var paramKinds = []struct {
 	{"adapter.extract", func() any { return &extractParams{} }, nil},
 	{"plugin.validate_manifest", func() any { return &validateManifestParams{} }, func(v any) error {
 		raw := v.(*validateManifestParams).Manifest
-		if _, err := manifest.ParseJSON(raw); err != nil && Code(err) != CodeInvalidParams {
+		if _, err := manifest.ParseJSON(raw); err != nil && codeOf(err) != CodeInvalidParams {
 			return err
 		}
 		return nil
@@ -207,7 +207,7 @@ var paramKinds = []struct {
 
 // checkClass lets only invalid-params errors through.
 func checkClass(err error) error {
-	if err != nil && Code(err) != CodeInvalidParams {
+	if err != nil && codeOf(err) != CodeInvalidParams {
 		return err
 	}
 	return nil
@@ -244,8 +244,8 @@ func FuzzParams(f *testing.F) {
 		v := k.new()
 		err := decodeParams(params, v)
 		if err != nil {
-			if Code(err) != CodeInvalidParams || !errors.Is(err, ErrInvalidParams) {
-				t.Fatalf("%s: error of code %d: %v", k.method, Code(err), err)
+			if codeOf(err) != CodeInvalidParams || !errors.Is(err, ErrInvalidParams) {
+				t.Fatalf("%s: error of code %d: %v", k.method, codeOf(err), err)
 			}
 			if len(err.Error()) <= len("invalid params: ") {
 				t.Fatalf("%s: error names nothing: %q", k.method, err)

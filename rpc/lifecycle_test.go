@@ -83,7 +83,7 @@ func TestCloseEndsEverything(t *testing.T) {
 
 	// A closed server refuses new work.
 	require.ErrorIs(t, srv.ServeConn(context.Background(), Stdio(strings.NewReader(""), &strings.Builder{}), NDJSON), ErrServerClosed)
-	l := NewPipeListener()
+	l := newPipeListener()
 	require.ErrorIs(t, srv.Serve(context.Background(), l), ErrServerClosed)
 	require.NoError(t, srv.Close(), "Close is idempotent")
 }

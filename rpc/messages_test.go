@@ -60,7 +60,7 @@ func TestParseFrame(t *testing.T) {
 					continue
 				}
 				require.Error(t, it.err)
-				require.Equal(t, w.code, Code(it.err))
+				require.Equal(t, w.code, codeOf(it.err))
 				require.Equal(t, w.msg, it.err.Error())
 			}
 		})

@@ -48,7 +48,7 @@ func TestDecodeParamsErrorsNameTheField(t *testing.T) {
 			err := decodeParams([]byte(tt.params), tt.dst())
 			require.Error(t, err)
 			require.ErrorIs(t, err, ErrInvalidParams)
-			require.Equal(t, int64(CodeInvalidParams), Code(err))
+			require.Equal(t, int64(CodeInvalidParams), codeOf(err))
 			require.Contains(t, err.Error(), tt.msg)
 		})
 	}

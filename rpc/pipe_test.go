@@ -12,7 +12,7 @@ import (
 
 func TestPipeListener(t *testing.T) {
 	srv := NewServer(Options{Logger: testLogger(t), Framing: LSP})
-	l := NewPipeListener()
+	l := newPipeListener()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(context.Background(), l) }()
 
@@ -34,6 +34,6 @@ func TestPipeListener(t *testing.T) {
 	require.True(t, errors.Is(err, net.ErrClosed), "dial after close: %v", err)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = NewPipeListener().Dial(ctx)
+	_, err = newPipeListener().Dial(ctx)
 	require.ErrorIs(t, err, context.Canceled)
 }

@@ -64,7 +64,7 @@ func (s *Server) pluginCall(ctx context.Context, _ *conn, raw []byte) (any, erro
 	name := p.Plugin
 	if p.Source != "" {
 		if !s.opts.AllowPluginLoad {
-			return nil, PluginLoadDenied("plugin.call")
+			return nil, pluginLoadDenied("plugin.call")
 		}
 		name = luahost.InlinePluginName
 		res, err = s.opts.Plugins.CallInline(ctx, p.Source, p.Hook, p.Args, opts)
@@ -76,7 +76,7 @@ func (s *Server) pluginCall(ctx context.Context, _ *conn, raw []byte) (any, erro
 	}
 	if err != nil {
 		if errors.Is(err, ptywright.ErrTimeout) {
-			return nil, WithData(err, hookTimeoutData{Plugin: name, Hook: p.Hook, TimeoutMs: timeout.Milliseconds()})
+			return nil, withData(err, hookTimeoutData{Plugin: name, Hook: p.Hook, TimeoutMs: timeout.Milliseconds()})
 		}
 		return nil, err
 	}

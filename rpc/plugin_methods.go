@@ -44,7 +44,7 @@ func (s *Server) pluginValidateManifest(_ context.Context, _ *conn, raw []byte) 
 		err = fmt.Errorf("%w: %w", ErrInvalidParams, err)
 		var me *manifest.Error
 		if errors.As(err, &me) {
-			return nil, WithData(err, manifestErrorData{Field: me.Field, Reason: me.Reason})
+			return nil, withData(err, manifestErrorData{Field: me.Field, Reason: me.Reason})
 		}
 		return nil, err
 	}
@@ -84,7 +84,7 @@ type loadResult struct {
 // all are invalid params.
 func (s *Server) pluginLoad(_ context.Context, _ *conn, raw []byte) (any, error) {
 	if !s.opts.AllowPluginLoad {
-		return nil, PluginLoadDenied("plugin.load")
+		return nil, pluginLoadDenied("plugin.load")
 	}
 	var p loadParams
 	if err := decodeParams(raw, &p); err != nil {
@@ -105,7 +105,7 @@ func (s *Server) pluginLoad(_ context.Context, _ *conn, raw []byte) (any, error)
 // can a plugin live adapters run on.
 func (s *Server) pluginUnload(_ context.Context, _ *conn, raw []byte) (any, error) {
 	if !s.opts.AllowPluginLoad {
-		return nil, PluginLoadDenied("plugin.unload")
+		return nil, pluginLoadDenied("plugin.unload")
 	}
 	var p pluginParams
 	if err := decodeParams(raw, &p); err != nil {

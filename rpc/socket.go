@@ -16,19 +16,19 @@ var ErrSocketInUse = errors.New("ptywright: a server is already listening on the
 // socket: ptywright never replaces a file it did not create.
 var ErrNotASocket = errors.New("ptywright: path exists and is not a socket")
 
-// HomeEnv names the environment variable that moves ptywright's per-user
+// homeEnv names the environment variable that moves ptywright's per-user
 // directory (default ~/.ptywright).
-const HomeEnv = "PTYWRIGHT_HOME"
+const homeEnv = "PTYWRIGHT_HOME"
 
 // DefaultSocketPath is $PTYWRIGHT_HOME/socket, or ~/.ptywright/socket when
 // PTYWRIGHT_HOME is unset.
 func DefaultSocketPath() (string, error) {
-	if dir := os.Getenv(HomeEnv); dir != "" {
+	if dir := os.Getenv(homeEnv); dir != "" {
 		return filepath.Join(dir, "socket"), nil
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("rpc: default socket path: %w (set %s)", err, HomeEnv)
+		return "", fmt.Errorf("rpc: default socket path: %w (set %s)", err, homeEnv)
 	}
 	return filepath.Join(home, ".ptywright", "socket"), nil
 }

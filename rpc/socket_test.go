@@ -118,12 +118,12 @@ func dialUnixRetry(t *testing.T, path string) *client {
 }
 
 func TestDefaultSocketPath(t *testing.T) {
-	t.Setenv(HomeEnv, "/srv/ptw")
+	t.Setenv(homeEnv, "/srv/ptw")
 	p, err := DefaultSocketPath()
 	require.NoError(t, err)
 	require.Equal(t, "/srv/ptw/socket", p)
 
-	t.Setenv(HomeEnv, "")
+	t.Setenv(homeEnv, "")
 	t.Setenv("HOME", "/home/someone")
 	p, err = DefaultSocketPath()
 	require.NoError(t, err)

@@ -6,23 +6,23 @@ import (
 	"sync"
 )
 
-// PipeListener is an in-memory net.Listener whose connections are
+// pipeListener is an in-memory net.Listener whose connections are
 // net.Pipe pairs: a test can serve a Server on it and Dial clients without a
 // socket file.
-type PipeListener struct {
+type pipeListener struct {
 	conns chan net.Conn
 	done  chan struct{}
 	once  sync.Once
 }
 
-// NewPipeListener returns a listener ready for Dial and Accept.
-func NewPipeListener() *PipeListener {
-	return &PipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
+// newPipeListener returns a listener ready for Dial and Accept.
+func newPipeListener() *pipeListener {
+	return &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
 }
 
 // Dial connects to the listener; it blocks until Accept takes the
 // connection, ctx ends or the listener closes.
-func (l *PipeListener) Dial(ctx context.Context) (net.Conn, error) {
+func (l *pipeListener) Dial(ctx context.Context) (net.Conn, error) {
 	client, server := net.Pipe()
 	select {
 	case l.conns <- server:
@@ -39,7 +39,7 @@ func (l *PipeListener) Dial(ctx context.Context) (net.Conn, error) {
 }
 
 // Accept waits for the next Dial.
-func (l *PipeListener) Accept() (net.Conn, error) {
+func (l *pipeListener) Accept() (net.Conn, error) {
 	select {
 	case c := <-l.conns:
 		return c, nil
@@ -50,17 +50,17 @@ func (l *PipeListener) Accept() (net.Conn, error) {
 
 // Close makes Accept and Dial fail with net.ErrClosed. Connections already
 // made stay open.
-func (l *PipeListener) Close() error {
+func (l *pipeListener) Close() error {
 	l.once.Do(func() { close(l.done) })
 	return nil
 }
 
 // Addr returns a placeholder address.
-func (l *PipeListener) Addr() net.Addr { return pipeAddr{} }
+func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
 
 type pipeAddr struct{}
 
 func (pipeAddr) Network() string { return "pipe" }
 func (pipeAddr) String() string  { return "pipe" }
 
-var _ net.Listener = (*PipeListener)(nil)
+var _ net.Listener = (*pipeListener)(nil)
