@@ -20,8 +20,8 @@ const (
 	promptSubmittedIntent = "prompt_submitted"
 	// MatchLifecycle is the Kind of the MatchOutcome a lifecycle wait
 	// (ExtensionHandle.Wait with the intent contract.LifecycleWaitIntent)
-	// answers with. It is an outcome kind
-	// only, never a matcher: Session.Wait refuses a Matcher of this type.
+	// answers with. It is an outcome kind only, never a matcher:
+	// Session.Wait refuses a Matcher of this type.
 	MatchLifecycle MatcherType = "lifecycle"
 )
 
