@@ -33,10 +33,12 @@ func (h *ExtensionHandle) startSDK() {
 		defer close(done)
 		select {
 		case <-h.s.Exited():
-			h.extMu.Lock()
-			defer h.extMu.Unlock()
-			// Failures are logged by the extension; the session is over
-			// either way.
+			// Not under extMu: a classification need not wait for the
+			// plugin's cleanups (the extension serialises its own calls),
+			// and each cleanup runs under the plugin's call budget, so
+			// Close, which waits for them, is not held for longer. They
+			// are not cancelled: every registered cleanup runs. Failures
+			// are logged by the extension; the session is over either way.
 			_ = c.RunCleanups(context.Background())
 		case <-stop:
 		}
@@ -78,6 +80,9 @@ func (h *ExtensionHandle) noteStateLocked(st StateSnapshot) {
 
 // Cleaner is implemented by extensions with cleanups to run when their
 // session's program exits, before Close (a Lua extension does).
+// ExtensionHandle calls RunCleanups on a goroutine of its own, possibly
+// while it calls the extension's other methods: an extension that is not
+// safe for that serialises its calls itself.
 type Cleaner interface {
 	RunCleanups(ctx context.Context) error
 }
