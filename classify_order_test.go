@@ -146,3 +146,61 @@ func TestLifecycleCallbacksDoNotDeadlock(t *testing.T) {
 	defer outside.Unlock()
 	require.Greater(t, calls, 10, "the lifecycle did not move often enough to test anything")
 }
+
+// TestASlowLifecycleCallbackHoldsUpNoClassification: while OnLifecycle is
+// stuck in its first call, classifications that move the lifecycle go on
+// (the changes queue for the callback); once it returns, the callback
+// hears every change, in order, and Close returns after the last.
+func TestASlowLifecycleCallbackHoldsUpNoClassification(t *testing.T) {
+	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh", Args: []string{"-c", "echo ready; sleep 30"}})
+	require.NoError(t, err)
+	defer s.Close()
+	release := make(chan struct{})
+	entered := make(chan struct{})
+	var mu sync.Mutex
+	var told []contract.LifecycleStatus
+	h := ptywright.NewExtensionHandle(s, &seqExtension{flip: true}, ptywright.HandleOptions{
+		Lifecycle: &contract.LifecycleOptions{},
+		OnLifecycle: func(st contract.LifecycleStatus) {
+			mu.Lock()
+			told = append(told, st)
+			first := len(told) == 1
+			mu.Unlock()
+			if first {
+				close(entered)
+				<-release
+			}
+		},
+	})
+	<-entered
+	// Each classification flips the assessment between a busy program and
+	// an idle prompt, and so the lifecycle's submit_ready; with the
+	// callback stuck, none of them may wait for it.
+	ready := map[bool]int{}
+	done := make(chan error, 1)
+	go func() {
+		for range 20 {
+			if _, err := h.State(context.Background()); err != nil {
+				done <- err
+				return
+			}
+			ready[h.Lifecycle().SubmitReady]++
+		}
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(20 * time.Second):
+		close(release) // Lets the stuck classifications end before the cleanup closes the session.
+		t.Fatal("classifications waited for the stuck callback")
+	}
+	require.Len(t, ready, 2, "the lifecycle's submit_ready did not move: %v", ready)
+	final := *h.Lifecycle()
+	close(release)
+	require.NoError(t, h.Close())
+	mu.Lock()
+	defer mu.Unlock()
+	require.Greater(t, len(told), 2, "the lifecycle did not move while the callback was stuck")
+	require.Equal(t, final, told[len(told)-1], "the last change told is the lifecycle's last status")
+}

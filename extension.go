@@ -148,10 +148,12 @@ type HandleOptions struct {
 	// goroutine classifies every screen change and feeds the assessments to
 	// a LifecycleTracker (see Lifecycle and the wait_lifecycle intent).
 	Lifecycle *contract.LifecycleOptions
-	// OnLifecycle is called when the lifecycle status changes, from the
-	// goroutine whose classification changed it, with none of the
-	// handle's locks held; calls come one at a time, in the order of the
-	// changes. It must not block, nor call the handle.
+	// OnLifecycle is called when the lifecycle status changes, from a
+	// goroutine of the handle's own, with none of its locks held; calls
+	// come one at a time, in the order of the changes, and a slow one
+	// holds up no classification (the changes queue). Close returns once
+	// every change before it has been told, so it should return promptly;
+	// it must not call the handle.
 	OnLifecycle func(contract.LifecycleStatus)
 
 	// Runtime SDK (handle_events.go).

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -38,31 +37,63 @@ type lifecycle struct {
 	rearm chan struct{}
 	stop  chan struct{}
 	done  chan struct{}
-	// OnLifecycle callbacks take tickets in the order of their changes
-	// (issued, under extMu) and run when their turn comes (notified,
-	// under notifyMu), holding no lock: a callback may then take a lock
-	// that someone holds while reading Lifecycle.
-	issued   uint64
-	notifyMu sync.Mutex
-	turn     *sync.Cond
-	notified uint64
+	// OnLifecycle hears the changes from notifyLoop, in order and holding
+	// no lock (a callback may take a lock that someone holds while
+	// reading Lifecycle), so that a slow callback holds up no
+	// classification. pending (guarded by extMu) is what it has yet to
+	// hear; wake tells it there is some.
+	pending  []contract.LifecycleStatus
+	wake     chan struct{}
+	notified chan struct{} // closed when notifyLoop has stopped
 }
 
 func (h *ExtensionHandle) startLifecycle(opts contract.LifecycleOptions) {
 	now := time.Now()
 	tr := contract.NewLifecycleTracker(opts, now)
 	h.lc = &lifecycle{tr: tr, status: tr.Status(), changed: make(chan struct{}), rearm: make(chan struct{}, 1),
-		stop: make(chan struct{}), done: make(chan struct{})}
-	h.lc.turn = sync.NewCond(&h.lc.notifyMu)
+		stop: make(chan struct{}), done: make(chan struct{}), wake: make(chan struct{}, 1), notified: make(chan struct{})}
 	go h.observeLoop()
+	go h.notifyLoop()
 }
 
+// stopLifecycle stops the observer, then the notifier once it has told
+// OnLifecycle every change made before.
 func (h *ExtensionHandle) stopLifecycle() {
 	if h.lc == nil {
 		return
 	}
 	close(h.lc.stop)
 	<-h.lc.done
+	<-h.lc.notified
+}
+
+// notifyLoop calls OnLifecycle with every change, in order, until the
+// lifecycle stops; the changes made before the stop are all told.
+func (h *ExtensionHandle) notifyLoop() {
+	defer close(h.lc.notified)
+	for {
+		stopped := false
+		select {
+		case <-h.lc.wake:
+		case <-h.lc.stop:
+			stopped = true
+		}
+		for {
+			h.extMu.Lock()
+			batch := h.lc.pending
+			h.lc.pending = nil
+			h.extMu.Unlock()
+			if len(batch) == 0 {
+				break
+			}
+			for _, st := range batch {
+				h.opts.OnLifecycle(st)
+			}
+		}
+		if stopped {
+			return
+		}
+	}
 }
 
 // observeLoop classifies on every screen change and when a time-based
@@ -152,11 +183,9 @@ func (h *ExtensionHandle) publish(step func(*contract.LifecycleTracker) contract
 	notify()
 }
 
-// stepLocked applies step to the tracker (the caller holds extMu) and
-// returns what to run once extMu is let go: the OnLifecycle callback when
-// the status moved, else nothing. Callbacks come in the order of their steps:
-// each takes a ticket here and waits, holding no lock, for the one before
-// it to return.
+// stepLocked applies step to the tracker (the caller holds extMu) and,
+// when the status moved, queues it for OnLifecycle; it returns what to
+// run once extMu is let go: waking the notifier, or nothing.
 func (h *ExtensionHandle) stepLocked(step func(*contract.LifecycleTracker) contract.LifecycleStatus) (notify func()) {
 	prev := h.lc.status
 	st := step(h.lc.tr)
@@ -170,21 +199,13 @@ func (h *ExtensionHandle) stepLocked(step func(*contract.LifecycleTracker) contr
 	if h.opts.OnLifecycle == nil {
 		return noop
 	}
-	h.lc.issued++
-	ticket, lc := h.lc.issued, h.lc
+	h.lc.pending = append(h.lc.pending, st)
+	wake := h.lc.wake
 	return func() {
-		lc.notifyMu.Lock()
-		for lc.notified+1 != ticket {
-			lc.turn.Wait()
+		select {
+		case wake <- struct{}{}:
+		default: // A wake-up is pending already: the notifier takes st with it.
 		}
-		lc.notifyMu.Unlock()
-		defer func() {
-			lc.notifyMu.Lock()
-			lc.notified = ticket
-			lc.turn.Broadcast()
-			lc.notifyMu.Unlock()
-		}()
-		h.opts.OnLifecycle(st)
 	}
 }
 
