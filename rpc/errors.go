@@ -10,7 +10,6 @@ import (
 	"ptywright"
 	"ptywright/asciicast"
 	"ptywright/contract"
-	"ptywright/internal/wire"
 	"ptywright/manifest"
 	"ptywright/plugins"
 )
@@ -153,7 +152,6 @@ func toWire(err error) *Error {
 			msg = strings.TrimSuffix(msg, ": "+s)
 		}
 	}
-	msg = wire.Unprefix(msg)
 	if !explicit {
 		if msg == "" {
 			msg = class.Message

@@ -73,28 +73,6 @@ func AppendUnknownFields(out []string, prefix string, m map[string]json.RawMessa
 	return out
 }
 
-// unprefix maps the texts of the sentinels, which start with "ptywright: "
-// in Go, to the shorter texts the JSON-RPC server and the MCP tools send
-// (clients may match on error messages): see Unprefix.
-var unprefix = strings.NewReplacer(
-	"ptywright: invalid action", "invalid action",
-	"ptywright: unknown signal", "unknown signal",
-	"ptywright: invalid engine", "invalid engine",
-	"ptywright: unknown key", "unknown key",
-	"ptywright: invalid matcher", "invalid matcher",
-	"ptywright: file already exists", "file already exists",
-	"ptywright: invalid redaction policy", "invalid redaction policy",
-	"ptywright: invalid terminal size", "invalid terminal size",
-	"ptywright: invalid asciicast recording", "invalid asciicast recording",
-	"ptywright: invalid transcript marker", "invalid transcript marker",
-	"ptywright: server closed", "rpc: server closed",
-	"ptywright: unknown framing", "unknown framing",
-)
-
-// Unprefix returns an error message as the wire has always carried it:
-// the sentinels listed in unprefix without their "ptywright: " prefix.
-func Unprefix(msg string) string { return unprefix.Replace(msg) }
-
 // ObjectParams turns absent or null params into {}, so an intent or a
 // matcher can index into them.
 func ObjectParams(p json.RawMessage) json.RawMessage {
