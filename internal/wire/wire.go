@@ -1,6 +1,10 @@
-// Package wire holds the JSON helpers the library and its faces (rpc,
-// mcpserver) share, so that an error message reads the same whichever layer
-// wrote it, and the one sentinel every layer wraps for a caller's bad input.
+// Package wire holds what the library and its faces (rpc, mcpserver)
+// share about the JSON forms they accept: strict decoding and the words
+// its errors use (Kind, StrictDecode, AppendUnknownFields, ObjectParams),
+// trees of {"type", "value"} nodes such as matchers, with the path that
+// names a node in an error (tree.go, path.go), and the one sentinel every
+// layer wraps for a caller's bad input, so that an error reads the same
+// whichever layer wrote it.
 package wire
 
 import (
