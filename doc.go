@@ -45,9 +45,12 @@
 //
 // Everything that leaves the library is redacted with the default policy
 // (see [RedactionPolicy] and [Redactor]): snapshots, transcripts, the
-// output stream, wait evidence, plugin states, extractions, recordings and
-// errors. A nil *Redactor always means the default policy; raw text is
-// asked for explicitly, with [NoRedaction].
+// output stream, wait evidence, recordings and errors, and whatever an
+// [ExtensionHandle] returns (states, receipts, explanations, projections,
+// inspections, extractions), redacted with the redactor the handle was
+// given ([HandleOptions].Redactor). A nil *Redactor means the default
+// policy (on a handle, the handle's); raw text is asked for explicitly,
+// with [NoRedaction].
 //
 // # Transcript, recording and replay
 //

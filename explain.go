@@ -16,40 +16,6 @@ type Explainer interface {
 	ClassifyExplained(ctx context.Context, cc ClassifyContext) (StateSnapshot, contract.Explanation, error)
 }
 
-// RedactExplanation returns a copy of x with its texts (evidence,
-// reasons, anomaly messages) redacted by r: nil means DefaultRedactor, as
-// everywhere; NoRedaction returns x as it is. Quoted rows are read as the
-// rows of a screen x.ScreenCols wide (set by ExtensionHandle.Explain), so
-// a secret the terminal wrapped across them is hidden on every row, and
-// the pieces of the secrets x.Screen shows are hidden wherever a text
-// quotes them laid out anew. The copy carries no Screen.
-func RedactExplanation(x contract.Explanation, r *Redactor) contract.Explanation {
-	if !r.Enabled() {
-		return x
-	}
-	cols := x.ScreenCols
-	r = r.quotingScreen(ScreenSnapshot{PlainText: x.Screen, Size: Size{Cols: cols}})
-	x.Screen = ""
-	x.Evidence = redactScreenText(x.Evidence, cols, r)
-	if x.Considered != nil {
-		c := make([]contract.ConsideredState, len(x.Considered))
-		for i, cs := range x.Considered {
-			cs.Reason = redactScreenText(cs.Reason, cols, r)
-			c[i] = cs
-		}
-		x.Considered = c
-	}
-	if x.Anomalies != nil {
-		a := make([]contract.Anomaly, len(x.Anomalies))
-		for i, an := range x.Anomalies {
-			an.Message = redactScreenText(an.Message, cols, r)
-			a[i] = an
-		}
-		x.Anomalies = a
-	}
-	return x
-}
-
 // explanationOf fills what a snapshot says about itself; the plugin's rule,
 // region and considered come on top.
 func explanationOf(st StateSnapshot) contract.Explanation {
@@ -68,9 +34,10 @@ func explanationOf(st StateSnapshot) contract.Explanation {
 type ExplainOption func(*explainConfig)
 
 type explainConfig struct {
-	at    uint64
-	hasAt bool
-	last  bool
+	at       uint64
+	hasAt    bool
+	last     bool
+	redactor *Redactor
 }
 
 // ExplainAt asks Explain for the classification the handle made at screen
@@ -88,6 +55,13 @@ func ExplainAt(seq uint64) ExplainOption {
 // answers a *NotHeldError.
 func ExplainLast() ExplainOption {
 	return func(c *explainConfig) { c.last = true }
+}
+
+// ExplainRedactor redacts the explanation with r instead of the handle's
+// redactor (HandleOptions.Redactor). NoRedaction() returns its texts raw,
+// and the classified screen in Explanation.Screen; nil means the handle's.
+func ExplainRedactor(r *Redactor) ExplainOption {
+	return func(c *explainConfig) { c.redactor = r }
 }
 
 // heldClassifications is how many of its latest classifications an
@@ -200,15 +174,24 @@ func (r *heldRing) at(seq uint64) (*heldClassification, error) {
 // the held context with ctx.explain set (a classify should read only the
 // screen and its own memory: whatever else it does, it does again).
 //
-// The texts are raw; a caller that shows them elsewhere redacts them
-// (RedactExplanation), as the JSON-RPC server does. An extension that is
-// not an Explainer gets the explanation its snapshot allows (no rule,
-// nothing considered).
+// The texts are redacted with the handle's redactor, or with
+// ExplainRedactor's (NoRedaction: raw). An extension that is not an
+// Explainer gets the explanation its snapshot allows (no rule, nothing
+// considered).
 func (h *ExtensionHandle) Explain(ctx context.Context, opts ...ExplainOption) (contract.Explanation, error) {
 	var c explainConfig
 	for _, o := range opts {
 		o(&c)
 	}
+	x, err := h.explain(ctx, &c)
+	if err != nil {
+		return contract.Explanation{}, err
+	}
+	return redactExplanation(x, h.redactor(c.redactor)), nil
+}
+
+// explain is Explain, unredacted.
+func (h *ExtensionHandle) explain(ctx context.Context, c *explainConfig) (contract.Explanation, error) {
 	if c.hasAt {
 		return h.explainHeld(ctx, &c.at)
 	}
@@ -283,7 +266,7 @@ func (h *ExtensionHandle) explainHeldLocked(ctx context.Context, e, newest *held
 
 // timeoutExplanation is the explanation a wait that gave up carries: the
 // last classification's (the one the wait last evaluated, whoever made
-// it), redacted with the default policy. Only when the handle has
+// it), redacted with the handle's redactor. Only when the handle has
 // classified nothing yet does it classify the screen now. nil when the
 // handle is closed.
 func (h *ExtensionHandle) timeoutExplanation(ctx context.Context) *contract.Explanation {
@@ -296,7 +279,7 @@ func (h *ExtensionHandle) timeoutExplanation(ctx context.Context) *contract.Expl
 	if err != nil {
 		return nil
 	}
-	x = RedactExplanation(x, nil)
+	x = redactExplanation(x, h.red)
 	return &x
 }
 

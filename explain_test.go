@@ -72,23 +72,27 @@ func TestExplain(t *testing.T) {
 	require.Equal(t, "demo.fallback", we.Explanation.Rule)
 	require.Equal(t, "no error text ([REDACTED])", we.Explanation.Considered[0].Reason, "redacted like the screen")
 
-	// The rule that fires changes with the screen; texts are raw until
-	// redacted.
+	// The rule that fires changes with the screen; texts are redacted
+	// unless raw is asked for.
 	_, err = s.Perform(ctx, ptywright.Text("go\n"))
 	require.NoError(t, err)
 	_, err = s.Wait(ctx, ptywright.ContainsText("ready"))
 	require.NoError(t, err)
-	x, err = h.Explain(ctx)
+	x, err = h.Explain(ctx, ptywright.ExplainRedactor(ptywright.NoRedaction()))
 	require.NoError(t, err)
 	require.Equal(t, "ready", x.State)
 	require.Equal(t, "demo.ready_line", x.Rule)
 	require.Contains(t, x.Evidence, "sk-abcdefghijklmnop1234")
-	red := ptywright.RedactExplanation(x, ptywright.DefaultRedactor())
+	red, err := h.Explain(ctx, ptywright.ExplainLast(), ptywright.ExplainRedactor(ptywright.DefaultRedactor()))
+	require.NoError(t, err)
 	require.Equal(t, "saw ready; token [REDACTED]", red.Evidence)
 	require.Equal(t, "no error text ([REDACTED])", red.Considered[0].Reason)
-	require.Contains(t, x.Evidence, "sk-", "Redact copies")
-	require.Equal(t, red, ptywright.RedactExplanation(x, nil), "nil means the default policy, as for every *Redactor")
-	require.Equal(t, x, ptywright.RedactExplanation(x, ptywright.NoRedaction()))
+	byDefault, err := h.Explain(ctx, ptywright.ExplainLast(), ptywright.ExplainRedactor(nil))
+	require.NoError(t, err)
+	require.Equal(t, red, byDefault, "nil means the handle's redactor, the default policy here")
+	raw, err := h.Explain(ctx, ptywright.ExplainLast(), ptywright.ExplainRedactor(ptywright.NoRedaction()))
+	require.NoError(t, err)
+	require.Equal(t, x, raw)
 
 	// A plain classification does not ask for (or decode) the extras.
 	st, err := h.State(ctx)

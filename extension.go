@@ -172,6 +172,14 @@ type HandleOptions struct {
 	// MaxInputHold bounds how long Send holds keys for a state's
 	// InputSettleMs; 0 means 3 s.
 	MaxInputHold time.Duration
+
+	// Redactor redacts everything the handle's methods return: states,
+	// receipts, wait results and wait errors (with their explanations),
+	// explanations, projections, inspections and extractions. nil means
+	// DefaultRedactor; NoRedaction() makes them raw. Inspect, Explain
+	// (ExplainRedactor) and Extract (Extraction.Redactor) can choose
+	// another redactor for one call.
+	Redactor *Redactor
 }
 
 // ExtensionHandle drives one Session through one Extension: it splits the
@@ -183,6 +191,7 @@ type ExtensionHandle struct {
 	s    *Session
 	ext  Extension
 	opts HandleOptions
+	red  *Redactor // opts.Redactor, nil resolved: what every read is redacted with
 
 	turn   turnLock // held across send, wait and turn; queued callers keep their ctx
 	closed bool     // guarded by turn
@@ -200,11 +209,13 @@ type ExtensionHandle struct {
 }
 
 // NewExtensionHandle binds ext to s. The handle owns both: Close closes them.
+// What its methods return is redacted with opts.Redactor (nil:
+// DefaultRedactor), so a caller hands it on as it is.
 func NewExtensionHandle(s *Session, ext Extension, opts HandleOptions) *ExtensionHandle {
 	if opts.CompletedTurnStableMs <= 0 {
 		opts.CompletedTurnStableMs = defaultCompletedTurnStableMs
 	}
-	h := &ExtensionHandle{s: s, ext: ext, opts: opts, turn: newTurnLock()}
+	h := &ExtensionHandle{s: s, ext: ext, opts: opts, red: opts.Redactor.orDefault(), turn: newTurnLock()}
 	h.startSDK()
 	if opts.Lifecycle != nil {
 		h.startLifecycle(*opts.Lifecycle)
@@ -255,7 +266,8 @@ func (h *ExtensionHandle) Send(ctx context.Context, intent string, params json.R
 // only what followed a Send. Without a deadline on ctx it gives up after
 // DefaultAdapterWaitTimeout. The deadline covers the time spent queued
 // behind another caller: a queued wait ends at its own deadline with a
-// *WaitError, not when the holder lets go.
+// *WaitError, not when the holder lets go. The wait's evidence is redacted
+// with the handle's redactor unless opts say otherwise (WithRedactor).
 func (h *ExtensionHandle) Wait(ctx context.Context, intent string, params json.RawMessage, opts ...WaitOption) (StateSnapshot, *WaitResult, error) {
 	ctx, cancel := withDefaultWaitTimeout(ctx)
 	defer cancel()
@@ -305,7 +317,7 @@ type Inspection struct {
 }
 
 // Inspect classifies and returns the texts the classifier saw, redacted with
-// r (nil: DefaultRedactor; NoRedaction: raw).
+// r (nil: the handle's redactor, HandleOptions.Redactor; NoRedaction: raw).
 func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection, error) {
 	if err := h.turn.lock(ctx); err != nil {
 		return Inspection{}, err
@@ -314,28 +326,25 @@ func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection,
 	if h.closed {
 		return Inspection{}, ErrSessionClosed
 	}
+	r = h.redactor(r)
 	// Redacted as a screen, then split: a secret that wrapped from the
 	// body into the status rows is found whole.
 	snap := h.s.Snapshot(SnapshotOptions{Redactor: r})
 	body, status := splitBodyStatus(snap)
-	proj, err := h.projectLocked(ctx, 0, 0)
+	proj, _, err := h.projectLocked(ctx, 0, 0)
 	if err != nil {
 		return Inspection{}, err
 	}
 	st, raw := h.classifyNow(ctx)
-	q := r.quotingScreen(raw)
-	proj.RawText = redactScreenText(proj.RawText, snap.Size.Cols, q)
-	proj.NormalizedText = q.Redact(proj.NormalizedText)
-	proj.DialogText = q.Redact(proj.DialogText)
-	proj.Head, proj.Tail = q.Redact(proj.Head), q.Redact(proj.Tail)
+	q := r.quotingScreen(raw.PlainText, raw.Size.Cols)
 	return Inspection{
-		State:          redactState(st, q, snap.Size.Cols),
+		State:          st.redacted(q, raw.Size.Cols),
 		PlainText:      snap.PlainText,
 		BodyText:       body,
 		StatusText:     status,
 		TranscriptTail: h.s.transcriptTail(r),
 		Sequence:       snap.Sequence,
-		Projection:     proj,
+		Projection:     redactProjection(proj, snap.Size.Cols, q),
 	}, nil
 }
 
@@ -387,7 +396,7 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 	if err != nil {
 		return StateSnapshot{}, nil, fmt.Errorf("plugin %s: wait intent %q: %w", h.ext.Manifest().Name, intent, err)
 	}
-	var opts []WaitOption
+	opts := []WaitOption{WithRedactor(h.red)}
 	if h.opts.Predicates != nil {
 		opts = append(opts, WithPredicates(h.opts.Predicates))
 	}
@@ -430,11 +439,9 @@ func (h *ExtensionHandle) lockForWait(ctx context.Context) error {
 }
 
 // classifyLocked classifies the current screen (the caller holds the turn
-// lock), redacted with the default policy: the state as the handle's
-// methods return it.
+// lock), redacted: the state as the handle's methods return it.
 func (h *ExtensionHandle) classifyLocked(ctx context.Context) StateSnapshot {
-	st, snap := h.classifyNow(ctx)
-	return redactState(st, DefaultRedactor().quotingScreen(snap), snap.Size.Cols)
+	return h.redactedState(h.classifyNow(ctx))
 }
 
 // classifyNow classifies the current screen under extMu and returns the raw

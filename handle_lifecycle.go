@@ -246,18 +246,18 @@ func (h *ExtensionHandle) waitLifecycle(ctx context.Context, params json.RawMess
 		st, changed := h.lc.status, h.lc.changed
 		h.extMu.Unlock()
 		if st.State == p.State {
-			snap := h.s.Snapshot(SnapshotOptions{})
+			snap := h.s.Snapshot(SnapshotOptions{Redactor: h.red})
 			return &WaitResult{
 				Matched:        true,
 				Sequence:       snap.Sequence,
 				Elapsed:        time.Since(start),
 				Snapshot:       snap,
-				TranscriptTail: h.s.transcriptTail(DefaultRedactor()),
+				TranscriptTail: h.s.transcriptTail(h.red),
 				Outcome:        &MatchOutcome{Kind: MatchLifecycle, Text: string(st.State)},
 			}, nil
 		}
 		if h.s.isClosed() {
-			return nil, h.s.waitError(ErrSessionClosed, start, DefaultRedactor())
+			return nil, h.s.waitError(ErrSessionClosed, start, h.red)
 		}
 		select {
 		case <-changed:
@@ -266,7 +266,7 @@ func (h *ExtensionHandle) waitLifecycle(ctx context.Context, params json.RawMess
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				cause = ErrTimeout
 			}
-			return nil, h.s.waitError(cause, start, DefaultRedactor())
+			return nil, h.s.waitError(cause, start, h.red)
 		}
 	}
 }
@@ -280,19 +280,30 @@ type Projector interface {
 
 // Project renders the current screen as a DialogProjection: the plugin's
 // projector when it has one, the normalized screen otherwise. head and tail
-// are line counts (0: defaults).
+// are line counts (0: defaults). Its texts are redacted with the handle's
+// redactor (HandleOptions.Redactor).
 func (h *ExtensionHandle) Project(ctx context.Context, head, tail int) (contract.DialogProjection, error) {
-	if err := h.turn.lock(ctx); err != nil {
+	p, snap, err := h.projectRaw(ctx, head, tail)
+	if err != nil {
 		return contract.DialogProjection{}, err
+	}
+	cols := snap.Size.Cols
+	return redactProjection(p, cols, h.red.quotingScreen(snap.PlainText, cols)), nil
+}
+
+// projectRaw is Project unredacted, with the raw screen it projected.
+func (h *ExtensionHandle) projectRaw(ctx context.Context, head, tail int) (contract.DialogProjection, ScreenSnapshot, error) {
+	if err := h.turn.lock(ctx); err != nil {
+		return contract.DialogProjection{}, ScreenSnapshot{}, err
 	}
 	defer h.turn.unlock()
 	if h.closed {
-		return contract.DialogProjection{}, ErrSessionClosed
+		return contract.DialogProjection{}, ScreenSnapshot{}, ErrSessionClosed
 	}
 	return h.projectLocked(ctx, head, tail)
 }
 
-func (h *ExtensionHandle) projectLocked(ctx context.Context, head, tail int) (contract.DialogProjection, error) {
+func (h *ExtensionHandle) projectLocked(ctx context.Context, head, tail int) (contract.DialogProjection, ScreenSnapshot, error) {
 	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
 	dialog, projector := "", ""
 	if p, ok := h.ext.(Projector); ok {
@@ -300,25 +311,26 @@ func (h *ExtensionHandle) projectLocked(ctx context.Context, head, tail int) (co
 		d, id, ok, err := p.Project(ctx, h.contextLocked(snap))
 		h.extMu.Unlock()
 		if err != nil {
-			return contract.DialogProjection{}, fmt.Errorf("plugin %s: project: %w", h.ext.Manifest().Name, err)
+			return contract.DialogProjection{}, snap, fmt.Errorf("plugin %s: project: %w", h.ext.Manifest().Name, err)
 		}
 		if ok {
 			dialog, projector = d, id
 		}
 	}
-	return contract.NewDialogProjection(snap.PlainText, dialog, h.ext.Manifest().Name, projector, head, tail), nil
+	return contract.NewDialogProjection(snap.PlainText, dialog, h.ext.Manifest().Name, projector, head, tail), snap, nil
 }
 
 // Extract runs a caller-owned extraction over the projected dialog,
-// redacted with e.Redactor (nil: DefaultRedactor) before it is searched.
+// redacted with e.Redactor (nil: the handle's redactor) before it is
+// searched.
 func (h *ExtensionHandle) Extract(ctx context.Context, e Extraction) (ExtractResult, error) {
-	p, err := h.Project(ctx, 0, 0)
+	p, snap, err := h.projectRaw(ctx, 0, 0)
 	if err != nil {
 		return ExtractResult{}, err
 	}
 	// The dialog is the screen laid out anew: hide the pieces of a secret
 	// a program wrapped, which no pattern finds in it (quotingScreen).
-	return e.Extract(e.Redactor.quotingScreen(h.s.Snapshot(SnapshotOptions{Raw: true})).Redact(p.DialogText))
+	return e.Extract(h.redactor(e.Redactor).quotingScreen(snap.PlainText, snap.Size.Cols).Redact(p.DialogText))
 }
 
 // Extraction is caller-owned answer association over projected dialog.
@@ -330,9 +342,10 @@ type Extraction struct {
 	Sentinels []string `json:"sentinels,omitempty"`
 	// TailChars bounds the searched text (0: all of it).
 	TailChars int `json:"tail_chars,omitempty"`
-	// Redactor redacts the dialog before it is searched, so the answer is
-	// redacted like every other read: nil means DefaultRedactor,
-	// NoRedaction searches the raw dialog (ExtensionHandle.Extract).
+	// Redactor redacts the dialog before ExtensionHandle.Extract searches
+	// it, so the answer is redacted like every other read: nil means the
+	// handle's redactor (HandleOptions.Redactor), NoRedaction searches the
+	// raw dialog. Extraction.Extract searches the text it is given as it is.
 	Redactor *Redactor `json:"-"`
 }
 

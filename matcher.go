@@ -272,5 +272,35 @@ type MatchOutcome struct {
 	Evidence  any    `json:"evidence,omitempty"`
 }
 
+// redacted returns a copy of o with what it quotes from the screen
+// redacted, in every branch: captures, searched text, pattern and lua
+// evidence. nil r means DefaultRedactor; a nil o, or a redactor that hides
+// nothing, returns o itself.
+//
+// A secret inside a pattern in escaped form (`sk\-abc`) is not recognised:
+// a face that shows outcomes to a reader who did not write the matcher
+// should leave patterns out.
+func (o *MatchOutcome) redacted(r *Redactor) *MatchOutcome {
+	if o == nil || !r.Enabled() {
+		return o
+	}
+	out := *o
+	if o.Capture != nil {
+		out.Capture = strPtr(r.Redact(*o.Capture))
+	}
+	out.Text = r.Redact(o.Text)
+	out.Pattern = r.Redact(o.Pattern)
+	if o.Evidence != nil {
+		out.Evidence = redactValue(o.Evidence, r, 0)
+	}
+	if o.Matched != nil {
+		out.Matched = make([]MatchOutcome, len(o.Matched))
+		for i := range o.Matched {
+			out.Matched[i] = *o.Matched[i].redacted(r)
+		}
+	}
+	return &out
+}
+
 func intPtr(v int) *int       { return &v }
 func strPtr(v string) *string { return &v }

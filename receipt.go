@@ -206,14 +206,14 @@ func (h *ExtensionHandle) awaitInput(ctx context.Context, a *InputAwait, rc *Rec
 	defer deadline.Stop()
 	for {
 		_, changed := h.s.Changed()
-		st, _ := h.classifyNow(ctx)
+		st, snap := h.classifyNow(ctx)
 		if slices.Contains(a.States, st.State) {
 			return true, nil
 		}
 		if isDone(h.s.exited) {
 			// No screen will come: the output is all read.
 			rc.Effect, rc.Reason = EffectNotSent, fmt.Sprintf("the program exited while the keys waited for %s (last state %s: %s)",
-				strings.Join(a.States, " or "), st.State, st.Evidence)
+				strings.Join(a.States, " or "), st.State, h.redactedState(st, snap).Evidence)
 			return false, nil
 		}
 		select {
@@ -221,7 +221,7 @@ func (h *ExtensionHandle) awaitInput(ctx context.Context, a *InputAwait, rc *Rec
 		case <-h.s.exited:
 		case <-deadline.C:
 			rc.Effect, rc.Reason = EffectNotSent, fmt.Sprintf("the screen did not show %s within %d ms; it stayed %s (%s), so nothing was written",
-				strings.Join(a.States, " or "), window.Milliseconds(), st.State, st.Evidence)
+				strings.Join(a.States, " or "), window.Milliseconds(), st.State, h.redactedState(st, snap).Evidence)
 			return false, nil
 		case <-ctx.Done():
 			return false, fmt.Errorf("waiting for a screen that takes intent %q (%s): %w", rc.Intent, strings.Join(a.States, " or "), cancelErr(ctx.Err()))
@@ -457,7 +457,10 @@ func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, befo
 					return false, "", err
 				}
 				if out != nil {
-					rc.Evidence = RedactOutcome(out, nil) // It leaves the library.
+					// A capture may span the rows of a secret the screen
+					// wrapped: hide each row's piece, as a wait does.
+					snap := st.snapshot()
+					rc.Evidence = out.redacted(h.red.quotingScreen(snap.PlainText, snap.Size.Cols))
 					return true, "", nil
 				}
 				wake = w

@@ -27,20 +27,25 @@ const defaultRedactionReplacement = "[REDACTED]"
 //     inspections, Session.OutputSince (the output stream, redacted as one
 //     stream so a secret written in two pieces is hidden in both);
 //   - wait evidence (WaitResult, WaitError, captures, send receipts);
-//   - plugin states (ExtensionHandle returns states through RedactState:
-//     evidence, metadata, operator excerpts), inspections and extractions
-//     (Extraction.Redactor);
+//   - everything an ExtensionHandle returns, redacted with the redactor it
+//     was given (HandleOptions.Redactor): plugin states (evidence,
+//     metadata, the assessment's operator excerpt and anomalies), receipts,
+//     wait results and errors, explanations, projections, inspections and
+//     extractions; Inspect, ExplainRedactor and Extraction.Redactor choose
+//     another redactor for one call;
 //   - recordings (Options.RecordRedactor, RecordRaw to opt out);
 //   - errors and diagnostics: the JSON-RPC server's error messages and
 //     logs, the CLI's and plugins' log lines.
 //
 // Every parameter or field of type *Redactor follows the same rule: nil
-// means DefaultRedactor, NoRedaction() (or a policy compiled with Enabled
-// false) means raw. Over JSON-RPC the same reads take "redact": false and a
-// "redaction" object, and notifications use the default policy. The only
-// raw sinks are the ones named raw: Options.RawTranscriptPath,
-// Options.Output and Screen (the live parser), which callers wire up
-// themselves.
+// means DefaultRedactor (on an ExtensionHandle, the handle's redactor,
+// which is DefaultRedactor unless HandleOptions.Redactor names another),
+// NoRedaction() (or a policy compiled with Enabled false) means raw. Over
+// JSON-RPC the same reads take "redact": false and a "redaction" object,
+// and notifications use the default policy. The only raw sinks are the
+// ones named raw: Options.RawTranscriptPath, Options.Output and Screen (the
+// live parser, also what Replay returns), which callers wire up themselves
+// and redact with RedactSnapshot.
 //
 // The default patterns favour precision as much as recall (see
 // internal/secrets): vendor keys, private key blocks, and credentials in
@@ -203,45 +208,19 @@ func (r *Redactor) spans(s string) [][2]int {
 	return secrets.MergeSpans(spans)
 }
 
-// RedactState returns st with what a plugin may have quoted from the screen
-// redacted: its evidence, the strings in its metadata and the operator
-// excerpt of its assessment. nil r means DefaultRedactor, NoRedaction
-// leaves it raw, as everywhere. ExtensionHandle returns its states through
-// it, and every face that hands a state out (rpc, the MCP server) calls it,
-// so a state leaves redacted the same way whichever door it takes.
-func RedactState(st StateSnapshot, r *Redactor) StateSnapshot { return redactState(st, r, 0) }
-
-// redactState is RedactState for a state classified on a screen cols wide
-// (0: unknown), whose quoted rows it reads as the screen's (redactValue).
-func redactState(st StateSnapshot, r *Redactor, cols int) StateSnapshot {
-	if !r.Enabled() {
-		return st
-	}
-	st.Evidence = redactScreenText(st.Evidence, cols, r)
-	if st.Metadata != nil {
-		st.Metadata, _ = redactValue(st.Metadata, r, cols).(map[string]any)
-	}
-	if st.Assessment != nil && st.Assessment.OperatorBlockedExcerpt != "" {
-		as := *st.Assessment
-		as.OperatorBlockedExcerpt = redactScreenText(as.OperatorBlockedExcerpt, cols, r)
-		st.Assessment = &as
-	}
-	return st
-}
-
 // quotingScreen returns r extended to hide, as literals, every piece of a
-// secret the rows of the raw screen snap show (secrets.ScreenPieces), for
-// texts that quote the screen laid out anew: a plugin strips the prompt
-// box's "❯ " and the continuation indents and joins the rows ("my key is
-// sk-…-R\n5Kjp…"), so a secret the program wrapped is no longer split
-// where the screen split it. r itself when it hides nothing or the screen
-// shows no secret.
-func (r *Redactor) quotingScreen(snap ScreenSnapshot) *Redactor {
+// secret the rows of a raw screen (its text and width) show
+// (secrets.ScreenPieces), for texts that quote the screen laid out anew: a
+// plugin strips the prompt box's "❯ " and the continuation indents and
+// joins the rows ("my key is sk-…-R\n5Kjp…"), so a secret the program
+// wrapped is no longer split where the screen split it. r itself when it
+// hides nothing or the screen shows no secret.
+func (r *Redactor) quotingScreen(text string, cols int) *Redactor {
 	r = r.orDefault()
 	if !r.enabled {
 		return r
 	}
-	return r.hiding(secrets.ScreenPieces(snap.PlainText, snap.Size.Cols, r.Spans))
+	return r.hiding(secrets.ScreenPieces(text, cols, r.Spans))
 }
 
 // hiding returns r extended to hide pieces as literals (r itself if none).
@@ -252,19 +231,6 @@ func (r *Redactor) hiding(pieces []string) *Redactor {
 	q := *r
 	q.literals = append(slices.Clip(r.literals), pieces...)
 	return &q
-}
-
-// redactLook is RedactSnapshot and quotingScreen of a wait's look (no
-// cells, no scrollback) from one reading of its rows.
-func redactLook(raw ScreenSnapshot, r *Redactor) (ScreenSnapshot, *Redactor) {
-	if r = r.orDefault(); !r.enabled || len(raw.above) > 0 || len(raw.Cells) > 0 || len(raw.Scrollback) > 0 {
-		return RedactSnapshot(raw, r), r.quotingScreen(raw)
-	}
-	snap := raw
-	var pieces []string
-	snap.PlainText, pieces = secrets.RedactScreen(raw.PlainText, raw.Size.Cols, r.Spans, r.replacement)
-	snap.Title = r.Redact(raw.Title)
-	return snap, r.hiding(pieces)
 }
 
 // redactValue returns a copy of a JSON-like value (what Lua plugins return,
@@ -278,41 +244,4 @@ func redactValue(v any, r *Redactor, cols int) any {
 		Rows: func(rows []string) []string { return redactScreenRows(rows, cols, r) },
 		Key:  r.Redact,
 	}.Value(v)
-}
-
-// RedactOutcome returns a copy of a match outcome with what it quotes from
-// the screen redacted, in every branch: captures, searched text, pattern
-// and lua evidence. A nil outcome is returned as is; nil r means
-// DefaultRedactor, NoRedaction returns o unchanged.
-//
-// A secret inside a pattern in escaped form (`sk\-abc`) is not recognised:
-// a face that shows outcomes to a reader who did not write the matcher
-// should leave patterns out.
-func RedactOutcome(o *MatchOutcome, r *Redactor) *MatchOutcome {
-	if o == nil || !r.Enabled() {
-		return o
-	}
-	out := *o
-	if o.Capture != nil {
-		out.Capture = strPtr(r.Redact(*o.Capture))
-	}
-	out.Text = r.Redact(o.Text)
-	out.Pattern = r.Redact(o.Pattern)
-	if o.Evidence != nil {
-		out.Evidence = redactValue(o.Evidence, r, 0)
-	}
-	if o.Matched != nil {
-		out.Matched = make([]MatchOutcome, len(o.Matched))
-		for i := range o.Matched {
-			out.Matched[i] = *RedactOutcome(&o.Matched[i], r)
-		}
-	}
-	return &out
-}
-
-// RedactReceipt returns a receipt with the outcome in its evidence
-// redacted (see RedactOutcome).
-func RedactReceipt(rc Receipt, r *Redactor) Receipt {
-	rc.Evidence = RedactOutcome(rc.Evidence, r)
-	return rc
 }

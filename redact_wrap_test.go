@@ -119,13 +119,12 @@ func TestWrappedSecretInPluginState(t *testing.T) {
 	requireNoFragment(t, strings.Join(lines, "\n"), body)
 	require.Contains(t, lines, "next")
 
-	// Explain's texts are raw; RedactExplanation, which the JSON-RPC and
-	// MCP faces apply, reads the quoted rows at the width Explain noted.
+	// Explain redacts its texts reading the quoted rows at the width of
+	// the screen classified.
 	for _, opts := range [][]ptywright.ExplainOption{nil, {ptywright.ExplainAt(st.Sequence)}} {
-		x, err := h.Explain(context.Background(), opts...)
+		rx, err := h.Explain(context.Background(), opts...)
 		require.NoError(t, err)
-		require.Equal(t, 40, x.ScreenCols)
-		rx := ptywright.RedactExplanation(x, nil)
+		require.Equal(t, 40, rx.ScreenCols)
 		requireNoFragment(t, rx.Evidence, body)
 		require.Contains(t, rx.Evidence, "answer: done\nkey: [REDACTED]\n[REDACTED]\n[REDACTED]\nnext")
 	}

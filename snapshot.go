@@ -108,6 +108,19 @@ func redactSnapshot(snap ScreenSnapshot, r *Redactor, own bool) ScreenSnapshot {
 	return snap
 }
 
+// redactLook is RedactSnapshot and quotingScreen of a wait's look (no
+// cells, no scrollback) from one reading of its rows.
+func redactLook(raw ScreenSnapshot, r *Redactor) (ScreenSnapshot, *Redactor) {
+	if r = r.orDefault(); !r.enabled || len(raw.above) > 0 || len(raw.Cells) > 0 || len(raw.Scrollback) > 0 {
+		return RedactSnapshot(raw, r), r.quotingScreen(raw.PlainText, raw.Size.Cols)
+	}
+	snap := raw
+	var pieces []string
+	snap.PlainText, pieces = secrets.RedactScreen(raw.PlainText, raw.Size.Cols, r.Spans, r.replacement)
+	snap.Title = r.Redact(raw.Title)
+	return snap, r.hiding(pieces)
+}
+
 // rowStart is where row k starts, given where each row ends.
 func rowStart(ends []int, k int) int {
 	if k == 0 {

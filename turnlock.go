@@ -48,5 +48,5 @@ func (h *ExtensionHandle) queuedWaitError(err error, start time.Time) error {
 	if errors.Is(err, ErrTimeout) {
 		cause = ErrTimeout
 	}
-	return h.explainWaitError(context.Background(), h.s.waitError(cause, start, DefaultRedactor()))
+	return h.explainWaitError(context.Background(), h.s.waitError(cause, start, h.red))
 }

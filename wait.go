@@ -42,8 +42,8 @@ type WaitError struct {
 	// wait_lifecycle intent, and a wait that gave up while queued), is the
 	// explanation of the handle's last classification, whoever made it
 	// (its Sequence says which screen; it is not a new classification
-	// unless the handle had made none), redacted like Snapshot with the
-	// default policy. nil once the handle is closed.
+	// unless the handle had made none), redacted like Snapshot, with the
+	// handle's redactor. nil once the handle is closed.
 	Explanation *contract.Explanation
 }
 
@@ -233,7 +233,7 @@ func (s *Session) waitResult(out *MatchOutcome, start time.Time, st *evalState, 
 	// Captures (under any and all too) and predicate evidence quote the
 	// screen across rows: hide every row's piece of a wrapped secret.
 	snap, quoting := redactLook(st.snapshot(), r)
-	out = RedactOutcome(out, quoting)
+	out = out.redacted(quoting)
 	return &WaitResult{
 		Matched:        true,
 		Sequence:       snap.Sequence,

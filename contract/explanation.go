@@ -1,7 +1,7 @@
 package contract
 
 // An explanation is what ptywright.ExtensionHandle.Explain (adapter.explain
-// over JSON-RPC) reports; ptywright.RedactExplanation redacts its texts.
+// over JSON-RPC) reports, its texts redacted by the handle.
 
 // Explanation is the account of one classification: which of the plugin's
 // rules fired, on which rows, with what evidence, what else it considered
@@ -30,9 +30,11 @@ type Explanation struct {
 	// texts may quote its rows; a redactor that knows the width finds a
 	// secret the terminal wrapped across them. Not on the wire.
 	ScreenCols int `json:"-"`
-	// Screen is the classified screen's text, raw: a redactor finds in it
+	// Screen is the classified screen's text, raw, kept only when the
+	// explanation was asked for raw: redacting, the handle finds in it
 	// the secrets that a text quoting the screen laid out anew (a plugin
-	// joins a prompt's rows) holds in pieces. Not on the wire.
+	// joins a prompt's rows) holds in pieces, and drops it. Not on the
+	// wire.
 	Screen string `json:"-"`
 }
 

@@ -274,7 +274,7 @@ func (c *client) adapterStart(ctx context.Context, _ *mcp.CallToolRequest, in ad
 	if err != nil {
 		return nil, adapterStartOut{}, toolError(fmt.Errorf("adapter %s started but its first state failed: %w", a.id, err))
 	}
-	out := adapterStartOut{Adapter: a.id, Plugin: m.Name, Session: e.id, Pid: sess.Pid(), State: ptywright.RedactState(st, ptywright.DefaultRedactor())}
+	out := adapterStartOut{Adapter: a.id, Plugin: m.Name, Session: e.id, Pid: sess.Pid(), State: st}
 	return textResult(fmt.Sprintf("Started adapter %s (plugin %s, %s, session %s).\n%s", a.id, m.Name, opts.Program, e.id, stateText(out.State))), out, nil
 }
 
@@ -291,7 +291,7 @@ func (c *client) adapterState(ctx context.Context, _ *mcp.CallToolRequest, in ad
 	if err != nil {
 		return nil, adapterStateOut{}, toolError(err)
 	}
-	out := adapterStateOut{State: ptywright.RedactState(st, ptywright.DefaultRedactor())}
+	out := adapterStateOut{State: st}
 	return textResult(fmt.Sprintf("Adapter %s:\n%s", a.id, stateText(out.State))), out, nil
 }
 
@@ -326,16 +326,14 @@ func (c *client) adapterSend(ctx context.Context, _ *mcp.CallToolRequest, in ada
 	if err != nil {
 		return nil, adapterSendOut{}, toolError(fmt.Errorf("intent %s: %w", in.Intent, err))
 	}
-	r := ptywright.DefaultRedactor()
 	rc := receiptOut(res.Receipt)
-	out := adapterSendOut{State: ptywright.RedactState(res.State, r), Receipt: rc}
+	out := adapterSendOut{State: res.State, Receipt: rc}
 	return textResult(fmt.Sprintf("Sent %s to adapter %s: %s.\n%s", in.Intent, a.id, receiptText(rc), stateText(out.State))), out, nil
 }
 
-// receiptOut is a receipt as the model gets it: redacted, its evidence
-// without patterns.
+// receiptOut is a receipt as the model gets it: its evidence without
+// patterns (the handle has redacted it).
 func receiptOut(rc ptywright.Receipt) ptywright.Receipt {
-	rc = ptywright.RedactReceipt(rc, ptywright.DefaultRedactor())
 	if rc.Evidence != nil {
 		rc.Evidence = withoutPatterns(rc.Evidence)
 	}
@@ -399,11 +397,11 @@ func (c *client) adapterTurn(ctx context.Context, req *mcp.CallToolRequest, in a
 		return nil, adapterTurnOut{}, toolError(fmt.Errorf("turn %s on adapter %s: %w", in.Intent, a.id, err))
 	}
 	rc := receiptOut(tr.Receipt)
-	out := adapterTurnOut{State: ptywright.RedactState(tr.State, ptywright.DefaultRedactor()), Receipt: rc}
+	out := adapterTurnOut{State: tr.State, Receipt: rc}
 	head := fmt.Sprintf("Turn %s on adapter %s done (%s).", in.Intent, a.id, receiptText(rc))
 	if tr.Wait != nil {
 		if tr.Wait.Outcome != nil {
-			out.Matched = withoutPatterns(ptywright.RedactOutcome(tr.Wait.Outcome, ptywright.DefaultRedactor()))
+			out.Matched = withoutPatterns(tr.Wait.Outcome)
 		}
 		out.Screen = tr.Wait.Snapshot.PlainText
 	} else {
@@ -447,7 +445,6 @@ func timeoutExplanation(err error, h *ptywright.ExtensionHandle) *contract.Expla
 	if xerr != nil {
 		return nil
 	}
-	x = ptywright.RedactExplanation(x, nil)
 	return &x
 }
 

@@ -296,9 +296,7 @@ func (c *client) sessionWait(ctx context.Context, req *mcp.CallToolRequest, in s
 	case err == nil:
 		out = sessionWaitOut{Matched: fired(res.Outcome, target.Type), ElapsedMs: res.Elapsed.Milliseconds(), Screen: res.Snapshot.PlainText}
 		if res.Outcome != nil {
-			// The library redacts only the top outcome's capture, and
-			// this one sits under any.
-			out.Capture = captureOf(ptywright.RedactOutcome(res.Outcome, ptywright.DefaultRedactor()), target.Type)
+			out.Capture = captureOf(res.Outcome, target.Type)
 		}
 	case errors.As(err, &we) && errors.Is(err, ptywright.ErrTimeout):
 		out = sessionWaitOut{TimedOut: true, ElapsedMs: we.Elapsed.Milliseconds(), Screen: we.Snapshot.PlainText}

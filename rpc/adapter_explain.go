@@ -58,7 +58,7 @@ func (s *Server) adapterExplain(ctx context.Context, _ *conn, raw []byte) (any, 
 	if err != nil {
 		return nil, err
 	}
-	var opts []ptywright.ExplainOption
+	opts := []ptywright.ExplainOption{ptywright.ExplainRedactor(r)}
 	if p.Sequence != nil {
 		opts = append(opts, ptywright.ExplainAt(*p.Sequence))
 	}
@@ -71,5 +71,5 @@ func (s *Server) adapterExplain(ctx context.Context, _ *conn, raw []byte) (any, 
 	if err != nil {
 		return nil, err
 	}
-	return explainResult{Adapter: a.id, Plugin: a.plugin, Explanation: ptywright.RedactExplanation(x, r)}, nil
+	return explainResult{Adapter: a.id, Plugin: a.plugin, Explanation: x}, nil
 }

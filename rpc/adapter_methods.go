@@ -107,7 +107,7 @@ func (s *Server) adapterState(ctx context.Context, _ *conn, raw []byte) (any, er
 	if err != nil {
 		return nil, err
 	}
-	return stateResult{State: ptywright.RedactState(st, ptywright.DefaultRedactor())}, nil
+	return stateResult{State: st}, nil
 }
 
 type sendParams struct {
@@ -134,8 +134,7 @@ func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, err
 		// What was delivered before the failure is said, as for a turn.
 		return nil, withReceipt(err, res.Receipt)
 	}
-	r := ptywright.DefaultRedactor()
-	return sendResult{State: ptywright.RedactState(res.State, r), Receipt: ptywright.RedactReceipt(res.Receipt, r)}, nil
+	return sendResult{State: res.State, Receipt: res.Receipt}, nil
 }
 
 // sendResult is adapter.send's result: the reference's state plus the
@@ -271,14 +270,12 @@ func (s *Server) boundWait(ctx context.Context, a *adapter, waitID string, timeo
 	if err != nil {
 		return nil, withReceipt(err, tr.Receipt)
 	}
-	r := ptywright.DefaultRedactor()
-	out := adapterWaitResult{State: ptywright.RedactState(tr.State, r), WaitID: waitID}
-	if tr.Wait != nil && tr.Wait.Outcome != nil {
-		out.Matched = ptywright.RedactOutcome(tr.Wait.Outcome, r)
+	out := adapterWaitResult{State: tr.State, WaitID: waitID}
+	if tr.Wait != nil {
+		out.Matched = tr.Wait.Outcome
 	}
 	if tr.Receipt.Intent != "" {
-		rc := ptywright.RedactReceipt(tr.Receipt, r)
-		out.Receipt = &rc
+		out.Receipt = &tr.Receipt
 	}
 	return out, nil
 }
@@ -389,7 +386,7 @@ func (s *Server) adapterInspect(ctx context.Context, _ *conn, raw []byte) (any, 
 	return inspectResult{
 		Adapter:        a.id,
 		Plugin:         a.plugin,
-		State:          ptywright.RedactState(in.State, r),
+		State:          in.State,
 		PlainText:      in.PlainText,
 		BodyText:       in.BodyText,
 		StatusText:     in.StatusText,

@@ -198,7 +198,7 @@ func (s *Server) launch(ctx context.Context, m manifest.Manifest, opts ptywright
 	if err != nil {
 		return nil, err
 	}
-	return startResult{Adapter: id, Plugin: m.Name, Session: e.id, State: ptywright.RedactState(st, ptywright.DefaultRedactor())}, nil
+	return startResult{Adapter: id, Plugin: m.Name, Session: e.id, State: st}, nil
 }
 
 // closeAdapter closes an adapter taken out of the set: its session first

@@ -194,13 +194,13 @@ type receiptError struct {
 func (e *receiptError) Error() string { return e.err.Error() }
 func (e *receiptError) Unwrap() error { return e.err }
 
-// withReceipt attaches rc (redacted like a success reply's) to err when
-// the send got as far as an intent.
+// withReceipt attaches rc (redacted by the handle, like a success
+// reply's) to err when the send got as far as an intent.
 func withReceipt(err error, rc ptywright.Receipt) error {
 	if err == nil || rc.Intent == "" {
 		return err
 	}
-	return &receiptError{err: err, receipt: ptywright.RedactReceipt(rc, ptywright.DefaultRedactor())}
+	return &receiptError{err: err, receipt: rc}
 }
 
 // withMember adds name: v to the JSON object data (or to a new one). Data

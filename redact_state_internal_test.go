@@ -1,18 +1,17 @@
-package ptywright_test
+package ptywright
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"ptywright"
 	"ptywright/contract"
 )
 
 func TestRedactStateReachesEveryQuotedString(t *testing.T) {
-	r, err := ptywright.RedactionPolicy{Enabled: true, ExtraLiterals: []string{"hunter2"}}.Compile()
+	r, err := RedactionPolicy{Enabled: true, ExtraLiterals: []string{"hunter2"}}.Compile()
 	require.NoError(t, err)
-	st := ptywright.StateSnapshot{
+	st := StateSnapshot{
 		State:    "idle",
 		Evidence: "pw hunter2",
 		Metadata: map[string]any{
@@ -21,7 +20,7 @@ func TestRedactStateReachesEveryQuotedString(t *testing.T) {
 		},
 		Assessment: &contract.SurfaceAssessment{OperatorBlockedExcerpt: "allow hunter2?"},
 	}
-	got := ptywright.RedactState(st, r)
+	got := st.redacted(r, 0)
 	require.Equal(t, "pw [REDACTED]", got.Evidence)
 	require.Equal(t, map[string]any{
 		"options": []any{"a [REDACTED]", map[string]any{"label": "[REDACTED]!"}},
@@ -32,25 +31,25 @@ func TestRedactStateReachesEveryQuotedString(t *testing.T) {
 	require.Equal(t, "allow hunter2?", st.Assessment.OperatorBlockedExcerpt)
 	require.Equal(t, "a hunter2", st.Metadata["options"].([]any)[0])
 
-	require.Equal(t, st, ptywright.RedactState(st, ptywright.NoRedaction()), "NoRedaction leaves the state raw")
+	require.Equal(t, st, st.redacted(NoRedaction(), 0), "NoRedaction leaves the state raw")
 }
 
 func TestRedactOutcomeReachesEveryBranch(t *testing.T) {
-	r, err := ptywright.RedactionPolicy{Enabled: true, ExtraLiterals: []string{"hunter2"}}.Compile()
+	r, err := RedactionPolicy{Enabled: true, ExtraLiterals: []string{"hunter2"}}.Compile()
 	require.NoError(t, err)
 	capture := "x hunter2"
-	o := &ptywright.MatchOutcome{Kind: ptywright.MatchAny, Matched: []ptywright.MatchOutcome{
-		{Kind: ptywright.MatchScreenRegex, Pattern: "hunter2|y", Capture: &capture},
-		{Kind: ptywright.MatchContainsText, Text: "hunter2"},
-		{Kind: ptywright.MatchLua, Evidence: map[string]any{"seen": []any{"hunter2"}}},
+	o := &MatchOutcome{Kind: MatchAny, Matched: []MatchOutcome{
+		{Kind: MatchScreenRegex, Pattern: "hunter2|y", Capture: &capture},
+		{Kind: MatchContainsText, Text: "hunter2"},
+		{Kind: MatchLua, Evidence: map[string]any{"seen": []any{"hunter2"}}},
 	}}
-	got := ptywright.RedactOutcome(o, r)
+	got := o.redacted(r)
 	require.Equal(t, "[REDACTED]|y", got.Matched[0].Pattern)
 	require.Equal(t, "x [REDACTED]", *got.Matched[0].Capture)
 	require.Equal(t, "[REDACTED]", got.Matched[1].Text)
 	require.Equal(t, map[string]any{"seen": []any{"[REDACTED]"}}, got.Matched[2].Evidence)
 	require.Equal(t, "x hunter2", capture, "the input is not rewritten")
 	require.Equal(t, "hunter2", o.Matched[1].Text)
-	require.Same(t, o, ptywright.RedactOutcome(o, ptywright.NoRedaction()))
-	require.Nil(t, ptywright.RedactOutcome(nil, r))
+	require.Same(t, o, o.redacted(NoRedaction()))
+	require.Nil(t, (*MatchOutcome)(nil).redacted(r))
 }
