@@ -43,14 +43,15 @@
 //
 // # Redaction
 //
-// Everything that leaves the library is redacted with the default policy
-// (see [RedactionPolicy] and [Redactor]): snapshots, transcripts, the
-// output stream, wait evidence, recordings and errors, and whatever an
-// [ExtensionHandle] returns (states, receipts, explanations, projections,
-// inspections, extractions), redacted with the redactor the handle was
-// given ([HandleOptions].Redactor). A nil *Redactor means the default
-// policy (on a handle, the handle's); raw text is asked for explicitly,
-// with [NoRedaction].
+// Everything that leaves the library is redacted (see [RedactionPolicy]
+// and [Redactor]): snapshots, transcripts, the output stream, wait
+// evidence, recordings and errors, and whatever an [ExtensionHandle]
+// returns (states, receipts, explanations, projections, inspections,
+// extractions). A session redacts with the redactor it was started with
+// ([Options].Redactor), a handle with its own ([HandleOptions].Redactor)
+// or its session's, and both default to [DefaultRedactor]. A read that
+// takes a *Redactor uses that one, nil meaning the session's or handle's;
+// raw text is asked for explicitly, with [NoRedaction].
 //
 // # Transcript, recording and replay
 //

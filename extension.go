@@ -176,7 +176,8 @@ type HandleOptions struct {
 	// Redactor redacts everything the handle's methods return: states,
 	// receipts, wait results and wait errors (with their explanations),
 	// explanations, projections, inspections and extractions. nil means
-	// DefaultRedactor; NoRedaction() makes them raw. Inspect, Explain
+	// the session's redactor (Options.Redactor, itself DefaultRedactor when
+	// unset); NoRedaction() makes them raw. Inspect, Explain
 	// (ExplainRedactor) and Extract (Extraction.Redactor) can choose
 	// another redactor for one call.
 	Redactor *Redactor
@@ -209,13 +210,13 @@ type ExtensionHandle struct {
 }
 
 // NewExtensionHandle binds ext to s. The handle owns both: Close closes them.
-// What its methods return is redacted with opts.Redactor (nil:
-// DefaultRedactor), so a caller hands it on as it is.
+// What its methods return is redacted with opts.Redactor (nil: the
+// session's, Options.Redactor), so a caller hands it on as it is.
 func NewExtensionHandle(s *Session, ext Extension, opts HandleOptions) *ExtensionHandle {
 	if opts.CompletedTurnStableMs <= 0 {
 		opts.CompletedTurnStableMs = defaultCompletedTurnStableMs
 	}
-	h := &ExtensionHandle{s: s, ext: ext, opts: opts, red: opts.Redactor.orDefault(), turn: newTurnLock()}
+	h := &ExtensionHandle{s: s, ext: ext, opts: opts, red: s.redactor(opts.Redactor), turn: newTurnLock()}
 	h.startSDK()
 	if opts.Lifecycle != nil {
 		h.startLifecycle(*opts.Lifecycle)

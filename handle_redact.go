@@ -3,8 +3,8 @@ package ptywright
 import "ptywright/contract"
 
 // What an ExtensionHandle hands out (states, explanations, projections) is
-// redacted here, with the redactor it was given (HandleOptions.Redactor):
-// a caller passes it on as it is.
+// redacted here, with the redactor it was given (HandleOptions.Redactor,
+// else its session's): a caller passes it on as it is.
 
 // redactor is r, or the handle's redactor when r is nil.
 func (h *ExtensionHandle) redactor(r *Redactor) *Redactor {

@@ -29,10 +29,10 @@ type OutputChunk struct {
 }
 
 // OutputSince returns what the program wrote since cursor (see
-// TranscriptCursor; 0 is the start), redacted with r (nil: DefaultRedactor;
-// NoRedaction: raw) as one stream rather than chunk by chunk: joining the
-// Text of successive calls never shows a secret that the program wrote in
-// two pieces. A trailing fragment that could begin a secret
+// TranscriptCursor; 0 is the start), redacted with r (nil: the session's
+// redactor, Options.Redactor; NoRedaction: raw) as one stream rather than
+// chunk by chunk: joining the Text of successive calls never shows a secret
+// that the program wrote in two pieces. A trailing fragment that could begin a secret
 // ("sk-ant-api03-Q7", "password=hu") is held back while the program wrote
 // less than OutputHoldDelay ago, since more output may complete it; when
 // the program has been quiet that long, or has exited, everything is
@@ -43,7 +43,7 @@ type OutputChunk struct {
 // The transcript bound applies: output older than TranscriptMaxChars
 // characters is gone (Dropped).
 func (s *Session) OutputSince(cursor int64, r *Redactor) OutputChunk {
-	r = r.orDefault()
+	r = s.redactor(r)
 	s.mu.Lock()
 	i, at, end, dropped := s.tr.sinceStart(cursor)
 	var text string

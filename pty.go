@@ -62,6 +62,14 @@ type Options struct {
 	// anything else started. Elsewhere Close ends the group only.
 	KeepDetached bool
 
+	// Redactor redacts what the session's reads return when a read names
+	// no redactor of its own: Snapshot, Transcript, OutputSince, the
+	// evidence of Wait, the recording (unless RecordRedactor or RecordRaw
+	// say otherwise) and the reads of an ExtensionHandle over the session
+	// (unless HandleOptions.Redactor does). nil means DefaultRedactor;
+	// NoRedaction() makes them raw.
+	Redactor *Redactor
+
 	// RecordPath, when set, records the session as an asciicast v2 file
 	// (output, input sent through Send, resizes, transcript markers) that
 	// Replay and the asciinema player play back. The file is created with
@@ -71,7 +79,7 @@ type Options struct {
 	// RecordRaw records secrets as they are; by default the recording is
 	// redacted with RecordRedactor.
 	RecordRaw bool
-	// RecordRedactor redacts the recording; nil means DefaultRedactor.
+	// RecordRedactor redacts the recording; nil means Redactor.
 	RecordRedactor *Redactor
 }
 
@@ -94,6 +102,7 @@ type ExitStatus struct {
 // Close must be called to reap the child and stop the goroutines.
 type Session struct {
 	opts   Options
+	red    *Redactor // opts.Redactor, nil resolved: what reads that name none redact with
 	proc   *process
 	marker string // this session's entry in SessionMarkerEnv
 	since  uint64 // the child's start time, where the platform tells it
@@ -146,6 +155,7 @@ func Start(opts Options) (*Session, error) {
 	}
 	s := &Session{
 		opts:       opts,
+		red:        opts.Redactor.orDefault(),
 		marker:     proctree.NewMarker(),
 		start:      time.Now(),
 		replies:    make(chan []byte, 64),
@@ -468,10 +478,12 @@ func (s *Session) Screen() *Screen { return s.screen }
 func (s *Session) Size() Size { return s.screen.Size() }
 
 // Transcript returns the retained transcript (at most TranscriptMaxChars
-// characters), redacted with r: nil means DefaultRedactor, NoRedaction
-// returns it raw. It is redacted with the text the bound cut off before it,
-// so a secret cut in two does not show its tail.
+// characters), redacted with r: nil means the session's redactor
+// (Options.Redactor), NoRedaction returns it raw. It is redacted with the
+// text the bound cut off before it, so a secret cut in two does not show
+// its tail.
 func (s *Session) Transcript(r *Redactor) string {
+	r = s.redactor(r)
 	s.mu.Lock()
 	text, split := s.tr.withContextFor(s.tr.off, r)
 	s.mu.Unlock()
@@ -479,9 +491,9 @@ func (s *Session) Transcript(r *Redactor) string {
 }
 
 // transcriptTail returns the last n characters of the transcript, redacted
-// with r (nil: DefaultRedactor) together with the text before them.
+// with r (nil: the session's redactor) together with the text before them.
 func (s *Session) transcriptTailN(r *Redactor, n int) string {
-	r = r.orDefault()
+	r = s.redactor(r)
 	s.mu.Lock()
 	i := s.tr.tailStart(n)
 	text, split := s.tr.withContextFor(i, r)
@@ -491,6 +503,15 @@ func (s *Session) transcriptTailN(r *Redactor, n int) string {
 		return text[split:]
 	}
 	return redactAfter(r, text, split)
+}
+
+// redactor is r, or the session's redactor (Options.Redactor) when r is
+// nil.
+func (s *Session) redactor(r *Redactor) *Redactor {
+	if r == nil {
+		return s.red
+	}
+	return r
 }
 
 // TranscriptCursor returns the transcript's write position, counted in

@@ -80,7 +80,7 @@ func openRecording(opts Options, size Size, env []string) (*recorder, error) {
 	if !opts.RecordRaw {
 		red = opts.RecordRedactor
 		if red == nil {
-			red = DefaultRedactor()
+			red = opts.Redactor.orDefault()
 		}
 	}
 	return newRecorder(opts.RecordPath, size, env, red)

@@ -17,7 +17,11 @@ const defaultRedactionReplacement = "[REDACTED]"
 // Redaction: one rule, applied where data leaves the library.
 //
 // Everything the library hands out that shows what a program printed is
-// redacted with the default policy unless the caller opts out by name:
+// redacted, and raw only when the caller asks for raw by name. A session
+// redacts its reads with the redactor it was started with
+// (Options.Redactor), an ExtensionHandle with its own
+// (HandleOptions.Redactor) or else its session's; both default to
+// DefaultRedactor. So a caller that hands a read on as it is cannot leak:
 //
 //   - screen snapshots (Session.Snapshot, RedactSnapshot), including cells
 //     and scrollback: the rows are searched as one text, a row that fills
@@ -26,26 +30,25 @@ const defaultRedactionReplacement = "[REDACTED]"
 //   - transcripts: Session.Transcript, the TranscriptTail of waits and
 //     inspections, Session.OutputSince (the output stream, redacted as one
 //     stream so a secret written in two pieces is hidden in both);
-//   - wait evidence (WaitResult, WaitError, captures, send receipts);
-//   - everything an ExtensionHandle returns, redacted with the redactor it
-//     was given (HandleOptions.Redactor): plugin states (evidence,
+//   - wait evidence (WaitResult, WaitError, captures);
+//   - everything an ExtensionHandle returns: plugin states (evidence,
 //     metadata, the assessment's operator excerpt and anomalies), receipts,
 //     wait results and errors, explanations, projections, inspections and
 //     extractions; Inspect, ExplainRedactor and Extraction.Redactor choose
 //     another redactor for one call;
-//   - recordings (Options.RecordRedactor, RecordRaw to opt out);
-//   - errors and diagnostics: the JSON-RPC server's error messages and
-//     logs, the CLI's and plugins' log lines.
+//   - recordings (Options.RecordRedactor, else the session's; RecordRaw to
+//     opt out);
+//   - errors and diagnostics, with the default policy: the JSON-RPC
+//     server's error messages and logs, the CLI's and plugins' log lines.
 //
 // Every parameter or field of type *Redactor follows the same rule: nil
-// means DefaultRedactor (on an ExtensionHandle, the handle's redactor,
-// which is DefaultRedactor unless HandleOptions.Redactor names another),
-// NoRedaction() (or a policy compiled with Enabled false) means raw. Over
-// JSON-RPC the same reads take "redact": false and a "redaction" object,
-// and notifications use the default policy. The only raw sinks are the
-// ones named raw: Options.RawTranscriptPath, Options.Output and Screen (the
-// live parser, also what Replay returns), which callers wire up themselves
-// and redact with RedactSnapshot.
+// means the redactor of the session or handle read (DefaultRedactor where
+// there is none), NoRedaction() (or a policy compiled with Enabled false)
+// means raw. Over JSON-RPC the same reads take "redact": false and a
+// "redaction" object, and notifications use the default policy. The only
+// raw sinks are the ones named raw: Options.RawTranscriptPath,
+// Options.Output and Screen (the live parser, also what Replay returns),
+// which callers wire up themselves and redact with RedactSnapshot.
 //
 // The default patterns favour precision as much as recall (see
 // internal/secrets): vendor keys, private key blocks, and credentials in

@@ -16,11 +16,13 @@ type SnapshotOptions struct {
 	Scrollback bool
 	// Raw skips redaction (the same as Redactor: NoRedaction()).
 	Raw bool
-	// Redactor redacts the text and cells; nil means DefaultRedactor.
+	// Redactor redacts the text and cells; nil means the session's
+	// (Options.Redactor).
 	Redactor *Redactor
 }
 
-// Snapshot copies the session's screen, redacted unless opts.Raw.
+// Snapshot copies the session's screen, redacted with the session's
+// redactor, or opts.Redactor, unless opts.Raw.
 func (s *Session) Snapshot(opts SnapshotOptions) ScreenSnapshot {
 	snap := s.screen.Snapshot(opts.Cells)
 	if opts.Scrollback {
@@ -32,7 +34,7 @@ func (s *Session) Snapshot(opts SnapshotOptions) ScreenSnapshot {
 	if opts.Raw {
 		return snap
 	}
-	return redactSnapshot(snap, opts.Redactor, false)
+	return redactSnapshot(snap, s.redactor(opts.Redactor), false)
 }
 
 // RedactSnapshot returns snap with secrets in its text, title and cells

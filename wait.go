@@ -81,8 +81,9 @@ func WithPredicates(r contract.PredicateRegistry) WaitOption {
 }
 
 // WithRedactor sets the redaction applied to the evidence: the snapshot,
-// the transcript tail and a capture. nil means DefaultRedactor, like
-// everywhere; NoRedaction leaves the evidence raw.
+// the transcript tail and a capture. nil means the session's redactor
+// (Options.Redactor), as when the option is not given; NoRedaction leaves
+// the evidence raw.
 func WithRedactor(r *Redactor) WaitOption {
 	return func(c *waitConfig) { c.redactor = r }
 }
@@ -105,10 +106,11 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 	if err != nil {
 		return nil, err
 	}
-	cfg := waitConfig{redactor: DefaultRedactor()}
+	var cfg waitConfig
 	for _, o := range opts {
 		o(&cfg)
 	}
+	cfg.redactor = s.redactor(cfg.redactor)
 	if cm.has(MatchLua) && cfg.reg == nil {
 		return nil, fmt.Errorf("%w: matcher has a lua branch but no plugin registry is bound", ErrInvalidMatcher)
 	}
