@@ -106,7 +106,7 @@ func (h *ExtensionHandle) observeLoop() {
 	defer timer.Stop()
 	ctx := context.Background()
 	for {
-		_, changed, _, _ := h.s.watch()
+		changed := h.s.observe(observeNext).next
 		h.classifyNow(ctx) // Which feeds the tracker.
 		h.extMu.Lock()
 		deadline := h.lc.tr.NextDeadline()

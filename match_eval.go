@@ -172,7 +172,7 @@ type evalState struct {
 // together with the snapshot the wait's result then carries.
 func (st *evalState) screenText() string {
 	if st.plain == nil {
-		snap, t := st.s.screen.look()
+		snap, t := st.s.screen.snapshotAndText()
 		st.snap, st.plain = snap, &t
 	}
 	return *st.plain
@@ -201,14 +201,6 @@ func (st *evalState) transcriptContains(v string, searched *int64) bool {
 	found, next := st.s.transcriptContainsSince(v, *searched)
 	*searched = next
 	return found
-}
-
-// transcriptContainsSince searches the transcript under the session's
-// lock (see transcript.containsSince).
-func (s *Session) transcriptContainsSince(v string, searched int64) (bool, int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.tr.containsSince(v, searched)
 }
 
 func (st *evalState) stableFor() time.Duration { return st.now.Sub(st.lastChange) }
@@ -371,19 +363,4 @@ func capture(text string, loc []int) *string {
 		return strPtr(text[loc[2]:loc[3]])
 	}
 	return strPtr(text[loc[0]:loc[1]])
-}
-
-// transcriptText is the whole transcript, read under the session's lock.
-func (s *Session) transcriptText() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.tr.String()
-}
-
-// transcriptMarks are the transcript's markers and cursor, read together
-// under the session's lock.
-func (s *Session) transcriptMarks() (map[string]int64, int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.tr.Markers(), s.tr.Cursor()
 }

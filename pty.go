@@ -477,34 +477,6 @@ func (s *Session) Screen() *Screen { return s.screen }
 // Size returns the terminal size.
 func (s *Session) Size() Size { return s.screen.Size() }
 
-// Transcript returns the retained transcript (at most TranscriptMaxChars
-// characters), redacted with r: nil means the session's redactor
-// (Options.Redactor), NoRedaction returns it raw. It is redacted with the
-// text the bound cut off before it, so a secret cut in two does not show
-// its tail.
-func (s *Session) Transcript(r *Redactor) string {
-	r = s.redactor(r)
-	s.mu.Lock()
-	text, split := s.tr.withContextFor(s.tr.off, r)
-	s.mu.Unlock()
-	return redactAfter(r, text, split)
-}
-
-// transcriptTail returns the last n characters of the transcript, redacted
-// with r (nil: the session's redactor) together with the text before them.
-func (s *Session) transcriptTailN(r *Redactor, n int) string {
-	r = s.redactor(r)
-	s.mu.Lock()
-	i := s.tr.tailStart(n)
-	text, split := s.tr.withContextFor(i, r)
-	plain := r.enabled && builtinOnly(r) && s.tr.plainSince(i-split, text)
-	s.mu.Unlock()
-	if plain {
-		return text[split:]
-	}
-	return redactAfter(r, text, split)
-}
-
 // redactor is r, or the session's redactor (Options.Redactor) when r is
 // nil.
 func (s *Session) redactor(r *Redactor) *Redactor {
@@ -514,46 +486,12 @@ func (s *Session) redactor(r *Redactor) *Redactor {
 	return r
 }
 
-// TranscriptCursor returns the transcript's write position, counted in
-// characters since the session started.
-func (s *Session) TranscriptCursor() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.tr.Cursor()
-}
-
-// Markers returns the transcript markers by label.
-func (s *Session) Markers() map[string]int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.tr.Markers()
-}
-
 // Changed returns the current sequence and a channel closed at the next
 // change (output, resize, exit or close), read together so that a change
 // between the two cannot be missed. Observers such as the JSON-RPC server's
 // notification watcher loop on it instead of polling: after the channel
 // closes, call Changed again for the next one.
 func (s *Session) Changed() (seq uint64, changed <-chan struct{}) {
-	seq, changed, _ = s.watchChanges()
-	return seq, changed
-}
-
-// watchChanges is watch without the time of the last visible change, for
-// watchers that do not need it: bringing it up to date hashes the screen.
-func (s *Session) watchChanges() (seq uint64, changed <-chan struct{}, closed bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.watched = true
-	return s.screen.Sequence(), s.changed, s.closed
-}
-
-// watch returns the current sequence, a channel closed on the next change,
-// the time of the last visible change and whether the session is closed,
-// read together under the lock.
-func (s *Session) watch() (seq uint64, changed <-chan struct{}, last time.Time, closed bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.watched = true
-	return s.screen.Sequence(), s.changed, s.visibleChangedLocked(), s.closed
+	o := s.observe(observeNext)
+	return o.seq, o.next
 }

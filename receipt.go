@@ -443,8 +443,9 @@ func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, befo
 		}
 	}()
 	for {
-		seq, changed, last, closed := h.s.watch()
-		if closed {
+		o := h.s.observe(observeNext | observeVisible)
+		seq, changed, last := o.seq, o.next, o.lastVisible
+		if o.closed {
 			return false, "the session closed before the effect was seen", nil
 		}
 		var wake time.Time

@@ -169,10 +169,10 @@ func (s *Screen) Snapshot(withCells bool) ScreenSnapshot {
 	return s.snapshotLocked(withCells)
 }
 
-// look is a wait's look at the screen: the raw snapshot (no cells) and the
-// text screen matchers search, read together, so a wait's evidence is the
-// screen its matcher matched on.
-func (s *Screen) look() (ScreenSnapshot, string) {
+// snapshotAndText is the raw snapshot (no cells) and the text screen
+// matchers search, read together, so a wait's evidence is the screen its
+// matcher matched on.
+func (s *Screen) snapshotAndText() (ScreenSnapshot, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.snapshotLocked(false), s.matchTextLocked()

@@ -301,3 +301,78 @@ func (t *transcript) Markers() map[string]int64 {
 	maps.Copy(out, t.markers)
 	return out
 }
+
+// The Session's readers of its transcript, each in one hold of Session.mu.
+
+// Transcript returns the retained transcript (at most TranscriptMaxChars
+// characters), redacted with r: nil means the session's redactor
+// (Options.Redactor), NoRedaction returns it raw. It is redacted with the
+// text the bound cut off before it, so a secret cut in two does not show
+// its tail.
+func (s *Session) Transcript(r *Redactor) string {
+	r = s.redactor(r)
+	s.mu.Lock()
+	text, split := s.tr.withContextFor(s.tr.off, r)
+	s.mu.Unlock()
+	return redactAfter(r, text, split)
+}
+
+// transcriptTailN returns the last n characters of the transcript,
+// redacted with r (nil: the session's redactor) together with the text
+// before them.
+func (s *Session) transcriptTailN(r *Redactor, n int) string {
+	r = s.redactor(r)
+	s.mu.Lock()
+	i := s.tr.tailStart(n)
+	text, split := s.tr.withContextFor(i, r)
+	plain := r.enabled && builtinOnly(r) && s.tr.plainSince(i-split, text)
+	s.mu.Unlock()
+	if plain {
+		return text[split:]
+	}
+	return redactAfter(r, text, split)
+}
+
+// TranscriptCursor returns the transcript's write position, counted in
+// characters since the session started.
+func (s *Session) TranscriptCursor() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.Cursor()
+}
+
+// Markers returns the transcript markers by label.
+func (s *Session) Markers() map[string]int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.Markers()
+}
+
+// transcriptContainsSince searches the transcript under the session's
+// lock (see transcript.containsSince).
+func (s *Session) transcriptContainsSince(v string, searched int64) (bool, int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.containsSince(v, searched)
+}
+
+// transcriptText is the whole transcript, read under the session's lock.
+func (s *Session) transcriptText() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.String()
+}
+
+// transcriptMarks are the transcript's markers and cursor, read together
+// under the session's lock.
+func (s *Session) transcriptMarks() (map[string]int64, int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tr.Markers(), s.tr.Cursor()
+}
+
+// transcriptTail is a wait's evidence: the last transcriptTailChars
+// characters, redacted so that a secret the cut starts in stays hidden.
+func (s *Session) transcriptTail(r *Redactor) string {
+	return s.transcriptTailN(r, transcriptTailChars)
+}

@@ -121,7 +121,7 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 	// screen.
 	stable := cm.needsStability()
 	if stable {
-		defer s.watchStability()()
+		defer s.trackStability()()
 	}
 	// A matcher that only asks whether the child exited waits for the exit
 	// alone: woken by every chunk of output, as a flood would, it would
@@ -140,22 +140,18 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 		// the final ones (read later, an After hold could be judged on a
 		// sequence from before the last output).
 		final := isDone(s.exited) && isDone(s.readerDone)
-		var (
-			seq     uint64
-			changed <-chan struct{}
-			last    time.Time
-			closed  bool
-		)
+		var o observation
 		switch {
 		case stable:
-			seq, changed, last, closed = s.watch()
+			o = s.observe(observeNext | observeVisible)
 		case exitOnly:
-			seq, closed = s.look()
-			changed = s.exited // Closed, with s.closed set, before a close ends too.
+			o = s.observe(0)
+			o.next = s.exited // Closed, with s.closed set, before a close ends too.
 		default:
-			seq, changed, closed = s.watchChanges()
+			o = s.observe(observeNext)
 		}
-		if closed {
+		seq, changed, last := o.seq, o.next, o.lastVisible
+		if o.closed {
 			return nil, s.waitError(ErrSessionClosed, start, cfg.redactor)
 		}
 		st := &evalState{ctx: ctx, s: s, reg: cfg.reg, now: time.Now(), lastChange: last, exited: isDone(s.exited)}
@@ -214,14 +210,6 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 	}
 }
 
-// look returns the current sequence and whether the session is closed,
-// without asking to be told of the next change.
-func (s *Session) look() (seq uint64, closed bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.screen.Sequence(), s.closed
-}
-
 // lastChangeAfter is the last visible change as a wait sees it: a wait
 // after a sequence counts stability from its own start at the earliest.
 func lastChangeAfter(last, start time.Time, after bool) time.Time {
@@ -256,12 +244,6 @@ func (s *Session) waitError(cause error, start time.Time, r *Redactor) *WaitErro
 		Snapshot:       snap,
 		TranscriptTail: s.transcriptTail(r),
 	}
-}
-
-// transcriptTail is a wait's evidence: the last transcriptTailChars
-// characters, redacted so that a secret the cut starts in stays hidden.
-func (s *Session) transcriptTail(r *Redactor) string {
-	return s.transcriptTailN(r, transcriptTailChars)
 }
 
 func isDone(ch <-chan struct{}) bool {

@@ -5,6 +5,49 @@ import (
 	"time"
 )
 
+// The one way a watcher reads a session between changes: observe, in one
+// hold of Session.mu, with the channel closed at the next change (feed in
+// pty_read.go closes it) and, for stability, the time of the last visible
+// change. The output reaches a wait through pty_read.go (feed), this file
+// and wait.go.
+
+// observation is what observe read of a session in one hold of its lock.
+type observation struct {
+	seq    uint64
+	closed bool
+	// next is closed at the next change (output, resize, exit or close);
+	// nil unless asked for (observeNext).
+	next <-chan struct{}
+	// lastVisible is when the visible screen last changed; zero unless
+	// asked for (observeVisible), since bringing it up to date hashes the
+	// screen when output came since.
+	lastVisible time.Time
+}
+
+// observeWhat says what observe reads besides the sequence and closed.
+type observeWhat uint8
+
+const (
+	observeNext    observeWhat = 1 << iota // the channel closed at the next change
+	observeVisible                         // the time of the last visible change
+)
+
+// observe reads the session in one hold of its lock, so that a change
+// after the sequence it returns cannot be missed by a watcher of next.
+func (s *Session) observe(what observeWhat) observation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := observation{seq: s.screen.Sequence(), closed: s.closed}
+	if what&observeNext != 0 {
+		s.watched = true // feed replaces the channel only when someone took it
+		o.next = s.changed
+	}
+	if what&observeVisible != 0 {
+		o.lastVisible = s.visibleChangedLocked()
+	}
+	return o
+}
+
 // visibleSeed keys the hash of what a person sees on the screen. It only
 // has to be stable within the process.
 var visibleSeed = maphash.MakeSeed()
@@ -40,9 +83,10 @@ func (s *Session) visibleChangedLocked() time.Time {
 	return s.vis.at
 }
 
-// watchStability registers a wait that needs precise stability times until
-// the returned func is called.
-func (s *Session) watchStability() (done func()) {
+// trackStability makes the reader date every visible change at once (a
+// wait that needs precise stability times) until the returned func is
+// called.
+func (s *Session) trackStability() (done func()) {
 	s.mu.Lock()
 	s.vis.watchers++
 	s.visibleChangedLocked()
