@@ -130,6 +130,10 @@
 //     runs another plugin's handlers under the emitter's locks: they are
 //     queued and run on the receiving instance's own goroutine.
 //
+// A method named ...Locked expects its receiver's own mutex held by the
+// caller (Session.mu, Screen.mu, a publisher's lock, ExtensionHandle.extMu);
+// one named ...InTurn expects the handle's turn lock.
+//
 // # Errors
 //
 // Errors wrap the sentinels [ErrTimeout], [ErrCancelled], [ErrSessionClosed],

@@ -205,11 +205,11 @@ func (h *ExtensionHandle) explain(ctx context.Context, c *explainConfig) (contra
 	if h.closed {
 		return contract.Explanation{}, ErrSessionClosed
 	}
-	return h.explainLocked(ctx), nil
+	return h.explainInTurn(ctx), nil
 }
 
-// explainLocked is classifyLocked with an explanation.
-func (h *ExtensionHandle) explainLocked(ctx context.Context) contract.Explanation {
+// explainInTurn is classifyInTurn with an explanation.
+func (h *ExtensionHandle) explainInTurn(ctx context.Context) contract.Explanation {
 	_, _, x := h.classifyScreen(ctx, true)
 	return x
 }

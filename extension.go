@@ -241,7 +241,7 @@ func (h *ExtensionHandle) State(ctx context.Context) (StateSnapshot, error) {
 	if h.closed {
 		return StateSnapshot{}, ErrSessionClosed
 	}
-	return h.classifyLocked(ctx), nil
+	return h.classifyInTurn(ctx), nil
 }
 
 // Send plans intent, applies its actions and classifies, and reports what
@@ -255,11 +255,11 @@ func (h *ExtensionHandle) Send(ctx context.Context, intent string, params json.R
 		return SendResult{}, err
 	}
 	defer h.turn.unlock()
-	rc, err := h.deliverLocked(ctx, intent, params)
+	rc, err := h.deliverInTurn(ctx, intent, params)
 	if err != nil {
 		return SendResult{Receipt: rc}, err
 	}
-	return SendResult{State: h.classifyLocked(context.WithoutCancel(ctx)), Receipt: rc}, nil
+	return SendResult{State: h.classifyInTurn(context.WithoutCancel(ctx)), Receipt: rc}, nil
 }
 
 // Wait runs the matcher of a wait intent ("" means "wait_turn_matcher"), then
@@ -276,7 +276,7 @@ func (h *ExtensionHandle) Wait(ctx context.Context, intent string, params json.R
 		return StateSnapshot{}, nil, err
 	}
 	defer h.turn.unlock()
-	return h.waitLocked(ctx, intent, params, opts...)
+	return h.waitInTurn(ctx, intent, params, opts...)
 }
 
 // Turn is Send then Wait under one lock, so no other caller can slip an
@@ -290,18 +290,18 @@ func (h *ExtensionHandle) Turn(ctx context.Context, intent string, params json.R
 		return TurnResult{}, err
 	}
 	defer h.turn.unlock()
-	rc, err := h.deliverLocked(ctx, intent, params)
+	rc, err := h.deliverInTurn(ctx, intent, params)
 	if err != nil {
 		return TurnResult{Receipt: rc}, err
 	}
 	if rc.Effect == EffectIgnored || rc.Effect == EffectNotSent {
-		return TurnResult{State: h.classifyLocked(context.WithoutCancel(ctx)), Receipt: rc}, nil
+		return TurnResult{State: h.classifyInTurn(context.WithoutCancel(ctx)), Receipt: rc}, nil
 	}
 	opts := []WaitOption{}
 	if rc.Attempts > 0 {
 		opts = append(opts, After(rc.Sequence))
 	}
-	st, res, err := h.waitLocked(ctx, waitIntent, waitParams, opts...)
+	st, res, err := h.waitInTurn(ctx, waitIntent, waitParams, opts...)
 	return TurnResult{State: st, Receipt: rc, Wait: res}, err
 }
 
@@ -332,7 +332,7 @@ func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection,
 	// body into the status rows is found whole.
 	snap := h.s.Snapshot(SnapshotOptions{Redactor: r})
 	body, status := splitBodyStatus(snap)
-	proj, _, err := h.projectLocked(ctx, 0, 0)
+	proj, _, err := h.projectInTurn(ctx, 0, 0)
 	if err != nil {
 		return Inspection{}, err
 	}
@@ -375,7 +375,7 @@ func (h *ExtensionHandle) Close() error {
 	return extErr
 }
 
-func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params json.RawMessage, extra ...WaitOption) (StateSnapshot, *WaitResult, error) {
+func (h *ExtensionHandle) waitInTurn(ctx context.Context, intent string, params json.RawMessage, extra ...WaitOption) (StateSnapshot, *WaitResult, error) {
 	if h.closed {
 		return StateSnapshot{}, nil, ErrSessionClosed
 	}
@@ -389,7 +389,7 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 		if err != nil {
 			return StateSnapshot{}, nil, h.explainWaitError(ctx, err)
 		}
-		return h.classifyLocked(context.WithoutCancel(ctx)), res, nil
+		return h.classifyInTurn(context.WithoutCancel(ctx)), res, nil
 	}
 	h.extMu.Lock()
 	m, err := h.ext.WaitMatcher(ctx, intent, h.injectStable(wire.ObjectParams(params)))
@@ -407,7 +407,7 @@ func (h *ExtensionHandle) waitLocked(ctx context.Context, intent string, params 
 	}
 	// The wait's context may be at its end; classification gets its own
 	// budget from the plugin host.
-	return h.classifyLocked(context.WithoutCancel(ctx)), res, nil
+	return h.classifyInTurn(context.WithoutCancel(ctx)), res, nil
 }
 
 // explainWaitError gives a *WaitError the explanation of the last
@@ -439,9 +439,9 @@ func (h *ExtensionHandle) lockForWait(ctx context.Context) error {
 	return nil
 }
 
-// classifyLocked classifies the current screen (the caller holds the turn
+// classifyInTurn classifies the current screen (the caller holds the turn
 // lock), redacted: the state as the handle's methods return it.
-func (h *ExtensionHandle) classifyLocked(ctx context.Context) StateSnapshot {
+func (h *ExtensionHandle) classifyInTurn(ctx context.Context) StateSnapshot {
 	return h.redactedState(h.classifyNow(ctx))
 }
 

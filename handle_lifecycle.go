@@ -300,10 +300,10 @@ func (h *ExtensionHandle) projectRaw(ctx context.Context, head, tail int) (contr
 	if h.closed {
 		return contract.DialogProjection{}, ScreenSnapshot{}, ErrSessionClosed
 	}
-	return h.projectLocked(ctx, head, tail)
+	return h.projectInTurn(ctx, head, tail)
 }
 
-func (h *ExtensionHandle) projectLocked(ctx context.Context, head, tail int) (contract.DialogProjection, ScreenSnapshot, error) {
+func (h *ExtensionHandle) projectInTurn(ctx context.Context, head, tail int) (contract.DialogProjection, ScreenSnapshot, error) {
 	snap := h.s.Snapshot(SnapshotOptions{Raw: true})
 	dialog, projector := "", ""
 	if p, ok := h.ext.(Projector); ok {

@@ -122,10 +122,10 @@ type TurnResult struct {
 	Wait    *WaitResult
 }
 
-// deliverLocked plans intent, holds its keys until the screen is ready for
+// deliverInTurn plans intent, holds its keys until the screen is ready for
 // them, writes them and checks the plan's expectation, resending once when
 // the plan says that is safe. The caller holds the turn lock.
-func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, params []byte) (Receipt, error) {
+func (h *ExtensionHandle) deliverInTurn(ctx context.Context, intent string, params []byte) (Receipt, error) {
 	rc := Receipt{Intent: intent}
 	if h.closed {
 		return rc, ErrSessionClosed
@@ -136,7 +136,7 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 	// The plugin plans on what it last classified: make that the screen
 	// as it is now, so a plan (or a refusal) never rests on an old one.
 	planned, _ := h.classifyNow(ctx)
-	plan, err := h.planLocked(ctx, intent, params)
+	plan, err := h.planInTurn(ctx, intent, params)
 	if err != nil {
 		return rc, err
 	}
@@ -147,7 +147,7 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 		}
 		// The screen moved on since the plan was made: plan again on the
 		// one that takes the keys (the plugin's memory of it is fresh).
-		if plan, err = h.planLocked(ctx, intent, params); err != nil {
+		if plan, err = h.planInTurn(ctx, intent, params); err != nil {
 			return rc, err
 		}
 	}
@@ -174,9 +174,9 @@ func (h *ExtensionHandle) deliverLocked(ctx context.Context, intent string, para
 	return rc, err
 }
 
-// planLocked asks the plugin for intent's plan and checks its
+// planInTurn asks the plugin for intent's plan and checks its
 // expectation.
-func (h *ExtensionHandle) planLocked(ctx context.Context, intent string, params []byte) (ActionPlan, error) {
+func (h *ExtensionHandle) planInTurn(ctx context.Context, intent string, params []byte) (ActionPlan, error) {
 	name := h.ext.Manifest().Name
 	h.extMu.Lock()
 	plan, err := h.ext.Plan(ctx, intent, wire.ObjectParams(params))
@@ -237,7 +237,7 @@ func (h *ExtensionHandle) sendAndCheck(ctx context.Context, intent string, plan 
 	if plan.Expect != nil && plan.Expect.Changed {
 		screenBefore = h.s.screen.visibleKey()
 	}
-	if err := h.applyLocked(ctx, intent, plan, &rc); err != nil {
+	if err := h.applyInTurn(ctx, intent, plan, &rc); err != nil {
 		return rc, err
 	}
 	prevIntent := h.rememberIntent(plan.LastIntent)
@@ -246,7 +246,7 @@ func (h *ExtensionHandle) sendAndCheck(ctx context.Context, intent string, plan 
 		rc.ElapsedMs = time.Since(start).Milliseconds()
 		return rc, nil
 	}
-	seen, reason, err := h.expectLocked(ctx, plan.Expect, before, screenBefore, &rc)
+	seen, reason, err := h.expectInTurn(ctx, plan.Expect, before, screenBefore, &rc)
 	if err != nil {
 		return rc, err
 	}
@@ -258,10 +258,10 @@ func (h *ExtensionHandle) sendAndCheck(ctx context.Context, intent string, plan 
 		if len(plan.Retry) > 0 {
 			again.Actions = plan.Retry
 		}
-		if err := h.applyLocked(ctx, intent, again, &rc); err != nil {
+		if err := h.applyInTurn(ctx, intent, again, &rc); err != nil {
 			return rc, err
 		}
-		seen, reason, err = h.expectLocked(ctx, plan.Expect, before, screenBefore, &rc)
+		seen, reason, err = h.expectInTurn(ctx, plan.Expect, before, screenBefore, &rc)
 		if err != nil {
 			return rc, err
 		}
@@ -286,8 +286,8 @@ func (h *ExtensionHandle) sendAndCheck(ctx context.Context, intent string, plan 
 	return rc, nil
 }
 
-// applyLocked writes the plan's actions once.
-func (h *ExtensionHandle) applyLocked(ctx context.Context, intent string, plan ActionPlan, rc *Receipt) error {
+// applyInTurn writes the plan's actions once.
+func (h *ExtensionHandle) applyInTurn(ctx context.Context, intent string, plan ActionPlan, rc *Receipt) error {
 	rc.Attempts++
 	for i, a := range plan.Actions {
 		w, err := h.s.Perform(ctx, a)
@@ -421,10 +421,10 @@ func (h *ExtensionHandle) window(e *Expectation) time.Duration {
 	return defaultReceiptWindow
 }
 
-// expectLocked looks for e on every screen after rc.Sequence (the first
+// expectInTurn looks for e on every screen after rc.Sequence (the first
 // write) until the window ends. reason is set when the answer cannot be
 // known: the program exited, the session closed or the caller gave up.
-func (h *ExtensionHandle) expectLocked(ctx context.Context, e *Expectation, before StateSnapshot, screenBefore uint64, rc *Receipt) (seen bool, reason string, err error) {
+func (h *ExtensionHandle) expectInTurn(ctx context.Context, e *Expectation, before StateSnapshot, screenBefore uint64, rc *Receipt) (seen bool, reason string, err error) {
 	var cm *compiled
 	if e.Matcher != nil {
 		if cm, err = compileMatcher(*e.Matcher, "expect.matcher"); err != nil {
