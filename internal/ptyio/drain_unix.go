@@ -6,6 +6,7 @@ package ptyio
 import (
 	"io"
 	"os"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -32,15 +33,15 @@ const quietRead = directFeedMax
 // closes and opens) and what is written to it then must still be read, so
 // before that EIO is waited out like EAGAIN. Whoever closes exited also
 // sets a read deadline on f to wake a Drain waiting so (see Pump.Read).
-// After the exit, an EIO ends it only when the read right after it says
-// the same.
+// After the exit, an EIO ends it only when the reads after it say the
+// same (see eioConfirmations).
 func Drain(f *os.File, buf []byte, exited <-chan struct{}) (n int, err error) {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return 0, err
 	}
 	rerr := rc.Read(func(fd uintptr) bool {
-		eio := false // this call has read an EIO after the exit, and nothing since
+		eios := 0 // EIOs read after the exit, with nothing read since
 		for n < len(buf) {
 			k, e := unix.Read(int(fd), buf[n:])
 			switch {
@@ -48,11 +49,15 @@ func Drain(f *os.File, buf []byte, exited <-chan struct{}) (n int, err error) {
 				continue
 			case e == unix.EAGAIN, e == unix.EIO && !closed(exited):
 				return n > 0 // Nothing read yet: wait for the poller.
-			case e == unix.EIO && !eio:
-				// Read once more before believing it: a master has been
-				// seen to read EIO at the child's exit with output still
-				// on its way, which the read right after returned.
-				eio = true
+			case e == unix.EIO && eios < eioConfirmations:
+				// Read again before believing it: a master has been seen
+				// to read EIO at the child's exit with output still on its
+				// way, which the read right after returned. The last
+				// look comes a moment later, for the kernel's worker that
+				// moves the output to the master.
+				if eios++; eios == eioConfirmations {
+					time.Sleep(eioPause)
+				}
 				continue
 			case e != nil:
 				err = &os.PathError{Op: "read", Path: f.Name(), Err: e}
@@ -62,7 +67,7 @@ func Drain(f *os.File, buf []byte, exited <-chan struct{}) (n int, err error) {
 				return true
 			}
 			n += k
-			eio = false
+			eios = 0
 			if n < quietRead {
 				// One short read: a line, a prompt, a reply someone is
 				// waiting for. The child most likely wrote nothing since,
@@ -78,6 +83,14 @@ func Drain(f *os.File, buf []byte, exited <-chan struct{}) (n int, err error) {
 	}
 	return n, err
 }
+
+// After the exit, an EIO is read eioConfirmations more times, the last
+// after eioPause, before it ends the output: a millisecond more before
+// the exit is told, against output lost for good.
+const (
+	eioConfirmations = 2
+	eioPause         = time.Millisecond
+)
 
 // closed reports whether ch is closed.
 func closed(ch <-chan struct{}) bool {
