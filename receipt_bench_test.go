@@ -15,7 +15,6 @@ import (
 // host, not a plugin.
 type catExtension struct {
 	expect bool
-	next   string
 }
 
 func (e *catExtension) Manifest() manifest.Manifest {

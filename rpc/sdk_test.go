@@ -111,23 +111,6 @@ func named(name, adapter string) func(eventParams) bool {
 	return func(ev eventParams) bool { return ev.Event == name && (adapter == "" || ev.Adapter == adapter) }
 }
 
-// pendingEvents returns the adapter.event notifications already received.
-func (c *client) pendingEvents() []eventParams {
-	var out []eventParams
-	for {
-		select {
-		case m := <-c.notes:
-			if m.Method == notifyEvent {
-				var ev eventParams
-				require.NoError(c.t, json.Unmarshal(m.Params, &ev))
-				out = append(out, ev)
-			}
-		default:
-			return out
-		}
-	}
-}
-
 func TestEventsOverRPC(t *testing.T) {
 	env := sdkServer(t, Options{})
 	// A client without events: true gets session notifications only.

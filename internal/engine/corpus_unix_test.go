@@ -75,7 +75,7 @@ func TestCorpusMatchesTmux(t *testing.T) {
 			ref := replayTmux(t, rows, cols, steps)
 			eng := NewVTCore(rows, cols, nil)
 			defer eng.Close()
-			got := replayEngine(t, eng, rows, cols, steps)
+			got := replayEngine(t, eng, rows, steps)
 			compared := 0
 			for i := range steps {
 				want, have := ref[i], got[i]

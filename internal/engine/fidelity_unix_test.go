@@ -184,7 +184,7 @@ func TestFidelityDefects(t *testing.T) {
 			want := c.wantState()
 			eng := NewVTCore(c.rows, c.cols, nil)
 			defer eng.Close()
-			states := replayEngine(t, eng, c.rows, c.cols, c.steps)
+			states := replayEngine(t, eng, c.rows, c.steps)
 			compareState(t, "vtcore", want, states[len(states)-1], c.title != "")
 		})
 	}
@@ -272,7 +272,7 @@ func TestFidelityXVT(t *testing.T) {
 			eng := NewXVT(c.rows, c.cols, nil)
 			eng.RecoverPanics = true // As a Screen runs it.
 			defer eng.Close()
-			states := replayEngine(t, eng, c.rows, c.cols, c.steps)
+			states := replayEngine(t, eng, c.rows, c.steps)
 			got := states[len(states)-1]
 			if c.title == "" {
 				got.title = ""

@@ -202,13 +202,13 @@ func replayTmux(t testing.TB, rows, cols int, steps []replayStep) []termState {
 
 // replayEngine replays steps into a Screen on the given engine and returns
 // its state after each step.
-func replayEngine(t testing.TB, eng Engine, rows, cols int, steps []replayStep) []termState {
+func replayEngine(t testing.TB, eng Engine, rows int, steps []replayStep) []termState {
 	t.Helper()
 	out := make([]termState, 0, len(steps))
 	for _, st := range steps {
 		if st.rows > 0 {
 			eng.Resize(st.rows, st.cols)
-			rows, cols = st.rows, st.cols
+			rows = st.rows
 		} else {
 			eng.Write(st.data)
 		}

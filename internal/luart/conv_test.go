@@ -93,7 +93,7 @@ type testSnapshot struct {
 func TestPushGoIsTheJSONForm(t *testing.T) {
 	tr, li, ms := "tail", "sent", int64(1500)
 	values := []any{
-		testContext{Screen: "a\nb", BodyText: "a", StatusText: "", Sequence: 9},
+		testContext{Screen: "a\nb", BodyText: "a", StatusText: "", Sequence: 9, hidden: 7}, // hidden: unexported, never pushed
 		testContext{Screen: "s", Transcript: &tr, LastIntent: &li, StableMs: &ms, CompletedTurnStableMs: &ms, Sequence: 1 << 40},
 		testInput{Screen: "x", Markers: map[string]int64{"turn": 4}, Cursor: 12, Params: json.RawMessage(`{"a":[1,2.5,"z",null,{"b":false}]}`)},
 		testInput{},

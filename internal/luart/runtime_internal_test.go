@@ -71,6 +71,7 @@ func TestInterpreterFailuresReplaceTheState(t *testing.T) {
 		{"non-error panic", func() { panic("internal invariant") }, "interpreter failure: interface conversion: string is not error"},
 		{"runtime error", func() {
 			var m map[string]int
+			//lint:ignore SA5000 the test provokes a Go runtime error on purpose
 			m["x"] = 1
 		}, "interpreter failure: assignment to entry in nil map"},
 	}

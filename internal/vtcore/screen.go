@@ -152,26 +152,6 @@ func (s *screen) reset() {
 // blankCell is the cell erasures write: a blank with the pen's background.
 func (s *screen) blankCell() Cell { return Cell{Style: Style{Bg: s.cur.pen.Bg}} }
 
-// setCell writes c at x, y the way ultraviolet's Line.Set does: a wide
-// character that is partly overwritten becomes blanks in its style, and a
-// character too wide for the rest of the line becomes blanks.
-func (s *screen) setCell(x, y int, c Cell) {
-	if y < 0 || y >= s.rows || x < 0 || x >= s.cols {
-		return
-	}
-	s.prepareSet(s.lines[y], x)
-	s.place(s.lines[y], x, c)
-}
-
-// setCellFrom is setCell with the cell read from srcX of the same row after
-// the wide-character clean-up, as ultraviolet's DeleteCellArea does by
-// passing a pointer into the row.
-func (s *screen) setCellFrom(x, y, srcX int) {
-	line := s.lines[y]
-	s.prepareSet(line, x)
-	s.place(line, x, line[srcX])
-}
-
 // prepareSet blanks the wide character that writing at x would cut in half.
 func (s *screen) prepareSet(line []Cell, x int) {
 	prev := line[x]
