@@ -4,7 +4,8 @@
 // "<plugin>:<event>". A bus has no goroutine and nothing to close: a
 // plugins.Registry makes one, the JSON-RPC server shares one, and a Go
 // program may make its own and give it to Session.PublishEvents and
-// HandleOptions.Events. It imports nothing of the root package.
+// HandleOptions.Events. It imports nothing of ptywright's: the event
+// names and their grammar (names.go) are its own.
 package events
 
 import (
@@ -17,8 +18,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"ptywright/manifest"
 )
 
 // Core event names. The core defines them and their payload
@@ -152,7 +151,7 @@ func (b *Bus) list() []*sub {
 // events in any plugin namespace; Lua plugins go through ptywright.emit,
 // which confines them to their own.
 func (b *Bus) Emit(ev Event) error {
-	if _, _, ok := manifest.SplitEvent(ev.Name); !ok {
+	if _, _, ok := SplitName(ev.Name); !ok {
 		return fmt.Errorf("%w: name %q must be \"<namespace>:<event>\" in lowercase letters, digits, '-' and '_'", ErrInvalid, ev.Name)
 	}
 	if isCoreNamespace(ev.Name) && !IsCore(ev.Name) {
@@ -182,6 +181,6 @@ func (b *Bus) call(s *sub, ev Event) {
 // isCoreNamespace reports whether an event name is in a namespace the
 // core owns.
 func isCoreNamespace(name string) bool {
-	ns, _, _ := manifest.SplitEvent(name)
-	return manifest.IsReservedNamespace(ns)
+	ns, _, _ := SplitName(name)
+	return IsHostNamespace(ns)
 }

@@ -18,6 +18,8 @@
 // from disk and resolves its entrypoint safely ([ResolveEntrypoint]); the
 // [Loaded] result reads the plugin source with the same checks.
 //
-// The package is a leaf: it imports nothing else of ptywright, so tools can
-// check manifests without the Lua host.
+// It imports nothing else of ptywright but package events (itself a leaf),
+// whose grammar of event names (and so of plugin names, their namespaces)
+// it checks declared events against, so tools can check manifests without
+// the Lua host.
 package manifest

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"ptywright/events"
 )
 
 // maxManifestNameLen bounds plugin names, which travel as ids and event
@@ -15,10 +17,6 @@ const maxManifestNameLen = 64
 
 // maxManifestPTYDim is the largest row or column count a PTY window size can carry.
 const maxManifestPTYDim = 65535
-
-// manifestReservedNamespaces are owned by the host; plugins may handle their
-// events but never emit them.
-var manifestReservedNamespaces = []string{"session", "adapter"}
 
 // Validate checks everything about the manifest that does not need the
 // filesystem, and returns the first problem as a *Error (Line is 0:
@@ -84,13 +82,11 @@ func validatePluginName(name string) error {
 		return FieldError("name", "name is required")
 	case len(name) > maxManifestNameLen:
 		return FieldError("name", "name is longer than %d bytes", maxManifestNameLen)
-	case !isPluginIdent(name):
+	case !events.IsIdent(name):
 		return FieldError("name", "name %q must start with a lowercase letter or digit and contain only lowercase letters, digits, '-' and '_'", name)
 	}
-	for _, ns := range manifestReservedNamespaces {
-		if name == ns {
-			return FieldError("name", "name %q is reserved for a core event namespace", name)
-		}
+	if events.IsHostNamespace(name) {
+		return FieldError("name", "name %q is reserved for a core event namespace", name)
 	}
 	return nil
 }
@@ -231,7 +227,7 @@ func (m *Manifest) validateEvents() error {
 	seen := make(map[string]int)
 	for i, ev := range m.Events.Handles {
 		field := fmt.Sprintf("events.handles[%d]", i)
-		if _, _, ok := SplitEvent(ev); !ok {
+		if _, _, ok := events.SplitName(ev); !ok {
 			return FieldError(field, "event %q must be \"<namespace>:<event>\" in lowercase letters, digits, '-' and '_'", ev)
 		}
 		if j, dup := seen[ev]; dup {
@@ -242,14 +238,12 @@ func (m *Manifest) validateEvents() error {
 	clear(seen)
 	for i, ev := range m.Events.Emits {
 		field := fmt.Sprintf("events.emits[%d]", i)
-		ns, _, ok := SplitEvent(ev)
+		ns, _, ok := events.SplitName(ev)
 		if !ok {
 			return FieldError(field, "event %q must be \"%s:<event>\" in lowercase letters, digits, '-' and '_'", ev, m.Name)
 		}
-		for _, core := range manifestReservedNamespaces {
-			if ns == core {
-				return FieldError(field, "event %q uses the core namespace %q, which plugins may not emit", ev, core)
-			}
+		if events.IsHostNamespace(ns) {
+			return FieldError(field, "event %q uses the core namespace %q, which plugins may not emit", ev, ns)
 		}
 		if ns != m.Name {
 			return FieldError(field, "event %q is outside the plugin's namespace %q", ev, m.Name+":")
@@ -260,40 +254,6 @@ func (m *Manifest) validateEvents() error {
 		seen[ev] = i
 	}
 	return nil
-}
-
-// IsReservedNamespace reports whether ns belongs to the host (session,
-// adapter): plugins may handle its events but never emit them.
-func IsReservedNamespace(ns string) bool {
-	return slices.Contains(manifestReservedNamespaces, ns)
-}
-
-// SplitEvent splits "<namespace>:<event>", requiring both halves to be
-// safe identifiers.
-func SplitEvent(ev string) (ns, name string, ok bool) {
-	ns, name, found := strings.Cut(ev, ":")
-	if !found || !isPluginIdent(ns) || !isPluginIdent(name) {
-		return "", "", false
-	}
-	return ns, name, true
-}
-
-// isPluginIdent reports whether s is non-empty, starts with a lowercase
-// letter or digit, and has only lowercase letters, digits, '-' and '_'.
-func isPluginIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
-		case (c == '-' || c == '_') && i > 0:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // IsHookName reports whether s is a Lua name: ASCII letters, digits and

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"ptywright/events"
 	lua "ptywright/internal/golua"
 	"ptywright/internal/secrets"
-	"ptywright/manifest"
 )
 
 // The runtime SDK: what the core offers a plugin beyond classify, intents
@@ -197,11 +197,11 @@ func (rt *Runtime) eventName(name string) (string, error) {
 	if !strings.Contains(name, ":") {
 		full = rt.manifest.Name + ":" + name
 	}
-	ns, _, ok := manifest.SplitEvent(full)
+	ns, _, ok := events.SplitName(full)
 	switch {
 	case !ok:
 		return "", fmt.Errorf("event %q must be \"<event>\" or \"%s:<event>\" in lowercase letters, digits, '-' and '_'", name, rt.manifest.Name)
-	case manifest.IsReservedNamespace(ns):
+	case events.IsHostNamespace(ns):
 		return "", fmt.Errorf("event %q is in the core namespace %q, which plugins may not emit", name, ns)
 	case ns != rt.manifest.Name:
 		return "", fmt.Errorf("event %q is outside the plugin's namespace %q", name, rt.manifest.Name+":")
@@ -256,10 +256,10 @@ func (rt *Runtime) luaEmit(l *lua.State) int {
 // adapter?, timestamp}.
 func (rt *Runtime) luaOn(l *lua.State) int {
 	name := CheckString(l, "on", 1)
-	if _, _, ok := manifest.SplitEvent(name); !ok {
+	if _, _, ok := events.SplitName(name); !ok {
 		ArgError(l, "on", 1, fmt.Sprintf("event %q must be \"<namespace>:<event>\"", name))
 	}
-	if ns, _, _ := manifest.SplitEvent(name); manifest.IsReservedNamespace(ns) && !slices.Contains(rt.host.CoreEvents, name) {
+	if ns, _, _ := events.SplitName(name); events.IsHostNamespace(ns) && !slices.Contains(rt.host.CoreEvents, name) {
 		ArgError(l, "on", 1, fmt.Sprintf("%q is not a core event (%s)", name, NameList(rt.host.CoreEvents)))
 	}
 	if ev := rt.manifest.Events; ev != nil && len(ev.Handles) > 0 && !slices.Contains(ev.Handles, name) {
