@@ -91,9 +91,9 @@
 // attributed plugin=<name>), ptywright.context() (the plugin's name and the
 // session and adapter ids of the instance, which classify also gets as
 // ctx.session and intents as their second argument),
-// ptywright.text (trim, is_blank, starts, contains, split_lines,
-// find_line: string helpers written in Go, for every plugin, no permission
-// needed; see plugins/README.md),
+// ptywright.text (trim, starts, after, segments, block and the other
+// string and row helpers the plugins share, written in Go, for every
+// plugin, no permission needed; see plugins/README.md),
 // ptywright.invalid_params(message) (rejects the caller's params: the
 // plugin's error wraps [ErrInvalidParams], -32602 over JSON-RPC, where any
 // other Lua error is the plugin's own failure), and Ok/Err results for

@@ -13,10 +13,10 @@
 //     each allocation through the go-lua patch in third_party/go-lua.
 //   - The ptywright host table (hostapi.go, invalid.go): action and
 //     matcher constructors gated by the manifest's permissions, re.*,
-//     text.* (text.go: trim, is_blank, starts, contains, split_lines,
-//     find_line, for every plugin), json helpers, empty_array,
-//     invalid_params and refuse; and the runtime SDK (sdk.go):
-//     emit, on, on_cleanup, context, log.*, and the Ok/Err hook results.
+//     text.* (text.go: the string and row helpers every plugin shares),
+//     json helpers, empty_array, invalid_params and refuse; and the
+//     runtime SDK (sdk.go): emit, on, on_cleanup, context, log.*, and the
+//     Ok/Err hook results.
 //   - Lua↔Go conversion (conv.go, convpush.go) through JSON shapes, exact
 //     for integers up to 2^53, bounded in depth and memory.
 //   - Argument helpers (args.go): Check* and Opt*, raising Lua's own

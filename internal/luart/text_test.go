@@ -28,6 +28,23 @@ function M.split(s)
   return {lines = lines, n = n, len = #lines}
 end
 function M.find(lines, sub, from, to) return {v = text.find_line(lines, sub, from, to)} end
+function M.after(s, p) return {v = text.after(s, p)} end
+function M.first_line(s, max) return {v = text.first_line(s, max)} end
+function M.columns(s)
+  local left, right = text.columns(s)
+  return {left = left, right = right}
+end
+function M.segments(s, gap)
+  local segs = text.segments(s, gap)
+  return {v = segs, n = #segs}
+end
+function M.nonblank(lines, from, to) return {v = text.nonblank(lines, from, to)} end
+function M.last_nonblank(lines, from, to) return {v = text.last_nonblank(lines, from, to)} end
+function M.block(lines, i, from, to)
+  local first, last = text.block(lines, i, from, to)
+  return {first = first, last = last}
+end
+function M.joined(lines, i) return {v = table.concat(lines, "|", text.block(lines, i, i))} end
 return M`
 
 func textRuntime(t testing.TB, src string, limits Limits) *Runtime {
@@ -181,6 +198,192 @@ func TestTextFindLine(t *testing.T) {
 	require.Nil(t, callText(t, rt, "find", []string{}, "x")["v"])
 }
 
+// TestTextLists: starts, contains and after take a list of alternatives
+// too, tried in order.
+func TestTextLists(t *testing.T) {
+	rt := textRuntime(t, textPlugin, Limits{})
+	for _, tc := range []struct {
+		s                string
+		p                []string
+		starts, contains bool
+		after            any
+	}{
+		{"hello", []string{"x", "he"}, true, true, "llo"},
+		{"hello", []string{"he", "hel"}, true, true, "llo"}, // the first that fits
+		{"hello", []string{"hel", "he"}, true, true, "lo"},
+		{"hello", []string{"ll", "z"}, false, true, nil},
+		{"hello", []string{}, false, false, nil},
+		{"hello", []string{""}, true, true, "hello"},
+		{"", []string{"a", ""}, true, true, ""},
+		{"• Working", []string{"• ", "◦ "}, true, true, "Working"},
+		{"◦ Working", []string{"• ", "◦ "}, true, true, "Working"},
+	} {
+		require.Equal(t, tc.starts, callText(t, rt, "starts", tc.s, tc.p)["v"], "starts(%q, %q)", tc.s, tc.p)
+		require.Equal(t, tc.contains, callText(t, rt, "contains", tc.s, tc.p)["v"], "contains(%q, %q)", tc.s, tc.p)
+		require.Equal(t, tc.after, callText(t, rt, "after", tc.s, tc.p)["v"], "after(%q, %q)", tc.s, tc.p)
+	}
+}
+
+func TestTextAfter(t *testing.T) {
+	rt := textRuntime(t, textPlugin, Limits{})
+	for _, tc := range []struct {
+		s, p string
+		want any
+	}{
+		{"abc", "a", "bc"},
+		{"abc", "abc", ""},
+		{"abc", "", "abc"},
+		{"abc", "b", nil},
+		{"abc", "abcd", nil},
+		{"", "", ""},
+		{"a.c", "a.", "c"}, // plain
+		{"abc", "a.", nil},
+		{"❯ 1. Yes", "❯ ", "1. Yes"},
+		{"❯" + nbsp + "hi", "❯ ", nil}, // a no-break space is not a space
+	} {
+		require.Equal(t, tc.want, callText(t, rt, "after", tc.s, tc.p)["v"], "after(%q, %q)", tc.s, tc.p)
+	}
+	require.Equal(t, "23", callText(t, rt, "after", 123, 1)["v"], "numbers convert")
+}
+
+func TestTextFirstLine(t *testing.T) {
+	rt := textRuntime(t, textPlugin, Limits{})
+	for _, tc := range []struct {
+		s    string
+		max  any
+		want string
+	}{
+		{"hello", nil, "hello"},
+		{"", nil, ""},
+		{" \n\t \n", nil, ""},
+		{"  \n\t hello world  \nsecond", nil, "hello world"},
+		{"a\r\nb", nil, "a"},
+		{nbsp + "x" + nbsp + " ", nil, "x"},
+		{"x\ry", nil, "x\ry"}, // a lone \r is no line break
+		{"abcdef", 3, "abc"},
+		{"abc", 3, "abc"},
+		{"abc→", 6, "abc→"}, // not longer than max: not cut
+		{"ab→cd", 3, "ab"},  // the cut ends inside →: it goes
+		{"ab→cd", 4, "ab"},
+		{"ab→cd", 5, "ab"}, // the cut ends right after →: it goes too
+		{"ab→cd", 6, "ab→c"},
+		{"ab  cd", 3, "ab "}, // what is left is not trimmed again
+		{"abc", 0, ""},
+	} {
+		require.Equal(t, tc.want, callText(t, rt, "first_line", tc.s, tc.max)["v"], "first_line(%q, %v)", tc.s, tc.max)
+	}
+}
+
+func TestTextColumns(t *testing.T) {
+	rt := textRuntime(t, textPlugin, Limits{})
+	for _, tc := range []struct {
+		s           string
+		left, right any
+	}{
+		{"Label  Description", "Label", "Description"},
+		{"Label", "Label", nil},
+		{"", "", nil},
+		{" Label ", "Label", nil},
+		{"a b  c  d", "a b", "c  d"}, // the first run of two
+		{"Label      Wide gap ", "Label", "Wide gap"},
+		{"Label   ", "Label", ""},
+		{"  a  b", "", "a  b"},
+		{"a\t\tb", "a\t\tb", nil}, // only spaces make a run
+		{"a" + nbsp + nbsp + "b", "a" + nbsp + nbsp + "b", nil},
+		{nbsp + "Opus 4.1" + "  " + "Legacy" + nbsp, "Opus 4.1", "Legacy"},
+	} {
+		got := callText(t, rt, "columns", tc.s)
+		require.Equal(t, tc.left, got["left"], "columns(%q): left", tc.s)
+		require.Equal(t, tc.right, got["right"], "columns(%q): right", tc.s)
+	}
+}
+
+func TestTextSegments(t *testing.T) {
+	rt := textRuntime(t, textPlugin, Limits{})
+	for _, tc := range []struct {
+		s    string
+		gap  any
+		want []string
+	}{
+		{"⏸ manual mode on · ? for shortcuts", nil, []string{"⏸ manual mode on", "? for shortcuts"}},
+		{"? for shortcuts   ◐ medium · /effort", nil, []string{"? for shortcuts", "◐ medium", "/effort"}},
+		{"a  b · c", nil, []string{"a", "b", "c"}},
+		{"a  b   c · d", 3, []string{"a  b", "c", "d"}},
+		{"a b", 1, []string{"a", "b"}},
+		{"", nil, nil},
+		{" · ", nil, nil},
+		{"a ·  · b", nil, []string{"a", "b"}},
+		{"a · b ·", nil, []string{"a", "b"}}, // a separator ends the row
+		{"a · ·", nil, []string{"a", "·"}},
+		{"a · b·", nil, []string{"a", "b·"}},
+		{"a·b · c·d", nil, []string{"a·b", "c·d"}}, // only a dot between spaces separates
+		{"  x   ", nil, []string{"x"}},
+		{nbsp + "x" + nbsp + " · y", nil, []string{"x", "y"}},
+		{"a\t\tb", nil, []string{"a\t\tb"}},
+	} {
+		got := callText(t, rt, "segments", tc.s, tc.gap)
+		require.EqualValues(t, len(tc.want), got["n"], "segments(%q, %v): n", tc.s, tc.gap)
+		var segs []string
+		if v, ok := got["v"].([]any); ok {
+			for _, x := range v {
+				segs = append(segs, x.(string))
+			}
+		}
+		require.Equal(t, tc.want, segs, "segments(%q, %v)", tc.s, tc.gap)
+	}
+}
+
+func TestTextNonblank(t *testing.T) {
+	rt := textRuntime(t, textPlugin, Limits{})
+	lines := []string{"", "  ", "a", nbsp, "b", "\t"}
+	for _, tc := range []struct {
+		from, to    any
+		first, last any
+	}{
+		{nil, nil, int64(3), int64(5)},
+		{4, nil, int64(5), int64(5)},
+		{4, 4, nil, nil},
+		{1, 4, int64(3), int64(3)},
+		{6, nil, nil, nil},
+		{5, 3, nil, nil}, // an empty span
+		{-5, 100, int64(3), int64(5)},
+	} {
+		require.Equal(t, tc.first, callText(t, rt, "nonblank", lines, tc.from, tc.to)["v"], "nonblank(lines, %v, %v)", tc.from, tc.to)
+		require.Equal(t, tc.last, callText(t, rt, "last_nonblank", lines, tc.from, tc.to)["v"], "last_nonblank(lines, %v, %v)", tc.from, tc.to)
+	}
+	require.Nil(t, callText(t, rt, "nonblank", []string{})["v"])
+	require.Nil(t, callText(t, rt, "last_nonblank", []string{})["v"])
+}
+
+func TestTextBlock(t *testing.T) {
+	rt := textRuntime(t, textPlugin, Limits{})
+	lines := []string{"a", "b", "", "c", "d", "e", " ", "f"}
+	for _, tc := range []struct {
+		i, from, to any
+		first, last int64
+	}{
+		{1, nil, nil, 1, 2},
+		{2, nil, nil, 1, 2},
+		{3, nil, nil, 3, 2}, // a blank line: empty
+		{5, nil, nil, 4, 6},
+		{5, 5, nil, 5, 6},
+		{5, 1, 5, 4, 5},
+		{5, 5, 5, 5, 5},
+		{8, nil, nil, 8, 8},
+		{9, nil, nil, 9, 8}, // past the end: empty
+		{0, nil, nil, 0, -1},
+		{5, 6, 8, 5, 4}, // outside from..to: empty
+		{4, -10, 100, 4, 6},
+	} {
+		got := callText(t, rt, "block", lines, tc.i, tc.from, tc.to)
+		require.Equal(t, []any{tc.first, tc.last}, []any{got["first"], got["last"]}, "block(lines, %v, %v, %v)", tc.i, tc.from, tc.to)
+	}
+	// The rows from i down to the first blank one, joined.
+	for i, want := range map[int]string{1: "a|b", 2: "b", 3: "", 4: "c|d|e", 8: "f", 9: ""} {
+		require.Equal(t, want, callText(t, rt, "joined", lines, i)["v"], "joined(%d)", i)
+	}
+}
+
 // TestTextArgumentErrors: every helper names itself, as text.<name>, in
 // Lua's "bad argument" message.
 func TestTextArgumentErrors(t *testing.T) {
@@ -198,20 +401,48 @@ function M.find_from() return text.find_line({}, "a", "x") end
 function M.find_to() return text.find_line({}, "a", 1, 1.5) end
 function M.find_element() return text.find_line({"a", 2, "c"}, "c") end
 function M.find_hole() return text.find_line({"a", nil, "c"}, "c", 1, 3) end
+function M.starts_item() return text.starts("a", {"x", 2}) end
+function M.contains_item() return text.contains("a", {"x", {}}) end
+function M.after() return text.after("a") end
+function M.after_item() return text.after("a", {true}) end
+function M.first_line() return text.first_line({}) end
+function M.first_line_max() return text.first_line("a", -1) end
+function M.columns() return text.columns(nil) end
+function M.segments() return text.segments({}) end
+function M.segments_gap() return text.segments("a", 0) end
+function M.nonblank() return text.nonblank("a") end
+function M.nonblank_line() return text.nonblank({"", false}) end
+function M.last_nonblank() return text.last_nonblank({}, "x") end
+function M.block() return text.block({"a"}) end
+function M.block_line() return text.block({"a", 1, "c"}, 1) end
 return M`, Limits{})
 	for fn, want := range map[string]string{
-		"trim":         "bad argument #1 to 'text.trim' (string expected, got table)",
-		"trim_none":    "bad argument #1 to 'text.trim' (string expected, got no value)",
-		"is_blank":     "bad argument #1 to 'text.is_blank' (string expected, got nil)",
-		"starts":       "bad argument #2 to 'text.starts' (string expected, got boolean)",
-		"contains":     "bad argument #1 to 'text.contains' (string expected, got nil)",
-		"split":        "bad argument #1 to 'text.split_lines' (string expected, got table)",
-		"find_lines":   "bad argument #1 to 'text.find_line' (table expected, got string)",
-		"find_sub":     "bad argument #2 to 'text.find_line' (string expected, got table)",
-		"find_from":    "bad argument #3 to 'text.find_line' (number expected, got string)",
-		"find_to":      "bad argument #4 to 'text.find_line' (number has no integer representation)",
-		"find_element": "bad argument #1 to 'text.find_line' (line 2 is a number, not a string)",
-		"find_hole":    "bad argument #1 to 'text.find_line' (line 2 is a nil, not a string)",
+		"trim":           "bad argument #1 to 'text.trim' (string expected, got table)",
+		"trim_none":      "bad argument #1 to 'text.trim' (string expected, got no value)",
+		"is_blank":       "bad argument #1 to 'text.is_blank' (string expected, got nil)",
+		"starts":         "bad argument #2 to 'text.starts' (string expected, got boolean)",
+		"contains":       "bad argument #1 to 'text.contains' (string expected, got nil)",
+		"split":          "bad argument #1 to 'text.split_lines' (string expected, got table)",
+		"find_lines":     "bad argument #1 to 'text.find_line' (table expected, got string)",
+		"find_sub":       "bad argument #2 to 'text.find_line' (string expected, got table)",
+		"find_from":      "bad argument #3 to 'text.find_line' (number expected, got string)",
+		"find_to":        "bad argument #4 to 'text.find_line' (number has no integer representation)",
+		"find_element":   "bad argument #1 to 'text.find_line' (line 2 is a number, not a string)",
+		"find_hole":      "bad argument #1 to 'text.find_line' (line 2 is a nil, not a string)",
+		"starts_item":    "bad argument #2 to 'text.starts' (item 2 is a number, not a string)",
+		"contains_item":  "bad argument #2 to 'text.contains' (item 2 is a table, not a string)",
+		"after":          "bad argument #2 to 'text.after' (string expected, got no value)",
+		"after_item":     "bad argument #2 to 'text.after' (item 1 is a boolean, not a string)",
+		"first_line":     "bad argument #1 to 'text.first_line' (string expected, got table)",
+		"first_line_max": "bad argument #2 to 'text.first_line' (max must not be negative)",
+		"columns":        "bad argument #1 to 'text.columns' (string expected, got nil)",
+		"segments":       "bad argument #1 to 'text.segments' (string expected, got table)",
+		"segments_gap":   "bad argument #2 to 'text.segments' (gap must be at least 1)",
+		"nonblank":       "bad argument #1 to 'text.nonblank' (table expected, got string)",
+		"nonblank_line":  "bad argument #1 to 'text.nonblank' (line 2 is a boolean, not a string)",
+		"last_nonblank":  "bad argument #2 to 'text.last_nonblank' (number expected, got string)",
+		"block":          "bad argument #2 to 'text.block' (number expected, got no value)",
+		"block_line":     "bad argument #1 to 'text.block' (line 2 is a number, not a string)",
 	} {
 		t.Run(fn, func(t *testing.T) {
 			require.NoError(t, rt.Ensure(context.Background()))
@@ -249,15 +480,18 @@ function M.lua_split(n)
   kept = out
   return {v = #kept}
 end
-local lines, big
+local lines, blanks, big
 function M.setup(n)
-  lines = {}
-  for i = 1, n do lines[i] = "x" end
+  lines, blanks = {}, {}
+  for i = 1, n do lines[i], blanks[i] = "x", "" end
   big = string.rep("\n", n)
   return {}
 end
 function M.find() return {v = text.find_line(lines, "y")} end
 function M.split_big() return {v = select(2, text.split_lines(big))} end
+function M.nonblank() return {v = text.nonblank(blanks)} end
+function M.block() return {v = select(2, text.block(lines, 1))} end
+function M.segments(n) kept = text.segments(string.rep("x", n, " · ")) return {v = #kept} end
 return M`
 	const budget = 1 << 20
 	t.Run("memory", func(t *testing.T) {
@@ -270,6 +504,11 @@ return M`
 			err := rt.Call(context.Background(), fn, func(a *Args) error { return a.Go(100_000) }, func(Value) error { return nil })
 			require.ErrorIs(t, err, ErrMemory, fn)
 		}
+		rt := textRuntime(t, src, Limits{Memory: budget})
+		require.EqualValues(t, 1000, callText(t, rt, "segments", 1000)["v"])
+		require.NoError(t, rt.Ensure(context.Background()))
+		err := rt.Call(context.Background(), "segments", func(a *Args) error { return a.Go(100_000) }, func(Value) error { return nil })
+		require.ErrorIs(t, err, ErrMemory, "segments")
 	})
 	t.Run("memory held", func(t *testing.T) {
 		// What a split keeps is what a Lua-made array of the same lines
@@ -293,7 +532,7 @@ return M`
 		for n, over := range map[int]bool{1000: false, 60_000: true} {
 			rt := textRuntime(t, src, Limits{})
 			callText(t, rt, "setup", n)
-			for _, fn := range []string{"find", "split_big"} {
+			for _, fn := range []string{"find", "split_big", "nonblank", "block"} {
 				restore := rt.SetCallLimits(Limits{Instructions: 100_000, Timeout: time.Minute})
 				err := rt.Call(context.Background(), fn, nil, func(Value) error { return nil })
 				restore()
