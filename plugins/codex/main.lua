@@ -62,63 +62,38 @@ local STATES = {
 -- consult (options to choose from, whether a dialog is up).
 local memo = { version = nil, state = nil, options = nil, selected = nil, menu = nil, composer_empty = nil, composer_text = nil }
 
--- String helpers: ptywright.text (trim and is_blank take Lua's %s and the
--- no-break space U+00A0 as white space; split_lines drops a final newline;
--- find_line(lines, needle, from?, to?) is a plain search).
+-- String and row helpers: ptywright.text, shared with the other built-in
+-- plugins (white space there is Lua's %s and the no-break space U+00A0;
+-- starts, contains and after take one string or a list of them).
 
 local text = ptywright.text
 local starts = text.starts
 local has = text.contains
+local after = text.after
 local trim = text.trim
 local blank = text.is_blank
 local split_lines = text.split_lines
 local find_line = text.find_line
+local nonblank = text.nonblank
+local block = text.block
+local columns = text.columns
+local segments = text.segments
+local first_line = text.first_line
 
--- only_blank_after reports whether every row after row i is blank: a real
--- bottom-pane dialog ends the screen with its key hint, and text below it
--- is not the dialog's (a quoted one in the transcript, say).
-local function only_blank_after(lines, i)
-  for j = i + 1, #lines do
-    if not blank(lines[j]) then
-      return false
-    end
-  end
-  return true
-end
-
--- rows_until_blank returns the rows from row i up to the first blank one.
-local function rows_until_blank(lines, i)
-  local rows = {}
-  while lines[i] and not blank(lines[i]) do
-    rows[#rows + 1] = lines[i]
-    i = i + 1
-  end
-  return rows
-end
+local PROMPT_HEAD = PROMPT .. " "
+local BULLET_HEADS = { BULLET .. " ", HOLLOW .. " " }
 
 -- prompt_rest returns the text after "› " when line starts with it.
 local function prompt_rest(line)
-  if line:byte(1) ~= 226 then
-    return nil -- every glyph this looks for starts with byte 0xE2
-  end
-  if starts(line, PROMPT .. " ") then
-    return line:sub(#PROMPT + 2)
-  elseif line == PROMPT then
+  if line == PROMPT then
     return ""
   end
-  return nil
+  return after(line, PROMPT_HEAD)
 end
 
+-- bullet_rest returns the text after a "• " or "◦ " bullet.
 local function bullet_rest(line)
-  if line:byte(1) ~= 226 then
-    return nil
-  end
-  if starts(line, BULLET .. " ") then
-    return line:sub(#BULLET + 2)
-  elseif starts(line, HOLLOW .. " ") then
-    return line:sub(#HOLLOW + 2)
-  end
-  return nil
+  return after(line, BULLET_HEADS)
 end
 
 local function excerpt(lines, from, to)
@@ -162,8 +137,7 @@ local function parse_options(lines, from, to)
       n, body = tostring(opts[#opts].index + 1), trim(rest)
     end
     if n then
-      local label, desc = body:match("^(.-)%s%s+(%S.*)$")
-      label = label or body
+      local label, desc = columns(body)
       local opt = { index = tonumber(n), label = label, selected = mark }
       if desc then
         opt.description = desc
@@ -260,21 +234,16 @@ end
 -- Busy signs in a line the plugin does not know: it then reads as work
 -- in progress rather than as an unknown idle screen.
 local BUSY_WORDS = { "Waiting", "Starting", "Loading", "Connecting", "Retrying", "Reconnecting", "Booting", "Initializing" }
+local ESC_HINTS = { "esc to cancel", "esc to interrupt", "esc cancel", "esc interrupt" }
 
 local function busy_sign(line)
-  local lower = line:lower()
-  if has(lower, "esc to cancel") or has(lower, "esc to interrupt") or has(lower, "esc cancel") or has(lower, "esc interrupt") then
+  if has(line:lower(), ESC_HINTS) then
     return true
   end
   if line:match("\226[\160-\163][\128-\191]") or bullet_rest(trim(line)) then
     return true -- a Braille spinner frame, or the working line's bullets
   end
-  for _, w in ipairs(BUSY_WORDS) do
-    if has(line, w) then
-      return true
-    end
-  end
-  return false
+  return has(line, BUSY_WORDS)
 end
 
 -- parse_footer reads "  GPT-5.5 default · ~/work · Fake task" and the
@@ -308,22 +277,18 @@ local function parse_footer(footer)
       startup = t
     else
       local known = true
-      for _, part in ipairs(parts) do
-        -- A right-aligned note shares the line after a run of spaces.
-        for seg in (part .. "   "):gmatch("(.-)%s%s%s+") do
-          if seg ~= "" then
-            local h = FOOTER_HINTS[seg]
-            if type(h) == "string" then
-              hint = h
-            end
-            local warnings = seg:match("^\226\154\160 (%d+) warnings?$")
-            if warnings then
-              status.warnings = tonumber(warnings)
-            end
-            if not known_hint(seg) then
-              known = false
-            end
-          end
+      -- A right-aligned note shares the line after a run of spaces.
+      for _, seg in ipairs(segments(t, 3)) do
+        local h = FOOTER_HINTS[seg]
+        if type(h) == "string" then
+          hint = h
+        end
+        local warnings = seg:match("^\226\154\160 (%d+) warnings?$")
+        if warnings then
+          status.warnings = tonumber(warnings)
+        end
+        if not known_hint(seg) then
+          known = false
         end
       end
       if not known then
@@ -385,15 +350,6 @@ end
 local TOOL_PREFIXES = { "Ran ", "Running ", "Exited ", "Explored", "Exploring", "Edited ", "Added ", "Deleted ",
   "Read ", "Search", "List", "Waited", "Updated Plan", "Called ", "Calling ", "Applied", "Queued follow-up" }
 
-local function is_tool_entry(rest)
-  for _, p in ipairs(TOOL_PREFIXES) do
-    if starts(rest, p) then
-      return true
-    end
-  end
-  return false
-end
-
 -- turn_analysis reads the transcript between the top of the screen and
 -- last (the row above the composer's surroundings): the last user prompt
 -- and what ended the turn after it.
@@ -419,10 +375,9 @@ local function turn_analysis(lines, last, last_intent)
   local turn = { prompt = prompt_text }
   if banner_row then
     local text = { lines[banner_row]:sub(#SQUARE + 2) }
-    local j = banner_row + 1
-    while j <= last and not blank(lines[j]) do
+    local _, banner_end = block(lines, banner_row, banner_row, last)
+    for j = banner_row + 1, banner_end do
       text[#text + 1] = trim(lines[j])
-      j = j + 1
     end
     local message = table.concat(text, " ")
     if starts(message, "Conversation interrupted") then
@@ -464,7 +419,7 @@ local function answer_text(lines, prompt_row, end_row)
     local line = lines[i]
     if not blank(line) and not starts(line, " ") then
       local rest = bullet_rest(line)
-      if not rest or is_tool_entry(rest) then
+      if not rest or starts(rest, TOOL_PREFIXES) then
         return ""
       end
       first = i
@@ -648,7 +603,7 @@ local function detect_login(view)
   end
   for i, line in ipairs(lines) do
     if line:match("^%S.* failed: ") then
-      login.error = table.concat(rows_until_blank(lines, i), " ")
+      login.error = table.concat(lines, " ", block(lines, i, i))
     end
   end
   local opts, selected = parse_options(lines, 1, #lines)
@@ -728,8 +683,8 @@ local function detect_approval(view)
   if not (q and foot) then
     return nil
   end
-  if not only_blank_after(lines, foot) then
-    return nil
+  if nonblank(lines, foot + 1) then
+    return nil -- text below the key hint: not the dialog's (quoted in the transcript, say)
   end
   local approval = { question = question, kind = "other" }
   if has(question, "run the following command") then
@@ -748,10 +703,9 @@ local function detect_approval(view)
       approval.environment = trim(env)
     elseif starts(line, "  $ ") and not approval.command then
       local cmd = { line:sub(5) }
-      local j = i + 1
-      while j < foot and not blank(lines[j]) do
+      local _, cmd_end = block(lines, i, i, foot - 1)
+      for j = i + 1, cmd_end do
         cmd[#cmd + 1] = trim(lines[j])
-        j = j + 1
       end
       approval.command = trim(table.concat(cmd, " "))
     end
@@ -1050,7 +1004,7 @@ local function detect_question(view)
   if not foot then
     return nil
   end
-  if not only_blank_after(lines, foot) then
+  if nonblank(lines, foot + 1) then
     return nil
   end
   local question = trim(lines[q + 1] or "")
@@ -1127,19 +1081,14 @@ local function detect_fatal(view)
   if not e then
     return nil
   end
-  local text = { lines[e]:sub(8) }
-  local j = e + 1
-  while lines[j] and not blank(lines[j]) do
-    text[#text + 1] = lines[j]
-    j = j + 1
-  end
   -- The message wraps mid-word at the screen's edge: join the rows as
   -- they are.
-  local message = table.concat(text, "")
+  local _, e_end = block(lines, e, e)
+  local message = lines[e]:sub(8) .. table.concat(lines, "", e + 1, e_end)
   local metadata = { error = { kind = "fatal", message = message } }
   local d = find_line(lines, "Unsent draft:", 1, e)
   if d and lines[d] == "Unsent draft:" then
-    metadata.unsent_draft = table.concat(rows_until_blank(lines, d + 1), "\n")
+    metadata.unsent_draft = table.concat(lines, "\n", block(lines, d + 1, d + 1))
   end
   return result(view, "error", 0.85, "fatal error, Codex exited: " .. message:sub(1, 80),
     { availability = "disconnected", business_state = "unknown", input_mode = "closed", ui_context = "unknown",
@@ -1216,13 +1165,8 @@ function M.classify(ctx)
     r = result(view, "starting", 0.5, "blank screen", a)
     r.rule = considered and "codex.blank"
   else
-    local first = ""
-    for _, line in ipairs(view.lines) do
-      if not blank(line) then
-        first = trim(line)
-        break
-      end
-    end
+    local k = nonblank(view.lines)
+    local first = k and trim(view.lines[k]) or ""
     r = result(view, "starting", 0.2, "nothing recognised: " .. first:sub(1, 60), a)
     r.rule = considered and "codex.unrecognised"
   end
@@ -1268,11 +1212,9 @@ function M.project(ctx)
   end
   local queued, queued_row = parse_queued(lines, 1, last)
   if queued_row then
-    keep[queued_row] = false
-    local j = queued_row + 1
-    while j <= last and not blank(lines[j]) do
+    local _, queued_end = block(lines, queued_row, queued_row, last)
+    for j = queued_row, queued_end do
       keep[j] = false
-      j = j + 1
     end
   end
   local out = {}
@@ -1370,10 +1312,7 @@ local BUSY_ROW = "esc to interrupt"
 -- expect_submitted: a turn is running, or the prompt's first line is in
 -- the history while the composer shows its placeholder again.
 local function expect_submitted(prompt)
-  local first = (prompt:match("^%s*([^\n]*)") or ""):gsub("%s+$", "")
-  if #first > 40 then
-    first = first:sub(1, 40):gsub("[\192-\255][\128-\191]*$", "")
-  end
+  local first = first_line(prompt, 40)
   local branches = { matcher.contains_text(BUSY_ROW) }
   if first ~= "" then
     branches[#branches + 1] = matcher.all({
