@@ -139,13 +139,7 @@ local last_state, last_input = nil, nil
 local submitted_line = nil
 
 local function history_line(prompt)
-  local first = string.match(prompt, "^%s*([^\n]*)") or ""
-  first = string.gsub(first, "%s+$", "")
-  if #first > 40 then
-    first = string.sub(first, 1, 40)
-    -- Do not end inside a UTF-8 character.
-    first = string.gsub(first, "[\xC0-\xFF][\x80-\xBF]*$", "")
-  end
+  local first = ptywright.text.first_line(prompt, 40)
   if first == "" then
     return nil
   end
@@ -156,16 +150,20 @@ local last_mode = nil
 
 -- String helpers --------------------------------------------------------------
 
--- Shared helpers from the SDK: ptywright.text (trim and is_blank take
--- Lua's %s and the no-break space U+00A0 as white space; split_lines drops
--- a final newline; find_line(lines, needle, from?, to?) is a plain search).
+-- Shared helpers from the SDK: ptywright.text, used by every built-in
+-- plugin (trim and is_blank take Lua's %s and the no-break space U+00A0 as
+-- white space; starts, contains and after take one string or a list of
+-- them; find_line(lines, needle, from?, to?) is a plain search).
 local text = ptywright.text
 local starts = text.starts
 local has = text.contains
+local after = text.after
 local trim = text.trim
 local is_blank = text.is_blank
 local split_lines = text.split_lines
 local find_line = text.find_line
+local nonblank = text.nonblank
+local last_nonblank = text.last_nonblank
 
 -- starts_after_indent reports whether s, after leading spaces, begins with p.
 local function starts_after_indent(s, p)
@@ -218,18 +216,13 @@ local function is_panel(s)
   return lead(s) == LEAD_PANEL and starts(s, PANEL5)
 end
 
--- spinner_glyph returns the text after a leading spinner glyph and a space.
-local GLYPH_FIRST_BYTES = { [0xC2] = true, [0xE2] = true, [0x2A] = true }
+-- after_glyph returns the text after a leading spinner glyph and a space.
+local SPINNER_HEADS = {}
+for i, g in ipairs(SPINNER_GLYPHS) do
+  SPINNER_HEADS[i] = g .. " "
+end
 local function after_glyph(s)
-  if not GLYPH_FIRST_BYTES[string.byte(s, 1) or 0] then
-    return nil
-  end
-  for _, g in ipairs(SPINNER_GLYPHS) do
-    if starts(s, g .. " ") then
-      return string.sub(s, #g + 2)
-    end
-  end
-  return nil
+  return after(s, SPINNER_HEADS)
 end
 
 -- is_done_line: "✻ Crunched for 0s · done 1:08 AM".
@@ -400,16 +393,6 @@ end
 
 -- Menus -------------------------------------------------------------------------
 
--- split_columns splits "Label  Description" at the first run of two or more
--- spaces.
-local function split_columns(s)
-  local a, b = string.find(s, "  +")
-  if a then
-    return trim(string.sub(s, 1, a - 1)), trim(string.sub(s, b + 1))
-  end
-  return trim(s), nil
-end
-
 -- parse_numbered reads "❯ 1. Label" / "  2. Label" rows between rows a and b.
 -- cont says what a deeper-indented line after an option continues: the
 -- "label" (permission options wrap) or the "description" (question and
@@ -427,7 +410,7 @@ local function parse_numbered(lines, a, b, cont, columns)
     if num then
       local label, desc
       if columns then
-        label, desc = split_columns(rest)
+        label, desc = text.columns(rest) -- "Label  Description"
       else
         label = trim(rest)
       end
@@ -476,13 +459,7 @@ local function parse_unnumbered(lines, a, b)
   if not c then
     return {}, nil
   end
-  local first, last = c, c
-  while first > a and not is_blank(lines[first - 1]) do
-    first = first - 1
-  end
-  while last < b and not is_blank(lines[last + 1]) do
-    last = last + 1
-  end
+  local first, last = text.block(lines, c, a, b)
   local opts, sel = {}, nil
   for k = first, last do
     local _, t = indent(lines[k])
@@ -707,15 +684,8 @@ end
 local API_ERROR_STARTS = { "● There's an issue with the selected model", "● Request too large (max" }
 
 local function is_api_error(l)
-  if starts(l, "● API Error") or string.find(l, "^● [^\n]- · API Error: %d%d%d") then
-    return true
-  end
-  for _, p in ipairs(API_ERROR_STARTS) do
-    if starts(l, p) then
-      return true
-    end
-  end
-  return false
+  return starts(l, "● API Error") or string.find(l, "^● [^\n]- · API Error: %d%d%d") ~= nil
+    or starts(l, API_ERROR_STARTS)
 end
 
 -- Status rows under the prompt box. A row is known when each of its
@@ -735,16 +705,7 @@ local KEYISH = { "esc", "enter", "tab", "shift", "ctrl", "alt", "meta", "cmd", "
 
 local function keyish(seg)
   local first = string.match(seg, "^(%S+)")
-  if not first then
-    return false
-  end
-  local lower = string.lower(first)
-  for _, k in ipairs(KEYISH) do
-    if starts(lower, k) then
-      return true
-    end
-  end
-  return false
+  return first ~= nil and starts(string.lower(first), KEYISH)
 end
 
 local function known_segment(seg)
@@ -770,12 +731,9 @@ local function known_status_row(row)
     return v
   end
   v = true
-  for part in (row .. " \194\183 "):gmatch("(.-) \194\183 ") do
-    for seg in (trim(part) .. "   "):gmatch("(.-)%s%s+") do
-      seg = trim(seg)
-      if seg ~= "" and not known_segment(seg) then
-        v = false
-      end
+  for _, seg in ipairs(text.segments(row)) do
+    if not known_segment(seg) then
+      v = false
     end
   end
   if known_rows_n >= 64 then
@@ -806,12 +764,7 @@ end
 local BUSY_WORDS = { "esc to cancel", "esc to interrupt", "Waiting", "Starting", "Loading", "Connecting", "Retrying", "retrying" }
 
 local function busy_sign(row)
-  for _, w in ipairs(BUSY_WORDS) do
-    if has(row, w) then
-      return true
-    end
-  end
-  return spinner_info(row) ~= nil
+  return has(row, BUSY_WORDS) or spinner_info(row) ~= nil
 end
 
 local function classify_box(ctx, lines, last, box)
@@ -1041,13 +994,7 @@ local function permission_dialog(lines, a, last, q)
   if not top then
     return nil
   end
-  local title_row = nil
-  for k = top + 1, q - 1 do
-    if not is_blank(lines[k]) then
-      title_row = k
-      break
-    end
-  end
+  local title_row = nonblank(lines, top + 1, q - 1)
   if not title_row then
     return nil
   end
@@ -1063,14 +1010,8 @@ local function permission_dialog(lines, a, last, q)
       end
     end
   end
-  local desc_end = (d1 or q) - 1
-  local description = nil
-  for k = desc_end, title_row + 1, -1 do
-    if not is_blank(lines[k]) then
-      description = trim(lines[k])
-      break
-    end
-  end
+  local desc_row = last_nonblank(lines, title_row + 1, (d1 or q) - 1)
+  local description = desc_row and trim(lines[desc_row])
   local preview = nil
   if d1 and d2 then
     local parts = {}
@@ -1208,14 +1149,8 @@ local function classify_dialog(ctx, lines, last)
     end
     set_menu("trust", opts, sel, numbered)
     local meta = options_meta({}, opts, sel)
-    local p = nil
-    for k = acc + 1, last do
-      if not is_blank(lines[k]) then
-        p = trim(lines[k])
-        break
-      end
-    end
-    meta.workspace = p
+    local p = nonblank(lines, acc + 1, last)
+    meta.workspace = p and trim(lines[p])
     return at(result("waiting_for_trust", 0.95, "workspace trust dialog: " .. trim(lines[acc]), with_status(meta), "claude.trust_dialog"), acc, last)
   end
   tried("claude.trust_dialog", acc and "no 'trust this folder' option below the trust question" or "no 'Accessing workspace:' or trust question row")
@@ -1377,14 +1312,7 @@ local function classify_dialog(ctx, lines, last)
   if foot and hdr then
     local opts, sel = parse_numbered(lines, hdr + 1, foot - 1, "description", false)
     if #opts > 0 then
-      local qrow = nil
-      for k = hdr + 1, foot do
-        local t = trim(lines[k])
-        if t ~= "" then
-          qrow = k
-          break
-        end
-      end
+      local qrow = nonblank(lines, hdr + 1, foot)
       set_menu("question", opts, sel, true)
       local meta = options_meta({}, opts, sel)
       meta.question = { header = trim(string.sub(trim(lines[hdr]), #"☐ " + 1)), text = qrow and trim(lines[qrow]) or nil }
@@ -1645,11 +1573,8 @@ function M.classify(ctx)
   end
   -- Set afresh on every call, so a call that failed leaves nothing behind.
   trace = ctx.explain and {} or nil
-  local lines, n = split_lines(screen)
-  local last = n
-  while last > 0 and is_blank(lines[last]) do
-    last = last - 1
-  end
+  local lines = split_lines(screen)
+  local last = last_nonblank(lines) or 0
   local model = scan_model(screen, lines, last)
   if model then
     last_model = model
@@ -1690,12 +1615,7 @@ local LOGO_GLYPHS = { "▐▛", "▝▜", "▝▝" }
 
 local function is_logo_row(l)
   local _, rest = indent(l)
-  for _, g in ipairs(LOGO_GLYPHS) do
-    if starts(rest, g) then
-      return true
-    end
-  end
-  return false
+  return starts(rest, LOGO_GLYPHS)
 end
 
 -- is_hint_row: a dialog's key-hint footer ("Esc to cancel · Tab to amend",
@@ -1703,13 +1623,7 @@ end
 -- continue…").
 local HINT_STARTS = { "Esc to ", "Enter to ", "Press Enter to ", "↑/↓ to " }
 local function is_hint_row(l)
-  local t = trim(l)
-  for _, h in ipairs(HINT_STARTS) do
-    if starts(t, h) then
-      return true
-    end
-  end
-  return false
+  return starts(trim(l), HINT_STARTS)
 end
 
 -- project(ctx) returns the dialog projection of the screen: the transcript
@@ -1723,11 +1637,8 @@ function M.project(ctx)
   if screen == nil or screen == "" then
     screen = (ctx.body_text or "") .. "\n" .. (ctx.status_text or "")
   end
-  local lines, n = split_lines(screen)
-  local last = n
-  while last > 0 and is_blank(lines[last]) do
-    last = last - 1
-  end
+  local lines = split_lines(screen)
+  local last = last_nonblank(lines) or 0
   local keep = {}
   local box = find_box(lines, last)
   if box then
