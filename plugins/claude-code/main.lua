@@ -482,6 +482,17 @@ local function parse_unnumbered(lines, a, b)
   return opts, sel
 end
 
+-- parse_menu reads the menu in rows a..b of a dialog that draws it either
+-- way: numbered when it has numbers (numbered is true), else a cursor menu.
+local function parse_menu(lines, a, b)
+  local opts, sel = parse_numbered(lines, a, b, "label", false)
+  if #opts > 0 then
+    return opts, sel, true
+  end
+  opts, sel = parse_unnumbered(lines, a, b)
+  return opts, sel, false
+end
+
 -- find_row returns the first row in a..b whose text, after its indent,
 -- starts with p.
 local function find_row(lines, a, b, p)
@@ -1080,6 +1091,14 @@ local function permission_dialog(lines, a, last, q)
   return perm, id, opts, sel, top
 end
 
+-- PLAN_DIALOGS are the plan-mode dialogs, in the order they are tried:
+-- the title row each is found by, the menu kind the intents see, the state
+-- and the rule.
+local PLAN_DIALOGS = {
+  { title = "Exit plan mode?", menu = "plan_approval", state = "waiting_for_plan_approval", rule = "claude.exit_plan_mode" },
+  { title = "Enter plan mode?", menu = "enter_plan_mode", state = "waiting_for_enter_plan_mode", rule = "claude.enter_plan_mode" },
+}
+
 local function classify_dialog(ctx, lines, last)
   local screen_top = 1
   -- Blank screen: start-up, or a terminal editor that cleared the screen.
@@ -1142,11 +1161,7 @@ local function classify_dialog(ctx, lines, last)
   local acc = find_row(lines, a, last, "Accessing workspace:")
     or find_row(lines, a, last, "Do you trust the files in this folder?")
   if acc and find_line(lines, "trust this folder", acc, last) then
-    local opts, sel = parse_numbered(lines, acc, last, "label", false)
-    local numbered = #opts > 0
-    if not numbered then
-      opts, sel = parse_unnumbered(lines, acc, last)
-    end
+    local opts, sel, numbered = parse_menu(lines, acc, last)
     set_menu("trust", opts, sel, numbered)
     local meta = options_meta({}, opts, sel)
     local p = nonblank(lines, acc + 1, last)
@@ -1214,32 +1229,17 @@ local function classify_dialog(ctx, lines, last)
   local base = panel or a
 
   -- Plan-mode dialogs.
-  r = find_row(lines, base, last, "Exit plan mode?")
-  if r then
-    local opts, sel = parse_numbered(lines, r + 1, last, "label", false)
-    local numbered = #opts > 0
-    if not numbered then
-      opts, sel = parse_unnumbered(lines, r + 1, last)
+  for _, d in ipairs(PLAN_DIALOGS) do
+    r = find_row(lines, base, last, d.title)
+    if r then
+      local opts, sel, numbered = parse_menu(lines, r + 1, last)
+      if #opts > 0 then
+        set_menu(d.menu, opts, sel, numbered)
+        return at(result(d.state, 0.95, d.title, with_status(options_meta({}, opts, sel)), d.rule), r, last)
+      end
     end
-    if #opts > 0 then
-      set_menu("plan_approval", opts, sel, numbered)
-      return at(result("waiting_for_plan_approval", 0.95, "Exit plan mode?", with_status(options_meta({}, opts, sel)), "claude.exit_plan_mode"), r, last)
-    end
+    tried(d.rule, r and ("'" .. d.title .. "' without options below it") or ("no '" .. d.title .. "' row"))
   end
-  tried("claude.exit_plan_mode", r and "'Exit plan mode?' without options below it" or "no 'Exit plan mode?' row")
-  r = find_row(lines, base, last, "Enter plan mode?")
-  if r then
-    local opts, sel = parse_numbered(lines, r + 1, last, "label", false)
-    local numbered = #opts > 0
-    if not numbered then
-      opts, sel = parse_unnumbered(lines, r + 1, last)
-    end
-    if #opts > 0 then
-      set_menu("enter_plan_mode", opts, sel, numbered)
-      return at(result("waiting_for_enter_plan_mode", 0.95, "Enter plan mode?", with_status(options_meta({}, opts, sel)), "claude.enter_plan_mode"), r, last)
-    end
-  end
-  tried("claude.enter_plan_mode", r and "'Enter plan mode?' without options below it" or "no 'Enter plan mode?' row")
 
   -- Model picker and its switch confirmation.
   r = find_row(lines, base, last, "Select model")
