@@ -358,14 +358,7 @@ func (rt *Runtime) textFindLine(l *lua.State) int {
 	CheckTable(l, fname, 1)
 	sub := CheckString(l, fname, 2)
 	from, to := lineSpan(l, fname, 3)
-	for i := from; i <= to; i++ {
-		if strings.Contains(rt.stringItem(l, fname, 1, i, "line"), sub) {
-			l.PushInteger(i)
-			return 1
-		}
-	}
-	l.PushNil()
-	return 1
+	return rt.pushLineWhere(l, fname, from, to, false, func(line string) bool { return strings.Contains(line, sub) })
 }
 
 // textNonblank is text.nonblank(lines, from?, to?): the index of the first
@@ -375,14 +368,7 @@ func (rt *Runtime) textNonblank(l *lua.State) int {
 	const fname = "text.nonblank"
 	CheckTable(l, fname, 1)
 	from, to := lineSpan(l, fname, 2)
-	for i := from; i <= to; i++ {
-		if trimSpace(rt.stringItem(l, fname, 1, i, "line")) != "" {
-			l.PushInteger(i)
-			return 1
-		}
-	}
-	l.PushNil()
-	return 1
+	return rt.pushLineWhere(l, fname, from, to, false, isNonblank)
 }
 
 // textLastNonblank is text.last_nonblank(lines, from?, to?): the index of
@@ -391,8 +377,19 @@ func (rt *Runtime) textLastNonblank(l *lua.State) int {
 	const fname = "text.last_nonblank"
 	CheckTable(l, fname, 1)
 	from, to := lineSpan(l, fname, 2)
-	for i := to; i >= from; i-- {
-		if trimSpace(rt.stringItem(l, fname, 1, i, "line")) != "" {
+	return rt.pushLineWhere(l, fname, from, to, true, isNonblank)
+}
+
+// pushLineWhere pushes the index of the first line of the table at 1 in
+// from..to (the last, backward) for which ok holds, or nil; every line
+// looked at must be a string.
+func (rt *Runtime) pushLineWhere(l *lua.State, fname string, from, to int, backward bool, ok func(string) bool) int {
+	i, end, step := from, to+1, 1
+	if backward {
+		i, end, step = to, from-1, -1
+	}
+	for ; from <= to && i != end; i += step {
+		if ok(rt.stringItem(l, fname, 1, i, "line")) {
 			l.PushInteger(i)
 			return 1
 		}
@@ -400,6 +397,8 @@ func (rt *Runtime) textLastNonblank(l *lua.State) int {
 	l.PushNil()
 	return 1
 }
+
+func isNonblank(s string) bool { return trimSpace(s) != "" }
 
 // textBlock is text.block(lines, i, from?, to?): first, last, the run of
 // non-blank lines that holds line i, not reaching past from..to (as in
