@@ -3,10 +3,8 @@
 package proctree
 
 import (
-	"bytes"
 	"errors"
 	"os"
-	"strconv"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -26,12 +24,18 @@ import (
 //     exactly one session, so another session's daemon, or a daemon the
 //     user started outside ptywright that the child merely talked to, is
 //     never touched. It misses a process that re-execs with a scrubbed
-//     environment, and a non-dumpable one (prctl PR_SET_DUMPABLE 0, as
-//     hardened programs do) when we are not root.
+//     environment before a listing read it (see table), and a
+//     non-dumpable one (prctl PR_SET_DUMPABLE 0, as hardened programs do)
+//     when we are not root.
 //   - The process tree, snapshotted when Close starts, before any signal:
-//     whatever still descends from the child by parent ids. It covers the
-//     marker's gaps for daemons whose parent is still alive (Codex 0.169's
-//     app-server daemon is the TUI's child until the TUI exits).
+//     whatever descends from the child by the parent ids the listings saw.
+//     It covers the marker's gaps for daemons whose parent is still alive
+//     (Codex 0.169's app-server daemon is the TUI's child until the TUI
+//     exits), or was when a listing saw them.
+//
+// Both read the process table, which this process's Closes share (see
+// table): a Close costs a listing of /proc and the reads of the processes
+// no listing has seen, not a read of every process on the machine.
 //
 // Not used, and why:
 //   - PR_SET_CHILD_SUBREAPER is process-wide: every orphan of every session,
@@ -80,8 +84,8 @@ const detachedKillWait = 2 * time.Second
 // Track snapshots the processes descending from root (root itself
 // excluded) and those carrying marker, before Close signals anything: once
 // the child dies, its orphans lose their parent link. since is root's start
-// time (StartTime): older processes are skipped without reading their
-// environment, which is most of the cost of a scan.
+// time (StartTime): older processes cannot descend from root, and their
+// environment is never read.
 func Track(root int, since uint64, marker string) *Detached {
 	d := &Detached{marker: marker, since: since, procs: map[procID]*procRef{}}
 	d.scan(root)
@@ -95,31 +99,34 @@ func StartTime(pid int) uint64 {
 }
 
 // scan adds the processes that carry the marker and, when root > 0, those
-// that descend from root by parent ids.
+// that descend from root by parent ids, from a listing begun after the
+// call (see table).
 func (d *Detached) scan(root int) {
-	pids := procPids()
+	l := host.list()
 	self := os.Getpid()
-	var children map[int][]procRef // by parent pid; fd unset
+	var children map[int][]*procEntry // by parent pid
 	var environ []byte
 	if root > 0 && d.isRoot(root) {
-		children = make(map[int][]procRef)
+		children = make(map[int][]*procEntry)
 	}
-	for _, pid := range pids {
-		if pid == self || pid == root {
+	if root > 0 && l.partial {
+		d.sessionSeen = true // A process could not be read: it may have been one.
+	}
+	for _, p := range l.procs {
+		if p.pid == self || p.pid == root {
 			continue
 		}
-		st, ok := readProcStat(pid)
-		if root > 0 && (!ok || st.sid == root) {
-			d.sessionSeen = true // Gone since the listing: it may have been one.
+		if root > 0 && p.stat.sid == root {
+			d.sessionSeen = true
 		}
-		if !ok || st.dead() || st.start < d.since {
+		if p.stat.start < d.since {
 			continue
 		}
 		if children != nil {
-			children[st.ppid] = append(children[st.ppid], procRef{pid: pid, start: st.start})
+			children[p.stat.ppid] = append(children[p.stat.ppid], p)
 		}
-		if d.procs[procID{pid, st.start}] == nil && procHasMarker(pid, d.marker, &environ) {
-			d.add(pid, st.start)
+		if d.procs[procID{p.pid, p.stat.start}] == nil && p.hasMarker(d.marker, &environ) {
+			d.add(p.pid, p.stat.start)
 		}
 	}
 	// The child may have been reaped meanwhile and its pid reused by a
@@ -128,13 +135,20 @@ func (d *Detached) scan(root int) {
 	if children == nil || !d.isRoot(root) {
 		return
 	}
-	queue := append([]procRef(nil), children[root]...)
+	queue := append([]*procEntry(nil), children[root]...)
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
-		queue = append(queue, children[p.pid]...)
-		if d.procs[procID{p.pid, p.start}] == nil {
-			d.add(p.pid, p.start) // As read in the scan: add checks it still holds.
+		for _, c := range children[p.pid] {
+			// A parent id the table kept may name a process that died, its
+			// pid since reused: a child older than the pid's process is not
+			// that process's child.
+			if c.stat.start >= p.stat.start {
+				queue = append(queue, c)
+			}
+		}
+		if d.procs[procID{p.pid, p.stat.start}] == nil {
+			d.add(p.pid, p.stat.start) // As listed: add checks it still holds.
 		}
 	}
 }
@@ -152,8 +166,8 @@ func (d *Detached) isRoot(root int) bool {
 	return ok && d.since != 0 && st.start == d.since
 }
 
-// add pins pid, known to have started at start, unless it is gone or the
-// pid now names another process.
+// add pins pid, known to have started at start, unless it is gone, dead
+// (a zombie), or the pid now names another process.
 func (d *Detached) add(pid int, start uint64) {
 	fd, err := unix.PidfdOpen(pid, 0)
 	if errors.Is(err, unix.ESRCH) {
@@ -162,7 +176,7 @@ func (d *Detached) add(pid int, start uint64) {
 	if err != nil {
 		fd = -1 // No pidfds (ENOSYS before Linux 5.3, a seccomp filter, EMFILE): check the start time instead.
 	}
-	if st, ok := readProcStat(pid); !ok || st.start != start {
+	if st, ok := readProcStat(pid); !ok || st.start != start || st.dead() {
 		if fd >= 0 {
 			_ = unix.Close(fd) // Best effort: a pidfd we will not use.
 		}
@@ -289,38 +303,4 @@ func waitGone(procs []*procRef, d time.Duration) []*procRef {
 		}
 		_, _ = unix.Poll(fds, int(left.Milliseconds())+1) // EINTR or a wake-up: the loop rechecks.
 	}
-}
-
-// procPids lists the processes in /proc.
-func procPids() []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	pids := make([]int, 0, len(entries))
-	for _, e := range entries {
-		if pid, err := strconv.Atoi(e.Name()); err == nil {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
-// procHasMarker reports whether pid's environment lists marker in
-// MarkerEnv. An unreadable environment (another uid, a
-// non-dumpable process, a zombie) does not. buf is reused from call to
-// call.
-func procHasMarker(pid int, marker string, buf *[]byte) bool {
-	data, ok := readProc(procPath(pid, "environ"), (*buf)[:0], false)
-	*buf = data
-	if !ok || !bytes.Contains(data, []byte(marker)) {
-		return false
-	}
-	prefix := []byte(MarkerEnv + "=")
-	for kv := range bytes.SplitSeq(data, []byte{0}) {
-		if v, ok := bytes.CutPrefix(kv, prefix); ok {
-			return HasMarker(string(v), marker)
-		}
-	}
-	return false
 }

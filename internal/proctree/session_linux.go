@@ -15,12 +15,14 @@ import (
 // groups of their own survive the group kill but not this. A process that
 // leaves the session (setsid) is out of its reach: see Detached.
 func KillSession(sid int) {
-	for _, pid := range procPids() {
-		if pid == sid {
+	for _, p := range host.list().procs {
+		// A process's session id changes only to its own pid: one the
+		// table did not see in the session is not in it.
+		if p.pid == sid || p.stat.sid != sid {
 			continue
 		}
-		if st, ok := readProcStat(pid); ok && st.sid == sid {
-			_ = syscall.Kill(pid, syscall.SIGKILL) // Best effort: it may be gone.
+		if st, ok := readProcStat(p.pid); ok && st.sid == sid && st.start == p.stat.start {
+			_ = syscall.Kill(p.pid, syscall.SIGKILL) // Best effort: it may be gone.
 		}
 	}
 }
@@ -38,12 +40,12 @@ type procStat struct {
 func (s procStat) dead() bool { return s.state == 'Z' || s.state == 'X' || s.state == 'x' }
 
 // readProcStat reads /proc/PID/stat; ok is false when the process is gone.
-// Close reads it for every process on the machine, a few times, so it
-// reads into a buffer on the stack and parses in place.
+// A listing reads it for every process it has not seen, so it reads into a
+// buffer on the stack and parses in place.
 func readProcStat(pid int) (procStat, bool) {
 	var buf [1024]byte
-	data, ok := readProc(procPath(pid, "stat"), buf[:0], true)
-	if !ok {
+	data, err := readProc(procPath(pid, "stat"), buf[:0], true)
+	if err != nil {
 		return procStat{}, false
 	}
 	// The command name (field 2) may hold spaces and parentheses: skip
@@ -71,6 +73,7 @@ func readProcStat(pid int) (procStat, bool) {
 		}
 		var v uint64
 		if field <= 6 || field == 22 {
+			var ok bool
 			if v, ok = parseUint(f); !ok {
 				return procStat{}, false
 			}
@@ -111,14 +114,14 @@ func procPath(pid int, name string) string {
 
 // readProc appends the contents of the /proc file at path to buf, growing
 // it as needed. It costs three system calls (os.ReadFile adds a stat and
-// the runtime poller's set-up), which counts when Close reads a file of
-// every process on the machine. oneRead: the file is made whole at its
+// the runtime poller's set-up), which counts when a listing reads a file
+// of every process on the machine. oneRead: the file is made whole at its
 // first read (a single_open seq_file such as stat), so a read that did not
 // fill buf got all of it, and the read that would find the end is saved.
-func readProc(path string, buf []byte, oneRead bool) ([]byte, bool) {
+func readProc(path string, buf []byte, oneRead bool) ([]byte, error) {
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return buf, false
+		return buf, err
 	}
 	defer func() { _ = unix.Close(fd) }() // Read-only: nothing to lose.
 	for {
@@ -130,13 +133,13 @@ func readProc(path string, buf []byte, oneRead bool) ([]byte, bool) {
 		case err == unix.EINTR:
 			continue
 		case err != nil:
-			return buf, false
+			return buf, err
 		case n == 0:
-			return buf, true
+			return buf, nil
 		}
 		buf = buf[:len(buf)+n]
 		if oneRead && len(buf) < cap(buf) {
-			return buf, true
+			return buf, nil
 		}
 	}
 }
