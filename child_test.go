@@ -21,7 +21,8 @@ const childModeEnv = "PTYWRIGHT_TEST_CHILD"
 
 // runChild is the child's main. "stamp": for every input line N, print
 // "M<N> T=<unix nanoseconds>" so the parent can measure output latency
-// against the moment the child wrote.
+// against the moment the child wrote. "sessions" holds sessions of its
+// own (child_sessions_test.go).
 func runChild(mode string) int {
 	switch mode {
 	case "stamp":
@@ -33,6 +34,8 @@ func runChild(mode string) int {
 	case "bursts":
 		writeBursts(burstsOutput())
 		return 0
+	case "sessions":
+		return runSessionsChild()
 	}
 	fmt.Fprintf(os.Stderr, "unknown child mode %q\n", mode)
 	return 2

@@ -39,6 +39,14 @@ func (s *Session) isClosed() bool {
 // processes the program started that left the group (see
 // Options.KeepDetached); and stop every goroutine. It never hangs and is
 // safe to call more than once.
+//
+// A process that dies without closing its sessions (a crash, SIGKILL)
+// takes their children with it on Linux: each is started with a
+// parent-death signal, SIGKILL (a set-user-ID program clears it). macOS
+// has no such signal: there a child gets only the SIGHUP of its terminal's
+// hangup, which a program that ignores SIGHUP survives. Either way the
+// hangup reaches the processes still in the terminal's foreground, and
+// nothing else the program started.
 func (s *Session) Close() error {
 	s.closeOnce.Do(func() { s.closeErr = s.close() })
 	return s.closeErr

@@ -54,7 +54,9 @@ func startProcess(program string, args []string, dir string, env []string, size 
 	cmd.Args[0] = program
 	cmd.Dir = dir
 	cmd.Env = env
-	if err := cmd.Start(); err != nil {
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	release, err := proctree.StartTied(cmd.SysProcAttr, cmd.Start) // Dies with us, on Linux.
+	if err != nil {
 		return nil, fmt.Errorf("start %q: %w", program, err)
 	}
 	// Non-blocking, so that Close can interrupt the reader (see there).
@@ -62,9 +64,14 @@ func startProcess(program string, args []string, dir string, env []string, size 
 	if err != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // Best effort: undo the spawn.
 		_ = cmd.Wait()
+		release()
 		return nil, err
 	}
-	reap := func() (*os.ProcessState, error) { err := cmd.Wait(); return cmd.ProcessState, err }
+	reap := func() (*os.ProcessState, error) {
+		err := cmd.Wait()
+		release()
+		return cmd.ProcessState, err
+	}
 	return &process{cmd: cmd, master: master, leader: proctree.NewLeader(cmd.Process.Pid, reap)}, nil
 }
 
