@@ -21,8 +21,8 @@ const childModeEnv = "PTYWRIGHT_TEST_CHILD"
 
 // runChild is the child's main. "stamp": for every input line N, print
 // "M<N> T=<unix nanoseconds>" so the parent can measure output latency
-// against the moment the child wrote. "sessions" holds sessions of its
-// own (child_sessions_test.go).
+// against the moment the child wrote. "sessions" and "scale" hold
+// sessions of their own (child_sessions_test.go, scale_child_test.go).
 func runChild(mode string) int {
 	switch mode {
 	case "stamp":
@@ -36,6 +36,8 @@ func runChild(mode string) int {
 		return 0
 	case "sessions":
 		return runSessionsChild()
+	case "scale":
+		return runScaleChild()
 	}
 	fmt.Fprintf(os.Stderr, "unknown child mode %q\n", mode)
 	return 2
