@@ -187,7 +187,7 @@ func (h *ExtensionHandle) Explain(ctx context.Context, opts ...ExplainOption) (c
 	if err != nil {
 		return contract.Explanation{}, err
 	}
-	return redactExplanation(x, h.redactor(c.redactor)), nil
+	return redactExplanation(x, c.redactor.or(h.red)), nil
 }
 
 // explain is Explain, unredacted.

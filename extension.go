@@ -327,7 +327,7 @@ func (h *ExtensionHandle) Inspect(ctx context.Context, r *Redactor) (Inspection,
 	if h.closed {
 		return Inspection{}, ErrSessionClosed
 	}
-	r = h.redactor(r)
+	r = r.or(h.red)
 	// Redacted as a screen, then split: a secret that wrapped from the
 	// body into the status rows is found whole.
 	snap := h.s.Snapshot(SnapshotOptions{Redactor: r})

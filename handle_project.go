@@ -73,7 +73,7 @@ func (h *ExtensionHandle) Extract(ctx context.Context, e Extraction) (ExtractRes
 	}
 	// The dialog is the screen laid out anew: hide the pieces of a secret
 	// a program wrapped, which no pattern finds in it (quotingScreen).
-	return e.Extract(h.redactor(e.Redactor).quotingScreen(snap.PlainText, snap.Size.Cols).Redact(p.DialogText))
+	return e.Extract(e.Redactor.or(h.red).quotingScreen(snap.PlainText, snap.Size.Cols).Redact(p.DialogText))
 }
 
 // Extraction is caller-owned answer association over projected dialog.

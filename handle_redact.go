@@ -6,14 +6,6 @@ import "ptywright/contract"
 // redacted here, with the redactor it was given (HandleOptions.Redactor,
 // else its session's): a caller passes it on as it is.
 
-// redactor is r, or the handle's redactor when r is nil.
-func (h *ExtensionHandle) redactor(r *Redactor) *Redactor {
-	if r == nil {
-		return h.red
-	}
-	return r
-}
-
 // redactedState is st, classified on the raw screen snap, as the handle
 // hands it out: redacted with the handle's redactor, which also hides
 // every piece of a secret that snap's rows show, for a plugin that quotes

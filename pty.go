@@ -479,12 +479,7 @@ func (s *Session) Size() Size { return s.screen.Size() }
 
 // redactor is r, or the session's redactor (Options.Redactor) when r is
 // nil.
-func (s *Session) redactor(r *Redactor) *Redactor {
-	if r == nil {
-		return s.red
-	}
-	return r
-}
+func (s *Session) redactor(r *Redactor) *Redactor { return r.or(s.red) }
 
 // Changed returns the current sequence and a channel closed at the next
 // change (output, resize, exit or close), read together so that a change

@@ -152,6 +152,15 @@ var noRedaction = &Redactor{replacement: defaultRedactionReplacement}
 func NoRedaction() *Redactor { return noRedaction }
 
 // orDefault resolves nil to DefaultRedactor.
+// or is r, or def when r is nil: a read that names no redactor gets its
+// session's or handle's.
+func (r *Redactor) or(def *Redactor) *Redactor {
+	if r == nil {
+		return def
+	}
+	return r
+}
+
 func (r *Redactor) orDefault() *Redactor {
 	if r == nil {
 		return DefaultRedactor()
