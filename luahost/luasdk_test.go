@@ -121,9 +121,10 @@ return M`, luahost.Options{Events: bus, Logger: logger})
 function M.ping(n) ptywright.emit("ping", {n = n}) end
 return M`, luahost.Options{Events: bus})
 
-	exited, err := json.Marshal(ptywright.CoreEvent{Event: events.SessionExited, Session: "s1", Sequence: 9, Timestamp: events.Timestamp(time.Now())})
+	now := time.Now() // One time for the payload's timestamp and the event's, as the core emits them.
+	exited, err := json.Marshal(ptywright.CoreEvent{Event: events.SessionExited, Session: "s1", Sequence: 9, Timestamp: events.Timestamp(now)})
 	require.NoError(t, err)
-	require.NoError(t, bus.Emit(events.Event{Name: events.SessionExited, Session: "s1", Payload: exited}))
+	require.NoError(t, bus.Emit(events.Event{Name: events.SessionExited, Session: "s1", Payload: exited, Time: now}))
 	heard := tuitest.NextEvent(t, ch, "listener:heard")
 	require.JSONEq(t, `{"event":"session:exited","session":"s1","sequence":9,"ts":true}`, string(heard.Payload))
 	tuitest.NextEvent(t, ch, "listener:third") // the failing handler did not stop the next one
