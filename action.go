@@ -144,7 +144,8 @@ func (a Action) Validate() error {
 		}
 	case ActionResize:
 		uses = "Size"
-		if err := a.Size.Validate(); err != nil {
+		// The session it reaches holds it to its own cell budget.
+		if err := a.Size.ValidateCells(sideBoundsOnly); err != nil {
 			var fe *FieldError
 			if errors.As(err, &fe) {
 				return &FieldError{Field: "action.value." + fe.Field, Reason: fe.Reason, Err: errors.Join(ErrInvalidAction, ErrInvalidSize)}

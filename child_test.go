@@ -38,6 +38,8 @@ func runChild(mode string) int {
 		return runSessionsChild()
 	case "scale":
 		return runScaleChild()
+	case "nofile":
+		return runNofileChild()
 	}
 	fmt.Fprintf(os.Stderr, "unknown child mode %q\n", mode)
 	return 2

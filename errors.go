@@ -33,6 +33,13 @@ var (
 	// no turn to cancel). Nothing was written; the params may be right and
 	// the same intent may succeed on a later screen.
 	ErrIntentRefused = errors.New("ptywright: intent refused")
+	// ErrCapacity: there is no room for another session. A limit of the
+	// host ran out while starting it (processes or threads, file
+	// descriptors, PTYs, memory: RLIMIT_NPROC, RLIMIT_NOFILE,
+	// kernel.pty.max), or a server's own cap on sessions or memory was
+	// reached (see CapacityError). Nothing was started and what already
+	// runs goes on; the same start may succeed once sessions close.
+	ErrCapacity = errors.New("ptywright: at capacity")
 	// ErrUnsupported: this platform cannot do it yet. It also matches
 	// errors.ErrUnsupported.
 	ErrUnsupported = fmt.Errorf("ptywright: %w", errors.ErrUnsupported)
@@ -100,3 +107,28 @@ func (e *inputError) Error() string { return e.msg }
 func (e *inputError) Is(target error) bool { return target == ErrInvalidParams }
 
 func (e *inputError) Unwrap() error { return e.wrapped }
+
+// CapacityError is the ErrCapacity of a cap a server sets for itself
+// (rather than one the host ran out of): which limit, its value and what
+// is in use. Limit is "sessions" (the open sessions, Max and InUse
+// counting them), "memory" (the Go runtime's memory, in bytes) or
+// "address_space" (the process's virtual size against RLIMIT_AS, in
+// bytes).
+type CapacityError struct {
+	Limit string
+	Max   int64
+	InUse int64
+}
+
+func (e *CapacityError) Error() string {
+	switch e.Limit {
+	case "memory":
+		return fmt.Sprintf("%v: the server holds %d bytes of memory, at or over its cap of %d", ErrCapacity, e.InUse, e.Max)
+	case "address_space":
+		return fmt.Sprintf("%v: the server's virtual size is %d bytes, at or over %d (RLIMIT_AS less a reserve)", ErrCapacity, e.InUse, e.Max)
+	}
+	return fmt.Sprintf("%v: %d of %d %s in use", ErrCapacity, e.InUse, e.Max, e.Limit)
+}
+
+// Unwrap makes errors.Is(err, ErrCapacity) match.
+func (e *CapacityError) Unwrap() error { return ErrCapacity }

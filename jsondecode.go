@@ -77,7 +77,7 @@ func decodeSize(raw json.RawMessage, field string) (Size, error) {
 			return Size{}, actionError(field+"."+name, "required")
 		}
 	}
-	if err := s.Validate(); err != nil {
+	if err := s.ValidateCells(sideBoundsOnly); err != nil {
 		var fe *FieldError
 		if errors.As(err, &fe) {
 			return Size{}, &FieldError{Field: field + "." + fe.Field, Reason: fe.Reason, Err: errors.Join(ErrInvalidAction, ErrInvalidSize)}

@@ -28,6 +28,10 @@ type Options struct {
 	Env map[string]string
 	// Size is the terminal size; zero rows or cols mean 24x80.
 	Size Size
+	// MaxCells is the session's cell budget: rows times cols may not
+	// exceed it, at Start and on every Resize (ErrInvalidSize, field
+	// "size"). 0 means DefaultMaxCells (1,000,000).
+	MaxCells int
 	// Scrollback is how many rows that scroll off the top of the screen are
 	// kept for SnapshotOptions.Scrollback and Screen.Scrollback: 0 means
 	// 3000 (see ScreenOptions.Scrollback), a negative number none.
@@ -143,8 +147,11 @@ func Start(opts Options) (*Session, error) {
 	if opts.Program == "" {
 		return nil, fmt.Errorf("ptywright: start: program is required")
 	}
-	size := opts.Size.withDefaults()
-	if err := size.Validate(); err != nil {
+	size := opts.Size.WithDefaults()
+	if err := checkMaxCells(opts.MaxCells); err != nil {
+		return nil, fmt.Errorf("ptywright: start: %w", err)
+	}
+	if err := size.ValidateCells(opts.MaxCells); err != nil {
 		return nil, fmt.Errorf("ptywright: start: %w", err)
 	}
 	if opts.TranscriptMaxChars < 0 {
@@ -185,7 +192,7 @@ func Start(opts Options) (*Session, error) {
 		return nil, fmt.Errorf("ptywright: start: %w", err)
 	}
 	s.rec = rec
-	screen, err := newScreen(ScreenOptions{Size: size, Scrollback: opts.Scrollback, Engine: opts.Engine}, s.queueReply)
+	screen, err := newScreen(ScreenOptions{Size: size, Scrollback: opts.Scrollback, Engine: opts.Engine, MaxCells: opts.MaxCells}, s.queueReply)
 	if err != nil {
 		s.dropRaw(rawCreated)
 		s.abortRecording()
@@ -198,6 +205,9 @@ func Start(opts Options) (*Session, error) {
 		_ = screen.Close() // Best effort: already failing.
 		s.dropRaw(rawCreated)
 		s.abortRecording()
+		if outOfResources(err) {
+			return nil, fmt.Errorf("%w: %w", ErrCapacity, err)
+		}
 		return nil, fmt.Errorf("ptywright: %w", err)
 	}
 	s.proc = proc
@@ -396,7 +406,7 @@ func (s *Session) Perform(ctx context.Context, a Action) (Written, error) {
 // the buses the session publishes on (PublishEvents) get session:resized
 // when the size differs from the one before.
 func (s *Session) Resize(size Size) error {
-	if err := size.Validate(); err != nil {
+	if err := size.ValidateCells(s.opts.MaxCells); err != nil {
 		return err
 	}
 	if s.isClosed() {

@@ -16,6 +16,9 @@ func startProcess(program string, args []string, dir string, env []string, size 
 
 func (p *process) pid() int { return 0 }
 
+// outOfResources: nothing is started here, so nothing runs out.
+func outOfResources(error) bool { return false }
+
 func (p *process) wait() ExitStatus { return ExitStatus{Code: -1, Err: ErrUnsupported} }
 
 func (p *process) signalGroup(sig Signal, ended bool) error { return ErrUnsupported }

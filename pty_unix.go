@@ -148,3 +148,16 @@ func signalName(s syscall.Signal) string {
 	}
 	return s.String()
 }
+
+// outOfResources tells a start that failed for want of a host resource
+// (ErrCapacity) from one that was wrong: fork's EAGAIN is RLIMIT_NPROC or
+// the kernel's thread limit, EMFILE and ENFILE are file descriptors,
+// ENOSPC from /dev/ptmx is kernel.pty.max, ENOMEM is memory.
+func outOfResources(err error) bool {
+	for _, errno := range []syscall.Errno{syscall.EAGAIN, syscall.EMFILE, syscall.ENFILE, syscall.ENOSPC, syscall.ENOMEM} {
+		if errors.Is(err, errno) {
+			return true
+		}
+	}
+	return false
+}

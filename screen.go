@@ -37,6 +37,8 @@ type Screen struct {
 	size   Size
 	seq    uint64
 	closed bool
+	// maxCells is the cell budget Resize holds to (0: DefaultMaxCells).
+	maxCells int
 
 	// The plain text of the current sequence, built on first use.
 	plainSeq   uint64
@@ -68,6 +70,9 @@ type ScreenOptions struct {
 	Scrollback int
 	// Engine is the terminal emulator; "" means EngineVTCore.
 	Engine Engine
+	// MaxCells is the screen's cell budget (rows times cols, at creation
+	// and on every resize); 0 means DefaultMaxCells.
+	MaxCells int
 }
 
 // NewScreenWith returns an empty screen configured by opts. Terminal replies
@@ -77,8 +82,11 @@ func NewScreenWith(opts ScreenOptions) (*Screen, error) {
 }
 
 func newScreen(opts ScreenOptions, onReply func([]byte)) (*Screen, error) {
-	size := opts.Size.withDefaults()
-	if err := size.Validate(); err != nil {
+	size := opts.Size.WithDefaults()
+	if err := checkMaxCells(opts.MaxCells); err != nil {
+		return nil, err
+	}
+	if err := size.ValidateCells(opts.MaxCells); err != nil {
 		return nil, err
 	}
 	if err := opts.Engine.Validate(); err != nil {
@@ -86,7 +94,7 @@ func newScreen(opts ScreenOptions, onReply func([]byte)) (*Screen, error) {
 	}
 	eng := newEngineOf(opts.Engine, size.Rows, size.Cols, onReply)
 	eng.SetScrollback(scrollbackRows(opts.Scrollback))
-	return &Screen{eng: eng, size: size}, nil
+	return &Screen{eng: eng, size: size, maxCells: opts.MaxCells}, nil
 }
 
 // scrollbackRows resolves a Scrollback option: 0 is the default, negative
@@ -101,7 +109,9 @@ func scrollbackRows(n int) int {
 	return n
 }
 
-func (s Size) withDefaults() Size {
+// WithDefaults returns s with zero rows or cols replaced by 24 and 80, the
+// size Start and NewScreen give such a Size.
+func (s Size) WithDefaults() Size {
 	if s.Rows == 0 {
 		s.Rows = defaultRows
 	}
@@ -128,7 +138,7 @@ func (s *Screen) Write(p []byte) (int, error) {
 // the cursor's row: rows leave at the top into the scrollback, and growing
 // takes them back, as xterm and tmux do.
 func (s *Screen) Resize(size Size) error {
-	if err := size.Validate(); err != nil {
+	if err := size.ValidateCells(s.maxCells); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -413,6 +423,14 @@ type CellStyle struct {
 // 100000 would cost gigabytes instead of failing.
 const MaxSizeCells = 10000
 
+// DefaultMaxCells is the default cell budget of one screen: rows times
+// cols may not exceed it (Size.Validate), so one request cannot make the
+// process allocate gigabytes (10000x10000 is 100 million cells, several GB
+// of grid before its first snapshot). 1,000,000 cells is 1000x1000, or a
+// 250x4000 screen: far more than any real terminal. Options.MaxCells,
+// ScreenOptions.MaxCells and the server's --max-cells set another budget.
+const DefaultMaxCells = 1_000_000
+
 // Size is a terminal size in cells and optionally pixels.
 //
 // Pixel dimensions are passed to the PTY (TIOCSWINSZ) for programs that draw
@@ -427,8 +445,19 @@ type Size struct {
 
 // Validate reports the first field outside its range as a *FieldError
 // wrapping ErrInvalidSize, so callers can both show the field name and match
-// the class with errors.Is.
+// the class with errors.Is. Rows and cols are each at most MaxSizeCells,
+// and their product at most DefaultMaxCells (Field "size").
 func (s Size) Validate() error {
+	return s.ValidateCells(DefaultMaxCells)
+}
+
+// ValidateCells is Validate with a cell budget of maxCells instead of
+// DefaultMaxCells (0 or less means DefaultMaxCells). A budget above
+// MaxSizeCells squared leaves only the per-side bounds.
+func (s Size) ValidateCells(maxCells int) error {
+	if maxCells <= 0 {
+		maxCells = DefaultMaxCells
+	}
 	switch {
 	case s.Rows < 1 || s.Rows > MaxSizeCells:
 		return sizeFieldError("rows", s.Rows)
@@ -438,6 +467,24 @@ func (s Size) Validate() error {
 		return &FieldError{Field: "pixel_width", Reason: fmt.Sprintf("must be between 0 and 65535, got %d", s.PixelWidth), Err: ErrInvalidSize}
 	case s.PixelHeight < 0 || s.PixelHeight > math.MaxUint16:
 		return &FieldError{Field: "pixel_height", Reason: fmt.Sprintf("must be between 0 and 65535, got %d", s.PixelHeight), Err: ErrInvalidSize}
+	case s.Rows*s.Cols > maxCells:
+		return &FieldError{
+			Field:  "size",
+			Reason: fmt.Sprintf("%d rows x %d cols is %d cells, over the budget of %d cells per screen", s.Rows, s.Cols, s.Rows*s.Cols, maxCells),
+			Err:    ErrInvalidSize,
+		}
+	}
+	return nil
+}
+
+// sideBoundsOnly is a cell budget that leaves only the per-side bounds: for
+// a size checked before it reaches the session whose budget applies.
+const sideBoundsOnly = MaxSizeCells * MaxSizeCells
+
+// checkMaxCells refuses a negative cell budget option.
+func checkMaxCells(n int) error {
+	if n < 0 {
+		return &FieldError{Field: "max_cells", Reason: fmt.Sprintf("must not be negative, got %d", n), Err: ErrInvalidSize}
 	}
 	return nil
 }

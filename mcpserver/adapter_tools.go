@@ -243,6 +243,7 @@ func (c *client) adapterStart(ctx context.Context, _ *mcp.CallToolRequest, in ad
 	if err != nil {
 		return nil, adapterStartOut{}, err
 	}
+	opts.MaxCells = c.srv.opts.MaxCells
 	if err := host.CheckDir(in.Cwd); err != nil {
 		return nil, adapterStartOut{}, toolError(err)
 	}
@@ -250,12 +251,18 @@ func (c *client) adapterStart(ctx context.Context, _ *mcp.CallToolRequest, in ad
 	if err != nil {
 		return nil, adapterStartOut{}, toolError(fmt.Errorf("plugin %s: %w", m.Name, err))
 	}
+	leave, err := c.srv.capacity.Enter()
+	if err != nil {
+		_ = ext.Close() // Best effort: never used; closing a Lua state cannot fail.
+		return nil, adapterStartOut{}, toolError(err)
+	}
 	sess, err := ptywright.Start(opts)
 	if err != nil {
 		_ = ext.Close() // Best effort: never used; closing a Lua state cannot fail.
+		leave()
 		return nil, adapterStartOut{}, toolError(fmt.Errorf("starting %s: %w", opts.Program, host.StartError(err)))
 	}
-	e, err := c.addSession(sess)
+	e, err := c.addSession(sess, leave)
 	if err != nil {
 		_ = ext.Close() // Best effort: never used.
 		return nil, adapterStartOut{}, err
@@ -422,7 +429,7 @@ func (c *client) adapterClose(_ context.Context, _ *mcp.CallToolRequest, in adap
 	}
 	// The session first: it reaps the child and ends any wait holding the
 	// handle's lock.
-	err = a.session.sess.Close()
+	err = a.session.close()
 	_ = a.h.Close() // Best effort: its session's error is err; closing a Lua state cannot fail.
 	if err != nil {
 		return nil, adapterCloseOut{}, toolError(fmt.Errorf("closing %s: %w", a.id, err))

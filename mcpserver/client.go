@@ -34,6 +34,15 @@ type sessionEntry struct {
 	sess *ptywright.Session
 	// adapter owns the session when set: session_close refuses it.
 	adapter string
+	// leave gives back the session's slot of the server's capacity.
+	leave func()
+}
+
+// close closes the session, reaping its processes, and frees its slot.
+func (e *sessionEntry) close() error {
+	err := e.sess.Close()
+	e.leave()
+	return err
 }
 
 type adapterEntry struct {
@@ -50,15 +59,16 @@ func newClient(s *Server) *client {
 
 // addSession registers sess under a new id. After the client is gone it
 // closes sess and fails.
-func (c *client) addSession(sess *ptywright.Session) (*sessionEntry, error) {
+func (c *client) addSession(sess *ptywright.Session, leave func()) (*sessionEntry, error) {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
 		_ = sess.Close() // Best effort: nobody is left to use it.
+		leave()
 		return nil, errClientGone
 	}
 	c.next++
-	e := &sessionEntry{id: "s" + strconv.Itoa(c.next), sess: sess}
+	e := &sessionEntry{id: "s" + strconv.Itoa(c.next), sess: sess, leave: leave}
 	c.sessions[e.id] = e
 	c.mu.Unlock()
 	return e, nil
@@ -140,7 +150,7 @@ func (c *client) close() error {
 	c.mu.Unlock()
 	var errs []error
 	for _, e := range sessions {
-		if err := e.sess.Close(); err != nil {
+		if err := e.close(); err != nil {
 			errs = append(errs, fmt.Errorf("session %s: %w", e.id, err))
 		}
 	}

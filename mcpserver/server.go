@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ptywright/contract"
+	"ptywright/internal/host"
 	"ptywright/plugins"
 )
 
@@ -31,6 +32,14 @@ type Options struct {
 	// client that asked for it (by sending a progress token); 0 means one
 	// second.
 	ProgressInterval time.Duration
+	// MaxSessions, MaxMemory and MaxCells are the caps of rpc.Options of
+	// the same names (the CLI's --max-sessions, --max-memory,
+	// --max-cells), shared by every client of the server: past them
+	// session_start and adapter_start fail with a tool error saying which
+	// limit, and nothing running is touched.
+	MaxSessions int
+	MaxMemory   int64
+	MaxCells    int
 }
 
 // DefaultWaitTimeout is session_wait's timeout when timeout_ms is omitted.
@@ -43,8 +52,9 @@ const MaxWaitTimeout = time.Hour
 // Server serves ptywright's tools to MCP clients. Each call to Serve serves
 // one client, which owns the sessions and adapters it starts.
 type Server struct {
-	opts Options
-	log  *slog.Logger
+	opts     Options
+	log      *slog.Logger
+	capacity *host.Capacity
 }
 
 // New returns a server. It holds no resources until Serve.
@@ -61,7 +71,7 @@ func New(opts Options) *Server {
 	if opts.Predicates == nil && opts.Plugins != nil {
 		opts.Predicates = opts.Plugins
 	}
-	return &Server{opts: opts, log: opts.Logger}
+	return &Server{opts: opts, log: opts.Logger, capacity: host.NewCapacity(host.ResolveLimits(opts.MaxSessions, opts.MaxMemory))}
 }
 
 // instructions tell the client's model what the server is for.

@@ -151,15 +151,20 @@ func (c *client) sessionStart(_ context.Context, _ *mcp.CallToolRequest, in sess
 	if err := host.CheckDir(in.Cwd); err != nil {
 		return nil, sessionStartOut{}, toolError(err)
 	}
-	opts := ptywright.Options{Program: in.Program, Args: in.Args, Dir: in.Cwd, Env: in.Env, Size: ptywright.Size{Rows: in.Rows, Cols: in.Cols}}
+	opts := ptywright.Options{Program: in.Program, Args: in.Args, Dir: in.Cwd, Env: in.Env, Size: ptywright.Size{Rows: in.Rows, Cols: in.Cols}, MaxCells: c.srv.opts.MaxCells}
 	if err := host.CheckStrings(opts); err != nil {
+		return nil, sessionStartOut{}, toolError(err)
+	}
+	leave, err := c.srv.capacity.Enter()
+	if err != nil {
 		return nil, sessionStartOut{}, toolError(err)
 	}
 	sess, err := ptywright.Start(opts)
 	if err != nil {
+		leave()
 		return nil, sessionStartOut{}, toolError(fmt.Errorf("starting %s: %w", in.Program, host.StartError(err)))
 	}
-	e, err := c.addSession(sess)
+	e, err := c.addSession(sess, leave)
 	if err != nil {
 		return nil, sessionStartOut{}, err
 	}
@@ -362,7 +367,7 @@ func (c *client) sessionClose(_ context.Context, _ *mcp.CallToolRequest, in sess
 	if err != nil {
 		return nil, sessionCloseOut{}, err
 	}
-	if err := e.sess.Close(); err != nil {
+	if err := e.close(); err != nil {
 		return nil, sessionCloseOut{}, toolError(fmt.Errorf("closing %s: %w", e.id, err))
 	}
 	out := sessionCloseOut{Closed: true, exitInfo: exitOf(e.sess)}

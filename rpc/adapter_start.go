@@ -84,8 +84,13 @@ func (s *Server) adapterResume(ctx context.Context, _ *conn, raw []byte) (any, e
 	}
 	// Only once the new adapter can start (prepareStart checked what can be
 	// checked before spawning): a bad resume leaves the prior one running.
-	// A prior adapter that is gone already is not an error.
+	// A prior adapter that is gone already is not an error. Its slot of
+	// the server's capacity goes to the new one (unless another start
+	// takes it meanwhile); the memory caps are checked before it closes.
 	if p.PriorAdapter != "" {
+		if err := s.capacity.CheckMemory(); err != nil {
+			return nil, err
+		}
 		if prior := s.adapters.take(p.PriorAdapter); prior != nil {
 			holdNotifications(ctx, prior.e)
 			if err := s.closeAdapter(prior); err != nil {
@@ -115,6 +120,12 @@ func (s *Server) prepareStart(method string, p startParams) (manifest.Manifest, 
 	}
 	opts, err := targetOptions(p, m)
 	if err != nil {
+		return m, ptywright.Options{}, err
+	}
+	// Before anything is closed (adapter.resume closes its prior after
+	// this): Start would refuse the size too, too late.
+	opts.MaxCells = s.opts.MaxCells
+	if err := opts.Size.WithDefaults().ValidateCells(opts.MaxCells); err != nil {
 		return m, ptywright.Options{}, err
 	}
 	if err := checkCwd(p.Cwd); err != nil {
@@ -158,15 +169,21 @@ func (s *Server) launch(ctx context.Context, m manifest.Manifest, opts ptywright
 	if err != nil {
 		return nil, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
 	}
+	leave, err := s.capacity.Enter()
+	if err != nil {
+		_ = ext.Close() // Best effort: never used; closing a Lua state cannot fail.
+		return nil, err
+	}
 	sess, err := ptywright.Start(opts)
 	if err != nil {
 		_ = ext.Close() // Best effort: never used; closing a Lua state cannot fail.
+		leave()
 		return nil, startError(err)
 	}
 	id, num := s.adapters.nextID()
 	// The instance is on the bus since NewExtension; scoping it before
 	// the session is announced lets it hear session:created as its own.
-	e, err := s.reg.add(ctx, sess, id, func(e *entry) {
+	e, err := s.reg.add(ctx, sess, id, leave, func(e *entry) {
 		if b, ok := ext.(events.Binder); ok {
 			b.BindEvents(nil, events.Scope{Session: e.id, Adapter: id})
 		}
@@ -174,6 +191,7 @@ func (s *Server) launch(ctx context.Context, m manifest.Manifest, opts ptywright
 	if err != nil {
 		_ = sess.Close() // Best effort: the server is closing.
 		_ = ext.Close()  // Best effort: never used.
+		leave()
 		return nil, err
 	}
 	h := ptywright.NewExtensionHandle(sess, ext, ptywright.HandleOptions{

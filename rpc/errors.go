@@ -39,6 +39,7 @@ var classes = []struct {
 	// ErrFileExists, ...) is also ErrInvalidParams.
 	{ptywright.ErrInvalidParams, ErrInvalidParams},
 	{ptywright.ErrIntentRefused, ErrIntentRefused},
+	{ptywright.ErrCapacity, ErrCapacity},
 	// The other packages' sentinels of bad input.
 	{asciicast.ErrInvalid, ErrInvalidParams},
 	{manifest.ErrInvalid, ErrInvalidParams},
@@ -64,7 +65,7 @@ func classOf(err error) (class *Error, explicit bool) {
 var restated = map[error]bool{
 	ptywright.ErrTimeout: true, ptywright.ErrCancelled: true, ptywright.ErrSessionClosed: true,
 	ptywright.ErrProcessExited: true, ptywright.ErrPermissionDenied: true, ptywright.ErrInvalidParams: true,
-	ptywright.ErrIntentRefused: true,
+	ptywright.ErrIntentRefused: true, ptywright.ErrCapacity: true,
 }
 
 // classAndSentinel is classOf and the root sentinel that gave the class
@@ -131,6 +132,15 @@ type waitEvidence struct {
 	Explanation *contract.Explanation `json:"explanation,omitempty"`
 }
 
+// capacityData is the data of -32007: which limit refused the session, and
+// for the server's own caps its value and what is in use ("host" when the
+// OS refused: processes, file descriptors, PTYs or memory ran out).
+type capacityData struct {
+	Limit string `json:"limit"`
+	Max   int64  `json:"max,omitempty"`
+	InUse int64  `json:"in_use,omitempty"`
+}
+
 // toWire converts a handler's error into the error object sent to the
 // client. The message is redacted with the default policy: an error may
 // quote a parameter or screen text holding a secret.
@@ -163,9 +173,14 @@ func toWire(err error) *Error {
 	var data any
 	var de *dataError
 	var we *ptywright.WaitError
+	var ce *ptywright.CapacityError
 	switch {
 	case errors.As(err, &de):
 		data = de.data
+	case errors.As(err, &ce):
+		data = capacityData{Limit: ce.Limit, Max: ce.Max, InUse: ce.InUse}
+	case errors.Is(err, ptywright.ErrCapacity):
+		data = capacityData{Limit: "host"}
 	case errors.As(err, &we):
 		// Wait evidence is redacted by Session.Wait already.
 		data = waitEvidence{Snapshot: toWireSnapshot(we.Snapshot), TranscriptTail: we.TranscriptTail, ElapsedMs: we.Elapsed.Milliseconds(), Sequence: we.Sequence, Explanation: we.Explanation}

@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"context"
+	"ptywright"
 	"sort"
 	"strconv"
 )
@@ -42,11 +43,17 @@ type Capabilities struct {
 	// EmbeddedLua says whether lua matchers can be evaluated and adapters
 	// run: the server has a plugin registry (or a predicate registry)
 	// bound.
-	EmbeddedLua   bool             `json:"embedded_lua"`
-	Batch         bool             `json:"batch"`
-	MaxFrameBytes int              `json:"max_frame_bytes"`
-	MaxInFlight   int              `json:"max_in_flight"`
-	ErrorCodes    map[string]int64 `json:"error_codes"`
+	EmbeddedLua   bool `json:"embedded_lua"`
+	Batch         bool `json:"batch"`
+	MaxFrameBytes int  `json:"max_frame_bytes"`
+	MaxInFlight   int  `json:"max_in_flight"`
+	// MaxSessions is the cap on open sessions (Options.MaxSessions
+	// resolved), MaxMemoryBytes the cap on the server's memory; 0 means
+	// none. MaxCells is each session's cell budget.
+	MaxSessions    int              `json:"max_sessions"`
+	MaxMemoryBytes int64            `json:"max_memory_bytes"`
+	MaxCells       int              `json:"max_cells"`
+	ErrorCodes     map[string]int64 `json:"error_codes"`
 }
 
 func (s *Server) capabilities(_ context.Context, _ *conn, raw []byte) (any, error) {
@@ -57,19 +64,27 @@ func (s *Server) capabilities(_ context.Context, _ *conn, raw []byte) (any, erro
 	for _, f := range Framings() {
 		framings = append(framings, string(f))
 	}
+	limits := s.capacity.Limits()
+	maxCells := s.opts.MaxCells
+	if maxCells <= 0 {
+		maxCells = ptywright.DefaultMaxCells
+	}
 	return Capabilities{
-		Name:          "ptywright",
-		Version:       s.opts.Version,
-		Protocol:      "jsonrpc-2.0",
-		Methods:       s.Methods(),
-		Notifications: s.notifications(),
-		Framings:      framings,
-		Transports:    []string{"stdio", "unix"},
-		EmbeddedLua:   s.opts.Predicates != nil,
-		Batch:         true,
-		MaxFrameBytes: MaxFrameBytes,
-		MaxInFlight:   MaxInFlight,
-		ErrorCodes:    errorCodes(),
+		Name:           "ptywright",
+		Version:        s.opts.Version,
+		Protocol:       "jsonrpc-2.0",
+		Methods:        s.Methods(),
+		Notifications:  s.notifications(),
+		Framings:       framings,
+		Transports:     []string{"stdio", "unix"},
+		EmbeddedLua:    s.opts.Predicates != nil,
+		Batch:          true,
+		MaxFrameBytes:  MaxFrameBytes,
+		MaxInFlight:    MaxInFlight,
+		MaxSessions:    limits.MaxSessions,
+		MaxMemoryBytes: limits.MaxMemory,
+		MaxCells:       maxCells,
+		ErrorCodes:     errorCodes(),
 	}, nil
 }
 
@@ -144,5 +159,6 @@ func errorCodes() map[string]int64 {
 		"permission_denied": CodePermissionDenied,
 		"cancelled":         CodeCancelled,
 		"intent_refused":    CodeIntentRefused,
+		"capacity":          CodeCapacity,
 	}
 }

@@ -45,6 +45,9 @@ type entry struct {
 	// made by session.create; the notification filter matches on it.
 	adapter string
 	sess    *ptywright.Session
+	// leave gives back the session's slot of the server's capacity, once
+	// its Close has returned.
+	leave func()
 
 	stop    chan struct{} // closed to stop the watcher
 	done    chan struct{} // closed when the watcher has stopped
@@ -84,8 +87,8 @@ func newRegistry(log *slog.Logger, events *events.Bus) *registry {
 // handler emits and logs names its session). The request that creates the
 // session holds its notifications (under ctx) before the watcher can post
 // any, so the session's first output follows the response that names it.
-func (r *registry) add(ctx context.Context, sess *ptywright.Session, adapter string, bind func(*entry)) (*entry, error) {
-	e, err := r.addLocked(sess, adapter)
+func (r *registry) add(ctx context.Context, sess *ptywright.Session, adapter string, leave func(), bind func(*entry)) (*entry, error) {
+	e, err := r.addLocked(sess, adapter, leave)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +104,7 @@ func (r *registry) add(ctx context.Context, sess *ptywright.Session, adapter str
 }
 
 // addLocked registers the entry; its watcher is counted but not started.
-func (r *registry) addLocked(sess *ptywright.Session, adapter string) (*entry, error) {
+func (r *registry) addLocked(sess *ptywright.Session, adapter string, leave func()) (*entry, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -113,6 +116,7 @@ func (r *registry) addLocked(sess *ptywright.Session, adapter string) (*entry, e
 		num:     r.nextID,
 		adapter: adapter,
 		sess:    sess,
+		leave:   leave,
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 	}
@@ -179,6 +183,7 @@ func (r *registry) removeEntry(e *entry) error {
 func (r *registry) shut(e *entry) error {
 	e.removed.Store(true)
 	err := e.sess.Close()
+	e.leave() // Its processes are reaped: the slot is free.
 	close(e.stop)
 	<-e.done
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"ptywright"
 	"ptywright/contract"
 	"ptywright/events"
+	"ptywright/internal/host"
 	"ptywright/plugins"
 )
 
@@ -48,6 +49,24 @@ type Options struct {
 	// starts without an engine param (the CLI's --engine); "" means
 	// ptywright.EngineVTCore.
 	Engine ptywright.Engine
+	// MaxSessions caps the sessions open at once, adapters' included
+	// (the CLI's --max-sessions): past it session.create and adapter.start
+	// answer -32007 (data {limit: "sessions", max, in_use}) and nothing
+	// running is touched. 0 means a default derived from the process's
+	// limits (RLIMIT_NOFILE, RLIMIT_NPROC where it applies; see
+	// docs/protocol.md), negative no cap.
+	MaxSessions int
+	// MaxMemory caps, in bytes, the Go runtime's memory at the moment a
+	// session is asked for (--max-memory): past it starts answer -32007
+	// with limit "memory". 0 means three quarters of the cgroup's
+	// memory.max on Linux when one is set, negative no cap. Under
+	// RLIMIT_AS the process's virtual size is watched too (limit
+	// "address_space").
+	MaxMemory int64
+	// MaxCells is each session's cell budget, rows times cols, at
+	// session.create, adapter.start and session.resize (--max-cells); 0
+	// means ptywright.DefaultMaxCells.
+	MaxCells int
 }
 
 // handlerFunc runs one method. params is the raw "params" member, nil when
@@ -69,6 +88,9 @@ type Server struct {
 	discovery func() (preEncoded, error)
 	reg       *registry
 	adapters  *adapterSet
+	// capacity holds one slot per open session (Options.MaxSessions,
+	// MaxMemory).
+	capacity *host.Capacity
 	// events carries core and plugin events: the plugin registry's bus,
 	// or the server's own without one.
 	events *events.Bus
@@ -112,6 +134,7 @@ func NewServer(opts Options) *Server {
 		reg:       newRegistry(log, events),
 		events:    events,
 		adapters:  newAdapterSet(),
+		capacity:  host.NewCapacity(host.ResolveLimits(opts.MaxSessions, opts.MaxMemory)),
 		ctx:       ctx,
 		cancel:    cancel,
 		listeners: make(map[net.Listener]struct{}),

@@ -49,7 +49,7 @@ type createParams struct {
 
 // checkExplicitSize rejects rows or cols given as 0, as session.resize does:
 // only an omitted size falls back to the default 24x80.
-func checkExplicitSize(raw []byte) error {
+func checkExplicitSize(raw []byte, maxCells int) error {
 	var p struct {
 		Rows *int `json:"rows"`
 		Cols *int `json:"cols"`
@@ -64,7 +64,7 @@ func checkExplicitSize(raw []byte) error {
 	if p.Cols != nil {
 		size.Cols = *p.Cols
 	}
-	return size.Validate()
+	return size.ValidateCells(maxCells)
 }
 
 type sessionResult struct {
@@ -85,7 +85,7 @@ func (s *Server) sessionCreate(ctx context.Context, _ *conn, raw []byte) (any, e
 	if p.TranscriptMaxChars < 0 {
 		return nil, invalidParams("transcript_max_chars", "must not be negative, got %d", p.TranscriptMaxChars)
 	}
-	if err := checkExplicitSize(raw); err != nil {
+	if err := checkExplicitSize(raw, s.opts.MaxCells); err != nil {
 		return nil, err
 	}
 	engine := ptywright.Engine(p.Engine)
@@ -109,17 +109,24 @@ func (s *Server) sessionCreate(ctx context.Context, _ *conn, raw []byte) (any, e
 		RecordPath:          p.RecordPath,
 		RecordRaw:           p.RecordRaw,
 		KeepDetached:        p.KeepDetached,
+		MaxCells:            s.opts.MaxCells,
 	}
 	if err := hostError(host.CheckStrings(opts)); err != nil {
 		return nil, err
 	}
+	leave, err := s.capacity.Enter()
+	if err != nil {
+		return nil, err
+	}
 	sess, err := ptywright.Start(opts)
 	if err != nil {
+		leave()
 		return nil, startError(err)
 	}
-	e, err := s.reg.add(ctx, sess, "", nil)
+	e, err := s.reg.add(ctx, sess, "", leave, nil)
 	if err != nil {
 		_ = sess.Close() // Best effort: the server is closing.
+		leave()
 		return nil, err
 	}
 	s.log.Debug("session created", "session", e.id, "pid", sess.Pid())
@@ -393,7 +400,7 @@ func (s *Server) sessionResize(ctx context.Context, _ *conn, raw []byte) (any, e
 		return nil, err
 	}
 	size := ptywright.Size{Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight}
-	if err := size.Validate(); err != nil {
+	if err := size.ValidateCells(s.opts.MaxCells); err != nil {
 		return nil, err
 	}
 	e, err := s.mutable(ctx, p.Session, "session.resize", "adapter.send with an intent of its plugin")

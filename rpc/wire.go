@@ -17,6 +17,7 @@ const (
 	CodePermissionDenied = -32004
 	CodeCancelled        = -32005
 	CodeIntentRefused    = -32006
+	CodeCapacity         = -32007
 )
 
 // Error is a JSON-RPC error object. The sentinel values below are matched by
@@ -74,6 +75,12 @@ var (
 	// allow now (no dialog to approve, a composer that still holds text);
 	// nothing was written and the params may be right.
 	ErrIntentRefused = &Error{Code: CodeIntentRefused, Message: "intent refused"}
+	// ErrCapacity: no room for another session: the server's cap on
+	// sessions or memory, or a limit of the host (processes, file
+	// descriptors, PTYs). Nothing was started and nothing running was
+	// touched; data says which limit ({limit, max, in_use}, or {limit:
+	// "host"}).
+	ErrCapacity = &Error{Code: CodeCapacity, Message: "at capacity"}
 )
 
 const wireVersion = "2.0"

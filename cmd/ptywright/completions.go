@@ -125,8 +125,11 @@ _ptywright() {
 			COMPREPLY=($(compgen -W "debug info warn error" -- "$cur"))
 			return
 			;;
+		--max-sessions | -max-sessions | --max-memory | -max-memory | --max-cells | -max-cells)
+			return
+			;;
 		esac
-		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --engine --log-level --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --engine --max-sessions --max-memory --max-cells --log-level --help" -- "$cur"))
 		;;
 	mcp)
 		case $prev in
@@ -139,8 +142,11 @@ _ptywright() {
 			COMPREPLY=($(compgen -W "debug info warn error" -- "$cur"))
 			return
 			;;
+		--max-sessions | -max-sessions | --max-memory | -max-memory | --max-cells | -max-cells)
+			return
+			;;
 		esac
-		COMPREPLY=($(compgen -W "--plugin --log-level --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "--plugin --max-sessions --max-memory --max-cells --log-level --help" -- "$cur"))
 		;;
 	snapshot)
 		case $prev in
@@ -222,12 +228,18 @@ _ptywright() {
 				'*--plugin=[load a plugin manifest]:manifest:_files -g "*.toml"' \
 				'--allow-plugin-load[let clients load and unload plugins]' \
 				'--engine=[terminal emulator of new sessions]:engine:(vtcore xvt)' \
+				'--max-sessions=[refuse sessions past N open ones]:sessions:' \
+				'--max-memory=[refuse sessions while the server holds this much memory]:bytes:' \
+				'--max-cells=[cell budget of each session]:cells:' \
 				'--log-level=[least level logged on stderr]:level:(debug info warn error)' \
 				'(- *)'{-h,--help}'[show help]' && ret=0
 			;;
 		mcp)
 			_arguments \
 				'*--plugin=[load a plugin manifest]:manifest:_files -g "*.toml"' \
+				'--max-sessions=[refuse sessions past N open ones]:sessions:' \
+				'--max-memory=[refuse sessions while the server holds this much memory]:bytes:' \
+				'--max-cells=[cell budget of each session]:cells:' \
 				'--log-level=[least level logged on stderr]:level:(debug info warn error)' \
 				'(- *)'{-h,--help}'[show help]' && ret=0
 			;;
@@ -299,9 +311,15 @@ complete -c ptywright -n '__fish_seen_subcommand_from serve' -l framing -x -a 'n
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l plugin -r -F -d 'load a plugin manifest (repeatable)'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l allow-plugin-load -d 'let clients load and unload plugins'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l engine -x -a 'vtcore xvt' -d 'terminal emulator of new sessions'
+complete -c ptywright -n '__fish_seen_subcommand_from serve' -l max-sessions -x -d 'refuse sessions past N open ones'
+complete -c ptywright -n '__fish_seen_subcommand_from serve' -l max-memory -x -d 'refuse sessions while the server holds this much memory'
+complete -c ptywright -n '__fish_seen_subcommand_from serve' -l max-cells -x -d 'cell budget of each session'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l log-level -x -a 'debug info warn error' -d 'least level logged on stderr'
 
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l plugin -r -F -d 'load a plugin manifest (repeatable)'
+complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l max-sessions -x -d 'refuse sessions past N open ones'
+complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l max-memory -x -d 'refuse sessions while the server holds this much memory'
+complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l max-cells -x -d 'cell budget of each session'
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l log-level -x -a 'debug info warn error' -d 'least level logged on stderr'
 
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l socket -r -F -d 'connect to the server socket'

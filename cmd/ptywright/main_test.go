@@ -109,7 +109,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"run", "--help"}, "Usage: ptywright run [--rows N] [--cols N] [--record FILE] -- CMD [ARGS...]"},
 		{[]string{"run", "-h"}, "Usage: ptywright run "},
 		{[]string{"help", "run"}, "Usage: ptywright run "},
-		{[]string{"serve", "--help"}, "Usage: ptywright serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load] [--engine vtcore|xvt] [--log-level LEVEL]"},
+		{[]string{"serve", "--help"}, "Usage: ptywright serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load] [--engine vtcore|xvt] [--max-sessions N] [--max-memory BYTES] [--max-cells N] [--log-level LEVEL]"},
 		{[]string{"completions", "--help"}, "Usage: ptywright completions bash|zsh|fish"},
 		{[]string{"version", "--help"}, "Usage: ptywright version"},
 	}

@@ -15,7 +15,7 @@ import (
 	"ptywright/plugins"
 )
 
-const mcpSynopsis = "mcp [--plugin MANIFEST]... [--log-level LEVEL]"
+const mcpSynopsis = "mcp [--plugin MANIFEST]... [--max-sessions N] [--max-memory BYTES] [--max-cells N] [--log-level LEVEL]"
 
 const mcpDetails = `Serves the Model Context Protocol over stdin/stdout, for agent clients
 (Claude Code, Codex, editors) to drive terminal programs through tools:
@@ -34,11 +34,14 @@ type mcpConfig struct {
 	// LogLevel is the least level logged on stderr (--log-level, else
 	// $PTYWRIGHT_LOG, else info).
 	LogLevel logLevel
+	// Limits are --max-sessions, --max-memory and --max-cells.
+	Limits limitFlags
 }
 
 func mcpFlags(cfg *mcpConfig) *flag.FlagSet {
 	fs := newFlagSet("mcp")
 	fs.Var((*pluginList)(&cfg.Plugins), "plugin", "load the plugin whose manifest is at `MANIFEST` (repeatable)")
+	cfg.Limits.bind(fs)
 	fs.Var(&cfg.LogLevel, "log-level", logLevelUsage)
 	return fs
 }
@@ -50,6 +53,9 @@ func parseMCP(args []string, stdout io.Writer) (cfg mcpConfig, help bool, err er
 	}
 	if fs.NArg() > 0 {
 		return mcpConfig{}, false, usagef("mcp", "unexpected argument %q", fs.Arg(0))
+	}
+	if err := cfg.Limits.check("mcp"); err != nil {
+		return mcpConfig{}, false, err
 	}
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "log-level" })
@@ -87,7 +93,10 @@ func runMCP(ctx context.Context, cfg mcpConfig, stdin io.Reader, stdout, stderr 
 		}
 		log.Info("plugin loaded", "plugin", m.Name, "manifest", path)
 	}
-	srv := mcpserver.New(mcpserver.Options{Plugins: plugins, Logger: log, Version: version})
+	srv := mcpserver.New(mcpserver.Options{
+		Plugins: plugins, Logger: log, Version: version,
+		MaxSessions: cfg.Limits.MaxSessions, MaxMemory: int64(cfg.Limits.MaxMemory), MaxCells: cfg.Limits.MaxCells,
+	})
 	t := &mcp.IOTransport{Reader: interruptible(stdin), Writer: nopWriteCloser{stdout}}
 	return srv.Serve(ctx, t)
 }

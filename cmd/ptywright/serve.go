@@ -17,7 +17,7 @@ import (
 	"ptywright/rpc"
 )
 
-const serveSynopsis = "serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load] [--engine vtcore|xvt] [--log-level LEVEL]"
+const serveSynopsis = "serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load] [--engine vtcore|xvt] [--max-sessions N] [--max-memory BYTES] [--max-cells N] [--log-level LEVEL]"
 
 const serveDetails = `Serves JSON-RPC 2.0 over stdin/stdout (--stdio) or a local socket
 (--socket: a Unix socket path, or a Windows named pipe \\.\pipe\NAME).
@@ -56,6 +56,8 @@ type serveConfig struct {
 	// LogLevel is the least level logged on stderr (--log-level, else
 	// $PTYWRIGHT_LOG, else info).
 	LogLevel logLevel
+	// Limits are --max-sessions, --max-memory and --max-cells.
+	Limits limitFlags
 }
 
 // serveFlags binds the serve flags to cfg.
@@ -68,6 +70,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.Var((*pluginList)(&cfg.Plugins), "plugin", "load the plugin whose manifest is at `MANIFEST` (repeatable)")
 	fs.BoolVar(&cfg.AllowPluginLoad, "allow-plugin-load", false, "let clients load and unload plugins (plugin.load, plugin.unload)")
 	fs.StringVar(&cfg.Engine, "engine", "", "terminal emulator of the sessions created without one: `vtcore|xvt`, default vtcore")
+	cfg.Limits.bind(fs)
 	fs.Var(&cfg.LogLevel, "log-level", logLevelUsage)
 	return fs
 }
@@ -96,6 +99,9 @@ func parseServe(args []string, stdout io.Writer) (cfg serveConfig, help bool, er
 			return serveConfig{}, false, usagef("serve", "--engine: %s", fe.Reason)
 		}
 		return serveConfig{}, false, usagef("serve", "--engine: %v", err)
+	}
+	if err := cfg.Limits.check("serve"); err != nil {
+		return serveConfig{}, false, err
 	}
 	if err := resolveLogLevel("serve", set["log-level"], &cfg.LogLevel); err != nil {
 		return serveConfig{}, false, err
@@ -143,6 +149,9 @@ func runServe(ctx context.Context, cfg serveConfig, stdin io.Reader, stdout, std
 		Version:         version,
 		Framing:         rpc.Framing(cfg.Framing),
 		Engine:          ptywright.Engine(cfg.Engine),
+		MaxSessions:     cfg.Limits.MaxSessions,
+		MaxMemory:       int64(cfg.Limits.MaxMemory),
+		MaxCells:        cfg.Limits.MaxCells,
 	})
 	defer srv.Close() // Closed below; this covers a panic.
 
