@@ -108,6 +108,25 @@ func (e *inputError) Is(target error) bool { return target == ErrInvalidParams }
 
 func (e *inputError) Unwrap() error { return e.wrapped }
 
+// InputError is input that did not all reach the program: Written of Len
+// bytes went in before Err (ErrTimeout or ErrCancelled from the caller's
+// context, ErrProcessExited, ErrSessionClosed, or the write's own failure)
+// stopped it. The program may have read the first Written bytes; the rest
+// were never sent.
+type InputError struct {
+	Written int
+	Len     int
+	Err     error
+}
+
+// Error says what stopped the input and how much of it went in.
+func (e *InputError) Error() string {
+	return fmt.Sprintf("%v: %d of %d bytes of input written", e.Err, e.Written, e.Len)
+}
+
+// Unwrap returns Err, so errors.Is(err, ErrTimeout) and the like match.
+func (e *InputError) Unwrap() error { return e.Err }
+
 // CapacityError is the ErrCapacity of a cap a server sets for itself
 // (rather than one the host ran out of): which limit, its value and what
 // is in use. Limit is "sessions" (the open sessions, Max and InUse
@@ -120,6 +139,7 @@ type CapacityError struct {
 	InUse int64
 }
 
+// Error names the limit, its value and what is in use.
 func (e *CapacityError) Error() string {
 	switch e.Limit {
 	case "memory":

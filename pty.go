@@ -118,7 +118,9 @@ type Session struct {
 	stop    chan struct{} // closed by Close: ends the reply writer
 	wg      sync.WaitGroup
 
-	wmu sync.Mutex // serialises writes to the PTY
+	// wsem is held by the one write to the PTY under way; writers wait
+	// for it in arrival order, each with its own context.
+	wsem chan struct{}
 
 	mu         sync.Mutex
 	tr         *transcript
@@ -166,6 +168,7 @@ func Start(opts Options) (*Session, error) {
 		marker:     proctree.NewMarker(),
 		start:      time.Now(),
 		replies:    make(chan []byte, 64),
+		wsem:       make(chan struct{}, 1),
 		stop:       make(chan struct{}),
 		tr:         newTranscript(opts.TranscriptMaxChars),
 		changed:    make(chan struct{}),
@@ -273,6 +276,8 @@ func (s *Session) waitLoop() {
 	// waiting so.
 	close(s.childGone)
 	_ = s.proc.master.SetReadDeadline(time.Unix(1, 0)) // Closed already: the reader has stopped.
+	// And a write waiting for the child to read gives up: nobody will.
+	_ = s.proc.master.SetWriteDeadline(time.Unix(1, 0)) // Closed already: no write can wait.
 	// A grandchild may keep the tty open, so EOF may never come: give the
 	// reader a short while to drain what the child wrote before it exited.
 	t := time.NewTimer(250 * time.Millisecond)
@@ -310,37 +315,62 @@ func (s *Session) writeReplies() {
 			return
 		case b := <-s.replies:
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			_ = s.write(ctx, b) // Best effort: a child that stopped reading loses its replies.
+			_, _ = s.write(ctx, b) // Best effort: a child that stopped reading loses its replies.
 			cancel()
 		}
 	}
 }
 
-// write sends b to the child. It gives up when ctx ends or the session closes.
-func (s *Session) write(ctx context.Context, b []byte) error {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	if err := ctx.Err(); err != nil {
-		return cancelErr(err)
+// write sends b to the child after the writes before it and returns how
+// many bytes went in. It gives up, with an *InputError, when ctx ends, the
+// child exits or the session closes, while waiting its turn or writing.
+func (s *Session) write(ctx context.Context, b []byte) (int, error) {
+	select {
+	case s.wsem <- struct{}{}:
+	case <-ctx.Done():
+		return 0, &InputError{Len: len(b), Err: cancelErr(ctx.Err())}
+	case <-s.stop:
+		return 0, &InputError{Len: len(b), Err: ErrSessionClosed}
+	case <-s.childGone:
+		return 0, &InputError{Len: len(b), Err: ErrProcessExited}
+	}
+	defer func() { <-s.wsem }()
+	return s.writeHeld(ctx, b)
+}
+
+// writeHeld is write once the caller holds wsem.
+func (s *Session) writeHeld(ctx context.Context, b []byte) (int, error) {
+	switch {
+	case ctx.Err() != nil:
+		return 0, &InputError{Len: len(b), Err: cancelErr(ctx.Err())}
+	case isDone(s.childGone):
+		// The kernel would take the bytes without complaint, for nobody.
+		return 0, &InputError{Len: len(b), Err: ErrProcessExited}
 	}
 	stop := context.AfterFunc(ctx, func() {
 		_ = s.proc.master.SetWriteDeadline(time.Unix(1, 0)) // Best effort: unblocks the write below.
 	})
-	_, err := s.proc.master.Write(b)
-	if !stop() {
-		// The deadline may have been set; clear it for the next writer.
+	var n int
+	err := s.proc.writeInput(b, &n)
+	if !stop() && !isDone(s.childGone) {
+		// ctx's deadline may have been set; clear it for the next writer
+		// (after the child's exit waitLoop's stays: no write may block).
 		_ = s.proc.master.SetWriteDeadline(time.Time{})
-		if ctx.Err() != nil {
-			return cancelErr(ctx.Err())
-		}
 	}
-	if errors.Is(err, os.ErrClosed) {
-		return ErrSessionClosed
+	if err == nil {
+		return n, nil
 	}
-	if err != nil {
-		return fmt.Errorf("ptywright: write input: %w", err)
+	switch {
+	case errors.Is(err, os.ErrClosed):
+		err = ErrSessionClosed
+	case isDone(s.childGone) && errors.Is(err, os.ErrDeadlineExceeded):
+		err = ErrProcessExited
+	case ctx.Err() != nil:
+		err = cancelErr(ctx.Err())
+	default:
+		err = fmt.Errorf("ptywright: write input: %w", err)
 	}
-	return nil
+	return n, &InputError{Written: n, Len: len(b), Err: err}
 }
 
 func cancelErr(err error) error {
@@ -365,9 +395,24 @@ func (s *Session) Send(ctx context.Context, a Action) error {
 type Written struct {
 	Bytes    int    `json:"bytes"`
 	Sequence uint64 `json:"sequence"`
+	// Signalled says an interrupt was delivered as SIGINT to the
+	// terminal's foreground process group, as the line discipline would
+	// deliver a ^C, because another write held the terminal's input (a
+	// large paste into a program that stopped reading): a ^C queued behind
+	// it would never arrive. Bytes is 0 then.
+	Signalled bool `json:"signalled,omitempty"`
 }
 
 // Perform performs an action like Send and reports what it wrote.
+//
+// Writes to the program go one at a time, in the order they come, each
+// within its own ctx: one that cannot finish (a program that stopped
+// reading) ends at ctx's deadline, or at the child's exit or Close, with an
+// *InputError saying how many bytes went in. An interrupt that finds
+// another write under way is delivered as the line discipline would
+// deliver a ^C when the terminal turns it into a signal (ISIG set): SIGINT
+// to the foreground process group, at once (Written.Signalled); otherwise
+// it waits its turn like any input.
 func (s *Session) Perform(ctx context.Context, a Action) (Written, error) {
 	if err := a.Validate(); err != nil {
 		return Written{}, err
@@ -394,12 +439,29 @@ func (s *Session) Perform(ctx context.Context, a Action) (Written, error) {
 	if !ok {
 		return w, fmt.Errorf("ptywright: action %q has no input bytes", a.Type)
 	}
-	s.rec.input(b) // Recorded as sent, before the echo can come back.
-	if err := s.write(ctx, b); err != nil {
-		return w, err
+	if a.Type == ActionInterrupt {
+		select {
+		case s.wsem <- struct{}{}:
+			defer func() { <-s.wsem }()
+			s.rec.input(b)
+			n, err := s.writeHeld(ctx, b)
+			w.Bytes = n
+			return w, err
+		default:
+			signalled, err := s.proc.interruptBySignal()
+			if err != nil {
+				return w, fmt.Errorf("ptywright: interrupt: %w", err)
+			}
+			if signalled {
+				w.Signalled = true
+				return w, nil
+			}
+		}
 	}
-	w.Bytes = len(b)
-	return w, nil
+	s.rec.input(b) // Recorded as sent, before the echo can come back.
+	n, err := s.write(ctx, b)
+	w.Bytes = n
+	return w, err
 }
 
 // Resize changes the terminal size; the program receives SIGWINCH, and

@@ -6,10 +6,20 @@ import "golang.org/x/sys/unix"
 // that the line discipline's erase (Backspace in cooked mode) removes a
 // whole UTF-8 character rather than its last byte.
 func setIUTF8(fd uintptr) error {
+	return updateTermios(fd, func(t *unix.Termios) { t.Iflag |= unix.IUTF8 })
+}
+
+// getTermios reads the terminal's attributes (through the master, as the
+// slave's line discipline holds them).
+func getTermios(fd uintptr) (*unix.Termios, error) {
+	return unix.IoctlGetTermios(int(fd), unix.TIOCGETA)
+}
+
+func updateTermios(fd uintptr, change func(*unix.Termios)) error {
 	t, err := unix.IoctlGetTermios(int(fd), unix.TIOCGETA)
 	if err != nil {
 		return err
 	}
-	t.Iflag |= unix.IUTF8
+	change(t)
 	return unix.IoctlSetTermios(int(fd), unix.TIOCSETA, t)
 }

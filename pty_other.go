@@ -16,6 +16,10 @@ func startProcess(program string, args []string, dir string, env []string, size 
 
 func (p *process) pid() int { return 0 }
 
+func (p *process) writeInput([]byte, *int) error { return ErrUnsupported }
+
+func (p *process) interruptBySignal() (bool, error) { return false, ErrUnsupported }
+
 // outOfResources: nothing is started here, so nothing runs out.
 func outOfResources(error) bool { return false }
 

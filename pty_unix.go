@@ -161,3 +161,72 @@ func outOfResources(err error) bool {
 	}
 	return false
 }
+
+// writeInput writes b to the master, adding to *n what went in, until all
+// of it has, the write fails, or the master's write deadline passes (then
+// the error is os.ErrDeadlineExceeded and *n says how much the program
+// got). Counting each write(2) is what os.File.Write cannot do: a
+// deadline there loses how much of b was written.
+func (p *process) writeInput(b []byte, n *int) error {
+	conn, err := p.master.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var werr error
+	err = conn.Write(func(fd uintptr) bool {
+		for *n < len(b) {
+			k, err := unix.Write(int(fd), b[*n:])
+			if k > 0 {
+				*n += k
+			}
+			switch {
+			case err == unix.EAGAIN:
+				return false // Wait until the program reads, or the deadline.
+			case err == unix.EINTR:
+			case err != nil:
+				werr = err
+				return true
+			}
+		}
+		return true
+	})
+	if werr != nil {
+		return werr
+	}
+	return err
+}
+
+// interruptBySignal does what the line discipline does with a ^C when
+// ISIG is set and VINTR is ^C: SIGINT to the terminal's foreground process
+// group. It reports false, doing nothing, when the terminal would not turn
+// ^C into a signal (raw mode, another VINTR).
+func (p *process) interruptBySignal() (bool, error) {
+	conn, err := p.master.SyscallConn()
+	if err != nil {
+		return false, err
+	}
+	var pgrp int
+	var ioErr error
+	signals := false
+	if err := conn.Control(func(fd uintptr) {
+		t, err := getTermios(fd)
+		if err != nil {
+			ioErr = err
+			return
+		}
+		if t.Lflag&unix.ISIG == 0 || t.Cc[unix.VINTR] != 0x03 {
+			return
+		}
+		signals = true
+		pgrp, ioErr = unix.IoctlGetInt(int(fd), unix.TIOCGPGRP)
+	}); err != nil {
+		return false, err
+	}
+	if ioErr != nil || !signals {
+		return false, ioErr
+	}
+	if pgrp <= 0 {
+		return false, nil
+	}
+	return true, unix.Kill(-pgrp, unix.SIGINT)
+}

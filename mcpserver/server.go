@@ -42,6 +42,10 @@ type Options struct {
 	MaxCells    int
 }
 
+// DefaultInputTimeout bounds session_send: input to a program that stopped
+// reading fails after it, saying how many bytes went in.
+const DefaultInputTimeout = 10 * time.Second
+
 // DefaultWaitTimeout is session_wait's timeout when timeout_ms is omitted.
 const DefaultWaitTimeout = 30 * time.Second
 

@@ -192,6 +192,10 @@ func (c *client) sessionSend(ctx context.Context, _ *mcp.CallToolRequest, in ses
 	if err != nil {
 		return nil, sessionSendOut{}, err
 	}
+	// A program that stopped reading must not hold the call forever: the
+	// error says how much of the input went in.
+	ctx, cancel := context.WithTimeout(ctx, DefaultInputTimeout)
+	defer cancel()
 	out := sessionSendOut{Sent: true, Keys: len(keys)}
 	first := true
 	perform := func(a ptywright.Action) error {

@@ -114,6 +114,9 @@ type sendParams struct {
 	Adapter string          `json:"adapter" rpc:"required"`
 	Intent  string          `json:"intent" rpc:"required"`
 	Params  json.RawMessage `json:"params"`
+	// TimeoutMs bounds the send, the plugin's hooks and the writes
+	// included (default DefaultInputTimeout).
+	TimeoutMs *int64 `json:"timeout_ms"`
 }
 
 func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, error) {
@@ -124,11 +127,17 @@ func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err := checkIntent("intent", p.Intent, "params", p.Params); err != nil {
 		return nil, err
 	}
+	timeout, err := waitTimeout("timeout_ms", p.TimeoutMs, DefaultInputTimeout)
+	if err != nil {
+		return nil, err
+	}
 	a, err := s.adapterFor("adapter.send", p.Adapter)
 	if err != nil {
 		return nil, err
 	}
 	holdNotifications(ctx, a.e)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	res, err := a.h.Send(ctx, p.Intent, p.Params)
 	if err != nil {
 		// What was delivered before the failure is said, as for a turn.

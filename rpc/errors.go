@@ -141,6 +141,13 @@ type capacityData struct {
 	InUse int64  `json:"in_use,omitempty"`
 }
 
+// inputData is the data of an error of input that did not all go in:
+// written of bytes reached the program.
+type inputData struct {
+	Written int `json:"written"`
+	Bytes   int `json:"bytes"`
+}
+
 // toWire converts a handler's error into the error object sent to the
 // client. The message is redacted with the default policy: an error may
 // quote a parameter or screen text holding a secret.
@@ -174,11 +181,14 @@ func toWire(err error) *Error {
 	var de *dataError
 	var we *ptywright.WaitError
 	var ce *ptywright.CapacityError
+	var ie *ptywright.InputError
 	switch {
 	case errors.As(err, &de):
 		data = de.data
 	case errors.As(err, &ce):
 		data = capacityData{Limit: ce.Limit, Max: ce.Max, InUse: ce.InUse}
+	case errors.As(err, &ie):
+		data = inputData{Written: ie.Written, Bytes: ie.Len}
 	case errors.Is(err, ptywright.ErrCapacity):
 		data = capacityData{Limit: "host"}
 	case errors.As(err, &we):

@@ -17,6 +17,11 @@ const DefaultWaitTimeout = 30 * time.Second
 // MaxWaitTimeout bounds timeout_ms: a larger value is a mistake, not a plan.
 const MaxWaitTimeout = 24 * time.Hour
 
+// DefaultInputTimeout bounds session.input's and adapter.send's write when
+// timeout_ms is omitted: input to a program that stopped reading answers
+// -32001, saying how much went in, instead of blocking forever.
+const DefaultInputTimeout = 10 * time.Second
+
 type createParams struct {
 	Program     string            `json:"program" rpc:"required"`
 	Args        []string          `json:"args"`
@@ -202,6 +207,9 @@ type sessionParams struct {
 type inputParams struct {
 	Session string           `json:"session" rpc:"required"`
 	Action  ptywright.Action `json:"action" rpc:"required"`
+	// TimeoutMs bounds the write, the wait for the writes before it
+	// included (default DefaultInputTimeout).
+	TimeoutMs *int64 `json:"timeout_ms"`
 }
 
 // inputResult is session.input's result: the reference's sent, plus the
@@ -211,6 +219,9 @@ type inputResult struct {
 	Sent     bool   `json:"sent"`
 	Bytes    int    `json:"bytes"`
 	Sequence uint64 `json:"sequence"`
+	// Signalled: an interrupt went as SIGINT to the foreground process
+	// group because another write held the input (ptywright.Written).
+	Signalled bool `json:"signalled,omitempty"`
 }
 
 func (s *Server) sessionInput(ctx context.Context, _ *conn, raw []byte) (any, error) {
@@ -225,15 +236,21 @@ func (s *Server) sessionInput(ctx context.Context, _ *conn, raw []byte) (any, er
 	case ptywright.ActionResize:
 		use = "adapter.send with an intent of its plugin"
 	}
+	timeout, err := waitTimeout("timeout_ms", p.TimeoutMs, DefaultInputTimeout)
+	if err != nil {
+		return nil, err
+	}
 	e, err := s.mutable(ctx, p.Session, "session.input", use)
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	w, err := e.sess.Perform(ctx, p.Action)
 	if err != nil {
 		return nil, err
 	}
-	return inputResult{Sent: true, Bytes: w.Bytes, Sequence: w.Sequence}, nil
+	return inputResult{Sent: true, Bytes: w.Bytes, Sequence: w.Sequence, Signalled: w.Signalled}, nil
 }
 
 type waitParams struct {
