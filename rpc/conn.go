@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"time"
 )
 
 // MaxInFlight bounds the requests (a batch counts as one) one connection may
@@ -15,10 +16,21 @@ import (
 // that connection until one finishes.
 const MaxInFlight = 64
 
-// conn serves one client: the calling goroutine reads frames, each request
+// closeGrace bounds how long a connection that is ending (the server
+// closes, or its context ends) keeps writing the answers of its cancelled
+// requests to a peer that does not read them: then the stream is closed.
+const closeGrace = 2 * time.Second
+
+// hangupPoll is how often a connection whose peer stopped sending (EOF)
+// while requests are still running checks whether the peer is gone
+// entirely (hangup.go).
+const hangupPoll = 100 * time.Millisecond
+
+// conn serves one client: a reader goroutine reads frames, each request
 // runs in its own goroutine, and one writer goroutine writes responses and
 // then notifications, so a long session.wait never holds up the requests
-// behind it.
+// behind it. The goroutine that called serve sees the connection through
+// its end (see serve).
 type conn struct {
 	srv    *Server
 	id     uint64
@@ -26,13 +38,21 @@ type conn struct {
 	rwc    io.ReadWriteCloser
 	reader FrameReader
 	writer FrameWriter
+	// hangup reports whether the peer is gone entirely, not only done
+	// sending; nil when the transport cannot tell (hangup.go).
+	hangup func() bool
 
-	ctx    context.Context // cancelled when the connection or the server ends
-	cancel context.CancelFunc
+	// ctx is what requests run under: cancelled when the server closes,
+	// the context given to Serve or ServeConn ends, a write fails, or the
+	// peer is gone; cancel records why.
+	ctx    context.Context
+	cancel context.CancelCauseFunc
 
 	sem        chan struct{} // one token per request in flight
 	held       *byteBudget   // the bytes of the requests in flight
 	reqs       sync.WaitGroup
+	reqsMu     sync.Mutex    // orders reqs.Add against the end's reqs.Wait
+	stopped    bool          // no request starts any more (under reqsMu)
 	out        chan response // encoded responses for the writer
 	idle       chan struct{} // closed when reading ended and all requests finished
 	writerDone chan struct{}
@@ -40,6 +60,13 @@ type conn struct {
 
 	notes *notifier
 }
+
+// Why a connection's requests were cancelled (context.Cause of conn.ctx).
+var (
+	errPeerGone    = errors.New("rpc: the peer is gone")
+	errWriteFailed = errors.New("rpc: a write failed")
+	errConnClosing = errors.New("rpc: the connection is closing")
+)
 
 // response is an encoded response (or batch of them) for the writer, and
 // the notification holds its request took (hold.go), which the writer
@@ -49,39 +76,155 @@ type response struct {
 	holds *holds
 }
 
+// serve runs the connection to its end:
+//
+//   - The peer stops sending (EOF): the requests already read run to their
+//     end and are answered, so `printf '...' | ptywright serve --stdio`
+//     gets its answers; but once the peer is gone entirely (hangup.go:
+//     checked at the EOF and every hangupPoll after it) they are cancelled
+//     at once, as adapter.cancel_wait would cancel them, since nobody is
+//     left to read their answers.
+//   - Reading fails otherwise (a reset), or a write fails: the requests
+//     are cancelled at once.
+//   - ctx ends or the server closes: no new request starts, the requests
+//     running are cancelled, and their answers (-32005 for a wait, with
+//     its evidence) are written before the stream closes, for at most
+//     closeGrace to a peer that does not read them.
+//
+// The stream is closed only after the writer has finished, so a request
+// the connection started always gets its answer unless the peer is gone.
 func (c *conn) serve() error {
 	c.srv.reg.subscribe(c.notes)
 	defer c.srv.reg.unsubscribe(c.notes)
 	defer c.srv.events.Subscribe(c.notes.postEvent)()
 	go c.writeLoop()
-	// Closing the stream is what unblocks a read in progress.
-	stop := context.AfterFunc(c.ctx, func() { _ = c.rwc.Close() }) // Best effort: the error surfaces as a read error.
-	readErr := c.readLoop()
-	c.reqs.Wait()
+	// A peer that does not read the answers must not hold the end up: the
+	// stream is closed closeGrace after cancellation, which fails the
+	// blocked write.
+	graceDone := make(chan struct{})
+	stopGrace := context.AfterFunc(c.ctx, func() {
+		defer close(graceDone)
+		t := time.NewTimer(closeGrace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			c.log.Debug("the peer reads no answers; closing the connection")
+			_ = c.rwc.Close() // Best effort: unblocks the writer with an error.
+		case <-c.writerDone:
+		}
+	})
+	readDone := make(chan error, 1)
+	go func() { readDone <- c.readLoop() }()
+	var readErr error
+	reading := true
+	select {
+	case readErr = <-readDone:
+		reading = false
+	case <-c.ctx.Done():
+	}
+	var hangup func() bool
+	switch {
+	case reading:
+		// Cancelled: the reader is still blocked in a read, which the
+		// close below ends.
+	case readErr != nil:
+		// The transport failed (a connection reset, say): nobody is left
+		// to answer.
+		c.cancel(errPeerGone)
+	case c.hangup != nil && c.hangup():
+		c.cancel(errPeerGone)
+	default:
+		hangup = c.hangup
+	}
+	c.stopRequests()
+	c.awaitRequests(hangup)
 	close(c.idle)
 	<-c.writerDone
-	stop()
-	c.cancel()
+	if !stopGrace() {
+		<-graceDone
+	}
+	c.cancel(errConnClosing)
 	_ = c.rwc.Close() // Best effort: the connection is finished either way.
+	if reading {
+		<-readDone // The close ended its read.
+	}
 	switch {
 	case c.srv.isClosed():
 		return ErrServerClosed
 	case c.writeErr != nil:
 		return c.writeErr
+	case reading:
+		return context.Canceled
+	case errors.Is(context.Cause(c.ctx), errPeerGone) && readErr == nil:
+		return nil // A client that hangs up is no error.
 	}
 	return readErr
 }
 
+// stopRequests makes sure no request starts any more, so awaitRequests
+// waits for a fixed set.
+func (c *conn) stopRequests() {
+	c.reqsMu.Lock()
+	c.stopped = true
+	c.reqsMu.Unlock()
+}
+
+// startRequest counts a request in unless the connection is ending.
+func (c *conn) startRequest() bool {
+	c.reqsMu.Lock()
+	defer c.reqsMu.Unlock()
+	if c.stopped {
+		return false
+	}
+	c.reqs.Add(1)
+	return true
+}
+
+// awaitRequests waits for the requests in flight. With hangup set (the
+// peer stopped sending but may still read), it checks every hangupPoll
+// whether the peer is gone entirely, and then cancels them.
+func (c *conn) awaitRequests(hangup func() bool) {
+	if hangup == nil {
+		c.reqs.Wait()
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		c.reqs.Wait()
+		close(done)
+	}()
+	t := time.NewTicker(hangupPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			if c.ctx.Err() == nil && hangup() {
+				c.log.Debug("the peer hung up; cancelling its requests")
+				c.cancel(errPeerGone)
+			}
+		}
+	}
+}
+
 // readLoop reads until the end of the stream, a fatal framing error, or
 // cancellation. Framing errors it can recover from are answered and skipped.
+// An end of the stream (or a fatal framing error) returns nil.
 func (c *conn) readLoop() error {
 	for {
 		frame, err := c.reader.ReadFrame()
+		if c.ctx.Err() != nil {
+			return c.ctx.Err() // The frame (or error) came too late.
+		}
 		if err != nil {
 			var fe *FrameError
 			if errors.As(err, &fe) {
 				c.log.Debug("bad frame", "err", redact(fe.Error()))
-				c.out <- response{b: encodeResponse(nil, nil, fe)}
+				select {
+				case c.out <- response{b: encodeResponse(nil, nil, fe)}:
+				case <-c.writerDone:
+				}
 				if fe.Fatal {
 					return nil
 				}
@@ -89,9 +232,6 @@ func (c *conn) readLoop() error {
 			}
 			if errors.Is(err, io.EOF) {
 				return nil
-			}
-			if c.ctx.Err() != nil {
-				return c.ctx.Err()
 			}
 			return fmt.Errorf("rpc: read: %w", err)
 		}
@@ -106,7 +246,11 @@ func (c *conn) readLoop() error {
 			c.held.release(size)
 			return c.ctx.Err()
 		}
-		c.reqs.Add(1)
+		if !c.startRequest() {
+			<-c.sem
+			c.held.release(size)
+			return c.ctx.Err()
+		}
 		go func() {
 			defer c.reqs.Done()
 			defer c.held.release(size) // The frame is garbage once the request is done.
@@ -210,7 +354,7 @@ func (c *conn) writeLoop() {
 			failed = true
 			c.writeErr = fmt.Errorf("rpc: write: %w", err)
 			c.log.Debug("write failed; closing the connection", "err", redact(err.Error()))
-			c.cancel()
+			c.cancel(errWriteFailed)
 		}
 	}
 	writeFrame := func(b []byte) {

@@ -105,7 +105,8 @@ type Server struct {
 	closed    bool
 	nextConn  uint64
 	listeners map[net.Listener]struct{}
-	conns     sync.WaitGroup // connections being served
+	live      map[*conn]struct{} // connections being served, for Close
+	conns     sync.WaitGroup     // connections being served
 
 	closeOnce sync.Once
 	closeErr  error
@@ -138,6 +139,7 @@ func NewServer(opts Options) *Server {
 		ctx:       ctx,
 		cancel:    cancel,
 		listeners: make(map[net.Listener]struct{}),
+		live:      make(map[*conn]struct{}),
 
 		maxInFlightBytes: MaxInFlightBytes,
 	}
@@ -149,8 +151,12 @@ func NewServer(opts Options) *Server {
 // ServeConn serves one client on rwc until the client ends the stream, ctx
 // is cancelled or the server closes. Requests still running when the client
 // ends the stream are finished and answered first, so
-// `printf '...' | ptywright serve --stdio` gets its response. ServeConn
-// closes rwc. A clean end returns nil.
+// `printf '...' | ptywright serve --stdio` gets its response, unless the
+// client is gone entirely: on stdio, when stdout is a pipe whose reader
+// closed (or a socket or terminal that hung up), they are cancelled at
+// once (see docs/protocol.md, Connections). When ctx is cancelled or the
+// server closes, the requests running are cancelled and answered before
+// rwc closes. ServeConn closes rwc. A clean end returns nil.
 func (s *Server) ServeConn(ctx context.Context, rwc io.ReadWriteCloser, framing Framing) error {
 	if _, err := ParseFraming(string(framing)); err != nil {
 		_ = rwc.Close() // Best effort: refused.
@@ -161,7 +167,7 @@ func (s *Server) ServeConn(ctx context.Context, rwc io.ReadWriteCloser, framing 
 		return ErrServerClosed
 	}
 	defer s.conns.Done()
-	return s.newConn(ctx, rwc, framing).serve()
+	return s.serveConn(s.newConn(ctx, rwc, framing))
 }
 
 // addConn counts a connection in, unless the server is closed.
@@ -176,24 +182,24 @@ func (s *Server) addConn() bool {
 }
 
 func (s *Server) newConn(ctx context.Context, rwc io.ReadWriteCloser, framing Framing) *conn {
+	cctx, cancel := context.WithCancelCause(ctx)
+	stopOnClose := context.AfterFunc(s.ctx, func() { cancel(ErrServerClosed) })
 	s.mu.Lock()
 	s.nextConn++
 	id := s.nextConn
-	s.mu.Unlock()
-	cctx, cancel := context.WithCancel(ctx)
-	stopOnClose := context.AfterFunc(s.ctx, cancel)
 	log := s.log.With("conn", id)
-	return &conn{
+	c := &conn{
 		srv:    s,
 		id:     id,
 		log:    log,
 		rwc:    rwc,
 		reader: framing.Reader(rwc),
 		writer: framing.Writer(rwc),
+		hangup: hangupProbe(rwc),
 		ctx:    cctx,
-		cancel: func() {
+		cancel: func(cause error) {
 			stopOnClose()
-			cancel()
+			cancel(cause)
 		},
 		sem:        make(chan struct{}, MaxInFlight),
 		held:       newByteBudget(s.maxInFlightBytes),
@@ -202,6 +208,19 @@ func (s *Server) newConn(ctx context.Context, rwc io.ReadWriteCloser, framing Fr
 		writerDone: make(chan struct{}),
 		notes:      newNotifier(log, s.reg),
 	}
+	s.live[c] = struct{}{}
+	s.mu.Unlock()
+	return c
+}
+
+// serveConn serves c and forgets it once it ended.
+func (s *Server) serveConn(c *conn) error {
+	defer func() {
+		s.mu.Lock()
+		delete(s.live, c)
+		s.mu.Unlock()
+	}()
+	return c.serve()
 }
 
 // Serve accepts connections on l until ctx is cancelled or the server
@@ -263,7 +282,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		}
 		go func() {
 			defer s.conns.Done()
-			err := s.newConn(ctx, nc, framing).serve()
+			err := s.serveConn(s.newConn(ctx, nc, framing))
 			if err != nil && !errors.Is(err, ErrServerClosed) && !errors.Is(err, context.Canceled) {
 				s.log.Debug("connection ended", "err", redact(err.Error()))
 			}
@@ -286,6 +305,12 @@ func (s *Server) isClosed() bool {
 // ListenUnix created), ends every connection, closes every session (SIGTERM,
 // grace, SIGKILL, reap) and every adapter, and waits for all of it. It is
 // safe to call more than once; later calls return the first result.
+//
+// Every request a connection has started is answered before its
+// connection closes: Close cancels them first (a wait answers -32005 with
+// its evidence) and gives them up to closeGrace to finish before it
+// closes the sessions, and a connection writes their answers before it
+// closes its stream (conn.serve).
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
@@ -296,8 +321,26 @@ func (s *Server) Close() error {
 				errs = append(errs, err)
 			}
 		}
+		live := make([]*conn, 0, len(s.live))
+		for c := range s.live {
+			live = append(live, c)
+		}
 		s.mu.Unlock()
 		s.cancel()
+		// Cancelled here rather than by the AfterFunc on s.ctx, which runs
+		// in a goroutine of its own: a wait must see its cancellation
+		// before its session closes, or it answers "session closed".
+		for _, c := range live {
+			c.cancel(ErrServerClosed)
+		}
+		grace, stop := context.WithTimeout(context.Background(), closeGrace)
+		for _, c := range live {
+			select {
+			case <-c.idle:
+			case <-grace.Done():
+			}
+		}
+		stop()
 		// Closing the sessions first ends the adapters' waits, which hold
 		// their handles' locks.
 		errs = append(errs, s.reg.closeAll())
