@@ -151,12 +151,14 @@ func (c *conn) serve() error {
 	switch {
 	case c.srv.isClosed():
 		return ErrServerClosed
+	case errors.Is(context.Cause(c.ctx), errPeerGone):
+		// A client that hangs up is no error, nor are the writes its
+		// absence failed.
+		return nil
 	case c.writeErr != nil:
 		return c.writeErr
 	case reading:
 		return context.Canceled
-	case errors.Is(context.Cause(c.ctx), errPeerGone) && readErr == nil:
-		return nil // A client that hangs up is no error.
 	}
 	return readErr
 }

@@ -3,6 +3,8 @@ package rpc
 import (
 	"bufio"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"runtime"
 	"strings"
@@ -34,6 +36,8 @@ func TestMain(m *testing.M) {
 // takes to reach a client.
 func runChild(mode string) int {
 	switch mode {
+	case "waitclient":
+		return waitClient()
 	case "stamp":
 		in := bufio.NewScanner(os.Stdin)
 		for in.Scan() {
@@ -43,6 +47,26 @@ func runChild(mode string) int {
 	}
 	fmt.Fprintf(os.Stderr, "unknown child mode %q\n", mode)
 	return 2
+}
+
+// waitClient is a client that queues one session.wait that never matches
+// on the socket $PTYWRIGHT_RPC_TEST_SOCKET, for the session
+// $PTYWRIGHT_RPC_TEST_SESSION, says "sent" and then waits to be killed.
+func waitClient() int {
+	nc, err := net.Dial("unix", os.Getenv("PTYWRIGHT_RPC_TEST_SOCKET"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer nc.Close()
+	_, err = fmt.Fprintf(nc, `{"jsonrpc":"2.0","id":1,"method":"session.wait","params":{"session":%q,"matcher":{"type":"contains_text","value":"never"},"timeout_ms":30000}}`+"\n", os.Getenv("PTYWRIGHT_RPC_TEST_SESSION"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println("sent")
+	_, _ = io.Copy(io.Discard, os.Stdin) // until killed
+	return 0
 }
 
 // ourGoroutines waits up to d for goroutines running ptywright code (root
