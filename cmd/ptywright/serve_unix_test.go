@@ -138,8 +138,9 @@ type response struct {
 	Method string          `json:"method"`
 	Result json.RawMessage `json:"result"`
 	Error  *struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
+		Code    int64           `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
 	} `json:"error"`
 }
 
