@@ -9,8 +9,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"ptywright/mcpserver"
 	"ptywright/plugins"
 )
@@ -97,7 +95,9 @@ func runMCP(ctx context.Context, cfg mcpConfig, stdin io.Reader, stdout, stderr 
 		Plugins: plugins, Logger: log, Version: version,
 		MaxSessions: cfg.Limits.MaxSessions, MaxMemory: int64(cfg.Limits.MaxMemory), MaxCells: cfg.Limits.MaxCells,
 	})
-	t := &mcp.IOTransport{Reader: interruptible(stdin), Writer: nopWriteCloser{stdout}}
+	// Lines that are no MCP message are answered and skipped, not the
+	// end of the connection and of every session it started.
+	t := &mcpserver.IOTransport{Reader: interruptible(stdin), Writer: nopWriteCloser{stdout}, Logger: log}
 	return srv.Serve(ctx, t)
 }
 

@@ -3,10 +3,13 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -76,4 +79,100 @@ func TestMCPCommandUsage(t *testing.T) {
 	// A client that sends nothing and hangs up is no error.
 	res = runBinary(t, strings.NewReader(""), "mcp")
 	require.Equal(t, 0, res.code, res.stderr)
+}
+
+// `ptywright mcp` survives lines that are no MCP message (issue 38: it
+// exited 1 on the first): `hello`, `[]`, `null`, a batch and a line over
+// 16 MiB are each answered with a JSON-RPC error of id null, and then
+// tools/list answers and the session started before them still runs.
+func TestMCPCommandSurvivesBadFrames(t *testing.T) {
+	cmd := exec.Command(pwBin, "mcp")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	in, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill() // Best effort: the test failed first.
+			_ = cmd.Wait()
+		}
+	})
+	out := bufio.NewReader(stdout)
+	type message struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Code    int64  `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	read := func() message {
+		t.Helper()
+		for {
+			line, err := out.ReadBytes('\n')
+			require.NoError(t, err, "stderr:\n%s", stderr.String())
+			var m message
+			require.NoError(t, json.Unmarshal(line, &m), "%s", line)
+			if m.Method == "" {
+				return m
+			}
+		}
+	}
+	call := func(id int, method string, params any) json.RawMessage {
+		t.Helper()
+		b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+		require.NoError(t, err)
+		_, err = in.Write(append(b, '\n'))
+		require.NoError(t, err)
+		m := read()
+		require.Equal(t, strconv.Itoa(id), string(m.ID))
+		require.Nil(t, m.Error, "%s", method)
+		return m.Result
+	}
+	call(1, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "raw", "version": "0"}})
+	_, err = io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	require.NoError(t, err)
+	var started struct {
+		StructuredContent struct {
+			Session string `json:"session"`
+		} `json:"structuredContent"`
+	}
+	require.NoError(t, json.Unmarshal(call(2, "tools/call", map[string]any{"name": "session_start", "arguments": map[string]any{"program": "sh", "args": []string{"-c", "echo alive; exec cat"}}}), &started))
+	require.NotEmpty(t, started.StructuredContent.Session)
+
+	bad := []struct {
+		line string
+		code int64
+	}{
+		{"hello", -32700},
+		{"[]", -32600},
+		{"null", -32600},
+		{`[{"jsonrpc":"2.0","id":90,"method":"tools/list"}]`, -32600},
+		{`{"jsonrpc":"2.0","id":91,"method":"tools/list","params":{"pad":"` + strings.Repeat("x", 16<<20) + `"}}`, -32600},
+	}
+	go func() {
+		for _, b := range bad {
+			if _, err := io.WriteString(in, b.line+"\n"); err != nil {
+				return
+			}
+		}
+	}()
+	for _, b := range bad {
+		m := read()
+		require.Equal(t, "null", string(m.ID), "%.40s", b.line)
+		require.NotNil(t, m.Error, "%.40s", b.line)
+		require.Equal(t, b.code, m.Error.Code, "%.40s: %s", b.line, m.Error.Message)
+	}
+	require.Contains(t, string(call(3, "tools/list", nil)), `"session_start"`)
+	call(4, "tools/call", map[string]any{"name": "session_send", "arguments": map[string]any{"session": started.StructuredContent.Session, "text": "still-here", "keys": []string{"enter"}}})
+	res := call(5, "tools/call", map[string]any{"name": "session_wait", "arguments": map[string]any{"session": started.StructuredContent.Session, "text": "still-here"}})
+	require.Contains(t, string(res), `"matched":true`)
+	require.Contains(t, string(res), "alive")
+
+	require.NoError(t, in.Close())
+	require.NoError(t, cmd.Wait(), "stderr:\n%s", stderr.String())
 }
