@@ -14,6 +14,12 @@
 // (or the server's context ends) every session and adapter it started is
 // closed and its child reaped.
 //
+// A bad line from the client is not a disconnect. IOTransport, the
+// transport `ptywright mcp` serves stdio on, answers a line that is not
+// JSON (-32700), not a JSON-RPC 2.0 message, a batch, or longer than
+// MaxMessageBytes (-32600), with id null, and reads on; the SDK's own
+// IOTransport ends the connection, and with it the client's sessions.
+//
 // A tool that fails answers a tool result with isError set and a message
 // for the model, never a protocol error; a wait that times out is not a
 // failure: it answers matched: false with the last screen. An adapter tool

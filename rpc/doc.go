@@ -11,9 +11,10 @@
 //   - errors.go: error codes, matched with errors.Is and kept through %w,
 //     and the mapping of the root package's sentinels to them;
 //   - params.go: strict params decoding that names the offending field;
-//   - conn.go: one connection: concurrent requests, one writer;
-//     budget.go: the bytes its requests in flight may hold
-//     (MaxInFlightBytes);
+//   - conn.go: one connection: concurrent requests, one writer, and its
+//     end; budget.go: the bytes its requests in flight may hold
+//     (MaxInFlightBytes); hangup.go: whether a peer that stopped sending
+//     is gone or only half-closed;
 //   - notify.go: per-connection notification subscriptions, coalesced;
 //   - hold.go: ordering: a request's notifications wait for its response;
 //   - registry.go: the sessions all connections share, and their watchers;
@@ -50,6 +51,21 @@
 // connections, and sessions with only reads or waits pending stream as they
 // change. adapter.turn, a send and a wait that may last minutes, holds
 // nothing, so its output streams while it waits. See hold.go.
+//
+// # Connections
+//
+// A connection ends when its peer is gone, not when the peer's requests
+// time out. A peer that only stopped sending (stdin's end under
+// `printf '...' | ptywright serve --stdio`, a socket's shutdown(SHUT_WR))
+// still gets the answers of the requests it sent. A peer that is gone (a
+// closed or killed socket client, which poll(2) reports as a hangup; on
+// stdio, stdout's reader gone too; a reset; a failed write) has its
+// pending requests cancelled at once, as adapter.cancel_wait would, and
+// their goroutines and the stream released. When the server closes (or
+// the context given to Serve or ServeConn ends), every request a
+// connection started is cancelled and answered before the stream closes
+// (a wait: -32005 with its evidence); Close cancels them before it closes
+// the sessions, and a peer that reads nothing is cut off after 2 s.
 //
 // # Adapters
 //

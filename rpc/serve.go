@@ -153,10 +153,11 @@ func NewServer(opts Options) *Server {
 // ends the stream are finished and answered first, so
 // `printf '...' | ptywright serve --stdio` gets its response, unless the
 // client is gone entirely: on stdio, when stdout is a pipe whose reader
-// closed (or a socket or terminal that hung up), they are cancelled at
-// once (see docs/protocol.md, Connections). When ctx is cancelled or the
-// server closes, the requests running are cancelled and answered before
-// rwc closes. ServeConn closes rwc. A clean end returns nil.
+// closed (or a socket or terminal that hung up), they are cancelled at once
+// (docs/protocol.md, "When a connection ends"). When ctx is cancelled or
+// the server closes, the requests running are cancelled and answered
+// before rwc closes. ServeConn closes rwc. A clean end, and a client that
+// hung up, return nil.
 func (s *Server) ServeConn(ctx context.Context, rwc io.ReadWriteCloser, framing Framing) error {
 	if _, err := ParseFraming(string(framing)); err != nil {
 		_ = rwc.Close() // Best effort: refused.
