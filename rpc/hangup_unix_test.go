@@ -273,3 +273,56 @@ func TestEndingConnectionCutsOffANonReader(t *testing.T) {
 	require.Less(t, took, closeGrace+patience, "Close waited on a client that does not read")
 	t.Logf("Close with a client that reads nothing took %s (closeGrace %s)", took.Round(time.Millisecond), closeGrace)
 }
+
+// TestPeerGoneCancelsAdapterCalls: a dead client's adapter.turn, which
+// holds the adapter's lock in its wait, and its adapter.wait queued behind
+// it (bound to a wait_id) end when it dies, as adapter.cancel_wait would
+// end them: another client's call queued behind both gets the lock at once.
+func TestPeerGoneCancelsAdapterCalls(t *testing.T) {
+	srv := newServer(t, Options{Plugins: newPlugins(t, echoManifest)})
+	path := serveUnix(t, srv)
+	live := dialUnix(t, path, NDJSON)
+	a := live.startAdapter(map[string]any{"plugin": "echo", "program": "/bin/sh", "args": []string{"-c", "echo ready; echo ready; exec cat"}})
+	live.wait(a.Session, containsText("ready"))
+
+	dead, err := net.Dial("unix", path)
+	require.NoError(t, err)
+	defer dead.Close()
+	never := map[string]any{"intent": "wait_echo_matcher", "params": map[string]any{"text": "never"}, "timeout_ms": 30000}
+	turn, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "adapter.turn", "params": map[string]any{
+		"adapter": a.Adapter, "send": map[string]any{"intent": "send_text", "params": map[string]any{"text": "hello"}}, "wait": never}})
+	require.NoError(t, err)
+	params := map[string]any{"adapter": a.Adapter, "wait_id": "dead-queued"}
+	for k, v := range never {
+		params[k] = v
+	}
+	queued, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "adapter.wait", "params": params})
+	require.NoError(t, err)
+	// One after the other: requests on a connection run concurrently.
+	_, err = dead.Write(append(turn, '\n'))
+	require.NoError(t, err)
+	live.wait(a.Session, containsText("hello"))          // the turn has sent
+	tuitest.BlockedIn(t, "ptywright.(*Session).Wait", 1) // the turn's wait
+	_, err = dead.Write(append(queued, '\n'))
+	require.NoError(t, err)
+	// The queued wait has bound its id before it queues.
+	require.Eventually(t, func() bool {
+		_, e := live.call("adapter.wait", map[string]any{"adapter": a.Adapter, "wait_id": "dead-queued", "timeout_ms": 0})
+		return e != nil && regexpMatch(`already in use`, e.Message)
+	}, patience, 5*time.Millisecond)
+
+	behind := live.start("adapter.wait", map[string]any{"adapter": a.Adapter, "intent": "wait_echo_matcher", "params": map[string]any{"text": "ready"}, "timeout_ms": patience.Milliseconds()})
+	time.Sleep(50 * time.Millisecond) // queued behind the dead client's calls
+	start := time.Now()
+	require.NoError(t, dead.Close())
+	m := live.await(behind)
+	took := time.Since(start)
+	require.Nil(t, m.Error, "%v", m.Error)
+	require.Contains(t, string(m.Result), `"predicate":"has_text"`)
+	awaitGone(t, start, nil)
+	t.Logf("the call queued behind a dead client's turn and wait answered %s after it died", took.Round(time.Millisecond))
+	// The dead wait's id is free again.
+	var res struct{ Cancelled bool }
+	live.do("adapter.cancel_wait", map[string]any{"wait_id": "dead-queued"}, &res)
+	require.False(t, res.Cancelled)
+}
