@@ -356,7 +356,11 @@ func (c *conn) writeLoop() {
 			failed = true
 			c.writeErr = fmt.Errorf("rpc: write: %w", err)
 			c.log.Debug("write failed; closing the connection", "err", redact(err.Error()))
-			c.cancel(errWriteFailed)
+			if goneWriting(err) {
+				c.cancel(errPeerGone)
+			} else {
+				c.cancel(errWriteFailed)
+			}
 		}
 	}
 	writeFrame := func(b []byte) {

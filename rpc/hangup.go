@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"errors"
 	"io"
 	"net"
 	"syscall"
@@ -47,4 +48,10 @@ func hangupProbe(rwc io.ReadWriteCloser) func() bool {
 		return fdHangup(c)
 	}
 	return nil
+}
+
+// goneWriting reports whether err, from a write, says the peer is gone: a
+// broken pipe, a reset, or a net.Pipe closed at the other end.
+func goneWriting(err error) bool {
+	return errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrClosedPipe)
 }
