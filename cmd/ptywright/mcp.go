@@ -72,6 +72,7 @@ func mcpCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	// every session and reaps its child before exiting.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	defer catchSIGPIPE()()
 	return runMCP(ctx, cfg, stdin, stdout, stderr)
 }
 

@@ -118,7 +118,20 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	// context, so it can kill its children and remove its socket.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	defer catchSIGPIPE()()
 	return runServe(ctx, cfg, stdin, stdout, stderr)
+}
+
+// catchSIGPIPE keeps a client that goes while the server writes to stdout
+// (or stderr) from killing the server: Go's default for a broken pipe on
+// descriptors 1 and 2 is to die of SIGPIPE, which would skip Close and
+// leave the children behind. Caught, the write fails with EPIPE, the
+// connection ends as any whose peer is gone, and Close reaps the children.
+// It returns the function that stops catching it.
+func catchSIGPIPE() func() {
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	return func() { signal.Stop(pipe) }
 }
 
 // runServe serves JSON-RPC as cfg says until ctx ends or the transport

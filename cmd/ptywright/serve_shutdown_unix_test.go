@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -90,4 +91,42 @@ func requireCancelledWait(t *testing.T, m response) {
 	require.NotNil(t, m.Error, "the wait succeeded: %s", m.Result)
 	require.Equal(t, int64(-32005), m.Error.Code, m.Error.Message)
 	require.Contains(t, string(m.Error.Data), `"snapshot"`, "the evidence")
+}
+
+// TestServeStdioClientGone: a stdio client that dies (stdin and stdout
+// closed) with a wait pending while notifications stream does not kill
+// `serve --stdio` with SIGPIPE: the server sees the client gone, cancels
+// the wait, exits 0 and reaps the session's child.
+func TestServeStdioClientGone(t *testing.T) {
+	s := startStdio(t)
+	s.call(t, "server.set_notifications", map[string]any{"enabled": true}, nil)
+	var created struct{ Session string }
+	s.call(t, "session.create", map[string]any{"program": "/bin/sh", "args": []string{"-c", `echo "pid:$$"; while :; do echo tick; sleep 0.01; done`}}, &created)
+	var waited struct {
+		Outcome struct {
+			Capture *string `json:"capture"`
+		} `json:"outcome"`
+	}
+	s.call(t, "session.wait", map[string]any{"session": created.Session, "matcher": map[string]any{"type": "screen_regex", "value": `pid:(\d+)`}, "timeout_ms": 10000}, &waited)
+	require.NotNil(t, waited.Outcome.Capture)
+	pid, err := strconv.Atoi(*waited.Outcome.Capture)
+	require.NoError(t, err)
+	_, err = io.WriteString(s.in, `{"jsonrpc":"2.0","id":99,"method":"session.wait","params":{"session":"`+created.Session+`","matcher":{"type":"contains_text","value":"never"},"timeout_ms":30000}}`+"\n")
+	require.NoError(t, err)
+
+	start := time.Now()
+	require.NoError(t, s.stdout.Close())
+	require.NoError(t, s.in.Close())
+	done := make(chan error, 1)
+	go func() { done <- s.cmd.Wait() }()
+	select {
+	case err := <-done:
+		require.NoError(t, err, "stderr:\n%s", s.stderr)
+	case <-time.After(patience):
+		t.Fatalf("serve --stdio outlived its client; stderr:\n%s", s.stderr)
+	}
+	t.Logf("serve --stdio exited %s after its client went", time.Since(start).Round(time.Millisecond))
+	require.Eventually(t, func() bool {
+		return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+	}, patience, 10*time.Millisecond, "the session's child outlived the server")
 }

@@ -108,6 +108,7 @@ type stdioServer struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	out    *bufio.Reader
+	stdout io.ReadCloser // what out reads
 	stderr *bytes.Buffer
 	next   int
 }
@@ -122,7 +123,7 @@ func startStdio(t *testing.T, args ...string) *stdioServer {
 	require.NoError(t, err)
 	stdout, err := s.cmd.StdoutPipe()
 	require.NoError(t, err)
-	s.out = bufio.NewReader(stdout)
+	s.out, s.stdout = bufio.NewReader(stdout), stdout
 	require.NoError(t, s.cmd.Start())
 	t.Cleanup(func() {
 		if s.cmd.ProcessState == nil {
