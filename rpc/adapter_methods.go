@@ -35,6 +35,7 @@ func (s *Server) adapterFor(method, id string) (*adapter, error) {
 	if err := checkPermissions(method, &a.manifest); err != nil {
 		return nil, err
 	}
+	a.e.touch()
 	return a, nil
 }
 
@@ -135,6 +136,7 @@ func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
+	defer a.e.busyFor()()
 	holdNotifications(ctx, a.e)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -203,6 +205,7 @@ func (s *Server) adapterWait(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
+	defer a.e.busyFor()()
 	var opts []ptywright.WaitOption
 	if p.AfterSequence != nil {
 		opts = append(opts, ptywright.After(*p.AfterSequence))
@@ -254,6 +257,7 @@ func (s *Server) adapterTurn(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
+	defer a.e.busyFor()()
 	return s.boundWait(ctx, a, w.WaitID, timeout, func(ctx context.Context) (ptywright.TurnResult, error) {
 		return a.h.Turn(ctx, p.Send.Intent, p.Send.Params, w.Intent, w.Params)
 	})

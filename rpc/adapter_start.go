@@ -28,22 +28,28 @@ type startParams struct {
 	// KeepDetached leaves the daemons the program starts running after
 	// adapter.close, as session.create's keep_detached.
 	KeepDetached bool `json:"keep_detached"`
+	// Owner and IdleTimeoutMs are session.create's: the adapter and its
+	// session are closed together.
+	Owner         string `json:"owner"`
+	IdleTimeoutMs *int64 `json:"idle_timeout_ms"`
 }
 
 type resumeParams struct {
-	PriorAdapter string            `json:"prior_adapter"`
-	Plugin       string            `json:"plugin" rpc:"required"`
-	Program      string            `json:"program"`
-	Args         []string          `json:"args"`
-	Cwd          string            `json:"cwd"`
-	Env          map[string]string `json:"env"`
-	Rows         int               `json:"rows"`
-	Cols         int               `json:"cols"`
-	PixelWidth   int               `json:"pixel_width"`
-	PixelHeight  int               `json:"pixel_height"`
-	RecordPath   string            `json:"record_path"`
-	RecordRaw    bool              `json:"record_raw"`
-	KeepDetached bool              `json:"keep_detached"`
+	PriorAdapter  string            `json:"prior_adapter"`
+	Plugin        string            `json:"plugin" rpc:"required"`
+	Program       string            `json:"program"`
+	Args          []string          `json:"args"`
+	Cwd           string            `json:"cwd"`
+	Env           map[string]string `json:"env"`
+	Rows          int               `json:"rows"`
+	Cols          int               `json:"cols"`
+	PixelWidth    int               `json:"pixel_width"`
+	PixelHeight   int               `json:"pixel_height"`
+	RecordPath    string            `json:"record_path"`
+	RecordRaw     bool              `json:"record_raw"`
+	KeepDetached  bool              `json:"keep_detached"`
+	Owner         string            `json:"owner"`
+	IdleTimeoutMs *int64            `json:"idle_timeout_ms"`
 }
 
 func (p resumeParams) start() startParams {
@@ -51,6 +57,7 @@ func (p resumeParams) start() startParams {
 		Plugin: p.Plugin, Program: p.Program, Args: p.Args, Cwd: p.Cwd, Env: p.Env,
 		Rows: p.Rows, Cols: p.Cols, PixelWidth: p.PixelWidth, PixelHeight: p.PixelHeight,
 		RecordPath: p.RecordPath, RecordRaw: p.RecordRaw, KeepDetached: p.KeepDetached,
+		Owner: p.Owner, IdleTimeoutMs: p.IdleTimeoutMs,
 	}
 }
 
@@ -61,21 +68,29 @@ type startResult struct {
 	State   ptywright.StateSnapshot `json:"state"`
 }
 
-func (s *Server) adapterStart(ctx context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) adapterStart(ctx context.Context, c *conn, raw []byte) (any, error) {
 	var p startParams
 	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	own, err := ownershipOf(c, p.Owner, p.IdleTimeoutMs)
+	if err != nil {
 		return nil, err
 	}
 	m, opts, err := s.prepareStart("adapter.start", p)
 	if err != nil {
 		return nil, err
 	}
-	return s.launch(ctx, m, opts)
+	return s.launch(ctx, m, opts, own)
 }
 
-func (s *Server) adapterResume(ctx context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) adapterResume(ctx context.Context, c *conn, raw []byte) (any, error) {
 	var p resumeParams
 	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	own, err := ownershipOf(c, p.Owner, p.IdleTimeoutMs)
+	if err != nil {
 		return nil, err
 	}
 	m, opts, err := s.prepareStart("adapter.resume", p.start())
@@ -98,7 +113,7 @@ func (s *Server) adapterResume(ctx context.Context, _ *conn, raw []byte) (any, e
 			}
 		}
 	}
-	return s.launch(ctx, m, opts)
+	return s.launch(ctx, m, opts, own)
 }
 
 // prepareStart checks everything about a start that can be checked before
@@ -164,7 +179,7 @@ func targetOptions(p startParams, m manifest.Manifest) (ptywright.Options, error
 
 // launch spawns the session, registers it under a new adapter id with its
 // handle, and classifies the first screen.
-func (s *Server) launch(ctx context.Context, m manifest.Manifest, opts ptywright.Options) (any, error) {
+func (s *Server) launch(ctx context.Context, m manifest.Manifest, opts ptywright.Options, own ownership) (any, error) {
 	ext, err := s.opts.Plugins.NewExtension(m.Name)
 	if err != nil {
 		return nil, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
@@ -183,7 +198,7 @@ func (s *Server) launch(ctx context.Context, m manifest.Manifest, opts ptywright
 	id, num := s.adapters.nextID()
 	// The instance is on the bus since NewExtension; scoping it before
 	// the session is announced lets it hear session:created as its own.
-	e, err := s.reg.add(ctx, sess, id, leave, func(e *entry) {
+	e, err := s.reg.add(ctx, sess, id, leave, own, func(e *entry) {
 		if b, ok := ext.(events.Binder); ok {
 			b.BindEvents(nil, events.Scope{Session: e.id, Adapter: id})
 		}

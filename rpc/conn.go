@@ -138,6 +138,9 @@ func (c *conn) serve() error {
 	}
 	c.stopRequests()
 	c.awaitRequests(hangup)
+	// Its requests are over: what it alone owned goes (owner
+	// "connection"), before the stream closes.
+	c.srv.releaseOwned(c.id)
 	close(c.idle)
 	<-c.writerDone
 	if !stopGrace() {

@@ -34,7 +34,7 @@ func TestResizeRightAfterRegistrationIsReported(t *testing.T) {
 	for i := range 40 {
 		sess, err := ptywright.Start(ptywright.Options{Program: "cat", Size: ptywright.Size{Rows: 24, Cols: 80}})
 		require.NoError(t, err)
-		e, err := r.add(context.Background(), sess, "", func() {}, nil)
+		e, err := r.add(context.Background(), sess, "", func() {}, ownership{}, nil)
 		if err != nil {
 			_ = sess.Close()
 			require.NoError(t, err)

@@ -55,7 +55,7 @@ func (s *Server) methodTable() map[string]method {
 			summary: "Turn this connection's notifications on or off, scoped to sessions or adapters; events adds adapter.event."},
 		"session.create": {handler: s.sessionCreate, params: createParams{}, result: sessionResult{}, errors: []int64{CodeInvalidParams, CodeInternalError, CodeCapacity},
 			summary: "Start a program on a new PTY session."},
-		"session.list": {handler: s.sessionList, result: sessionListResult{}, errors: errsParams,
+		"session.list": {handler: s.sessionList, params: listParams{}, result: sessionListResult{}, errors: errsParams,
 			summary: "The ids of the sessions the server holds, adapters' included."},
 		"session.input": {handler: s.sessionInput, params: inputParams{}, result: inputResult{}, errors: errsSession,
 			summary: "Perform one action on a session: type, paste, press a key, resize, signal, mark the transcript."},

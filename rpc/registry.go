@@ -35,6 +35,10 @@ type registry struct {
 	subs   map[*notifier]struct{}
 
 	watchers sync.WaitGroup
+
+	// expire closes a session whose idle_timeout_ms passed (set by the
+	// server; nil in tests of the registry alone).
+	expire func(*entry)
 }
 
 // entry is one registered session.
@@ -48,6 +52,13 @@ type entry struct {
 	// leave gives back the session's slot of the server's capacity, once
 	// its Close has returned.
 	leave func()
+	// own is who keeps it alive (ownership.go); touched (UnixNano) and
+	// busy feed its idle expiry, whose timer idleMu guards.
+	own       ownership
+	touched   atomic.Int64
+	busy      atomic.Int32
+	idleMu    sync.Mutex
+	idleTimer *time.Timer
 
 	stop    chan struct{} // closed to stop the watcher
 	done    chan struct{} // closed when the watcher has stopped
@@ -87,8 +98,8 @@ func newRegistry(log *slog.Logger, events *events.Bus) *registry {
 // handler emits and logs names its session). The request that creates the
 // session holds its notifications (under ctx) before the watcher can post
 // any, so the session's first output follows the response that names it.
-func (r *registry) add(ctx context.Context, sess *ptywright.Session, adapter string, leave func(), bind func(*entry)) (*entry, error) {
-	e, err := r.addLocked(sess, adapter, leave)
+func (r *registry) add(ctx context.Context, sess *ptywright.Session, adapter string, leave func(), own ownership, bind func(*entry)) (*entry, error) {
+	e, err := r.addLocked(sess, adapter, leave, own)
 	if err != nil {
 		return nil, err
 	}
@@ -100,11 +111,14 @@ func (r *registry) add(ctx context.Context, sess *ptywright.Session, adapter str
 	// and session:exited on the bus, in the order they happen.
 	sess.PublishEvents(r.events, events.Scope{Session: e.id, Adapter: e.adapter})
 	go r.watch(e) // Counted in r.watchers by addLocked, so close waits for it.
+	if r.expire != nil {
+		e.armIdle(r.expire)
+	}
 	return e, nil
 }
 
 // addLocked registers the entry; its watcher is counted but not started.
-func (r *registry) addLocked(sess *ptywright.Session, adapter string, leave func()) (*entry, error) {
+func (r *registry) addLocked(sess *ptywright.Session, adapter string, leave func(), own ownership) (*entry, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -117,6 +131,7 @@ func (r *registry) addLocked(sess *ptywright.Session, adapter string, leave func
 		adapter: adapter,
 		sess:    sess,
 		leave:   leave,
+		own:     own,
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 	}
@@ -134,6 +149,7 @@ func (r *registry) get(id string) (*entry, error) {
 	if !ok {
 		return nil, invalidParams("session", "unknown session %q", id)
 	}
+	e.touch()
 	return e, nil
 }
 
@@ -182,6 +198,7 @@ func (r *registry) removeEntry(e *entry) error {
 
 func (r *registry) shut(e *entry) error {
 	e.removed.Store(true)
+	e.disarmIdle()
 	err := e.sess.Close()
 	e.leave() // Its processes are reaped: the slot is free.
 	close(e.stop)

@@ -143,6 +143,7 @@ func NewServer(opts Options) *Server {
 
 		maxInFlightBytes: MaxInFlightBytes,
 	}
+	s.reg.expire = s.expireIdle
 	s.methods = s.methodTable()
 	s.discovery = sync.OnceValues(s.buildDiscovery)
 	return s

@@ -50,6 +50,12 @@ type createParams struct {
 	// session.close and the server's exit; by default they are ended with
 	// the session (ptywright.Options.KeepDetached).
 	KeepDetached bool `json:"keep_detached"`
+	// Owner is "shared" (the default: the session lives until closed) or
+	// "connection" (closed with its process tree when the creating
+	// connection ends); IdleTimeoutMs closes it after that long with no
+	// request naming it.
+	Owner         string `json:"owner"`
+	IdleTimeoutMs *int64 `json:"idle_timeout_ms"`
 }
 
 // checkExplicitSize rejects rows or cols given as 0, as session.resize does:
@@ -76,9 +82,13 @@ type sessionResult struct {
 	Session string `json:"session"`
 }
 
-func (s *Server) sessionCreate(ctx context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) sessionCreate(ctx context.Context, c *conn, raw []byte) (any, error) {
 	var p createParams
 	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	own, err := ownershipOf(c, p.Owner, p.IdleTimeoutMs)
+	if err != nil {
 		return nil, err
 	}
 	if p.Program == "" {
@@ -128,7 +138,7 @@ func (s *Server) sessionCreate(ctx context.Context, _ *conn, raw []byte) (any, e
 		leave()
 		return nil, startError(err)
 	}
-	e, err := s.reg.add(ctx, sess, "", leave, nil)
+	e, err := s.reg.add(ctx, sess, "", leave, own, nil)
 	if err != nil {
 		_ = sess.Close() // Best effort: the server is closing.
 		leave()
@@ -186,18 +196,40 @@ func (s *Server) mutable(ctx context.Context, id, method, use string) (*entry, e
 
 type sessionListResult struct {
 	Sessions []string `json:"sessions"`
+	// Details, when asked for, says each session's adapter and owner.
+	Details []sessionInfo `json:"details,omitempty"`
+}
+
+// listParams are session.list's: details adds each session's owner.
+type listParams struct {
+	Details bool `json:"details"`
+}
+
+// sessionInfo is one session of session.list's details.
+type sessionInfo struct {
+	Session       string `json:"session"`
+	Adapter       string `json:"adapter,omitempty"`
+	Owner         string `json:"owner"`
+	IdleTimeoutMs int64  `json:"idle_timeout_ms,omitempty"`
 }
 
 func (s *Server) sessionList(_ context.Context, _ *conn, raw []byte) (any, error) {
-	if err := decodeParams(raw, &struct{}{}); err != nil {
+	var p listParams
+	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
 	entries := s.reg.list()
-	ids := make([]string, len(entries))
-	for i, e := range entries {
-		ids[i] = e.id
+	res := sessionListResult{Sessions: make([]string, len(entries))}
+	if p.Details {
+		res.Details = make([]sessionInfo, len(entries))
 	}
-	return sessionListResult{Sessions: ids}, nil
+	for i, e := range entries {
+		res.Sessions[i] = e.id
+		if p.Details {
+			res.Details[i] = sessionInfo{Session: e.id, Adapter: e.adapter, Owner: e.own.mode(), IdleTimeoutMs: e.own.idle.Milliseconds()}
+		}
+	}
+	return res, nil
 }
 
 type sessionParams struct {
@@ -244,6 +276,7 @@ func (s *Server) sessionInput(ctx context.Context, _ *conn, raw []byte) (any, er
 	if err != nil {
 		return nil, err
 	}
+	defer e.busyFor()()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	w, err := e.sess.Perform(ctx, p.Action)
@@ -286,6 +319,7 @@ func (s *Server) sessionWait(ctx context.Context, _ *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
+	defer e.busyFor()()
 	var opts []ptywright.WaitOption
 	if s.opts.Predicates != nil {
 		opts = append(opts, ptywright.WithPredicates(s.opts.Predicates))
