@@ -72,6 +72,9 @@ var (
 	// ErrInvalidEngine is wrapped by the error an unknown Engine name
 	// gives.
 	ErrInvalidEngine = invalidInput("ptywright: invalid engine", nil)
+	// ErrInvalidRowRange is wrapped by every error RowRange.Validate
+	// returns.
+	ErrInvalidRowRange = invalidInput("ptywright: invalid row range", nil)
 	// ErrInvalidMarker is returned for an empty marker label, and for a
 	// new label when the transcript already has 64 (a client looping over
 	// fresh labels cannot grow memory without limit).

@@ -1,6 +1,7 @@
 package ptywright
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -11,8 +12,21 @@ import (
 type SnapshotOptions struct {
 	// Cells asks for the per-cell grid, which costs more to build.
 	Cells bool
+	// Runs asks for the grid as runs of cells of one style
+	// (ScreenSnapshot.Runs, see CellRun): what Cells says at a fraction of
+	// the size. With Cells too, the snapshot carries both.
+	Runs bool
+	// Rows limits the snapshot to some rows of the screen: PlainText,
+	// Cells and Runs then cover those rows only, and ScreenSnapshot.Rows
+	// says which. nil means every row. Redaction still reads the whole
+	// screen, so a secret that a wrap carries into the rows from outside
+	// them is hidden as in a snapshot of every row. The range is cut to
+	// the screen (RowRange.Clamp); Rows.Validate reports a range no screen
+	// has.
+	Rows *RowRange
 	// Scrollback adds the rows that scrolled off the top of the screen
-	// (ScreenSnapshot.Scrollback), redacted like the rest.
+	// (ScreenSnapshot.Scrollback), redacted like the rest. Rows does not
+	// limit them.
 	Scrollback bool
 	// Raw skips redaction (the same as Redactor: NoRedaction()).
 	Raw bool
@@ -21,20 +35,60 @@ type SnapshotOptions struct {
 	Redactor *Redactor
 }
 
+// RowRange is a range of screen rows, counted from 0 at the top: From up
+// to, not including, To. To 0 means through the last row.
+type RowRange struct {
+	From int `json:"from"`
+	To   int `json:"to"`
+}
+
+// Validate reports a range no screen has, as a *FieldError wrapping
+// ErrInvalidRowRange whose Field is "rows.from" or "rows.to": From below
+// 0, or a To (other than 0) not greater than From.
+func (r RowRange) Validate() error {
+	switch {
+	case r.From < 0:
+		return &FieldError{Field: "rows.from", Reason: fmt.Sprintf("must be at least 0, got %d", r.From), Err: ErrInvalidRowRange}
+	case r.To != 0 && r.To <= r.From:
+		return &FieldError{Field: "rows.to", Reason: fmt.Sprintf("must be greater than from (%d), got %d", r.From, r.To), Err: ErrInvalidRowRange}
+	}
+	return nil
+}
+
+// Clamp cuts r to a screen of rows rows: the rows of r the screen has
+// (From = To = rows when it has none of them), To 0 made rows, a From
+// below 0 made 0.
+func (r RowRange) Clamp(rows int) RowRange {
+	from := min(max(r.From, 0), rows)
+	to := rows
+	if r.To != 0 {
+		to = min(max(r.To, from), rows)
+	}
+	return RowRange{From: from, To: to}
+}
+
 // Snapshot copies the session's screen, redacted with the session's
 // redactor, or opts.Redactor, unless opts.Raw.
 func (s *Session) Snapshot(opts SnapshotOptions) ScreenSnapshot {
-	snap := s.screen.Snapshot(opts.Cells)
+	r := s.redactor(opts.Redactor).orDefault()
+	if opts.Raw {
+		r = NoRedaction()
+	}
+	snap := s.screen.read(screenRead{cells: opts.Cells || opts.Runs, rows: opts.Rows, texts: r.enabled})
 	if opts.Scrollback {
 		snap.Scrollback = s.screen.Scrollback()
 		if snap.Scrollback == nil {
 			snap.Scrollback = []string{}
 		}
 	}
-	if opts.Raw {
-		return snap
+	snap = redactSnapshot(snap, r, false).cut()
+	if opts.Runs {
+		snap.Runs = CellRunsOf(snap.Cells)
+		if !opts.Cells {
+			snap.Cells = []Cell{}
+		}
 	}
-	return redactSnapshot(snap, s.redactor(opts.Redactor), false)
+	return snap
 }
 
 // RedactSnapshot returns snap with secrets in its text, title and cells
@@ -53,7 +107,18 @@ func redactSnapshot(snap ScreenSnapshot, r *Redactor, own bool) ScreenSnapshot {
 	if !r.enabled {
 		return snap
 	}
-	snap.PlainText = redactBelow(snap.above, snap.PlainText, snap.Size.Cols, r)
+	rd := snap.read
+	if rd == nil {
+		snap.PlainText = redactBelow(snap.above, snap.PlainText, snap.Size.Cols, r)
+	} else if snap.PlainText != "" {
+		// To be cut to some rows: redacted row by row, so that the rows
+		// stay where they were (a secret over several rows, a private
+		// key block, is hidden on each of them, not made one).
+		lines := strings.Split(snap.PlainText, "\n")
+		if rows := redactScreenRows(append(slices.Clip(snap.above), lines...), snap.Size.Cols, r); rows != nil {
+			snap.PlainText = strings.Join(rows[len(snap.above):], "\n")
+		}
+	}
 	snap.Title = r.Redact(snap.Title)
 	if rows := redactScreenRows(snap.Scrollback, snap.Size.Cols, r); rows != nil {
 		snap.Scrollback = rows
@@ -63,15 +128,27 @@ func redactSnapshot(snap ScreenSnapshot, r *Redactor, own bool) ScreenSnapshot {
 	}
 	// The rows' texts (one buffer) and each cell's byte offset in its
 	// row's: the secrets are found before a cell is copied, so a screen
-	// without one, the common case, costs no copy of its grid.
+	// without one, the common case, costs no copy of its grid. A snapshot
+	// of some rows has every row's text already (rowsRead.texts): its
+	// secrets are found on the whole screen, as without a range.
+	grid := rd != nil && rd.texts != nil
 	cells, cols := snap.Cells, snap.Size.Cols
-	offs, buf := make([]int, len(cells)), make([]byte, 0, len(cells)+len(cells)/4)
+	offs := make([]int, len(cells))
+	var buf []byte
+	if !grid {
+		buf = make([]byte, 0, len(cells)+len(cells)/4)
+	}
 	var ends, textEnds []int // each row's end in cells and in buf
 	for start, end := 0, 0; start < len(cells); start = end {
-		rowStart, row := len(buf), cells[start].Row
+		off, row := 0, cells[start].Row
 		for end = start; end < len(cells) && cells[end].Row == row; end++ {
-			offs[end] = len(buf) - rowStart
-			if t := cells[end].Text; len(t) == 1 {
+			offs[end] = off
+			t := cells[end].Text
+			off += len(t)
+			if grid {
+				continue
+			}
+			if len(t) == 1 {
 				buf = append(buf, t[0]) // most cells: no call to copy one byte
 			} else {
 				buf = append(buf, t...)
@@ -80,19 +157,33 @@ func redactSnapshot(snap ScreenSnapshot, r *Redactor, own bool) ScreenSnapshot {
 		ends, textEnds = append(ends, end), append(textEnds, len(buf))
 	}
 	n := len(snap.above) // read first, as the scrollback rows they are
-	texts, all := append(make([]string, 0, n+len(ends)), snap.above...), string(buf)
-	for k, e := range textEnds {
-		texts = append(texts, all[rowStart(textEnds, k):e])
-	}
-	full := func(i int) bool {
-		if i < n {
-			return secrets.FullRow(snap.above[i], cols)
+	texts := append(make([]string, 0, n+len(ends)), snap.above...)
+	var full func(i int) bool
+	first := n // the index in texts of the cells' first row
+	if grid {
+		texts = append(texts, rd.texts...)
+		full = func(i int) bool {
+			if i < n {
+				return secrets.FullRow(snap.above[i], cols)
+			}
+			return rd.full[i-n]
 		}
-		last := cells[ends[i-n]-1]
-		return last.Col == cols-1 && strings.TrimSpace(last.Text) != "" && (i-n+1 == len(ends) || cells[ends[i-n]].Row == last.Row+1)
+		first += rd.from
+	} else {
+		all := string(buf)
+		for k, e := range textEnds {
+			texts = append(texts, all[rowStart(textEnds, k):e])
+		}
+		full = func(i int) bool {
+			if i < n {
+				return secrets.FullRow(snap.above[i], cols)
+			}
+			last := cells[ends[i-n]-1]
+			return last.Col == cols-1 && strings.TrimSpace(last.Text) != "" && (i-n+1 == len(ends) || cells[ends[i-n]].Row == last.Row+1)
+		}
 	}
 	var out []Cell
-	for i, spans := range secrets.RowSpans(texts, cols, full, r.Spans)[n:] {
+	for i, spans := range secrets.RowSpans(texts, cols, full, r.Spans)[first : first+len(ends)] {
 		if len(spans) > 0 {
 			if out == nil {
 				out = slices.Clone(cells)
