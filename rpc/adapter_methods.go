@@ -357,14 +357,37 @@ func (s *Server) adapterRead(method string, raw []byte) (*adapter, *ptywright.Re
 	return a, r, nil
 }
 
+// adapterSnapshotParams are adapter.snapshot's: a read, and what of the
+// screen it carries (snapshotShape).
+type adapterSnapshotParams struct {
+	Adapter   string           `json:"adapter" rpc:"required"`
+	Redact    *bool            `json:"redact"`
+	Redaction *redactionParams `json:"redaction"`
+	// Cells, CellFormat, Rows: see snapshotShape.
+	Cells      *bool       `json:"cells"`
+	CellFormat cellFormat  `json:"cell_format"`
+	Rows       *rowsParams `json:"rows"`
+}
+
 // adapterSnapshot reads the session directly, without the adapter's lock:
 // a snapshot does not wait for a turn in progress.
 func (s *Server) adapterSnapshot(_ context.Context, _ *conn, raw []byte) (any, error) {
-	a, r, err := s.adapterRead("adapter.snapshot", raw)
+	var p adapterSnapshotParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	opts, err := snapshotShape{Cells: p.Cells, CellFormat: p.CellFormat, Rows: p.Rows}.options()
 	if err != nil {
 		return nil, err
 	}
-	return snapshotJSON(a.h.Session().Snapshot(ptywright.SnapshotOptions{Cells: true, Redactor: r})), nil
+	if opts.Redactor, err = (readParams{Redact: p.Redact, Redaction: p.Redaction}).redactor(); err != nil {
+		return nil, err
+	}
+	a, err := s.adapterFor("adapter.snapshot", p.Adapter)
+	if err != nil {
+		return nil, err
+	}
+	return snapshotJSON(a.h.Session().Snapshot(opts)), nil
 }
 
 func (s *Server) adapterTranscript(_ context.Context, _ *conn, raw []byte) (any, error) {

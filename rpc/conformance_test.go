@@ -341,7 +341,7 @@ func errorCases(t *testing.T, c *client, f Framing) {
 		{"unknown method", "11", `{"jsonrpc":"2.0","id":11,"method":"session.teleport"}`, CodeMethodNotFound, `method not found: "session.teleport" (rpc.discover lists the methods; see docs/protocol.md)`},
 		{"reserved method", "12", `{"jsonrpc":"2.0","id":12,"method":"rpc.nope"}`, CodeMethodNotFound, "method not found"},
 		{"wrong param type", "13", `{"jsonrpc":"2.0","id":13,"method":"session.create","params":{"program":"/bin/sh","rows":"24"}}`, CodeInvalidParams, "rows: must be an integer"},
-		{"unknown param", "14", `{"jsonrpc":"2.0","id":14,"method":"session.snapshot","params":{"session":"s1","cells":false}}`, CodeInvalidParams, "cells: unknown field"},
+		{"unknown param", "14", `{"jsonrpc":"2.0","id":14,"method":"session.snapshot","params":{"session":"s1","colours":false}}`, CodeInvalidParams, "colours: unknown field"},
 		{"params not an object", "15", `{"jsonrpc":"2.0","id":15,"method":"session.list","params":[1]}`, CodeInvalidParams, "params: must be an object, got an array"},
 		{"missing program", "16", `{"jsonrpc":"2.0","id":16,"method":"session.create","params":{"program":""}}`, CodeInvalidParams, "program: must not be empty"},
 		{"program not found", "17", `{"jsonrpc":"2.0","id":17,"method":"session.create","params":{"program":"/nonexistent/prog"}}`, CodeInvalidParams, "/nonexistent/prog"},

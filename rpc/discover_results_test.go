@@ -64,6 +64,8 @@ func TestDiscoverResultsMatchSchemas(t *testing.T) {
 	sc.call("session.input", map[string]any{"session": s, "action": map[string]any{"type": "text", "value": "hello\n"}}, nil)
 	sc.call("session.wait", map[string]any{"session": s, "matcher": map[string]any{"type": "screen_regex", "value": "(?m)^hello$"}, "timeout_ms": timeout}, nil)
 	sc.call("session.snapshot", map[string]any{"session": s, "scrollback": true}, nil)
+	sc.call("session.snapshot", map[string]any{"session": s, "cell_format": "runs", "rows": map[string]any{"from": 0, "to": 2}}, nil)
+	sc.call("session.snapshot", map[string]any{"session": s, "cells": false, "rows": map[string]any{"from": 1}}, nil)
 	sc.call("session.transcript", map[string]any{"session": s, "redact": false}, nil)
 	sc.call("session.resize", map[string]any{"session": s, "rows": 30, "cols": 100}, nil)
 	sc.call("session.kill", map[string]any{"session": s}, nil)
@@ -83,6 +85,7 @@ func TestDiscoverResultsMatchSchemas(t *testing.T) {
 		"wait": map[string]any{"timeout_ms": timeout, "wait_id": "w1"}}, nil)
 	sc.call("adapter.cancel_wait", map[string]any{"wait_id": "w1"}, nil)
 	sc.call("adapter.snapshot", map[string]any{"adapter": a}, nil)
+	sc.call("adapter.snapshot", map[string]any{"adapter": a, "cell_format": "runs", "rows": map[string]any{"from": 1, "to": 3}}, nil)
 	sc.call("adapter.transcript", map[string]any{"adapter": a}, nil)
 	sc.call("adapter.inspect", map[string]any{"adapter": a}, nil)
 	var explained explainResult

@@ -165,6 +165,9 @@ var paramKinds = []struct {
 	{"session.wait", func() any { return &waitParams{} }, func(v any) error { return v.(*waitParams).Matcher.Validate() }},
 	{"session.snapshot", func() any { return &snapshotParams{} }, func(v any) error {
 		sp := v.(*snapshotParams)
+		if _, err := (snapshotShape{Cells: sp.Cells, CellFormat: sp.CellFormat, Rows: sp.Rows}).options(); checkClass(err) != nil {
+			return err
+		}
 		_, err := readParams{Redact: sp.Redact, Redaction: sp.Redaction}.redactor()
 		return checkClass(err)
 	}},
@@ -193,7 +196,14 @@ var paramKinds = []struct {
 		return checkClass(checkIntent("send.intent", p.Send.Intent, "send.params", p.Send.Params))
 	}},
 	{"adapter.cancel_wait", func() any { return &cancelWaitParams{} }, nil},
-	{"adapter.snapshot", func() any { return &adapterReadParams{} }, func(v any) error { _, err := v.(*adapterReadParams).redactor(); return checkClass(err) }},
+	{"adapter.snapshot", func() any { return &adapterSnapshotParams{} }, func(v any) error {
+		p := v.(*adapterSnapshotParams)
+		if _, err := (snapshotShape{Cells: p.Cells, CellFormat: p.CellFormat, Rows: p.Rows}).options(); checkClass(err) != nil {
+			return err
+		}
+		_, err := readParams{Redact: p.Redact, Redaction: p.Redaction}.redactor()
+		return checkClass(err)
+	}},
 	{"adapter.extract", func() any { return &extractParams{} }, nil},
 	{"plugin.validate_manifest", func() any { return &validateManifestParams{} }, func(v any) error {
 		raw := v.(*validateManifestParams).Manifest
@@ -218,7 +228,7 @@ func FuzzParams(f *testing.F) {
 		`{"program":"/bin/sh","args":["-lc","printf ready"],"rows":24,"cols":80,"env":{"A":"1"},"cwd":"/","transcript_max_chars":10,"raw_transcript_path":"x","raw_transcript_append":true}`,
 		`{"session":"s1","action":{"type":"text","value":"help\n"}}`,
 		`{"session":"s1","matcher":{"type":"any","value":[{"type":"contains_text","value":"ready"},{"type":"screen_stable","value":{"min_ms":250}},{"type":"lua","value":{"plugin":"p","predicate":"f","params":{"anchor":"ready"}}}]},"timeout_ms":5000}`,
-		`{"session":"s1","redact":false,"redaction":{"enabled":true,"replacement":"#","extra_literals":["a"],"extra_regexes":["b+"]}}`,
+		`{"session":"s1","redact":false,"redaction":{"enabled":true,"replacement":"#","extra_literals":["a"],"extra_regexes":["b+"]},"cells":true,"cell_format":"runs","rows":{"from":1,"to":3},"scrollback":true}`,
 		`{"session":"s1","rows":40,"cols":120,"pixel_width":0,"pixel_height":0}`,
 		`{"enabled":true,"adapters":["e1"],"sessions":["s2"]}`,
 		`{"plugin":"claude-code","program":"claude","args":["-p"],"cwd":"/","env":{"API_KEY":"x"},"rows":24,"cols":80,"pixel_width":0,"pixel_height":0,"record_path":"x.cast","record_raw":false}`,
@@ -227,7 +237,7 @@ func FuzzParams(f *testing.F) {
 		`{"adapter":"e1","intent":"wait_turn_matcher","params":{"completed_turn_stable_ms":300},"timeout_ms":120000,"wait_id":"3f0c"}`,
 		`{"adapter":"e1","send":{"intent":"send_prompt","params":{"prompt":"hi"}},"wait":{"intent":"wait_lifecycle","params":{"state":"completed"},"timeout_ms":5000,"wait_id":"w"}}`,
 		`{"wait_id":"3f0c"}`,
-		`{"adapter":"e1","redact":true,"redaction":{"enabled":true,"extra_literals":["tok"]}}`,
+		`{"adapter":"e1","redact":true,"redaction":{"enabled":true,"extra_literals":["tok"]},"cell_format":"cells","rows":{"from":0}}`,
 		`{"adapter":"e1","sentinels":["<<",">>"],"tail_chars":2000}`,
 		`{"manifest":{"name":"echo","kind":"adapter","version":"0.1.0","runtime":"lua","entrypoint":"main.lua","permissions":["session.spawn"],"default_target":{"program":"/bin/sh","args":["-c","cat"]}}}`,
 		`{"manifest_path":"testdata/plugins/turns/manifest.toml"}`,

@@ -47,3 +47,48 @@ func TestProtocolDocCoversMethodTable(t *testing.T) {
 		require.Contains(t, doc, "`"+name+"`", "the error table names %s", name)
 	}
 }
+
+// TestProtocolDocParamsTables: under each method's heading in
+// docs/protocol.md, the params table names exactly the params rpc.discover
+// describes for it (a row may name several, "`rows`, `cols`", or say
+// "`plugin` and the rest ... As for `adapter.start`"), and a method
+// without params has no table.
+func TestProtocolDocParamsTables(t *testing.T) {
+	b, err := os.ReadFile(protocolDoc)
+	require.NoError(t, err)
+	_, section, _ := strings.Cut(string(b), "\n## Methods\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	bodies := map[string]string{}
+	for _, part := range regexp.MustCompile(`(?m)^### `).Split(section, -1)[1:] {
+		name, body, _ := strings.Cut(part, "\n")
+		bodies[name] = body
+	}
+	srv := NewServer(Options{Plugins: &plugins.Registry{}})
+	defer srv.Close()
+	described := map[string][]string{}
+	for _, m := range srv.openRPC().Methods {
+		for _, p := range m.Params {
+			described[m.Name] = append(described[m.Name], p.Name)
+		}
+	}
+	row := regexp.MustCompile(`(?m)^\| ([^|]*) \|.*$`)
+	name, asFor := regexp.MustCompile("`([a-z_]+)`"), regexp.MustCompile("As for `([a-z_.]+)`")
+	for method, params := range described {
+		var documented []string
+		if _, table, ok := strings.Cut(bodies[method], "| Param |"); ok {
+			table, _, _ = strings.Cut(table, "\n\n")
+			for _, r := range row.FindAllStringSubmatch(table, -1) {
+				if strings.Contains(r[1], " and the rest") {
+					other := asFor.FindStringSubmatch(r[0])
+					require.NotNil(t, other, "%s: %q says as for which method", method, r[0])
+					documented = append(documented, described[other[1]]...)
+					continue
+				}
+				for _, n := range name.FindAllStringSubmatch(r[1], -1) {
+					documented = append(documented, n[1])
+				}
+			}
+		}
+		require.ElementsMatch(t, params, documented, "%s: the params table of docs/protocol.md", method)
+	}
+}

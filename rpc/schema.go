@@ -79,6 +79,7 @@ var (
 	hookResultType  = reflect.TypeFor[luahost.HookResult]()
 	manifestType    = reflect.TypeFor[manifest.Manifest]()
 	descriptionType = reflect.TypeFor[luahost.Description]()
+	cellFormatType  = reflect.TypeFor[cellFormat]()
 )
 
 // encodesAsReflected are the types with their own MarshalJSON whose wire
@@ -118,6 +119,8 @@ func (g *schemaGen) special(t reflect.Type) (*schema, bool) {
 		return &schema{Type: "string", Enum: names(manifest.Kinds())}, true
 	case permissionType:
 		return &schema{Type: "string", Enum: names(manifest.AllPermissions())}, true
+	case cellFormatType:
+		return &schema{Type: "string", Enum: names(cellFormats)}, true
 	case actionType:
 		return g.component(componentName(t), func() *schema {
 			return typeValue(names(actionTypeNames), "text, paste, bracketed_paste: a string; key: a key name; "+
@@ -220,8 +223,8 @@ type field struct {
 	name      string
 	typ       reflect.Type
 	required  bool // params: `rpc:"required"`
-	omitEmpty bool
-	depth     int // how deep in embedded structs
+	omitEmpty bool // omitempty or omitzero: the member may be absent
+	depth     int  // how deep in embedded structs
 }
 
 // fields lists t's JSON members in encoding/json's order, the fields of
@@ -268,7 +271,7 @@ func fieldsAt(t reflect.Type, depth int) []field {
 			name = f.Name
 		}
 		out = append(out, field{name: name, typ: f.Type, required: f.Tag.Get("rpc") == "required",
-			omitEmpty: strings.Contains(","+opts+",", ",omitempty,"), depth: depth})
+			omitEmpty: strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,"), depth: depth})
 	}
 	return out
 }

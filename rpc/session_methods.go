@@ -388,18 +388,27 @@ func (p readParams) redactor() (*ptywright.Redactor, error) {
 	return r, nil
 }
 
-// snapshotParams are session.snapshot's: a read, and whether to add the
-// rows that scrolled off the top.
+// snapshotParams are session.snapshot's: a read, what of the screen it
+// carries (snapshotShape), and whether to add the rows that scrolled off
+// the top.
 type snapshotParams struct {
 	Session    string           `json:"session" rpc:"required"`
 	Redact     *bool            `json:"redact"`
 	Redaction  *redactionParams `json:"redaction"`
 	Scrollback bool             `json:"scrollback"`
+	// Cells, CellFormat, Rows: see snapshotShape.
+	Cells      *bool       `json:"cells"`
+	CellFormat cellFormat  `json:"cell_format"`
+	Rows       *rowsParams `json:"rows"`
 }
 
 func (s *Server) sessionSnapshot(_ context.Context, _ *conn, raw []byte) (any, error) {
 	var sp snapshotParams
 	if err := decodeParams(raw, &sp); err != nil {
+		return nil, err
+	}
+	opts, err := snapshotShape{Cells: sp.Cells, CellFormat: sp.CellFormat, Rows: sp.Rows}.options()
+	if err != nil {
 		return nil, err
 	}
 	p := readParams{Session: sp.Session, Redact: sp.Redact, Redaction: sp.Redaction}
@@ -411,10 +420,11 @@ func (s *Server) sessionSnapshot(_ context.Context, _ *conn, raw []byte) (any, e
 	if err != nil {
 		return nil, err
 	}
+	opts.Scrollback, opts.Redactor = sp.Scrollback, r
 	// Encoded here, by hand (snapshot_json.go): through encoding/json, a
 	// Marshaler's output is compacted once more, and its cells are
 	// encoded by reflection.
-	return snapshotJSON(e.sess.Snapshot(ptywright.SnapshotOptions{Cells: true, Scrollback: sp.Scrollback, Redactor: r})), nil
+	return snapshotJSON(e.sess.Snapshot(opts)), nil
 }
 
 type transcriptResult struct {

@@ -39,6 +39,13 @@ func appendSnapshotJSONWith(dst []byte, s ptywright.ScreenSnapshot, str func([]b
 	dst = appendBoolMember(dst, `,"visible":`, s.Cursor.Visible)
 	dst = append(dst, `},"sequence":`...)
 	dst = strconv.AppendUint(dst, s.Sequence, 10)
+	if s.Rows != nil {
+		dst = append(dst, `,"rows":{"from":`...)
+		dst = strconv.AppendInt(dst, int64(s.Rows.From), 10)
+		dst = append(dst, `,"to":`...)
+		dst = strconv.AppendInt(dst, int64(s.Rows.To), 10)
+		dst = append(dst, '}')
+	}
 	dst = append(dst, `,"plain_text":`...)
 	dst = str(dst, s.PlainText)
 	dst = append(dst, `,"cells":[`...)
@@ -49,6 +56,16 @@ func appendSnapshotJSONWith(dst []byte, s ptywright.ScreenSnapshot, str func([]b
 		dst = appendCellJSON(dst, &s.Cells[i])
 	}
 	dst = append(dst, ']')
+	if s.Runs != nil {
+		dst = append(dst, `,"runs":[`...)
+		for i := range s.Runs {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendRunJSON(dst, &s.Runs[i])
+		}
+		dst = append(dst, ']')
+	}
 	if len(s.Scrollback) > 0 {
 		dst = append(dst, `,"scrollback":[`...)
 		for i, row := range s.Scrollback {
@@ -74,9 +91,13 @@ func appendSnapshotJSONWith(dst []byte, s ptywright.ScreenSnapshot, str func([]b
 
 // snapshotJSON is s encoded as MarshalJSON does, as a result.
 func snapshotJSON(s ptywright.ScreenSnapshot) preEncoded {
-	// A cell takes some 250 bytes; what its strings need escaped is
-	// room to spare for.
-	return appendSnapshotJSON(make([]byte, 0, 512+2*len(s.PlainText)+300*len(s.Cells)), s)
+	// A cell takes some 250 bytes, a run some 220 and its text; what
+	// their strings need escaped is room to spare for.
+	n := 512 + 2*len(s.PlainText) + 300*len(s.Cells) + 256*len(s.Runs)
+	for i := range s.Runs {
+		n += len(s.Runs[i].Text) + len(s.Runs[i].Text)/8
+	}
+	return appendSnapshotJSON(make([]byte, 0, n), s)
 }
 
 func appendCellJSON(dst []byte, c *ptywright.Cell) []byte {
@@ -88,7 +109,33 @@ func appendCellJSON(dst []byte, c *ptywright.Cell) []byte {
 	dst = appendHTMLString(dst, c.Text)
 	dst = appendBoolMember(dst, `,"wide":`, c.Wide)
 	dst = appendBoolMember(dst, `,"wide_continuation":`, c.WideContinuation)
-	st := &c.Style
+	dst = appendStyleJSON(dst, &c.Style)
+	return append(dst, '}')
+}
+
+func appendRunJSON(dst []byte, r *ptywright.CellRun) []byte {
+	dst = append(dst, `{"row":`...)
+	dst = strconv.AppendInt(dst, int64(r.Row), 10)
+	dst = append(dst, `,"col":`...)
+	dst = strconv.AppendInt(dst, int64(r.Col), 10)
+	dst = append(dst, `,"text":`...)
+	dst = appendHTMLString(dst, r.Text)
+	dst = appendStyleJSON(dst, &r.Style)
+	if r.Single {
+		dst = append(dst, `,"single":true`...)
+	}
+	if r.Wide {
+		dst = append(dst, `,"wide":true`...)
+	}
+	if r.WideContinuation {
+		dst = append(dst, `,"wide_continuation":true`...)
+	}
+	return append(dst, '}')
+}
+
+// appendStyleJSON appends a cell's or a run's style member,
+// `,"style":{...}`.
+func appendStyleJSON(dst []byte, st *ptywright.CellStyle) []byte {
 	dst = append(dst, `,"style":{"foreground":`...)
 	dst = appendHTMLString(dst, st.Foreground)
 	dst = append(dst, `,"background":`...)
@@ -102,7 +149,7 @@ func appendCellJSON(dst []byte, c *ptywright.Cell) []byte {
 	dst = appendBoolMember(dst, `,"inverse":`, st.Inverse)
 	dst = appendBoolMember(dst, `,"strikethrough":`, st.Strikethrough)
 	dst = appendBoolMember(dst, `,"blink":`, st.Blink)
-	return append(dst, "}}"...)
+	return append(dst, '}')
 }
 
 func appendBoolMember(dst []byte, name string, v bool) []byte {

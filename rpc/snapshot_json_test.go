@@ -20,7 +20,8 @@ import (
 // field the encoder does not write.
 func TestAppendSnapshotJSONMatchesMarshal(t *testing.T) {
 	for typ, n := range map[reflect.Type]int{
-		reflect.TypeFor[ptywright.ScreenSnapshot](): 12, reflect.TypeFor[ptywright.Cell](): 6,
+		reflect.TypeFor[ptywright.ScreenSnapshot](): 15, reflect.TypeFor[ptywright.Cell](): 6,
+		reflect.TypeFor[ptywright.CellRun](): 7, reflect.TypeFor[ptywright.RowRange](): 2,
 		reflect.TypeFor[ptywright.CellStyle](): 10, reflect.TypeFor[ptywright.Size](): 4, reflect.TypeFor[ptywright.Cursor](): 3,
 	} {
 		require.Equal(t, n, typ.NumField(), "%s changed: appendSnapshotJSON must follow", typ)
@@ -42,6 +43,11 @@ func TestAppendSnapshotJSONMatchesMarshal(t *testing.T) {
 	require.NoError(t, err)
 	check(screen.Snapshot(true))
 	check(screen.Snapshot(false))
+	withRuns := screen.Snapshot(true)
+	withRuns.Runs, withRuns.Rows = ptywright.CellRunsOf(withRuns.Cells), &ptywright.RowRange{From: 0, To: 24}
+	check(withRuns)
+	withRuns.Cells = []ptywright.Cell{}
+	check(withRuns)
 
 	pieces := []string{"", "a", "<", ">", "&", "<a href=\"x\">&amp;</a>", `\`, `"`, "\x00", "\x1b", "\x1f", "\x7f", "\t\n\r\b\f",
 		"\u2028", "\u2029", "\xff", "\xe2\x80", "é", "─", "日本", "🙂", "idx:12", "rgb:1:2:3", "default", "curly"}
@@ -65,6 +71,20 @@ func TestAppendSnapshotJSONMatchesMarshal(t *testing.T) {
 				Foreground: str(), Background: str(), Bold: flag(), Dim: flag(), Italic: flag(), Underline: flag(),
 				UnderlineStyle: str(), Inverse: flag(), Strikethrough: flag(), Blink: flag(),
 			}})
+		}
+		switch rng.IntN(3) {
+		case 0:
+			s.Runs = []ptywright.CellRun{}
+		case 1:
+			for range rng.IntN(4) + 1 {
+				s.Runs = append(s.Runs, ptywright.CellRun{Row: num(), Col: num(), Text: str(), Single: flag(), Wide: flag(), WideContinuation: flag(), Style: ptywright.CellStyle{
+					Foreground: str(), Background: str(), Bold: flag(), Dim: flag(), Italic: flag(), Underline: flag(),
+					UnderlineStyle: str(), Inverse: flag(), Strikethrough: flag(), Blink: flag(),
+				}})
+			}
+		}
+		if flag() {
+			s.Rows = &ptywright.RowRange{From: num(), To: num()}
 		}
 		switch rng.IntN(3) {
 		case 0:
