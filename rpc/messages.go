@@ -145,6 +145,14 @@ func encodeResponse(id json.RawMessage, result any, err error) []byte {
 		idBuf.Reset()
 		idBuf.Write(nullID)
 	}
+	if a, ok := result.(appendedResult); ok && err == nil {
+		b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+idBuf.Len()+a.size)
+		b = append(b, `{"jsonrpc":"2.0","id":`...)
+		b = append(b, idBuf.Bytes()...)
+		b = append(b, `,"result":`...)
+		b = a.append(b)
+		return append(b, '}')
+	}
 	if err == nil {
 		raw, mErr := encodeResult(result)
 		if mErr == nil {
@@ -176,9 +184,22 @@ func encodingError(err error) error {
 // response as is.
 type preEncoded []byte
 
+// appendedResult is a result encoded into its response as the response is
+// built, by append, which appends compact JSON (about size bytes) to dst
+// and cannot fail: a result of megabytes (a snapshot with its cells) is
+// written once, into the response, instead of encoded on its own and
+// copied into it.
+type appendedResult struct {
+	size   int
+	append func(dst []byte) []byte
+}
+
 func encodeResult(result any) ([]byte, error) {
-	if p, ok := result.(preEncoded); ok {
-		return p, nil
+	switch r := result.(type) {
+	case preEncoded:
+		return r, nil
+	case appendedResult:
+		return r.append(make([]byte, 0, r.size)), nil
 	}
 	return marshal(result)
 }

@@ -48,14 +48,7 @@ func appendSnapshotJSONWith(dst []byte, s ptywright.ScreenSnapshot, str func([]b
 	}
 	dst = append(dst, `,"plain_text":`...)
 	dst = str(dst, s.PlainText)
-	dst = append(dst, `,"cells":[`...)
-	for i := range s.Cells {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendCellJSON(dst, &s.Cells[i])
-	}
-	dst = append(dst, ']')
+	dst = appendCellsJSON(dst, s.Cells)
 	if s.Runs != nil {
 		dst = append(dst, `,"runs":[`...)
 		for i := range s.Runs {
@@ -89,28 +82,59 @@ func appendSnapshotJSONWith(dst []byte, s ptywright.ScreenSnapshot, str func([]b
 	return append(dst, '}')
 }
 
-// snapshotJSON is s encoded as MarshalJSON does, as a result.
-func snapshotJSON(s ptywright.ScreenSnapshot) preEncoded {
+// snapshotJSON is s encoded as MarshalJSON does, as a result, appended to
+// the response as it is built.
+func snapshotJSON(s ptywright.ScreenSnapshot) appendedResult {
 	// A cell takes some 250 bytes, a run some 220 and its text; what
 	// their strings need escaped is room to spare for.
 	n := 512 + 2*len(s.PlainText) + 300*len(s.Cells) + 256*len(s.Runs)
 	for i := range s.Runs {
 		n += len(s.Runs[i].Text) + len(s.Runs[i].Text)/8
 	}
-	return appendSnapshotJSON(make([]byte, 0, n), s)
+	return appendedResult{size: n, append: func(dst []byte) []byte { return appendSnapshotJSON(dst, s) }}
 }
 
-func appendCellJSON(dst []byte, c *ptywright.Cell) []byte {
-	dst = append(dst, `{"row":`...)
-	dst = strconv.AppendInt(dst, int64(c.Row), 10)
-	dst = append(dst, `,"col":`...)
-	dst = strconv.AppendInt(dst, int64(c.Col), 10)
-	dst = append(dst, `,"text":`...)
-	dst = appendHTMLString(dst, c.Text)
-	dst = appendBoolMember(dst, `,"wide":`, c.Wide)
-	dst = appendBoolMember(dst, `,"wide_continuation":`, c.WideContinuation)
-	dst = appendStyleJSON(dst, &c.Style)
-	return append(dst, '}')
+// appendCellsJSON appends the cells member, `,"cells":[...]`. A cell is
+// mostly its flags and style, some 200 bytes that a screen repeats from
+// cell to cell: they are encoded once for a run of cells that share them
+// and copied for the others.
+func appendCellsJSON(dst []byte, cells []ptywright.Cell) []byte {
+	dst = append(dst, `,"cells":[`...)
+	var tail []byte // the last cell's members after its text
+	var last *ptywright.Cell
+	for i := range cells {
+		c := &cells[i]
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"row":`...)
+		dst = strconv.AppendInt(dst, int64(c.Row), 10)
+		dst = append(dst, `,"col":`...)
+		dst = strconv.AppendInt(dst, int64(c.Col), 10)
+		dst = append(dst, `,"text":`...)
+		if t := c.Text; len(t) == 1 && t[0] >= 0x20 && t[0] < utf8.RuneSelf && !htmlOrJSONSpecial(t[0]) {
+			dst = append(dst, '"', t[0], '"') // most cells: one plain byte
+		} else {
+			dst = appendHTMLString(dst, t)
+		}
+		if last != nil && c.Wide == last.Wide && c.WideContinuation == last.WideContinuation && c.Style == last.Style {
+			dst = append(dst, tail...)
+			continue
+		}
+		start := len(dst)
+		dst = appendBoolMember(dst, `,"wide":`, c.Wide)
+		dst = appendBoolMember(dst, `,"wide_continuation":`, c.WideContinuation)
+		dst = appendStyleJSON(dst, &c.Style)
+		dst = append(dst, '}')
+		tail, last = append(tail[:0], dst[start:]...), c
+	}
+	return append(dst, ']')
+}
+
+// htmlOrJSONSpecial reports whether printable ASCII c is escaped in a JSON
+// string encoded with HTML escaping.
+func htmlOrJSONSpecial(c byte) bool {
+	return c == '"' || c == '\\' || c == '<' || c == '>' || c == '&'
 }
 
 func appendRunJSON(dst []byte, r *ptywright.CellRun) []byte {

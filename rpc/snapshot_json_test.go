@@ -124,7 +124,24 @@ func BenchmarkSnapshotJSON(b *testing.B) {
 	})
 	b.Run("append", func(b *testing.B) {
 		for b.Loop() {
-			_ = snapshotJSON(snap)
+			_, _ = encodeResult(snapshotJSON(snap))
 		}
 	})
+}
+
+// BenchmarkSnapshotResponse1000 builds the response to session.snapshot
+// of a 1000x1000 screen with its cells (three rows of styled text, the
+// rest blank) in process, from the snapshot to the response's bytes:
+// what the server does between reading the screen and writing the frame.
+func BenchmarkSnapshotResponse1000(b *testing.B) {
+	screen, err := ptywright.NewScreen(ptywright.Size{Rows: 1000, Cols: 1000})
+	require.NoError(b, err)
+	_, err = screen.Write([]byte("first \x1b[1mbold\x1b[0m\r\n\x1b[31;44mred\x1b[0m 日本 x\r\n\x1b[501;3Hrow five hundred\x1b[999;1Hend"))
+	require.NoError(b, err)
+	snap := screen.Snapshot(true)
+	var n int
+	for b.Loop() {
+		n = len(encodeResponse([]byte("1"), snapshotJSON(snap), nil))
+	}
+	b.ReportMetric(float64(n), "json-bytes")
 }
