@@ -224,12 +224,14 @@ type waitOut struct {
 }
 
 type snapshotOut struct {
-	Text   string           `json:"text"`
-	Cursor ptywright.Cursor `json:"cursor"`
-	Rows   int              `json:"rows"`
-	Cols   int              `json:"cols"`
-	Cells  []ptywright.Cell `json:"cells"`
-	Exited bool             `json:"exited"`
+	Text     string              `json:"text"`
+	Cursor   ptywright.Cursor    `json:"cursor"`
+	Rows     int                 `json:"rows"`
+	Cols     int                 `json:"cols"`
+	RowRange *ptywright.RowRange `json:"row_range"`
+	Cells    []ptywright.Cell    `json:"cells"`
+	Runs     []ptywright.CellRun `json:"runs"`
+	Exited   bool                `json:"exited"`
 }
 
 // startShell starts bash without start-up files, with a fixed prompt, and

@@ -71,6 +71,13 @@ func waitText(id, what string, out sessionWaitOut) string {
 func snapshotText(id string, out sessionSnapshotOut) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Session %s, %dx%d, cursor at row %d col %d", id, out.Cols, out.Rows, out.Cursor.Row, out.Cursor.Col)
+	switch r := out.RowRange; {
+	case r == nil:
+	case r.To > r.From:
+		fmt.Fprintf(&b, ", rows %d to %d", r.From, r.To-1)
+	default:
+		fmt.Fprintf(&b, ", no rows (from_row is past the screen's %d)", out.Rows)
+	}
 	if out.Title != "" {
 		fmt.Fprintf(&b, ", title %q", out.Title)
 	}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
+
+	"ptywright"
 )
 
 var sessionTools = []string{"session_close", "session_send", "session_snapshot", "session_start", "session_wait"}
@@ -75,8 +77,42 @@ func TestSessionStartSendWaitSnapshotClose(t *testing.T) {
 	require.Contains(t, txt, "hi-42")
 	require.Contains(t, txt, "80x24")
 
+	snap = snapshotOut{}
 	s.ok(t, "session_snapshot", map[string]any{"session": st.Session, "cells": true}, &snap)
-	require.Len(t, snap.Cells, 24*80)
+	require.Empty(t, snap.Cells, "cells as runs by default")
+	require.Less(t, len(snap.Runs), 24*4, "a run or a few a row")
+	cells := ptywright.CellsOfRuns(snap.Runs)
+	require.Len(t, cells, 24*80)
+	snap = snapshotOut{}
+	s.ok(t, "session_snapshot", map[string]any{"session": st.Session, "cells": true, "cell_format": "cells"}, &snap)
+	require.Equal(t, cells, snap.Cells)
+	require.Empty(t, snap.Runs)
+
+	// Some rows: the text and the runs of those rows.
+	lines := strings.Split(snap.Text, "\n")
+	snap = snapshotOut{}
+	txt = s.ok(t, "session_snapshot", map[string]any{"session": st.Session, "cells": true, "from_row": 1, "to_row": 3}, &snap)
+	require.Equal(t, strings.TrimRight(strings.Join(lines[1:3], "\n"), "\n"), snap.Text)
+	require.Equal(t, &ptywright.RowRange{From: 1, To: 3}, snap.RowRange)
+	require.Equal(t, cells[80:240], ptywright.CellsOfRuns(snap.Runs))
+	require.Contains(t, txt, "rows 1 to 2")
+	snap = snapshotOut{}
+	s.ok(t, "session_snapshot", map[string]any{"session": st.Session, "from_row": 30}, &snap)
+	require.Empty(t, snap.Text)
+	require.Equal(t, &ptywright.RowRange{From: 24, To: 24}, snap.RowRange)
+	for _, tt := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"from_row": -1}, "from_row: must be at least 0, got -1"},
+		{map[string]any{"from_row": 4, "to_row": 4}, "to_row: must be greater than from_row (4), got 4"},
+		{map[string]any{"to_row": -2}, "to_row: must be greater than from_row (0), got -2"},
+		{map[string]any{"cells": true, "cell_format": "html"}, `cell_format: must be "runs" or "cells", got "html"`},
+		{map[string]any{"cell_format": "cells"}, "cell_format: give cells: true with it"},
+	} {
+		tt.args["session"] = st.Session
+		s.fails(t, "session_snapshot", tt.args, tt.want)
+	}
 
 	var closed struct {
 		Closed bool `json:"closed"`

@@ -85,7 +85,37 @@ func exitOf(sess *ptywright.Session) exitInfo {
 
 type sessionSnapshotIn struct {
 	Session string `json:"session" jsonschema:"the session id session_start returned"`
-	Cells   bool   `json:"cells,omitempty" jsonschema:"also return every cell with its colours and attributes (large; only when you need styling)"`
+	Cells   bool   `json:"cells,omitempty" jsonschema:"also return the colours and attributes, as runs of cells of one style (only when you need styling)"`
+	// CellFormat: runs by default, a model pays for every byte.
+	CellFormat string `json:"cell_format,omitempty" jsonschema:"with cells: runs (the default: one object per run of cells of one style) or cells (one object per cell, some 250 bytes each: large)"`
+	FromRow    int    `json:"from_row,omitempty" jsonschema:"only the rows from this one on (0 is the top row); text, cells and runs then cover those rows only"`
+	ToRow      int    `json:"to_row,omitempty" jsonschema:"only the rows up to, not including, this one; default: through the last row"`
+}
+
+// snapshotOptions are the snapshot options in asks for, or an error
+// naming the argument that is wrong.
+func (in sessionSnapshotIn) snapshotOptions() (ptywright.SnapshotOptions, error) {
+	var opts ptywright.SnapshotOptions
+	switch in.CellFormat {
+	case "", "runs":
+		opts.Runs = in.Cells
+	case "cells":
+		opts.Cells = in.Cells
+	default:
+		return opts, fmt.Errorf(`cell_format: must be "runs" or "cells", got %q`, in.CellFormat)
+	}
+	if in.CellFormat != "" && !in.Cells {
+		return opts, errors.New("cell_format: give cells: true with it (without cells there are no cells to format)")
+	}
+	switch {
+	case in.FromRow < 0:
+		return opts, fmt.Errorf("from_row: must be at least 0, got %d", in.FromRow)
+	case in.ToRow < 0 || in.ToRow != 0 && in.ToRow <= in.FromRow:
+		return opts, fmt.Errorf("to_row: must be greater than from_row (%d), got %d", in.FromRow, in.ToRow)
+	case in.FromRow != 0 || in.ToRow != 0:
+		opts.Rows = &ptywright.RowRange{From: in.FromRow, To: in.ToRow}
+	}
+	return opts, nil
 }
 
 type sessionSnapshotOut struct {
@@ -97,8 +127,12 @@ type sessionSnapshotOut struct {
 	Sequence uint64           `json:"sequence" jsonschema:"advances on every screen change"`
 	// AlternateScreen says a full-screen program (an editor, a pager) is
 	// drawing.
-	AlternateScreen bool             `json:"alternate_screen"`
-	Cells           []ptywright.Cell `json:"cells,omitempty"`
+	AlternateScreen bool `json:"alternate_screen"`
+	// RowRange is the rows the text, cells and runs cover, when from_row
+	// or to_row was given.
+	RowRange *ptywright.RowRange `json:"row_range,omitempty" jsonschema:"the rows text, cells and runs cover, from (0 is the top) up to, not including, to; only when from_row or to_row was given"`
+	Cells    []ptywright.Cell    `json:"cells,omitempty"`
+	Runs     []ptywright.CellRun `json:"runs,omitempty" jsonschema:"the cells of each row as runs of one style: text from row, col on; a wide run's characters take two columns each; a single run is one cell"`
 	exitInfo
 }
 
@@ -134,7 +168,8 @@ func (c *client) addSessionTools(srv *mcp.Server) {
 		Name:  "session_snapshot",
 		Title: "Read a terminal screen",
 		Description: "Read a session's screen now: its text, cursor position, size, title, and whether the program has exited. " +
-			"Secrets are redacted. Ask for cells only when colours or attributes matter.",
+			"Secrets are redacted. Ask for cells only when colours or attributes matter: they come as runs of text of one style. " +
+			"from_row and to_row read some rows of a large screen.",
 	}, c.sessionSnapshot)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "session_close",
@@ -350,8 +385,12 @@ func (c *client) sessionSnapshot(_ context.Context, _ *mcp.CallToolRequest, in s
 	if err != nil {
 		return nil, sessionSnapshotOut{}, err
 	}
+	opts, err := in.snapshotOptions()
+	if err != nil {
+		return nil, sessionSnapshotOut{}, err
+	}
 	// Redacted with the default redactor, as every read is.
-	snap := e.sess.Snapshot(ptywright.SnapshotOptions{Cells: in.Cells})
+	snap := e.sess.Snapshot(opts)
 	out := sessionSnapshotOut{
 		Text:            snap.PlainText,
 		Cursor:          snap.Cursor,
@@ -360,7 +399,9 @@ func (c *client) sessionSnapshot(_ context.Context, _ *mcp.CallToolRequest, in s
 		Title:           snap.Title,
 		Sequence:        snap.Sequence,
 		AlternateScreen: snap.AlternateScreen,
+		RowRange:        snap.Rows,
 		Cells:           snap.Cells,
+		Runs:            snap.Runs,
 		exitInfo:        exitOf(e.sess),
 	}
 	return textResult(snapshotText(e.id, out)), out, nil
