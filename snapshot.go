@@ -1,7 +1,6 @@
 package ptywright
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -33,38 +32,6 @@ type SnapshotOptions struct {
 	// Redactor redacts the text and cells; nil means the session's
 	// (Options.Redactor).
 	Redactor *Redactor
-}
-
-// RowRange is a range of screen rows, counted from 0 at the top: From up
-// to, not including, To. To 0 means through the last row.
-type RowRange struct {
-	From int `json:"from"`
-	To   int `json:"to"`
-}
-
-// Validate reports a range no screen has, as a *FieldError wrapping
-// ErrInvalidRowRange whose Field is "rows.from" or "rows.to": From below
-// 0, or a To (other than 0) not greater than From.
-func (r RowRange) Validate() error {
-	switch {
-	case r.From < 0:
-		return &FieldError{Field: "rows.from", Reason: fmt.Sprintf("must be at least 0, got %d", r.From), Err: ErrInvalidRowRange}
-	case r.To != 0 && r.To <= r.From:
-		return &FieldError{Field: "rows.to", Reason: fmt.Sprintf("must be greater than from (%d), got %d", r.From, r.To), Err: ErrInvalidRowRange}
-	}
-	return nil
-}
-
-// Clamp cuts r to a screen of rows rows: the rows of r the screen has
-// (From = To = rows when it has none of them), To 0 made rows, a From
-// below 0 made 0.
-func (r RowRange) Clamp(rows int) RowRange {
-	from := min(max(r.From, 0), rows)
-	to := rows
-	if r.To != 0 {
-		to = min(max(r.To, from), rows)
-	}
-	return RowRange{From: from, To: to}
 }
 
 // Snapshot copies the session's screen, redacted with the session's
