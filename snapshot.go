@@ -20,8 +20,8 @@ type SnapshotOptions struct {
 	// says which. nil means every row. Redaction still reads the whole
 	// screen, so a secret that a wrap carries into the rows from outside
 	// them is hidden as in a snapshot of every row. The range is cut to
-	// the screen (RowRange.Clamp); Rows.Validate reports a range no screen
-	// has.
+	// the screen (RowRange.Clamp); RowRange.Validate reports a range no
+	// screen has, which a caller's input should be checked with.
 	Rows *RowRange
 	// Scrollback adds the rows that scrolled off the top of the screen
 	// (ScreenSnapshot.Scrollback), redacted like the rest. Rows does not
