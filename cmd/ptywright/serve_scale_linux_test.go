@@ -39,7 +39,7 @@ const scaleCloseOne = 200
 
 // TestServeAtScale: one server (the plain binary, niced, on a local
 // socket) holds 2,000 idle sessions created one after another, lists them,
-// snapshots each, closes 200 one by one and stops at SIGTERM with the rest
+// snapshots each (without cells), closes 200 one by one and stops at SIGTERM with the rest
 // open, leaving no child behind. It reports the threads, the RSS and the
 // time of each step, and requires the threads to stay few (a thread per
 // session ran into the process's limits at a couple of hundred) and the
@@ -96,10 +96,12 @@ func TestServeAtScale(t *testing.T) {
 	start = time.Now()
 	for _, id := range ids {
 		var snap struct {
-			Size struct{ Rows, Cols int } `json:"size"`
+			Size  struct{ Rows, Cols int } `json:"size"`
+			Cells []json.RawMessage        `json:"cells"`
 		}
-		c.do(t, "session.snapshot", map[string]any{"session": id}, &snap)
+		c.do(t, "session.snapshot", map[string]any{"session": id, "cells": false}, &snap)
 		require.Equal(t, 24, snap.Size.Rows)
+		require.Empty(t, snap.Cells)
 	}
 	report("snapshotted each", time.Since(start), n)
 
