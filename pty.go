@@ -100,9 +100,10 @@ type ExitStatus struct {
 // Session is a program running on a pseudo-terminal, with its parsed screen
 // and a bounded transcript of its output.
 //
-// One goroutine reads the PTY and another feeds what it read to the screen
-// and the transcript under one lock (pty_read.go); every change advances the
-// sequence and wakes every waiter at once.
+// One goroutine reads the PTY and feeds what it read to the screen and the
+// transcript under one lock, with a second that parses while it reads on
+// under a flood (pty_read.go); every change advances the sequence and wakes
+// every waiter at once.
 // Close must be called to reap the child and stop the goroutines.
 type Session struct {
 	opts   Options
@@ -215,9 +216,8 @@ func Start(opts Options) (*Session, error) {
 	}
 	s.proc = proc
 	s.since = proctree.StartTime(proc.pid())
-	s.wg.Add(4)
+	s.wg.Add(3)
 	go s.readLoop()
-	go s.parseLoop()
 	go s.writeReplies()
 	go s.waitLoop()
 	return s, nil

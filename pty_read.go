@@ -6,22 +6,18 @@ import (
 	"ptywright/internal/ptyio"
 )
 
-// The read path is a ptyio.Pump: one goroutine reads the PTY master,
-// another parses what it read (short reads the reader may feed itself);
+// The read path is a ptyio.Pump: one goroutine reads the PTY master and
+// feeds short reads itself; under a flood the pump starts a second one
+// that parses while the reading goes on, and ends it before Run returns.
 // feed is what either of them calls, one at a time, in order.
 func (s *Session) initReader() { s.pump = ptyio.NewPump(s.feed) }
 
-// readLoop is the one goroutine that reads the PTY master.
+// readLoop is the one goroutine that reads the PTY master. It ends once
+// the output has all been fed, and the pump has let its buffers go.
 func (s *Session) readLoop() {
 	defer s.wg.Done()
-	s.pump.Read(s.proc.master, s.childGone)
-}
-
-// parseLoop feeds what the reader handed on until the reader has stopped.
-func (s *Session) parseLoop() {
-	defer s.wg.Done()
 	defer close(s.readerDone)
-	s.pump.Parse()
+	s.pump.Run(s.proc.master, s.childGone)
 }
 
 // feed passes chunks, in order, to the taps, the recording, the screen and

@@ -32,7 +32,7 @@ const quietRead = directFeedMax
 // slave may be opened again (/dev/tty, or the kernel between a program's
 // closes and opens) and what is written to it then must still be read, so
 // before that EIO is waited out like EAGAIN. Whoever closes exited also
-// sets a read deadline on f to wake a Drain waiting so (see Pump.Read).
+// sets a read deadline on f to wake a Drain waiting so (see Pump.Run).
 // After the exit, an EIO ends it only when the reads after it say the
 // same (see eioConfirmations).
 func Drain(f *os.File, buf []byte, exited <-chan struct{}) (n int, err error) {

@@ -86,8 +86,7 @@ func TestPumpReadsOnAfterEIOUntilExited(t *testing.T) {
 	p := ptyio.NewPump(c.feed)
 	exited := make(chan struct{})
 	parsed := make(chan struct{})
-	go p.Read(m, exited)
-	go func() { defer close(parsed); p.Parse() }()
+	go func() { defer close(parsed); p.Run(m, exited) }()
 
 	openSlave := func() *os.File {
 		sl, err := os.OpenFile(slavePath, os.O_RDWR|syscall.O_NOCTTY, 0)
@@ -118,4 +117,62 @@ func TestPumpReadsOnAfterEIOUntilExited(t *testing.T) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	require.Equal(t, "one\r\ntwo\r\nthree\r\n", c.out.String())
+}
+
+// TestPumpTakesMemoryAsTheOutputAsks: lines that come one at a time are
+// read into one small buffer and fed by the reader itself, with no parser
+// goroutine; a flood grows the buffers and starts the parser, and arrives
+// whole and in order; once Run returns the pump holds no buffer.
+func TestPumpTakesMemoryAsTheOutputAsks(t *testing.T) {
+	m, slavePath := openPTY(t)
+	c := &collector{fed: make(chan struct{}, 1)}
+	p := ptyio.NewPump(c.feed)
+	exited := make(chan struct{})
+	ran := make(chan struct{})
+	go func() { defer close(ran); p.Run(m, exited) }()
+	sl, err := os.OpenFile(slavePath, os.O_RDWR|syscall.O_NOCTTY, 0)
+	require.NoError(t, err)
+	defer sl.Close()
+	// Raw, so the line discipline passes the flood through as written.
+	termios, err := unix.IoctlGetTermios(int(sl.Fd()), unix.TCGETS)
+	require.NoError(t, err)
+	termios.Lflag &^= unix.ICANON | unix.ECHO
+	termios.Oflag &^= unix.OPOST
+	require.NoError(t, unix.IoctlSetTermios(int(sl.Fd()), unix.TCSETS, termios))
+
+	for i := range 5 {
+		line := "line " + strconv.Itoa(i) + "\n"
+		_, err := sl.Write([]byte(line))
+		require.NoError(t, err)
+		c.waitFor(t, line)
+	}
+	made, parsing := ptyio.Buffers(p)
+	require.Equal(t, 1, made, "short reads need one buffer")
+	require.False(t, parsing, "short reads are fed by the reader")
+
+	var flood bytes.Buffer
+	for i := 0; flood.Len() < 2<<20; i++ {
+		flood.WriteString(strconv.Itoa(i) + " ")
+	}
+	c.mu.Lock()
+	want := c.out.String() + flood.String()
+	c.mu.Unlock()
+	_, err = sl.Write(flood.Bytes())
+	require.NoError(t, err)
+	c.waitFor(t, flood.String()[flood.Len()-64:])
+	require.NoError(t, sl.Close())
+	close(exited)
+	require.NoError(t, m.SetReadDeadline(time.Unix(1, 0)))
+	select {
+	case <-ran:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the pump did not end at EIO after the exit")
+	}
+	c.mu.Lock()
+	got := c.out.String()
+	c.mu.Unlock()
+	require.Equal(t, want, got, "the flood arrived whole and in order")
+	made, parsing = ptyio.Buffers(p)
+	require.True(t, parsing, "a flood is parsed on a goroutine of its own")
+	require.Zero(t, made, "Run let its buffers go")
 }
