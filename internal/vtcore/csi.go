@@ -199,7 +199,7 @@ func (t *Terminal) eraseDisplay(n int) {
 		b := s.blankCell()
 		s.fillRect(0, y, 0, t.cols, b)
 		s.fill(y, 0, x+1, b)
-		if y >= 0 && y < s.rows && x+1 < t.cols {
+		if y >= 0 && y < s.rows && x+1 < t.cols && s.lines[y] != nil { // a nil row is blanks, as b is
 			for _, c := range s.lines[y][x+1:] {
 				if c != b {
 					t.diverge()

@@ -9,15 +9,23 @@ import "slices"
 
 // cellEdit is where an ICH or DCH of n cells acts: the cursor's row and
 // column, n clamped to the room before the right margin, and the scroll
-// region; ok is false when there is nothing to do (n not positive, or the
-// cursor outside the region).
+// region; ok is false when there is nothing to do (n not positive, the
+// cursor outside the region, or a row never written that blanks would
+// fill).
 func (s *screen) cellEdit(n int) (line []Cell, x, clamped int, a rect, ok bool) {
 	x, y := s.cur.x, s.cur.y
 	a = s.scroll
 	if n <= 0 || y < a.top || y >= a.bottom || y >= s.rows || x < a.left || x >= a.right || x >= s.cols {
 		return nil, 0, 0, a, false
 	}
-	return s.lines[y], x, min(n, a.right-x), a, true
+	line = s.lines[y]
+	if line == nil {
+		if s.blankCell() == (Cell{}) {
+			return nil, 0, 0, a, false // blanks moved over a blank row
+		}
+		line = s.row(y)
+	}
+	return line, x, min(n, a.right-x), a, true
 }
 
 // insertCells is ICH: n blanks at the cursor inside the scroll region, the

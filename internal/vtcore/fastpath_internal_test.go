@@ -79,10 +79,14 @@ func TestFastPathsMatchTheParser(t *testing.T) {
 
 // checkRowsUsed checks every row's mark (rowused.go): the cells from it on
 // are blanks, and the rows that left into the scrollback kept their text.
+// A row never written is nil (screen.row) and has no mark.
 func checkRowsUsed(t *testing.T, term *Terminal) {
 	t.Helper()
 	for _, s := range term.scrs {
 		for y, line := range s.lines {
+			if line == nil {
+				continue
+			}
 			if cap(line) == len(line) {
 				t.Fatalf("row %d has no mark", y)
 			}

@@ -159,7 +159,7 @@ func (t *Terminal) printRun(run []byte) int {
 		t.printByte(run[0])
 		return 1
 	}
-	line := s.lines[y]
+	line := s.row(y)
 	cells := line[x : x+n]
 	if was := raiseUsed(line, x+n); was > x {
 		// Cells from the row's mark on are blanks: only those before it
@@ -262,7 +262,7 @@ func (t *Terminal) putGrapheme(content int32, width int, ascii byte) {
 
 	c := Cell{content: content, width: int8(width - 1), Style: s.cur.pen}
 	if y >= 0 && y < t.rows && x >= 0 && x < t.cols {
-		line := s.lines[y]
+		line := s.row(y)
 		if line[x].width == 0 && width == 1 {
 			markUsed(line, x+1)
 			line[x] = c

@@ -126,7 +126,7 @@ func (t *Terminal) printSimple(r rune) {
 	}
 	s := t.scr
 	if x, y := s.cur.x, s.cur.y; w == 1 && !t.atPhantom && !t.insert && x >= 0 && x < t.cols-1 && y >= 0 && y < t.rows {
-		if line := s.lines[y]; line[x].width == 0 {
+		if line := s.row(y); line[x].width == 0 {
 			markUsed(line, x+1)
 			c := &line[x]
 			c.content = int32(r)
@@ -152,7 +152,7 @@ func (t *Terminal) printSimpleRun(r rune, count int) {
 	}
 	s := t.scr
 	if x, y := s.cur.x, s.cur.y; x >= 0 && y >= 0 && y < t.rows {
-		line := s.lines[y]
+		line := s.row(y)
 		pen := s.cur.pen
 		end := min(x+count, t.cols-1)
 		markUsed(line, end)

@@ -30,7 +30,13 @@ type screen struct {
 	// lines is the window back[off:off+rows]: scrolling the whole screen
 	// slides the window down the backing array (slide) instead of moving
 	// every row header, and the window goes back to the array's start
-	// once every few screenfuls.
+	// once every few screenfuls. The array is as long as the window until
+	// the screen first scrolls.
+	//
+	// A nil row is a blank one that was never written: a row's cells are
+	// allocated when something other than blanks is first written to it
+	// (row), so a screen nothing was written to costs its headers only.
+	// Readers take a nil row as cols blank cells.
 	lines      [][]Cell
 	back       [][]Cell
 	off        int
@@ -40,7 +46,7 @@ type screen struct {
 	// 1049); leaving mode 1049 restores only a saved one, as tmux does.
 	savedValid bool
 	scroll     rect
-	// spare holds row headers while a region is rotated.
+	// spare holds row headers while a region is rotated; nil until then.
 	spare [][]Cell
 	// legacy is the row x/vt's ICH or DCH would make (legacyRow).
 	legacy []Cell
@@ -53,6 +59,25 @@ func newScreen(rows, cols int) *screen {
 	s := &screen{}
 	s.resize(rows, cols)
 	return s
+}
+
+// row returns row y to write to, allocating the cells of a row never
+// written (nil) first.
+func (s *screen) row(y int) []Cell {
+	line := s.lines[y]
+	if line == nil {
+		line = newRow(s.cols)
+		s.lines[y] = line
+	}
+	return line
+}
+
+// spareHeaders returns room for n row headers while a region is rotated.
+func (s *screen) spareHeaders(n int) [][]Cell {
+	if len(s.spare) < n {
+		s.spare = make([][]Cell, s.rows)
+	}
+	return s.spare[:n]
 }
 
 func clamp(n, lo, hi int) int {
@@ -74,6 +99,9 @@ func (s *screen) bounds() rect { return rect{0, s.rows, 0, s.cols} }
 func (s *screen) resize(rows, cols int) (diverged bool) {
 	if cols != s.cols {
 		for y, line := range s.lines {
+			if line == nil {
+				continue // still blank
+			}
 			nl := newRow(cols)
 			copy(nl, line)
 			markUsed(nl, rowUsed(line))
@@ -110,14 +138,14 @@ func (s *screen) resize(rows, cols int) (diverged bool) {
 		s.cur.y += pull
 	}
 	for len(s.lines) < rows {
-		s.lines = append(s.lines, newRow(cols))
+		s.lines = append(s.lines, nil) // blank, allocated when written (row)
 	}
-	s.back = make([][]Cell, slideRoom*rows)
+	s.back = make([][]Cell, rows) // slide makes room once the screen scrolls
 	copy(s.back, s.lines)
 	s.off, s.lines = 0, s.back[:rows:rows]
 	s.rows, s.cols = rows, cols
 	s.scroll = s.bounds()
-	s.spare = make([][]Cell, rows)
+	s.spare = nil
 	return diverged
 }
 
@@ -206,6 +234,12 @@ func (s *screen) fill(y, x0, x1 int, c Cell) {
 		return
 	}
 	line := s.lines[y]
+	if line == nil {
+		if c == (Cell{}) {
+			return // blanks over a blank row
+		}
+		line = s.row(y)
+	}
 	if x0 == 0 && x1 == s.cols {
 		if c == (Cell{}) {
 			clearRow(line)
@@ -336,14 +370,14 @@ func (s *screen) insertLineArea(y, n int, c Cell, a rect) {
 	if a.left == 0 && a.right == s.cols {
 		seg := s.lines[y:a.bottom]
 		k := len(seg) - n
-		copy(s.spare, seg[k:])
+		spare := s.spareHeaders(n)
+		copy(spare, seg[k:])
 		copy(seg[n:], seg[:k])
-		copy(seg, s.spare[:n])
-		clear(s.spare[:n])
+		copy(seg, spare)
+		clear(spare)
 	} else {
 		for i := a.bottom - 1; i >= y+n; i-- {
-			markUsed(s.lines[i], min(rowUsed(s.lines[i-n]), a.right))
-			copy(s.lines[i][a.left:a.right], s.lines[i-n][a.left:a.right])
+			s.copyCells(i, i-n, a)
 		}
 	}
 	s.fillRect(y, y+n, a.left, a.right, c)
@@ -367,18 +401,35 @@ func (s *screen) deleteLineArea(y, n int, c Cell, a rect) {
 			copy(seg, seg[1:])
 			seg[len(seg)-1] = first
 		} else {
-			copy(s.spare, seg[:n])
+			spare := s.spareHeaders(n)
+			copy(spare, seg[:n])
 			copy(seg, seg[n:])
-			copy(seg[len(seg)-n:], s.spare[:n])
-			clear(s.spare[:n])
+			copy(seg[len(seg)-n:], spare)
+			clear(spare)
 		}
 	} else {
 		for dst := y; dst < a.bottom-n; dst++ {
-			markUsed(s.lines[dst], min(rowUsed(s.lines[dst+n]), a.right))
-			copy(s.lines[dst][a.left:a.right], s.lines[dst+n][a.left:a.right])
+			s.copyCells(dst, dst+n, a)
 		}
 	}
 	s.fillRect(a.bottom-n, a.bottom, a.left, a.right, c)
+}
+
+// copyCells copies the columns [a.left, a.right) of row src over those of
+// row dst, as a region that is not the full width scrolls.
+func (s *screen) copyCells(dst, src int, a rect) {
+	from := s.lines[src]
+	if from == nil {
+		// Blanks: over a blank row they change nothing.
+		if to := s.lines[dst]; to != nil {
+			touched(to)
+			clear(to[a.left:a.right])
+		}
+		return
+	}
+	to := s.row(dst)
+	markUsed(to, min(rowUsed(from), a.right))
+	copy(to[a.left:a.right], from[a.left:a.right])
 }
 
 // slideRoom is the backing array's length in screen heights: the window
@@ -390,8 +441,15 @@ const slideRoom = 4
 // down by n.
 func (s *screen) slide(n int) {
 	if s.off+s.rows+n > len(s.back) {
-		copy(s.back, s.lines)
-		clear(s.back[s.rows:])
+		if len(s.back) < slideRoom*s.rows {
+			// The first scroll: the room to slide in.
+			back := make([][]Cell, slideRoom*s.rows)
+			copy(back, s.lines)
+			s.back = back
+		} else {
+			copy(s.back, s.lines)
+			clear(s.back[s.rows:])
+		}
 		s.off = 0
 	}
 	// Header by header: n is most often 1, where copy and clear cost

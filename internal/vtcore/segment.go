@@ -71,6 +71,9 @@ func (t *Terminal) codePointWidth(r rune) int {
 }
 
 func (t *Terminal) widthSlot(r rune) *widthSlot {
+	if t.widths == nil {
+		t.widths = new([widthCacheSize]widthSlot)
+	}
 	slot := &t.widths[uint32(r)%widthCacheSize]
 	if slot.r == r && r != 0 {
 		return slot

@@ -92,6 +92,9 @@ func (t *Terminal) sgr(b []byte, k0, k1 uint64, n int) int {
 		return n + 1
 	}
 	pen := &t.scr.cur.pen
+	if t.sgrMemo == nil {
+		t.sgrMemo = new([1 << sgrMemoBits]sgrEntry)
+	}
 	e := t.sgrSlot(k0, k1, n)
 	from, divergences := *pen, t.divergences
 	used := n + 1
@@ -110,6 +113,9 @@ func (t *Terminal) sgr(b []byte, k0, k1 uint64, n int) int {
 // the common case, costs no spilling of sgr's arguments around the calls
 // of the miss.
 func (t *Terminal) sgrRecall(k0, k1 uint64, n int) bool {
+	if t.sgrMemo == nil {
+		return false
+	}
 	pen := &t.scr.cur.pen
 	e := t.sgrSlot(k0, k1, n)
 	if int(e.n) == n+1 && e.k0 == k0 && e.k1 == k1 && (e.absolute || e.from == *pen) {

@@ -9,9 +9,17 @@ import (
 	"github.com/charmbracelet/x/ansi/parser"
 )
 
-// maxDataSize bounds the payload of one OSC, DCS, APC, PM or SOS string; the
-// rest of a longer one is dropped.
+// maxDataSize bounds the payload of one OSC string; the rest of a longer
+// one is dropped.
 const maxDataSize = 64 << 10
+
+// ignoredDataSize is the parser's buffer for the payload of a DCS, APC, PM
+// or SOS string, which the terminal reads nothing of (their handlers only
+// end a pending cluster): what does not fit is dropped. An OSC string the
+// parser collects (one begun by the 8-bit C1 control, or from a state the
+// fast path does not see) gets maxDataSize, given when the parser enters
+// it (growParserData), so an idle terminal keeps no 64 KiB buffer.
+const ignoredDataSize = 64
 
 // Terminal is a terminal emulator: it parses program output into a grid of
 // cells and tracks the modes and title the program sets. It is not safe for
@@ -24,6 +32,9 @@ type Terminal struct {
 
 	parser  *ansi.Parser
 	onReply func([]byte)
+	// parserDataGrown: the parser's data buffer is maxDataSize bytes, no
+	// longer ignoredDataSize (growParserData).
+	parserDataGrown bool
 
 	modes modeTable
 	// Hot mode bits, mirrored from modes.
@@ -53,9 +64,9 @@ type Terminal struct {
 	clusters  clusterTable
 	scratch   []byte
 	csiParams [parser.MaxParamsSize]ansi.Param
-	widths    [widthCacheSize]widthSlot
-	sgrMemo   [1 << sgrMemoBits]sgrEntry
-	kept      keptTexts // rows' texts from the last look (rowtext.go)
+	widths    *[widthCacheSize]widthSlot  // nil until the first non-ASCII character
+	sgrMemo   *[1 << sgrMemoBits]sgrEntry // nil until the first SGR
+	kept      keptTexts                   // rows' texts from the last look (rowtext.go)
 	// generalIndex makes index scroll through scrollUp even when
 	// scrollScreen would do: a test's reference.
 	generalIndex bool
@@ -74,13 +85,13 @@ func New(rows, cols int, onReply func([]byte)) *Terminal {
 		rows:    rows,
 		cols:    cols,
 		onReply: onReply,
-		parser:  ansi.NewParser(),
+		parser:  new(ansi.Parser), // ansi.NewParser would allocate 64 KiB for data
 	}
 	t.scrs[0], t.scrs[1] = newScreen(rows, cols), newScreen(rows, cols)
 	t.scr = t.scrs[0]
 	t.scrs[0].hist = &t.hist
 	t.parser.SetParamsSize(parser.MaxParamsSize)
-	t.parser.SetDataSize(maxDataSize)
+	t.parser.SetDataSize(ignoredDataSize)
 	t.parser.SetHandler(ansi.Handler{
 		Print:     t.handlePrint,
 		Execute:   t.handleControl,
@@ -129,9 +140,22 @@ func (t *Terminal) Write(p []byte) {
 			}
 		}
 		t.parser.Advance(p[i])
+		if t.parser.State() == parser.OscStringState {
+			t.growParserData()
+		}
 		i++
 	}
 	t.flushGrapheme()
+}
+
+// growParserData gives the parser room for an OSC string's maxDataSize
+// bytes, once: it has just entered the string, and collected nothing of it
+// yet (entering clears what it holds).
+func (t *Terminal) growParserData() {
+	if !t.parserDataGrown {
+		t.parserDataGrown = true
+		t.parser.SetDataSize(maxDataSize)
+	}
 }
 
 // writeGround handles what starts p in the ground state, item after item
@@ -289,7 +313,7 @@ func (t *Terminal) OriginMode() bool { return t.origin }
 // Cell returns the cell at row, col of the shown screen; a zero Cell (a
 // blank) when out of range. Use Text for its content.
 func (t *Terminal) Cell(row, col int) Cell {
-	if row < 0 || row >= t.rows || col < 0 || col >= t.cols {
+	if row < 0 || row >= t.rows || col < 0 || col >= t.cols || t.scr.lines[row] == nil {
 		return Cell{}
 	}
 	return t.scr.lines[row][col]
@@ -318,7 +342,15 @@ func (t *Terminal) AppendRowText(dst []byte, row int) []byte {
 	if row < 0 || row >= t.rows {
 		return dst
 	}
-	return t.appendCellsText(dst, t.scr.lines[row])
+	line := t.scr.lines[row]
+	if line == nil { // never written: blanks
+		dst = slices.Grow(dst, t.cols)
+		for range t.cols {
+			dst = append(dst, ' ')
+		}
+		return dst
+	}
+	return t.appendCellsText(dst, line)
 }
 
 // AppendRowTextTrimmed appends the text of a row to dst like AppendRowText,
