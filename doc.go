@@ -123,8 +123,9 @@
 //     held while its event handlers run and while it emits.
 //  4. A Session's publisher lock, held across a resize and the
 //     session:resized it publishes so that events keep their order; then
-//     Session.mu, then Screen.mu and the recorder's lock inside it;
-//     Session.wmu (PTY writes) on its own.
+//     Session.mu, then Screen.mu and the recorder's lock inside it, and
+//     Session.replyMu (the terminal replies the screen hands on) inside
+//     Screen.mu; Session.wsem (the one PTY write under way) on its own.
 //  5. Leaves, held only for their own fields: events.Bus.mu (subscribers run
 //     without it) and a Lua extension's event queue lock. Emitting never
 //     runs another plugin's handlers under the emitter's locks: they are

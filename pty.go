@@ -114,10 +114,17 @@ type Session struct {
 	screen *Screen
 	start  time.Time
 
-	replies chan []byte   // terminal replies on their way to the child
-	pump    *ptyio.Pump   // the PTY's output on its way to feed (pty_read.go)
-	stop    chan struct{} // closed by Close: ends the reply writer
-	wg      sync.WaitGroup
+	pump *ptyio.Pump    // the PTY's output on its way to feed (pty_read.go)
+	stop chan struct{}  // closed by Close: ends the reply writer
+	wg   sync.WaitGroup // the reader and the waiter
+
+	// Terminal replies go to the child through a writer goroutine that the
+	// first reply starts (queueReply): a program that asks the terminal
+	// nothing costs no goroutine and no queue for them. Close stops it.
+	replyMu      sync.Mutex
+	replies      chan []byte   // the replies on their way; nil until the first
+	replyDone    chan struct{} // closed when the writer has stopped
+	repliesEnded bool          // Close began: no writer starts any more
 
 	// wsem is held by the one write to the PTY under way; writers wait
 	// for it in arrival order, each with its own context.
@@ -168,7 +175,6 @@ func Start(opts Options) (*Session, error) {
 		red:        opts.Redactor.orDefault(),
 		marker:     proctree.NewMarker(),
 		start:      time.Now(),
-		replies:    make(chan []byte, 64),
 		wsem:       make(chan struct{}, 1),
 		stop:       make(chan struct{}),
 		tr:         newTranscript(opts.TranscriptMaxChars),
@@ -216,9 +222,8 @@ func Start(opts Options) (*Session, error) {
 	}
 	s.proc = proc
 	s.since = proctree.StartTime(proc.pid())
-	s.wg.Add(3)
+	s.wg.Add(2)
 	go s.readLoop()
-	go s.writeReplies()
 	go s.waitLoop()
 	return s, nil
 }
@@ -298,22 +303,52 @@ func (s *Session) waitLoop() {
 	})
 }
 
-// queueReply hands a terminal reply to the writer without ever blocking the
-// parser; under a child that never reads its input, replies are dropped.
+// replyQueue is how many terminal replies may wait for the child to read
+// its input; more are dropped.
+const replyQueue = 64
+
+// queueReply hands a terminal reply to the writer, starting it the first
+// time, without ever blocking the parser; under a child that never reads
+// its input, replies are dropped, and once Close has begun, all of them.
+// It may be called from any goroutine (x/vt's replies come from its own).
 func (s *Session) queueReply(b []byte) {
+	s.replyMu.Lock()
+	defer s.replyMu.Unlock()
+	if s.replies == nil {
+		if s.repliesEnded {
+			return
+		}
+		s.replies, s.replyDone = make(chan []byte, replyQueue), make(chan struct{})
+		go s.writeReplies(s.replies, s.replyDone)
+	}
 	select {
 	case s.replies <- b:
 	default:
 	}
 }
 
-func (s *Session) writeReplies() {
-	defer s.wg.Done()
+// stopReplies stops the reply writer, if one started, and keeps another
+// from starting.
+func (s *Session) stopReplies() {
+	s.replyMu.Lock()
+	s.repliesEnded = true
+	done := s.replyDone
+	s.replyMu.Unlock()
+	close(s.stop)
+	if done != nil {
+		<-done
+	}
+}
+
+// writeReplies writes the replies queued on replies until Close, then
+// closes done.
+func (s *Session) writeReplies(replies <-chan []byte, done chan<- struct{}) {
+	defer close(done)
 	for {
 		select {
 		case <-s.stop:
 			return
-		case b := <-s.replies:
+		case b := <-replies:
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			_, _ = s.write(ctx, b) // Best effort: a child that stopped reading loses its replies.
 			cancel()

@@ -91,8 +91,8 @@ func (s *Session) close() error {
 	s.proc.reap()
 	det.End(grace)
 
-	err := s.proc.master.Close() // Unblocks the reader: the fd is non-blocking.
-	close(s.stop)
+	err := s.proc.master.Close() // Unblocks the reader and the reply writer: the fd is non-blocking.
+	s.stopReplies()
 	s.wg.Wait()
 	_ = s.screen.Close() // Never fails.
 	s.closeRaw()
