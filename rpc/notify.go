@@ -29,6 +29,10 @@ const (
 	evExited
 	// evLifecycle: the owning adapter's turn lifecycle changed.
 	evLifecycle
+	// evGone: the session was removed and its watcher has stopped; no
+	// event follows. A connection that follows it forgets it once it has
+	// sent what is left (collect).
+	evGone
 )
 
 // notifier is one connection's subscription: whether it is on, its filter,
@@ -114,6 +118,11 @@ func (n *notifier) post(e *entry, ev event) {
 	}
 	d := n.subs[e]
 	if d == nil {
+		if ev == evGone || isDone(e.done) {
+			// Removed, and nothing more to tell: a delivery made now
+			// would keep the session with nothing to end it.
+			return
+		}
 		// A session created after the subscription: everything it printed
 		// is new to this client.
 		d = &delivery{}
@@ -149,8 +158,19 @@ func (n *notifier) set(enabled bool, f filter, current []*entry) {
 		n.events.reset(false, filter{})
 		return
 	}
+	// Only the sessions in the filter are followed: a delivery kept for
+	// another would keep its session once closed, as nothing posts for it
+	// (post filters first) and so nothing would let it go.
+	for e := range n.subs {
+		if !f.match(e) {
+			delete(n.subs, e)
+		}
+	}
 	for _, e := range current {
-		if d := n.subs[e]; d != nil && wasOn && old.match(e) && f.match(e) {
+		if !f.match(e) || e.removed.Load() {
+			continue // not followed, or on its way out
+		}
+		if d := n.subs[e]; d != nil && wasOn && old.match(e) {
 			continue // already followed: keep its cursor
 		}
 		// A new delivery replaces any old one; collect drops work done for

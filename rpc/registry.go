@@ -234,7 +234,7 @@ func (r *registry) closeAll() error {
 // the subscribed connections; the exit is published exactly once.
 func (r *registry) watch(e *entry) {
 	defer r.watchers.Done()
-	defer close(e.done)
+	defer r.watched(e)
 	exitPublished := false
 	publish := func() {
 		exited := isDone(e.sess.Exited())
@@ -269,6 +269,16 @@ func (r *registry) watch(e *entry) {
 			return
 		}
 	}
+}
+
+// watched marks e's watcher stopped (done) and tells the subscribed
+// connections, whose notifiers let a removed session go only after that
+// (notifier.collect): a connection's writer that took the watcher's last
+// events before done closed kept its delivery, and with it the session,
+// for want of another event.
+func (r *registry) watched(e *entry) {
+	close(e.done)
+	r.publish(e, evGone)
 }
 
 func (r *registry) publish(e *entry, ev event) {
