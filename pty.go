@@ -545,6 +545,12 @@ func (s *Session) Signal(sig Signal) error {
 
 // Kill sends SIGKILL to the program's process group. The session stays
 // readable; Close still has to be called.
+//
+// Once the program has exited (killed or on its own), the session holds
+// what can still be read of it: its screen (the grid, and a scrollback
+// bounded by Options.Scrollback: about 3 MB at most by default), its
+// transcript (at most Options.TranscriptMaxChars characters) and its exit
+// status. The buffers its output was read through are let go at the exit.
 func (s *Session) Kill() error { return s.Signal(SignalKill) }
 
 // Mark records the transcript's current position under label.

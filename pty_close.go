@@ -40,6 +40,12 @@ func (s *Session) isClosed() bool {
 // Options.KeepDetached); and stop every goroutine. It never hangs and is
 // safe to call more than once.
 //
+// A closed session stays readable (Snapshot, Transcript, ExitStatus):
+// it keeps its screen and transcript, as after the exit (see Kill), and
+// little else; its goroutines and read buffers are gone. Nothing the
+// library runs refers to it once Close returns, so all of its memory is
+// the garbage collector's as soon as the caller lets the session go.
+//
 // A process that dies without closing its sessions (a crash, SIGKILL)
 // takes their children with it on Linux: each is started with a
 // parent-death signal, SIGKILL (a set-user-ID program clears it). macOS
