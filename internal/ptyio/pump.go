@@ -49,6 +49,7 @@ type Pump struct {
 
 	// Owned by Run's goroutine.
 	made    int           // buffers made and not dropped
+	ever    int           // buffers made in all (the tests')
 	size    int           // the size of the next buffer made
 	parsing chan struct{} // closed when the parser ends; nil until it starts
 }
@@ -137,12 +138,13 @@ func (p *Pump) buffer() []byte {
 		default:
 			if p.made < buffers {
 				p.made++
+				p.ever++
 				return make([]byte, p.size)
 			}
 			buf = <-p.free // All buffers queued: the parser is behind, wait for it.
 		}
-		if len(buf) >= p.size {
-			return buf
+		if cap(buf) >= p.size {
+			return buf[:cap(buf)] // The parser hands back what it was fed.
 		}
 		p.made-- // Outgrown: let the garbage collector have it.
 	}

@@ -122,7 +122,8 @@ func TestPumpReadsOnAfterEIOUntilExited(t *testing.T) {
 // TestPumpTakesMemoryAsTheOutputAsks: lines that come one at a time are
 // read into one small buffer and fed by the reader itself, with no parser
 // goroutine; a flood grows the buffers and starts the parser, and arrives
-// whole and in order; once Run returns the pump holds no buffer.
+// whole and in order, through buffers that go round; once Run returns the
+// pump holds no buffer.
 func TestPumpTakesMemoryAsTheOutputAsks(t *testing.T) {
 	m, slavePath := openPTY(t)
 	c := &collector{fed: make(chan struct{}, 1)}
@@ -146,7 +147,7 @@ func TestPumpTakesMemoryAsTheOutputAsks(t *testing.T) {
 		require.NoError(t, err)
 		c.waitFor(t, line)
 	}
-	made, parsing := ptyio.Buffers(p)
+	made, _, parsing := ptyio.Buffers(p)
 	require.Equal(t, 1, made, "short reads need one buffer")
 	require.False(t, parsing, "short reads are fed by the reader")
 
@@ -157,9 +158,18 @@ func TestPumpTakesMemoryAsTheOutputAsks(t *testing.T) {
 	c.mu.Lock()
 	want := c.out.String() + flood.String()
 	c.mu.Unlock()
+	// Pieces, each read before the next is written, larger than a short
+	// read and smaller than the buffers: the parser hands back buffers it
+	// was fed part of.
+	for i, piece := 0, 3000; i < 100; i++ {
+		b := flood.Next(piece)
+		_, err = sl.Write(b)
+		require.NoError(t, err)
+		c.waitFor(t, string(b[len(b)-32:]))
+	}
 	_, err = sl.Write(flood.Bytes())
 	require.NoError(t, err)
-	c.waitFor(t, flood.String()[flood.Len()-64:])
+	c.waitFor(t, want[len(want)-64:])
 	require.NoError(t, sl.Close())
 	close(exited)
 	require.NoError(t, m.SetReadDeadline(time.Unix(1, 0)))
@@ -172,7 +182,12 @@ func TestPumpTakesMemoryAsTheOutputAsks(t *testing.T) {
 	got := c.out.String()
 	c.mu.Unlock()
 	require.Equal(t, want, got, "the flood arrived whole and in order")
-	made, parsing = ptyio.Buffers(p)
+	made, ever, parsing := ptyio.Buffers(p)
 	require.True(t, parsing, "a flood is parsed on a goroutine of its own")
 	require.Zero(t, made, "Run let its buffers go")
+	// At most the four buffers at each size on the way up from 1 KiB to
+	// 64 KiB (7 sizes): buffers go round, they are not made a read (a
+	// parser that handed back the part it was fed had one made for each
+	// of the 100 pieces).
+	require.LessOrEqual(t, ever, 4*7, "buffers made in all")
 }
