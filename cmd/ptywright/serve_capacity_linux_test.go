@@ -20,8 +20,9 @@ import (
 )
 
 // createUntilRefused creates sessions of params until the server refuses
-// one (at most max tries) and returns the ids made and the refusal.
-func createUntilRefused(t *testing.T, socket string, params map[string]any, max int) ([]string, *rpc.Error) {
+// one (at most max tries) and returns the ids made and the refusal. With
+// ready set, each session is waited for until its screen shows it.
+func createUntilRefused(t *testing.T, socket string, params map[string]any, max int, ready ...string) ([]string, *rpc.Error) {
 	t.Helper()
 	var made []string
 	for range max {
@@ -38,6 +39,13 @@ func createUntilRefused(t *testing.T, socket string, params map[string]any, max 
 		}
 		require.NoError(t, json.Unmarshal(res, &created))
 		made = append(made, created.Session)
+		for _, text := range ready {
+			ctx, cancel := context.WithTimeout(context.Background(), patience)
+			_, err := call(ctx, socket, "session.wait", map[string]any{"session": created.Session, "timeout_ms": patience.Milliseconds(),
+				"matcher": map[string]any{"type": "contains_text", "value": text}})
+			cancel()
+			require.NoError(t, err)
+		}
 	}
 	t.Fatalf("%d sessions and no refusal", max)
 	return nil, nil
@@ -63,12 +71,15 @@ func requireServesOn(t *testing.T, s *server, made []string) {
 }
 
 // TestServeRefusesWhatItsAddressSpaceCannotHold: under RLIMIT_AS, large
-// screens are created until the server refuses one with -32007 (before
+// screens, each filled, are created until the server refuses one with -32007 (before
 // the Go runtime, out of address space, would abort the process and every
 // session with it); the server keeps serving what it holds.
 func TestServeRefusesWhatItsAddressSpaceCannotHold(t *testing.T) {
 	s := startCappedServe(t)
-	made, refusal := createUntilRefused(t, s.socket, map[string]any{"program": "cat", "rows": 1000, "cols": 1000}, 500)
+	// A screen costs its cells once they are written: each fills its own.
+	fill := map[string]any{"program": "/bin/sh", "rows": 1000, "cols": 1000,
+		"args": []string{"-c", `head -c 999000 /dev/zero | tr '\0' x; echo; echo filled; exec cat`}}
+	made, refusal := createUntilRefused(t, s.socket, fill, 500, "filled")
 	require.NotEmpty(t, made, "not one 1000x1000 session fits: %v", refusal)
 	require.Equal(t, int64(rpc.CodeCapacity), refusal.Code, refusal.Message)
 	var data struct {
