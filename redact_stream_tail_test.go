@@ -31,7 +31,7 @@ var tailPieces = []string{
 func TestOpenSecretTailMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	matched := 0
-	for range 30000 {
+	for range 10000 {
 		var b strings.Builder
 		for range 1 + rng.IntN(8) {
 			b.WriteString(tailPieces[rng.IntN(len(tailPieces))])
@@ -43,7 +43,7 @@ func TestOpenSecretTailMatchesReference(t *testing.T) {
 		}
 		require.Equal(t, want, openSecretTail(s), "%q", s)
 	}
-	require.Greater(t, matched, 3000, "the texts exercise the pattern")
+	require.Greater(t, matched, 1000, "the texts exercise the pattern")
 	for _, s := range []string{"pa\u017f\u017fword=hu", "API_\u212aEY: abc", "x to\u212aen=Q7", "\u017fecret: v"} {
 		require.GreaterOrEqual(t, openSecretTailRef(s), 0, "%q: (?i) folds these", s)
 		require.Equal(t, openSecretTailRef(s), openSecretTail(s), "%q", s)
