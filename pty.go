@@ -319,9 +319,9 @@ type Written struct {
 	Sequence uint64 `json:"sequence"`
 	// Signalled says an interrupt was delivered as SIGINT to the
 	// terminal's foreground process group, as the line discipline would
-	// deliver a ^C, because another write held the terminal's input (a
-	// large paste into a program that stopped reading): a ^C queued behind
-	// it would never arrive. Bytes is 0 then.
+	// deliver a ^C, because the ^C could not be written (another write held
+	// the terminal's input, or the kernel took no input for 100 ms): it
+	// would never have arrived. Bytes is 0 then.
 	Signalled bool `json:"signalled,omitempty"`
 }
 
@@ -330,11 +330,11 @@ type Written struct {
 // Writes to the program go one at a time, in the order they come, each
 // within its own ctx: one that cannot finish (a program that stopped
 // reading) ends at ctx's deadline, or at the child's exit or Close, with an
-// *InputError saying how many bytes went in. An interrupt that finds
-// another write under way is delivered as the line discipline would
-// deliver a ^C when the terminal turns it into a signal (ISIG set): SIGINT
-// to the foreground process group, at once (Written.Signalled); otherwise
-// it waits its turn like any input.
+// *InputError saying how many bytes went in. An interrupt whose ^C cannot
+// be written (another write under way, or none taken for 100 ms) is
+// delivered as the line discipline would deliver a ^C when the terminal
+// turns it into a signal (ISIG set): SIGINT to the foreground process
+// group (Written.Signalled); otherwise it waits its turn like any input.
 func (s *Session) Perform(ctx context.Context, a Action) (Written, error) {
 	if err := a.Validate(); err != nil {
 		return Written{}, err
@@ -362,23 +362,7 @@ func (s *Session) Perform(ctx context.Context, a Action) (Written, error) {
 		return w, fmt.Errorf("ptywright: action %q has no input bytes", a.Type)
 	}
 	if a.Type == ActionInterrupt {
-		select {
-		case s.wsem <- struct{}{}:
-			defer func() { <-s.wsem }()
-			s.rec.input(b)
-			n, err := s.writeHeld(ctx, b)
-			w.Bytes = n
-			return w, err
-		default:
-			signalled, err := s.proc.interruptBySignal()
-			if err != nil {
-				return w, fmt.Errorf("ptywright: interrupt: %w", err)
-			}
-			if signalled {
-				w.Signalled = true
-				return w, nil
-			}
-		}
+		return s.interrupt(ctx, w, b)
 	}
 	s.rec.input(b) // Recorded as sent, before the echo can come back.
 	n, err := s.write(ctx, b)

@@ -122,3 +122,56 @@ func cancelErr(err error) error {
 	}
 	return fmt.Errorf("%w: %w", ErrCancelled, err)
 }
+
+// interruptPatience is how long an interrupt's ^C may wait to go in before
+// it is delivered as the signal the terminal would make of it.
+const interruptPatience = 100 * time.Millisecond
+
+// interrupt performs ActionInterrupt (b is ^C). A ^C that cannot be
+// written (another write holds the input, or the kernel takes no more
+// input from a program that stopped reading) would never reach the line
+// discipline that turns it into SIGINT: when the terminal has ISIG set,
+// the session delivers that SIGINT to the foreground process group itself
+// (w.Signalled). Otherwise the ^C waits its turn like any input. A ^C the
+// kernel does take, into a queue the program no longer reads, is like a
+// key typed on a real terminal then: the line discipline sees it only
+// when the program reads again.
+func (s *Session) interrupt(ctx context.Context, w Written, b []byte) (Written, error) {
+	select {
+	case s.wsem <- struct{}{}:
+		defer func() { <-s.wsem }()
+		s.rec.input(b)
+		short, cancel := context.WithTimeout(ctx, interruptPatience)
+		n, err := s.writeHeld(short, b)
+		cancel()
+		if err == nil || n > 0 || ctx.Err() != nil || !errors.Is(err, ErrTimeout) {
+			w.Bytes = n
+			return w, err
+		}
+		if w, ok, err := s.interruptBySignal(w); ok || err != nil {
+			return w, err
+		}
+		n, err = s.writeHeld(ctx, b)
+		w.Bytes = n
+		return w, err
+	default:
+		if w, ok, err := s.interruptBySignal(w); ok || err != nil {
+			return w, err
+		}
+	}
+	s.rec.input(b)
+	n, err := s.write(ctx, b)
+	w.Bytes = n
+	return w, err
+}
+
+// interruptBySignal delivers an interrupt as SIGINT when the terminal
+// would (ok), and reports ok false when it would not.
+func (s *Session) interruptBySignal(w Written) (Written, bool, error) {
+	signalled, err := s.proc.interruptBySignal()
+	if err != nil {
+		return w, false, fmt.Errorf("ptywright: interrupt: %w", err)
+	}
+	w.Signalled = signalled
+	return w, signalled, nil
+}

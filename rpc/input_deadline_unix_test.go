@@ -49,7 +49,11 @@ func TestInputCannotWedgeASession(t *testing.T) {
 	require.Positive(t, d["written"])
 	require.Less(t, d["written"], d["bytes"])
 
-	// A stuck write again, and Ctrl-C through it.
+	// A stuck write again, on a fresh session (the first paste filled this
+	// one's input queue, which would also hold a probe), and Ctrl-C
+	// through it.
+	id = c.sh(`stty -icanon -echo; trap 'echo got-int; exit 3' INT; echo ready; while :; do sleep 0.1; done`)
+	c.wait(id, containsText("ready"))
 	wg.Go(func() {
 		first = dialUnix(t, path, NDJSON).callErr("session.input", map[string]any{"session": id, "timeout_ms": 30000,
 			"action": map[string]any{"type": "paste", "value": big}})
@@ -62,10 +66,10 @@ func TestInputCannotWedgeASession(t *testing.T) {
 	}
 	var res inputResult
 	c.do("session.input", map[string]any{"session": id, "action": map[string]any{"type": "interrupt"}}, &res)
+	require.True(t, res.Signalled, "delivered as a signal, not queued")
 	c.wait(id, map[string]any{"type": "transcript_contains", "value": "got-int"})
 	wg.Wait()
 	requireError(t, first, CodeSessionClosed, "the program exited")
-	require.True(t, res.Signalled, "delivered as a signal, not queued")
 }
 
 // errorOf makes a call and returns its error reply, nil when it succeeded.
