@@ -104,7 +104,9 @@ func waitInputHeld(t *testing.T, s *ptywright.Session) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		// Long enough that only a held input, not a loaded machine's
+		// scheduling, makes it time out.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		_, err := s.Perform(ctx, ptywright.Text("y"))
 		cancel()
 		if errors.Is(err, ptywright.ErrTimeout) && inputWritten(err) == 0 {

@@ -24,9 +24,10 @@ func TestInputCannotWedgeASession(t *testing.T) {
 	big := strings.Repeat("x", 1<<20)
 
 	var wg sync.WaitGroup
+	defer wg.Wait() // A failure below must not leave a call running past the test.
 	var first *Error
 	wg.Go(func() {
-		first = dialUnix(t, path, NDJSON).callErr("session.input", map[string]any{"session": id, "timeout_ms": 1500,
+		first = dialUnix(t, path, NDJSON).callErr("session.input", map[string]any{"session": id, "timeout_ms": 6000,
 			"action": map[string]any{"type": "paste", "value": big}})
 	})
 	// A one-byte input queued behind the paste ends at its own timeout,
@@ -37,7 +38,7 @@ func TestInputCannotWedgeASession(t *testing.T) {
 		e = dialUnix(t, path, NDJSON).errorOf("session.input", map[string]any{"session": id, "timeout_ms": 100,
 			"action": map[string]any{"type": "text", "value": "y"}})
 		if e != nil {
-			require.Less(t, time.Since(start), time.Second, "the queued input ended at its own timeout")
+			require.Less(t, time.Since(start), 4*time.Second, "the queued input ended at its own timeout, not the paste's")
 			break
 		}
 	}
@@ -59,7 +60,7 @@ func TestInputCannotWedgeASession(t *testing.T) {
 			"action": map[string]any{"type": "paste", "value": big}})
 	})
 	for {
-		if e := c.errorOf("session.input", map[string]any{"session": id, "timeout_ms": 20, "action": map[string]any{"type": "text", "value": "y"}}); e != nil {
+		if e := c.errorOf("session.input", map[string]any{"session": id, "timeout_ms": 1000, "action": map[string]any{"type": "text", "value": "y"}}); e != nil {
 			requireError(t, e, CodeTimeout, "0 of 1 bytes")
 			break
 		}

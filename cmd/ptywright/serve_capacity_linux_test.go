@@ -5,14 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -123,15 +121,8 @@ func TestServeRefusesPastRLIMIT_NPROC(t *testing.T) {
 	s.cmd.Dir = dir
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 	s.cmd.Stderr = s.stderr
-	require.NoError(t, s.cmd.Start())
-	go func() { s.done <- s.cmd.Wait() }()
-	t.Cleanup(func() {
-		if s.cmd.ProcessState == nil {
-			_ = s.cmd.Process.Kill() // Best effort: the test failed before stopping it.
-			<-s.done
-		}
-	})
-	waitListening(t, s)
+	s.start(t)
+	waitListening(t, s, s.stderr)
 	limits, err := os.ReadFile("/proc/" + strconv.Itoa(s.cmd.Process.Pid) + "/limits")
 	require.NoError(t, err)
 	require.Regexp(t, `Max processes\s+120\s+120\s`, string(limits))
@@ -152,24 +143,4 @@ func TestServeRefusesPastRLIMIT_NPROC(t *testing.T) {
 	// A closed session's slot is free again.
 	s.call(t, "session.close", map[string]any{"session": made[len(made)-1]}, nil)
 	s.call(t, "session.create", map[string]any{"program": "cat"}, nil)
-}
-
-// waitListening waits until s accepts connections.
-func waitListening(t *testing.T, s *server) {
-	t.Helper()
-	deadline := time.Now().Add(patience)
-	for {
-		nc, err := net.Dial("unix", s.socket)
-		if err == nil {
-			_ = nc.Close()
-			return
-		}
-		select {
-		case err := <-s.done:
-			t.Fatalf("serve exited before listening: %v\nstderr:\n%s", err, s.stderr)
-		default:
-		}
-		require.True(t, time.Now().Before(deadline), "serve did not listen on %s; stderr:\n%s", s.socket, s.stderr)
-		time.Sleep(10 * time.Millisecond)
-	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,34 +67,14 @@ func startCappedServe(t *testing.T, args ...string) *cappedServer {
 	s := &cappedServer{server: &server{stderr: new(bytes.Buffer), done: make(chan error, 1), socket: filepath.Join(dir, "serve.sock")}, log: new(lockedBuffer)}
 	s.cmd = exec.Command(cappedBinary(t), append([]string{"serve", "--socket", s.socket, "--allow-plugin-load", "--plugin", "testdata/membomb/manifest.toml"}, args...)...)
 	s.cmd.Stderr = s.log
-	require.NoError(t, s.cmd.Start())
-	go func() { s.done <- s.cmd.Wait() }()
-	t.Cleanup(func() {
-		if s.cmd.ProcessState == nil {
-			_ = s.cmd.Process.Kill() // Best effort: the test failed before stopping it.
-			<-s.done
-		}
-	})
+	s.start(t)
 	limit := unix.Rlimit{Cur: serverAddressSpace, Max: serverAddressSpace}
 	require.NoError(t, unix.Prlimit(s.cmd.Process.Pid, unix.RLIMIT_AS, &limit, nil))
 	limits, err := os.ReadFile(fmt.Sprintf("/proc/%d/limits", s.cmd.Process.Pid))
 	require.NoError(t, err)
 	require.Regexp(t, `Max address space\s+`+strconv.Itoa(serverAddressSpace)+`\s`, string(limits))
-	deadline := time.Now().Add(patience)
-	for {
-		nc, err := net.Dial("unix", s.socket)
-		if err == nil {
-			_ = nc.Close()
-			return s
-		}
-		select {
-		case err := <-s.done:
-			t.Fatalf("serve exited before listening: %v\nstderr:\n%s", err, s.log)
-		default:
-		}
-		require.True(t, time.Now().Before(deadline), "serve did not listen on %s; stderr:\n%s", s.socket, s.log)
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitListening(t, s.server, s.log)
+	return s
 }
 
 // cappedServer is a server whose stderr can be read while it runs.

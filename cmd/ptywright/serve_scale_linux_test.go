@@ -51,15 +51,8 @@ func TestServeAtScale(t *testing.T) {
 	args := []string{"-n", "10", cappedBinary(t), "serve", "--socket", s.socket, "--log-level", "warn"}
 	s.cmd = exec.Command("nice", args...)
 	s.cmd.Stderr = s.stderr
-	require.NoError(t, s.cmd.Start())
-	go func() { s.done <- s.cmd.Wait() }()
-	t.Cleanup(func() {
-		if s.cmd.ProcessState == nil {
-			_ = s.cmd.Process.Kill() // Best effort: the test failed before stopping it.
-			<-s.done
-		}
-	})
-	waitListening(t, s)
+	s.start(t)
+	waitListening(t, s, s.stderr)
 	pid := s.cmd.Process.Pid
 	c := dialRPC(t, s.socket)
 	report := func(step string, took time.Duration, per int) {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -53,6 +54,15 @@ func startServe(t *testing.T, args ...string) *server {
 	s := &server{stderr: new(bytes.Buffer), done: make(chan error, 1), socket: filepath.Join(dir, "serve.sock")}
 	s.cmd = exec.Command(pwBin, append([]string{"serve", "--socket", s.socket}, args...)...)
 	s.cmd.Stderr = s.stderr
+	s.start(t)
+	waitListening(t, s, s.stderr)
+	return s
+}
+
+// start starts s.cmd and has the end of the test kill and reap it if the
+// test did not stop it.
+func (s *server) start(t *testing.T) {
+	t.Helper()
 	require.NoError(t, s.cmd.Start())
 	go func() { s.done <- s.cmd.Wait() }()
 	t.Cleanup(func() {
@@ -61,19 +71,24 @@ func startServe(t *testing.T, args ...string) *server {
 			<-s.done
 		}
 	})
+}
+
+// waitListening waits until s accepts connections; log is its stderr.
+func waitListening(t *testing.T, s *server, log fmt.Stringer) {
+	t.Helper()
 	deadline := time.Now().Add(patience)
 	for {
 		nc, err := net.Dial("unix", s.socket)
 		if err == nil {
 			_ = nc.Close()
-			return s
+			return
 		}
 		select {
 		case err := <-s.done:
-			t.Fatalf("serve exited before listening: %v\nstderr:\n%s", err, s.stderr)
+			t.Fatalf("serve exited before listening: %v\nstderr:\n%s", err, log)
 		default:
 		}
-		require.True(t, time.Now().Before(deadline), "serve did not listen on %s; stderr:\n%s", s.socket, s.stderr)
+		require.True(t, time.Now().Before(deadline), "serve did not listen on %s; stderr:\n%s", s.socket, log)
 		time.Sleep(10 * time.Millisecond)
 	}
 }
