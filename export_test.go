@@ -28,3 +28,10 @@ func ReaderEnd(s *Session) string {
 	n, err := ptyio.Drain(s.proc.master, buf, exited)
 	return fmt.Sprintf("reader ended: %v; a read after it: %d bytes %q, %v", s.pump.Err(), n, buf[:n], err)
 }
+
+// SetDefaultWaitTimeout shortens the deadline Session.Wait gives a context
+// without one, until the returned func restores it. Not for parallel tests.
+func SetDefaultWaitTimeout(d time.Duration) (restore func()) {
+	old := defaultWaitTimeout.Swap(int64(d))
+	return func() { defaultWaitTimeout.Store(old) }
+}

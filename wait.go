@@ -2,15 +2,39 @@ package ptywright
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"ptywright/contract"
+	"ptywright/internal/screentext"
 )
 
 // transcriptTailChars is how much of the transcript a wait's evidence carries.
 const transcriptTailChars = 2000
+
+// DefaultWaitTimeout is how long Session.Wait waits when its context has no
+// deadline, the default of JSON-RPC's session.wait too. A context with a
+// deadline, however far, is left as it is; adapter waits have their own
+// default, DefaultAdapterWaitTimeout.
+const DefaultWaitTimeout = 30 * time.Second
+
+// defaultWaitTimeout is DefaultWaitTimeout, in nanoseconds; the tests
+// shorten it.
+var defaultWaitTimeout atomic.Int64
+
+func init() { defaultWaitTimeout.Store(int64(DefaultWaitTimeout)) }
+
+// waitErrorRows is how many screen rows, up to the last non-blank one,
+// WaitError.Error shows.
+const waitErrorRows = 8
+
+// waitErrorMatcherChars caps the matcher's JSON in WaitError.Error.
+const waitErrorMatcherChars = 200
 
 // WaitResult is the evidence of a successful wait.
 type WaitResult struct {
@@ -33,7 +57,11 @@ type WaitResult struct {
 // ErrCancelled, ErrSessionClosed or ErrProcessExited and carries what the
 // screen looked like.
 type WaitError struct {
-	Err            error
+	Err error
+	// Matcher is what the wait waited for (the plugin's matcher, on an
+	// adapter's wait); the zero Matcher when the wait gave up before it
+	// had one (queued behind another caller).
+	Matcher        Matcher
 	Elapsed        time.Duration
 	Sequence       uint64
 	Snapshot       ScreenSnapshot
@@ -45,11 +73,52 @@ type WaitError struct {
 	// unless the handle had made none), redacted like Snapshot, with the
 	// handle's redactor. nil once the handle is closed.
 	Explanation *contract.Explanation
+
+	matcherText string // Matcher for Error, redacted
 }
 
-// Error names the cause, how long the wait took and the last sequence.
+// Error names the matcher (its JSON, redacted like the evidence, cut at 200
+// characters), the cause, how long the wait took and the last sequence on
+// its first line, then the screen's size and cursor and its last rows up to
+// the last non-blank one (at most 8, control characters escaped), as the
+// JSON-RPC and MCP faces and package ptywrighttest report a failed wait.
+// The rest of the evidence is in the fields.
 func (e *WaitError) Error() string {
-	return fmt.Sprintf("wait: %v after %s (sequence %d)", e.Err, e.Elapsed.Round(time.Millisecond), e.Sequence)
+	var b strings.Builder
+	b.WriteString("wait")
+	if e.matcherText != "" {
+		b.WriteString(" for ")
+		b.WriteString(e.matcherText)
+	}
+	fmt.Fprintf(&b, ": %v after %s (sequence %d)", e.Err, e.Elapsed.Round(time.Millisecond), e.Sequence)
+	snap := e.Snapshot
+	if snap.Size.Rows == 0 {
+		return b.String()
+	}
+	fmt.Fprintf(&b, "\nscreen (%dx%d, cursor row %d col %d):\n", snap.Size.Rows, snap.Size.Cols, snap.Cursor.Row, snap.Cursor.Col)
+	screentext.Rows(&b, snap.Lines(), waitErrorRows)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// describeMatcher is m's JSON for an error message, redacted with r and cut
+// at waitErrorMatcherChars; "" for the zero Matcher.
+func describeMatcher(m Matcher, r *Redactor) string {
+	if m.Type == "" {
+		return ""
+	}
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return string(m.Type)
+	}
+	text := r.Redact(string(raw))
+	if len(text) > waitErrorMatcherChars {
+		cut := waitErrorMatcherChars
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut] + "..."
+	}
+	return text
 }
 
 // Unwrap returns the cause (ErrTimeout, ErrCancelled, ErrSessionClosed,
@@ -93,7 +162,8 @@ func WithRedactor(r *Redactor) WaitOption {
 // screen changes, when a screen_stable window may have elapsed, or when
 // the child exits or its output ends: an idle wait costs nothing.
 //
-// A deadline on ctx gives a *WaitError wrapping ErrTimeout with the last
+// A ctx without a deadline gets one DefaultWaitTimeout from the call. A
+// deadline on ctx gives a *WaitError wrapping ErrTimeout with the last
 // screen and transcript tail; cancellation wraps ErrCancelled. Once the
 // child has exited and its output is all read, a matcher that does not
 // match the final screen and transcript, with no screen_stable window
@@ -115,6 +185,16 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 		return nil, fmt.Errorf("%w: matcher has a lua branch but no plugin registry is bound", ErrInvalidMatcher)
 	}
 	start := time.Now()
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(defaultWaitTimeout.Load()))
+		defer cancel()
+	}
+	fail := func(cause error) *WaitError {
+		we := s.waitError(cause, start, cfg.redactor)
+		we.Matcher, we.matcherText = m, describeMatcher(m, cfg.redactor)
+		return we
+	}
 	// Only a matcher that looks at stability needs the time of the last
 	// visible change at every look; for the others it is read once, for
 	// the result's StableFor, since bringing it up to date hashes the
@@ -152,7 +232,7 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 		}
 		seq, changed, last := o.seq, o.next, o.lastVisible
 		if o.closed {
-			return nil, s.waitError(ErrSessionClosed, start, cfg.redactor)
+			return nil, fail(ErrSessionClosed)
 		}
 		st := &evalState{ctx: ctx, s: s, reg: cfg.reg, now: time.Now(), lastChange: last, exited: isDone(s.exited)}
 		if cfg.after != nil {
@@ -178,7 +258,7 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 			// matcher reads nothing but the exit), and no stability window
 			// is pending: nothing left but a resize can change the answer,
 			// and waiting out the deadline would only hide why.
-			return nil, s.waitError(ErrProcessExited, start, cfg.redactor)
+			return nil, fail(ErrProcessExited)
 		}
 		var ended <-chan struct{}
 		if st.exited && !final {
@@ -205,7 +285,7 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				cause = ErrTimeout
 			}
-			return nil, s.waitError(cause, start, cfg.redactor)
+			return nil, fail(cause)
 		}
 	}
 }

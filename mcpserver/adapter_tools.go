@@ -392,6 +392,9 @@ func (c *client) adapterTurn(ctx context.Context, req *mcp.CallToolRequest, in a
 		var we *ptywright.WaitError
 		if errors.As(err, &we) {
 			msg := toolError(fmt.Errorf("turn %s on adapter %s: %w", in.Intent, a.id, err)).Error()
+			// The screen follows in full: keep the first line of the
+			// error, not the screen tail WaitError.Error appends.
+			msg, _, _ = strings.Cut(msg, "\n")
 			out := adapterTurnOut{Screen: we.Snapshot.PlainText, TimedOut: errors.Is(err, ptywright.ErrTimeout), Explanation: we.Explanation}
 			if tr.Receipt.Intent != "" {
 				out.Receipt = receiptOut(tr.Receipt)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"ptywright"
+	"ptywright/internal/screentext"
 )
 
 // DefaultTimeout bounds Expect and Send unless a Timeout option says
@@ -79,7 +80,9 @@ func expectFailure(s *ptywright.Session, m ptywright.Matcher, err error) string 
 	if jerr != nil {
 		mj = []byte(fmt.Sprintf("%+v", m))
 	}
-	fmt.Fprintf(&b, "ptywrighttest: expect %s: %v\n", mj, err)
+	// The first line of a *WaitError's text: the screen follows in full.
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	fmt.Fprintf(&b, "ptywrighttest: expect %s: %s\n", mj, msg)
 	var we *ptywright.WaitError
 	if !errors.As(err, &we) {
 		return b.String()
@@ -109,16 +112,6 @@ func formatScreen(snap ptywright.ScreenSnapshot) string {
 		b.WriteString(", alternate screen")
 	}
 	b.WriteString("):\n")
-	lines := snap.Lines()
-	end := len(lines)
-	for end > 0 && lines[end-1] == "" {
-		end--
-	}
-	for i, l := range lines[:end] {
-		fmt.Fprintf(&b, "\t%3d|%s\n", i, escapeControls(l))
-	}
-	if end < len(lines) {
-		fmt.Fprintf(&b, "\t   (rows %d-%d blank)\n", end, len(lines)-1)
-	}
+	screentext.Rows(&b, snap.Lines(), 0)
 	return b.String()
 }

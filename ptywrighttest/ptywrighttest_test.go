@@ -232,7 +232,7 @@ func TestExpectFailureShowsTheScreenAndEscapedOutput(t *testing.T) {
 	out, err := runChild(t, "TestChildExpectTimeout", "expect", "")
 	require.Error(t, err)
 	for _, want := range []string{
-		`ptywrighttest: expect {"type":"contains_text","value":"success"}: wait: ptywright: timed out after`,
+		`ptywrighttest: expect {"type":"contains_text","value":"success"}: wait for {"type":"contains_text","value":"success"}: ptywright: timed out after`,
 		"screen (6x40, cursor row 1 col 8):",
 		"\t  0|status: failed\n",
 		"\t  1|prompt>\n",

@@ -154,6 +154,11 @@ type inputData struct {
 func toWire(err error) *Error {
 	class, explicit, sentinel := classAndSentinel(err)
 	msg := err.Error()
+	if _, ok := errors.AsType[*ptywright.WaitError](err); ok {
+		// The screen WaitError.Error appends after its first line is in
+		// the data, in full.
+		msg, _, _ = strings.Cut(msg, "\n")
+	}
 	if restated[sentinel] {
 		// The class's message states what the sentinel says: a message
 		// that ends with the sentinel ("text input after the exit: ptywright:

@@ -12,7 +12,7 @@ import (
 )
 
 // DefaultWaitTimeout is session.wait's timeout when timeout_ms is omitted.
-const DefaultWaitTimeout = 30 * time.Second
+const DefaultWaitTimeout = ptywright.DefaultWaitTimeout
 
 // MaxWaitTimeout bounds timeout_ms: a larger value is a mistake, not a plan.
 const MaxWaitTimeout = 24 * time.Hour

@@ -103,8 +103,16 @@ func report(err error, stderr io.Writer) int {
 	}
 	// Diagnostics are redacted like everything else that leaves: an error
 	// may quote a command line or a path holding a secret.
-	fmt.Fprintf(stderr, "ptywright: %s\n", redactText(err.Error()))
+	fmt.Fprintf(stderr, "ptywright: %s\n", redactText(withoutInnerPrefix(err.Error())))
 	return exitFailure
+}
+
+// withoutInnerPrefix drops the "ptywright: " the library's errors start
+// with where the message goes on after a colon: report prints it once, in
+// front ("ptywright: run: start: ...", not "ptywright: run: ptywright:
+// start: ...").
+func withoutInnerPrefix(msg string) string {
+	return strings.ReplaceAll(msg, ": ptywright: ", ": ")
 }
 
 // usageError is a command line the program cannot act on: exit code 2.

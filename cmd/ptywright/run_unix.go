@@ -79,6 +79,10 @@ func runPassthrough(ctx context.Context, cfg runConfig, stdin io.Reader, stdout,
 		Output:     out,
 		RecordPath: cfg.Record,
 	})
+	if errors.Is(err, ptywright.ErrFileExists) {
+		// Said in the command line's words, not the wire field's.
+		return exitFailure, fmt.Errorf("run: --record %q: the file exists; ptywright never overwrites a recording", cfg.Record)
+	}
 	if err != nil {
 		return exitFailure, fmt.Errorf("run: %w", err)
 	}

@@ -88,7 +88,8 @@ func TestRunSizeFlags(t *testing.T) {
 func TestRunStartFailure(t *testing.T) {
 	res := runBinary(t, nil, "run", "--", "/nonexistent/program")
 	require.Equal(t, exitFailure, res.code)
-	require.Contains(t, res.stderr, "ptywright: run:")
+	require.Contains(t, res.stderr, "ptywright: run: start ")
+	require.Equal(t, 1, strings.Count(res.stderr, "ptywright:"), res.stderr)
 	require.Contains(t, res.stderr, "/nonexistent/program")
 }
 
