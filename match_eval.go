@@ -93,7 +93,7 @@ func compileAt(m Matcher, p *wire.Path, check bool) (*compiled, error) {
 	case "":
 		return nil, matcherErr(p.String()+".type", "required")
 	default:
-		return nil, matcherErr(p.String()+".type", "unknown matcher type %q", m.Type)
+		return nil, unknownMatcherType(p.String()+".type", m.Type)
 	}
 	return c, nil
 }

@@ -3,6 +3,7 @@ package ptywright
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"ptywright/contract"
@@ -28,6 +29,20 @@ const (
 	MatchNone MatcherType = "none"
 	MatchLua  MatcherType = "lua"
 )
+
+// matcherTypes are the kinds, in the order an unknown kind's error lists
+// them.
+var matcherTypes = []MatcherType{MatchContainsText, MatchScreenRegex, MatchTranscriptContains, MatchTranscriptRegex, MatchCursorAt, MatchScreenStable, MatchProcessExited, MatchAny, MatchAll, MatchNone, MatchLua}
+
+// unknownMatcherType is the error of a kind not in matcherTypes: it lists
+// the valid ones.
+func unknownMatcherType(path string, t MatcherType) error {
+	names := make([]string, len(matcherTypes))
+	for i, k := range matcherTypes {
+		names[i] = string(k)
+	}
+	return matcherErr(path, "unknown matcher type %q (valid types: %s)", t, strings.Join(names, ", "))
+}
 
 // Matcher is a condition on a session, a tree whose JSON form is
 // {"type": ..., "value": ...} as in the JSON-RPC reference. Build one with
@@ -230,7 +245,7 @@ func parseMatcher(n *wire.Node, p *wire.Path) (Matcher, error) {
 	case "":
 		return Matcher{}, matcherErr(p.String()+".type", "required")
 	default:
-		return Matcher{}, matcherErr(p.String()+".type", "unknown matcher type %q", w.Type)
+		return Matcher{}, unknownMatcherType(p.String()+".type", w.Type)
 	}
 	if p.Depth() > 1 { // the root compiles the whole tree, once
 		return m, nil

@@ -242,7 +242,7 @@ func TestMatcherJSON(t *testing.T) {
 	}
 
 	invalid := map[string]string{
-		`{"type":"nope","value":"x"}`:                                      `matcher.type: unknown matcher type "nope"`,
+		`{"type":"nope","value":"x"}`:                                      `matcher.type: unknown matcher type "nope" (valid types: contains_text, screen_regex, transcript_contains, transcript_regex, cursor_at, screen_stable, process_exited, any, all, none, lua)`,
 		`{"value":"x"}`:                                                    `matcher.type: required`,
 		`{"type":"screen_regex","value":"("}`:                              `matcher.value: invalid regular expression`,
 		`{"type":"screen_stable","value":{"min_ms":-1}}`:                   `matcher.value.min_ms: must not be negative`,
@@ -275,4 +275,7 @@ func TestWaitRejectsMalformedMatcherBeforeWaiting(t *testing.T) {
 	require.ErrorIs(t, err, ptywright.ErrInvalidMatcher)
 	_, err = s.Wait(ctx, ptywright.Matcher{Type: ptywright.MatchScreenStable, MinMs: -5})
 	require.ErrorContains(t, err, "min_ms")
+	_, err = s.Wait(ctx, ptywright.Matcher{Type: "telepathy"})
+	require.ErrorIs(t, err, ptywright.ErrInvalidMatcher)
+	require.ErrorContains(t, err, `unknown matcher type "telepathy" (valid types: contains_text, `)
 }

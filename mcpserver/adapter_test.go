@@ -78,6 +78,9 @@ func TestAdapterStartSendTurnClose(t *testing.T) {
 	require.Equal(t, "echo", a.Plugin)
 	require.Equal(t, "idle", a.State.State)
 	require.Contains(t, txt, "Started adapter "+a.Adapter)
+	// Ids as JSON-RPC gives them: the first adapter is e1, on s1.
+	require.Equal(t, "e1", a.Adapter)
+	require.Equal(t, "s1", a.Session)
 
 	var st stateOut
 	s.ok(t, "adapter_state", map[string]any{"adapter": a.Adapter}, &st)
@@ -134,7 +137,7 @@ func TestAdapterErrorsAreToolResults(t *testing.T) {
 		{"adapter_start", map[string]any{"plugin": "nope"}, "plugin: "},
 		{"adapter_start", map[string]any{"plugin": "echo", "program": "/no/such/program"}, "starting /no/such/program"},
 		{"adapter_start", map[string]any{"plugin": "echo", "cwd": "/no/such/dir"}, "cwd: "},
-		{"adapter_state", map[string]any{"adapter": "a99"}, `unknown adapter "a99"`},
+		{"adapter_state", map[string]any{"adapter": "e99"}, `unknown adapter "e99"`},
 		{"adapter_send", map[string]any{"adapter": echo.Adapter, "intent": ""}, "intent: must not be empty"},
 		{"adapter_send", map[string]any{"adapter": echo.Adapter, "intent": "no_such_intent"}, "no_such_intent"},
 		{"adapter_send", map[string]any{"adapter": echo.Adapter, "intent": "send_text", "params": map[string]any{"text": ""}}, "params.text must be a non-empty string"},
@@ -143,7 +146,7 @@ func TestAdapterErrorsAreToolResults(t *testing.T) {
 		{"adapter_turn", map[string]any{"adapter": ro.Adapter, "intent": "poke"}, "adapter.turn requires the input.write permission"},
 		{"adapter_turn", map[string]any{"adapter": echo.Adapter, "intent": "send_text", "params": map[string]any{"text": "x"}, "timeout_ms": -1}, "timeout_ms: must be between"},
 		{"adapter_close", map[string]any{"adapter": ro.Adapter}, "adapter.close requires the session.kill permission"},
-		{"adapter_close", map[string]any{"adapter": "a99"}, `unknown adapter "a99"`},
+		{"adapter_close", map[string]any{"adapter": "e99"}, `unknown adapter "e99"`},
 	} {
 		t.Run(tt.tool+" "+tt.want, func(t *testing.T) {
 			s.fails(t, tt.tool, tt.args, tt.want)

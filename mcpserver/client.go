@@ -22,11 +22,14 @@ var errClientGone = errors.New("the client has disconnected")
 type client struct {
 	srv *Server
 
-	mu       sync.Mutex
-	closed   bool
-	next     int
-	sessions map[string]*sessionEntry
-	adapters map[string]*adapterEntry
+	mu     sync.Mutex
+	closed bool
+	// nextSession and nextAdapter number ids as the JSON-RPC server
+	// does: s1, s2, ... and e1, e2, ..., each counted apart.
+	nextSession int
+	nextAdapter int
+	sessions    map[string]*sessionEntry
+	adapters    map[string]*adapterEntry
 }
 
 type sessionEntry struct {
@@ -67,8 +70,8 @@ func (c *client) addSession(sess *ptywright.Session, leave func()) (*sessionEntr
 		leave()
 		return nil, errClientGone
 	}
-	c.next++
-	e := &sessionEntry{id: "s" + strconv.Itoa(c.next), sess: sess, leave: leave}
+	c.nextSession++
+	e := &sessionEntry{id: "s" + strconv.Itoa(c.nextSession), sess: sess, leave: leave}
 	c.sessions[e.id] = e
 	c.mu.Unlock()
 	return e, nil
@@ -83,8 +86,8 @@ func (c *client) addAdapter(plugin string, m manifest.Manifest, h *ptywright.Ext
 		_ = h.Close() // Best effort: closes the session too; nobody is left to use it.
 		return nil, errClientGone
 	}
-	c.next++
-	a := &adapterEntry{id: "a" + strconv.Itoa(c.next), plugin: plugin, manifest: m, h: h, session: e}
+	c.nextAdapter++
+	a := &adapterEntry{id: "e" + strconv.Itoa(c.nextAdapter), plugin: plugin, manifest: m, h: h, session: e}
 	e.adapter = a.id
 	c.adapters[a.id] = a
 	c.mu.Unlock()

@@ -222,7 +222,8 @@ func adapterConformance(t *testing.T, c, other *client, f Framing) {
 	require.Contains(t, string(m.Result), `"adapter":"e4"`)
 
 	m = c.ref(f, "25", `{"jsonrpc":"2.0","id":25,"method":"adapter.close","params":{"adapter":"e1"}}`)
-	require.JSONEq(t, `{"closed":true}`, string(m.Result))
+	// The close ended the program: SIGHUP, as a terminal that goes away.
+	require.JSONEq(t, `{"closed":true,"exit":{"code":-1,"signal":"hup"}}`, string(m.Result))
 	m = c.ref(f, "26", `{"jsonrpc":"2.0","id":26,"method":"adapter.send","params":{"adapter":"e1","intent":"send_text","params":{"text":"x"}}}`)
 	requireError(t, m.Error, CodeInvalidParams, `unknown adapter "e1"`)
 	m = c.ref(f, "27", `{"jsonrpc":"2.0","id":27,"method":"adapter.live"}`)

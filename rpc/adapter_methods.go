@@ -510,5 +510,5 @@ func (s *Server) adapterClose(ctx context.Context, _ *conn, raw []byte) (any, er
 	if err := s.closeAdapter(a); err != nil {
 		return nil, err
 	}
-	return closedResult{Closed: true}, nil
+	return closedResult{Closed: true, Exit: exitOf(a.h.Session())}, nil
 }

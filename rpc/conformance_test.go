@@ -322,7 +322,8 @@ func conformance(t *testing.T, c *client, f Framing) {
 "method": "session.close",
 "params": { "session": "s1" }
 }`)
-	require.JSONEq(t, `{"closed":true}`, string(m.Result))
+	// The exit code comes back (additive): s1 exited on its own, with 0.
+	require.JSONEq(t, `{"closed":true,"exit":{"code":0}}`, string(m.Result))
 	m = c.ref(f, "6", `{"jsonrpc":"2.0","id":6,"method":"session.snapshot","params":{"session":"s1"}}`)
 	require.Equal(t, int64(CodeInvalidParams), m.Error.Code)
 	require.Contains(t, m.Error.Message, `unknown session "s1"`)

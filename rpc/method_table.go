@@ -147,6 +147,9 @@ type (
 	}
 	closedResult struct {
 		Closed bool `json:"closed"`
+		// Exit is how the program ended (additive): its exit code, or -1
+		// and the signal when one ended it, the close's own included.
+		Exit *ptywright.ExitStatus `json:"exit,omitempty"`
 	}
 	validResult struct {
 		Valid bool `json:"valid"`

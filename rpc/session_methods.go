@@ -508,5 +508,15 @@ func (s *Server) sessionClose(ctx context.Context, _ *conn, raw []byte) (any, er
 	if err := s.reg.remove(p.Session); err != nil {
 		return nil, err
 	}
-	return closedResult{Closed: true}, nil
+	return closedResult{Closed: true, Exit: exitOf(e.sess)}, nil
+}
+
+// exitOf is how a closed session's program ended, nil when it is not known
+// (it could not be waited for).
+func exitOf(sess *ptywright.Session) *ptywright.ExitStatus {
+	st, ok := sess.ExitStatus()
+	if !ok || st.Err != nil {
+		return nil
+	}
+	return &st
 }
