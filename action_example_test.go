@@ -42,3 +42,17 @@ func ExampleKey_Bytes() {
 	// "\x1b[A" "\x1bOA"
 	// true
 }
+
+// Keys with modifiers, as xterm sends them.
+func ExampleKey_With() {
+	k := ptywright.KeyLeft.With(ptywright.ModAlt)
+	fmt.Printf("%s %q\n", k, k.Bytes(false))
+	k = ptywright.KeyRight.With(ptywright.ModCtrl | ptywright.ModShift)
+	fmt.Printf("%s %q\n", k, k.Bytes(false))
+	k, _ = ptywright.ParseKey("shift_f5")
+	fmt.Printf("%s %q\n", k, k.Bytes(false))
+	// Output:
+	// alt_left "\x1b[1;3D"
+	// ctrl_shift_right "\x1b[1;6C"
+	// shift_f5 "\x1b[15;2~"
+}

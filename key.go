@@ -107,11 +107,17 @@ func lookupKey(k Key) (keyCode, bool) {
 			return c, true
 		}
 	}
+	if base, mods, ok := modified(k); ok {
+		return keyCode{key: k, normal: modifiedBytes(base, mods)}, true
+	}
 	return keyCode{}, false
 }
 
 // Keys returns every valid key name in table order (editing keys, navigation,
-// ctrl_a..ctrl_z, f1..f12), for completion and error messages.
+// ctrl_a..ctrl_z, f1..f12), for completion and error messages. The
+// modified keys (Key.With: alt_left, ctrl_shift_f5, ...) are valid too but
+// not listed: they are the keys that take modifiers under ctrl_, alt_ and
+// shift_ prefixes.
 func Keys() []Key {
 	out := make([]Key, len(keyTable))
 	for i, c := range keyTable {
@@ -120,15 +126,19 @@ func Keys() []Key {
 	return out
 }
 
-// ParseKey accepts exactly the snake_case names Keys returns. It does not fold
-// case or hyphens: plugins normalise aliases themselves, and a strict table
-// keeps "Enter" vs "enter" typos from silently passing. The error wraps
-// ErrUnknownKey and lists every valid name.
+// ParseKey accepts exactly the snake_case names Keys returns, and the
+// modified keys Key.With names: ctrl_, alt_ and shift_, in that order, before
+// up, down, left, right, home, end, page_up, page_down, insert, delete or
+// f1..f12 ("alt_left", "ctrl_shift_right", "shift_f5"). It does not fold
+// case, hyphens or the order of modifiers: plugins normalise aliases
+// themselves, and one name per byte sequence keeps "Enter" vs "enter" typos
+// from silently passing. The error wraps ErrUnknownKey, lists every valid
+// name and says how modified keys are named.
 func ParseKey(name string) (Key, error) {
 	if _, ok := lookupKey(Key(name)); ok {
 		return Key(name), nil
 	}
-	return "", fmt.Errorf("%w %q (valid keys: %s)", ErrUnknownKey, name, keyNameList())
+	return "", fmt.Errorf("%w %q (valid keys: %s%s)", ErrUnknownKey, name, keyNameList(), modifierHint(name))
 }
 
 func keyNameList() string {
@@ -147,7 +157,11 @@ func (k Key) Valid() bool {
 
 // Bytes returns what a terminal sends for k. applicationCursor selects the
 // SS3 forms (ESC O A) of the arrows, Home and End that programs expect after
-// enabling DECCKM; pass the screen's current mode. An unknown key yields nil.
+// enabling DECCKM; pass the screen's current mode. A modified key is sent
+// as xterm sends it, the same in either mode: CSI 1 ; m A..D, H, F for the
+// arrows, Home and End, CSI 1 ; m P..S for F1-F4, CSI n ; m ~ for Insert,
+// Delete, PageUp, PageDown and F5-F12, m being 1 plus the Modifier bits
+// (alt_left is ESC [ 1 ; 3 D). An unknown key yields nil.
 // The result is a fresh slice the caller may keep or modify.
 func (k Key) Bytes(applicationCursor bool) []byte {
 	c, ok := lookupKey(k)

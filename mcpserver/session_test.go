@@ -136,7 +136,11 @@ func TestSessionSendKeysInOrder(t *testing.T) {
 	s.ok(t, "session_wait", map[string]any{"session": st.Session, "regex": `(?m)^ab\nptw\$ $`}, &w)
 	require.True(t, w.Matched, w.Screen)
 	s.ok(t, "session_send", map[string]any{"session": st.Session, "text": "echo ab", "keys": []string{"left", "backspace", "end", "enter"}}, nil)
-	s.ok(t, "session_wait", map[string]any{"session": st.Session, "regex": `(?m)^b$`}, &w)
+	s.ok(t, "session_wait", map[string]any{"session": st.Session, "regex": `(?m)^b\nptw\$ $`}, &w)
+	require.True(t, w.Matched, w.Screen)
+	// Keys with modifiers: Alt+Left moves back a word in readline.
+	s.ok(t, "session_send", map[string]any{"session": st.Session, "text": "echo xone two", "keys": []string{"alt_left", "alt_left", "delete", "end", "enter"}}, nil)
+	s.ok(t, "session_wait", map[string]any{"session": st.Session, "regex": `(?m)^one two$`}, &w)
 	require.True(t, w.Matched, w.Screen)
 }
 
@@ -210,6 +214,7 @@ func TestSessionErrorsAreToolResults(t *testing.T) {
 		{"session_send", map[string]any{"session": "s99", "text": "x"}, `unknown session "s99" (open sessions: ` + st.Session + `)`},
 		{"session_send", map[string]any{"session": st.Session}, "nothing to send"},
 		{"session_send", map[string]any{"session": st.Session, "text": "x", "keys": []string{"enter", "Enter"}}, `keys[1]: ptywright: unknown key "Enter"`},
+		{"session_send", map[string]any{"session": st.Session, "keys": []string{"shift_ctrl_left"}}, "did you mean ctrl_shift_left?"},
 		{"session_send", map[string]any{"session": st.Session, "keys": "enter"}, "keys"},
 		{"session_wait", map[string]any{"session": "s99", "text": "x"}, `unknown session "s99"`},
 		{"session_wait", map[string]any{"session": st.Session}, "exactly one of text, regex, stable_ms or exited (got 0)"},
