@@ -231,6 +231,15 @@ func (s *Screen) applicationCursor() bool {
 	return s.eng.Modes().ApplicationCursor
 }
 
+// mouseModes reports the mouse tracking mode the program turned on (9,
+// 1000, 1002, 1003; 0 for none) and whether it asked for SGR reports.
+func (s *Screen) mouseModes() (tracking int, sgr bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.eng.Modes()
+	return m.MouseTracking, m.MouseSGR
+}
+
 // Close stops answering queries. The screen stays readable and writable.
 func (s *Screen) Close() error {
 	s.mu.Lock()

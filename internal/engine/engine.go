@@ -87,6 +87,10 @@ type Modes struct {
 	ApplicationCursor bool
 	ApplicationKeypad bool
 	BracketedPaste    bool
+	// MouseTracking is the mouse tracking mode on (9, 1000, 1002, 1003),
+	// 0 for none; MouseSGR is mode 1006 (SGR reports).
+	MouseTracking int
+	MouseSGR      bool
 }
 
 // VTCore implements Engine over internal/vtcore, which answers queries
@@ -206,6 +210,8 @@ func (e *VTCore) Modes() Modes {
 		ApplicationCursor: t.ApplicationCursor(),
 		ApplicationKeypad: t.ApplicationKeypad(),
 		BracketedPaste:    t.BracketedPaste(),
+		MouseTracking:     t.MouseTracking(),
+		MouseSGR:          t.MouseSGR(),
 	}
 }
 

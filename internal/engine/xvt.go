@@ -100,6 +100,15 @@ func (e *XVT) setMode(m ansi.Mode, on bool) {
 		e.state.ApplicationKeypad = on
 	case ansi.ModeBracketedPaste:
 		e.state.BracketedPaste = on
+	case ansi.ModeMouseX10, ansi.ModeMouseNormal, ansi.ModeMouseButtonEvent, ansi.ModeMouseAnyEvent:
+		n := m.Mode()
+		if on {
+			e.state.MouseTracking = n
+		} else if e.state.MouseTracking == n {
+			e.state.MouseTracking = 0
+		}
+	case ansi.ModeMouseExtSgr:
+		e.state.MouseSGR = on
 	case ansi.ModeTextCursorEnable:
 		e.state.CursorVisible = on
 	}

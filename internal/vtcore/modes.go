@@ -69,6 +69,7 @@ func (t *Terminal) resetModes() {
 	t.origin, t.insert, t.newline, t.lrMargins = false, false, false, false
 	t.unicodeCore = false
 	t.appCursor, t.appKeypad, t.bracketed = false, false, false
+	t.mouse, t.mouseSGR = 0, false
 	t.scr.cur.hidden = false
 	t.scr = t.scrs[0]
 	t.visible = true
@@ -128,6 +129,14 @@ func (t *Terminal) setMode(m mode, v uint8) {
 		t.visible = on
 	case 66:
 		t.appKeypad = on
+	case 9, 1000, 1002, 1003:
+		if on {
+			t.mouse = m.n
+		} else if t.mouse == m.n {
+			t.mouse = 0
+		}
+	case 1006:
+		t.mouseSGR = on
 	case 69:
 		t.lrMargins = on
 	case 47, 1047:

@@ -46,8 +46,12 @@ type Terminal struct {
 	// Reported state, updated where x/vt fires its callbacks.
 	visible                         bool
 	appCursor, appKeypad, bracketed bool
-	title                           string
-	titles                          []string // the title stack (CSI 22 t)
+	// mouse is the mouse tracking mode the program set last (9, 1000,
+	// 1002 or 1003), 0 for none; mouseSGR is mode 1006.
+	mouse    int
+	mouseSGR bool
+	title    string
+	titles   []string // the title stack (CSI 22 t)
 
 	// Dynamic colours (OSC 10, 11, 12); nil is the default.
 	fgColor, bgColor, cursorColor color.Color
@@ -303,6 +307,15 @@ func (t *Terminal) ApplicationCursor() bool { return t.appCursor }
 
 // ApplicationKeypad reports DECKPAM / DECNKM.
 func (t *Terminal) ApplicationKeypad() bool { return t.appKeypad }
+
+// MouseTracking reports the mouse tracking mode the program enabled: 9
+// (X10: presses), 1000 (presses and releases), 1002 (and motion with a
+// button held) or 1003 (all motion); 0 when none. The last one set wins,
+// and resetting it turns tracking off, as in xterm.
+func (t *Terminal) MouseTracking() int { return t.mouse }
+
+// MouseSGR reports mode 1006: mouse reports in SGR form (CSI < ... M/m).
+func (t *Terminal) MouseSGR() bool { return t.mouseSGR }
 
 // BracketedPaste reports mode 2004.
 func (t *Terminal) BracketedPaste() bool { return t.bracketed }
