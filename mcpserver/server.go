@@ -97,6 +97,7 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	c.addSessionTools(srv)
+	c.addMouseTool(srv)
 	if s.opts.Plugins != nil {
 		c.addAdapterTools(srv)
 	}

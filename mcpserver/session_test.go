@@ -17,7 +17,7 @@ import (
 	"ptywright"
 )
 
-var sessionTools = []string{"session_close", "session_send", "session_snapshot", "session_start", "session_wait"}
+var sessionTools = []string{"session_close", "session_mouse", "session_send", "session_snapshot", "session_start", "session_wait"}
 
 var adapterTools = []string{"adapter_close", "adapter_send", "adapter_start", "adapter_state", "adapter_turn", "plugin_describe"}
 

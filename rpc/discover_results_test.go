@@ -57,12 +57,15 @@ func TestDiscoverResultsMatchSchemas(t *testing.T) {
 	sc.call("server.set_notifications", map[string]any{"enabled": true, "events": true}, nil)
 
 	var created sessionResult
-	sc.call("session.create", map[string]any{"program": "/bin/sh", "args": []string{"-c", "printf 'ready\\n'; exec cat"}}, &created)
+	sc.call("session.create", map[string]any{"program": "/bin/sh", "args": []string{"-c", "printf '\\033[?1000;1006hready\\n'; exec cat"}}, &created)
 	s := created.Session
 	sc.call("session.list", nil, nil)
 	sc.call("session.wait", map[string]any{"session": s, "matcher": containsText("ready"), "timeout_ms": timeout}, nil)
 	sc.call("session.input", map[string]any{"session": s, "action": map[string]any{"type": "text", "value": "hello\n"}}, nil)
 	sc.call("session.wait", map[string]any{"session": s, "matcher": map[string]any{"type": "screen_regex", "value": "(?m)^hello$"}, "timeout_ms": timeout}, nil)
+	var clicked mouseResult
+	sc.call("session.mouse", map[string]any{"session": s, "kind": "click", "text": "hello", "mods": []string{"ctrl"}}, &clicked)
+	require.Equal(t, mouseResult{Sent: true, Bytes: 20, Sequence: clicked.Sequence, Row: 1, Col: 0}, clicked)
 	sc.call("session.snapshot", map[string]any{"session": s, "scrollback": true}, nil)
 	sc.call("session.snapshot", map[string]any{"session": s, "cell_format": "runs", "rows": map[string]any{"from": 0, "to": 2}}, nil)
 	sc.call("session.snapshot", map[string]any{"session": s, "cells": false, "rows": map[string]any{"from": 1}}, nil)

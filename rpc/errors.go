@@ -39,6 +39,9 @@ var classes = []struct {
 	// ErrFileExists, ...) is also ErrInvalidParams.
 	{ptywright.ErrInvalidParams, ErrInvalidParams},
 	{ptywright.ErrIntentRefused, ErrIntentRefused},
+	// A gesture the program's mouse mode does not report: declined, as an
+	// intent the screen does not allow now.
+	{ptywright.ErrMouseNotEnabled, ErrIntentRefused},
 	{ptywright.ErrCapacity, ErrCapacity},
 	// The other packages' sentinels of bad input.
 	{asciicast.ErrInvalid, ErrInvalidParams},

@@ -65,6 +65,8 @@ func (s *Server) methodTable() map[string]method {
 			summary: "The session's screen now: text, cells (or runs of one style, or none), cursor, modes, title, of every row or some; redacted unless redact is false."},
 		"session.transcript": {handler: s.sessionTranscript, params: readParams{}, result: transcriptResult{}, errors: errsParams,
 			summary: "The session's retained transcript; redacted unless redact is false."},
+		"session.mouse": {handler: s.sessionMouse, params: mouseParams{}, result: mouseResult{}, errors: []int64{CodeInvalidParams, CodeInternalError, CodeSessionClosed, CodeIntentRefused},
+			summary: "A mouse gesture (click, double_click, press, release, move, drag, wheel) at a cell or on a text or regex on screen, as xterm reports it; -32006 when the program has not enabled mouse reporting."},
 		"session.resize": {handler: s.sessionResize, params: resizeParams{}, result: resizedResult{}, errors: errsSession,
 			summary: "Change the session's terminal size."},
 		"session.kill": {handler: s.sessionKill, params: sessionParams{}, result: killedResult{}, errors: errsSession,
