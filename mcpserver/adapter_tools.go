@@ -58,7 +58,7 @@ type adapterSendOut struct {
 type adapterSendIn struct {
 	Adapter string         `json:"adapter" jsonschema:"the adapter id adapter_start returned"`
 	Intent  string         `json:"intent" jsonschema:"the intent, as plugin_describe lists it (send_prompt, approve, interrupt, ...)"`
-	Params  map[string]any `json:"params,omitempty" jsonschema:"the intent's parameters, as plugin_describe lists them (send_prompt takes {\"text\": ...})"`
+	Params  map[string]any `json:"params,omitempty" jsonschema:"the intent's parameters, as this tool's description and plugin_describe list them (send_prompt takes {\"prompt\": ...})"`
 }
 
 type adapterTurnIn struct {
@@ -130,7 +130,7 @@ func (c *client) addAdapterTools(srv *mcp.Server) {
 		Name:  "adapter_send",
 		Title: "Send an intent to an adapter",
 		Description: "Apply one intent (send_prompt, approve, interrupt, ...; see plugin_describe) to the adapter's program and return the state after it. " +
-			"It does not wait for the program to finish: use adapter_turn to send and wait in one call.",
+			"It does not wait for the program to finish: use adapter_turn to send and wait in one call." + c.intentSummary(),
 	}), c.adapterSend)
 	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "adapter_turn",
