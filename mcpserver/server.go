@@ -98,6 +98,7 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	})
 	c.addSessionTools(srv)
 	c.addMouseTool(srv)
+	c.addMoreSessionTools(srv)
 	if s.opts.Plugins != nil {
 		c.addAdapterTools(srv)
 	}

@@ -13,14 +13,14 @@ import (
 type sessionMouseIn struct {
 	Session string   `json:"session" jsonschema:"the session id"`
 	Kind    string   `json:"kind" jsonschema:"click, double_click, press, release, move, drag, wheel_up or wheel_down"`
-	Button  string   `json:"button,omitempty" jsonschema:"left (default), middle or right"`
-	Text    string   `json:"text,omitempty" jsonschema:"act on the first cell of this text on screen instead of row/col"`
-	Regex   string   `json:"regex,omitempty" jsonschema:"act on the first cell of this regex's first match instead of row/col"`
-	Row     int      `json:"row,omitempty" jsonschema:"the cell's row, from 0 at the top"`
-	Col     int      `json:"col,omitempty" jsonschema:"the cell's column, from 0 at the left"`
-	ToRow   int      `json:"to_row,omitempty" jsonschema:"where a drag ends"`
-	ToCol   int      `json:"to_col,omitempty" jsonschema:"where a drag ends"`
-	Mods    []string `json:"mods,omitempty" jsonschema:"keys held: shift, alt, ctrl"`
+	Button  string   `json:"button,omitempty" jsonschema:"left (default), middle, right"`
+	Text    string   `json:"text,omitempty" jsonschema:"instead of row/col: where this text is on screen"`
+	Regex   string   `json:"regex,omitempty" jsonschema:"instead of row/col: where this regex matches"`
+	Row     int      `json:"row,omitempty" jsonschema:"0-based"`
+	Col     int      `json:"col,omitempty" jsonschema:"0-based"`
+	ToRow   int      `json:"to_row,omitempty" jsonschema:"drag end"`
+	ToCol   int      `json:"to_col,omitempty" jsonschema:"drag end"`
+	Mods    []string `json:"mods,omitempty" jsonschema:"held: shift, alt, ctrl"`
 }
 
 // sessionMouseOut is session_mouse's structured result, kept small: every

@@ -35,7 +35,7 @@ type sessionIn struct {
 type sessionSendIn struct {
 	Session string   `json:"session" jsonschema:"the session id session_start returned"`
 	Text    string   `json:"text,omitempty" jsonschema:"text to type, sent as is: a newline in it is a line feed, not Enter; prefer the enter key to submit"`
-	Keys    []string `json:"keys,omitempty" jsonschema:"keys to press after the text, in order, by name: enter, tab, shift_tab, backspace, escape, space, up, down, left, right, home, end, page_up, page_down, insert, delete, ctrl_a..ctrl_z, f1..f12; with modifiers ctrl_, alt_, shift_ in that order before an arrow, home, end, page_up, page_down, insert, delete or f1..f12 (alt_left, ctrl_shift_right, shift_f5)"`
+	Keys    []string `json:"keys,omitempty" jsonschema:"keys to press after the text, in order, by name: enter, tab, shift_tab, backspace, escape, space, up, down, left, right, home, end, page_up, page_down, insert, delete, ctrl_a..ctrl_z, f1..f12; modifier prefixes ctrl_ alt_ shift_, in that order, on arrows, home, end, page_*, insert, delete, f1..f12 (alt_left, ctrl_shift_f5)"`
 }
 
 type sessionSendOut struct {
