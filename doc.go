@@ -29,8 +29,10 @@
 //
 // An [Action] is what a user would do at the keyboard, or to the process:
 // [Text], [Paste], [BracketedPaste], [Press] (a [Key]: the named keys such
-// as [KeyEnter], [Ctrl] and [F]), [Resize], [Interrupt], [EOF], [Kill],
-// [SendSignal] and [MarkTranscript].
+// as [KeyEnter], [Ctrl] and [F], with modifiers by [Key.With]), [Resize],
+// [Interrupt], [EOF], [Kill], [SendSignal] and [MarkTranscript].
+// [Session.Mouse] clicks, drags and scrolls as xterm reports it, at a cell
+// or where a text is on screen, once the program turned mouse reporting on.
 //
 // # Matchers and waits
 //
@@ -38,8 +40,10 @@
 // [TranscriptRegex], [CursorAt], [ScreenStable], [ProcessExited], [Any],
 // [All], [None], [Lua]) describes what to wait for. [Session.Wait] returns
 // a [WaitResult] with evidence of the branch that fired, and on timeout a
-// *[WaitError] with the last screen. [After] limits a wait to what followed
-// a given sequence.
+// *[WaitError] with the last screen, whose text names the matcher and shows
+// the screen's last rows. A context without a deadline gets
+// [DefaultWaitTimeout]. [After] limits a wait to what followed a given
+// sequence.
 //
 // # Redaction
 //
