@@ -95,7 +95,7 @@ func newRecorder(path string, size Size, env []string, red *Redactor) (*recorder
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return nil, &FieldError{Field: "record_path", Reason: fmt.Sprintf("%q: recording file already exists (refusing to overwrite): %v", path, fs.ErrExist), Err: ErrFileExists}
+			return nil, &FieldError{Field: "record_path", Reason: fmt.Sprintf("%q exists; ptywright never overwrites a recording", path), Err: ErrFileExists}
 		}
 		return nil, fmt.Errorf("record_path: %w", err)
 	}

@@ -2,6 +2,7 @@ package ptywright
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -237,8 +238,7 @@ func TestRecorderCreatesOwnerOnlyFileAndNeverOverwrites(t *testing.T) {
 	_, err = newRecorder(path, Size{Rows: 24, Cols: 80}, nil, nil)
 	require.ErrorIs(t, err, ErrFileExists)
 	require.ErrorIs(t, err, fs.ErrExist)
-	require.Contains(t, err.Error(), "record_path")
-	require.Contains(t, err.Error(), path)
+	require.Equal(t, fmt.Sprintf("record_path: %q exists; ptywright never overwrites a recording", path), err.Error())
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(before, after), "existing recording untouched")
