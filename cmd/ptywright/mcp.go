@@ -17,9 +17,10 @@ const mcpSynopsis = "mcp [--plugin MANIFEST]... [--max-sessions N] [--max-memory
 
 const mcpDetails = `Serves the Model Context Protocol over stdin/stdout, for agent clients
 (Claude Code, Codex, editors) to drive terminal programs through tools:
-session_start, session_send, session_wait, session_snapshot, session_close,
-adapter_start, adapter_state, adapter_send, adapter_turn, adapter_close and
-plugin_describe. Everything a client starts is closed when it disconnects.
+session_start, session_send, session_wait, session_snapshot, session_read,
+session_resize, session_mouse, session_list, session_close, adapter_start,
+adapter_state, adapter_send, adapter_turn, adapter_close and plugin_describe.
+Everything a client starts is closed when it disconnects.
 
   Claude Code: claude mcp add ptywright -- ptywright mcp
   Codex:       [mcp_servers.ptywright] command = "ptywright", args = ["mcp"]
