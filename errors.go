@@ -40,6 +40,13 @@ var (
 	// reached (see CapacityError). Nothing was started and what already
 	// runs goes on; the same start may succeed once sessions close.
 	ErrCapacity = errors.New("ptywright: at capacity")
+	// ErrDialogMismatch: an answer (approve, approve_always, deny,
+	// choose_option) met another dialog than the one it was for at the
+	// moment of the key (the caller's dialog_id, or the one the plan was
+	// made on), or the option it would choose is not the one it means.
+	// Nothing was written. The error is a *DialogMismatchError that carries
+	// the dialog as it is now.
+	ErrDialogMismatch = errors.New("ptywright: dialog mismatch")
 	// ErrUnsupported: this platform cannot do it yet. It also matches
 	// errors.ErrUnsupported.
 	ErrUnsupported = fmt.Errorf("ptywright: %w", errors.ErrUnsupported)

@@ -127,6 +127,11 @@ type ActionPlan struct {
 	// it does not within the window, nothing is written and the receipt
 	// says not_sent and why.
 	Await *InputAwait `json:"await,omitempty"`
+	// Answer, on a plan that answers a dialog, names the dialog and the
+	// option the keys choose: the host checks them against the screen at
+	// the moment of the key and writes nothing when they differ
+	// (ErrDialogMismatch).
+	Answer *DialogAnswer `json:"answer,omitempty"`
 }
 
 // InputAwait is an ActionPlan's Await.

@@ -2,6 +2,7 @@ package ptywright
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -156,8 +157,21 @@ func (h *ExtensionHandle) deliverInTurn(ctx context.Context, intent string, para
 		rc.Effect, rc.Reason = EffectUnverified, "the plan has no actions"
 		return rc, nil
 	}
-	before, err := h.holdForReadiness(ctx, &rc)
+	before, beforeSnap, err := h.holdForReadiness(ctx, &rc)
 	if err != nil {
+		return rc, err
+	}
+	// The state the keys go to is the dialog they answer: the one the
+	// caller saw, and the one the plan was made on, with the option the
+	// keys choose where the plan says.
+	if err := checkAnswer(plan.Answer, params, before, func() StateSnapshot { return h.redactedState(before, beforeSnap) }); err != nil {
+		// The reason quotes labels and ids off the screen: redacted like
+		// the state.
+		var dm *DialogMismatchError
+		if errors.As(err, &dm) {
+			dm.Reason = h.red.quotingScreen(beforeSnap.PlainText, beforeSnap.Size.Cols).Redact(dm.Reason)
+		}
+		rc.Effect, rc.Reason = EffectNotSent, "the dialog on screen is not the one answered: "+dm.Reason
 		return rc, err
 	}
 	rc.StateBefore = before.State
@@ -251,7 +265,7 @@ func (h *ExtensionHandle) sendAndCheck(ctx context.Context, intent string, plan 
 		return rc, err
 	}
 	if !seen && (plan.Resend || len(plan.Retry) > 0) && reason == "" {
-		if _, err := h.holdForReadiness(ctx, &rc); err != nil {
+		if _, _, err := h.holdForReadiness(ctx, &rc); err != nil {
 			return rc, err
 		}
 		again := plan
@@ -369,18 +383,18 @@ func (f *surface) note(st StateSnapshot, shown time.Time) {
 // the keys go (the receipt then tells whether they were taken). It returns
 // the state the keys go to; an error only when ctx ends first, with
 // nothing written.
-func (h *ExtensionHandle) holdForReadiness(ctx context.Context, rc *Receipt) (StateSnapshot, error) {
+func (h *ExtensionHandle) holdForReadiness(ctx context.Context, rc *Receipt) (StateSnapshot, ScreenSnapshot, error) {
 	start := time.Now()
 	defer func() { rc.HeldMs += time.Since(start).Milliseconds() }()
 	limit := h.opts.MaxInputHold
 	if limit <= 0 {
 		limit = defaultMaxInputHold
 	}
-	st, _ := h.classifyNow(ctx)
+	st, snap := h.classifyNow(ctx)
 	for {
 		settle := time.Duration(st.InputSettleMs) * time.Millisecond
 		if settle <= 0 {
-			return st, nil
+			return st, snap, nil
 		}
 		h.extMu.Lock()
 		since := h.surface.since
@@ -391,7 +405,7 @@ func (h *ExtensionHandle) holdForReadiness(ctx context.Context, rc *Receipt) (St
 		}
 		hold := min(time.Until(readyAt), limit-time.Since(start))
 		if hold <= 0 {
-			return st, nil
+			return st, snap, nil
 		}
 		// A new frame may be a new state (or a new frame of this one) with
 		// a settle of its own: look again at each change, not only when the
@@ -403,10 +417,10 @@ func (h *ExtensionHandle) holdForReadiness(ctx context.Context, rc *Receipt) (St
 		case <-changed:
 		case <-ctx.Done():
 			t.Stop()
-			return st, fmt.Errorf("holding intent %q for %s to take keys: %w", rc.Intent, st.State, cancelErr(ctx.Err()))
+			return st, snap, fmt.Errorf("holding intent %q for %s to take keys: %w", rc.Intent, st.State, cancelErr(ctx.Err()))
 		}
 		t.Stop()
-		st, _ = h.classifyNow(ctx) // Then check both clocks again, for this state or the next.
+		st, snap = h.classifyNow(ctx) // Then check both clocks again, for this state or the next.
 	}
 }
 

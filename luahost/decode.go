@@ -151,6 +151,20 @@ func decodePlan(res luart.Value, may func(manifest.Permission) bool) (ptywright.
 		}
 		plan.Await = &a
 	}
+	if v := res.Field("answer"); !v.IsNil() {
+		raw, err := v.JSON("answer")
+		if err != nil {
+			return ptywright.ActionPlan{}, err
+		}
+		var a ptywright.DialogAnswer
+		if err := wire.StrictDecode(raw, &a); err != nil {
+			return ptywright.ActionPlan{}, fmt.Errorf("field \"answer\": want {dialog_id = s, index = n, label = s, highlighted = n}: %w", err)
+		}
+		if a.Index < 0 || a.Highlighted < 0 {
+			return ptywright.ActionPlan{}, fmt.Errorf("field \"answer\": index and highlighted must not be negative")
+		}
+		plan.Answer = &a
+	}
 	return plan, nil
 }
 

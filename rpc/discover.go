@@ -94,7 +94,7 @@ var notificationTable = []notification{
 
 // errorClasses are the classes a method's errors name, in the order
 // rpc.discover lists them.
-var errorClasses = []*Error{ErrInvalidParams, ErrInternal, ErrTimeout, ErrSessionClosed, ErrPermissionDenied, ErrCancelled, ErrIntentRefused, ErrCapacity}
+var errorClasses = []*Error{ErrInvalidParams, ErrInternal, ErrTimeout, ErrSessionClosed, ErrPermissionDenied, ErrCancelled, ErrIntentRefused, ErrCapacity, ErrDialogMismatch}
 
 // discover is rpc.discover. The document depends only on the method table
 // and the version, so it is built once.

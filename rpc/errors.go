@@ -43,6 +43,7 @@ var classes = []struct {
 	// intent the screen does not allow now.
 	{ptywright.ErrMouseNotEnabled, ErrIntentRefused},
 	{ptywright.ErrCapacity, ErrCapacity},
+	{ptywright.ErrDialogMismatch, ErrDialogMismatch},
 	// The other packages' sentinels of bad input.
 	{asciicast.ErrInvalid, ErrInvalidParams},
 	{manifest.ErrInvalid, ErrInvalidParams},
@@ -68,7 +69,7 @@ func classOf(err error) (class *Error, explicit bool) {
 var restated = map[error]bool{
 	ptywright.ErrTimeout: true, ptywright.ErrCancelled: true, ptywright.ErrSessionClosed: true,
 	ptywright.ErrProcessExited: true, ptywright.ErrPermissionDenied: true, ptywright.ErrInvalidParams: true,
-	ptywright.ErrIntentRefused: true, ptywright.ErrCapacity: true,
+	ptywright.ErrIntentRefused: true, ptywright.ErrCapacity: true, ptywright.ErrDialogMismatch: true,
 }
 
 // classAndSentinel is classOf and the root sentinel that gave the class
@@ -144,6 +145,14 @@ type capacityData struct {
 	InUse int64  `json:"in_use,omitempty"`
 }
 
+// dialogMismatchData is the data of -32008: what differed, the state on
+// screen now and the dialog it reports (absent when none).
+type dialogMismatchData struct {
+	Reason string            `json:"reason"`
+	State  string            `json:"state"`
+	Dialog *ptywright.Dialog `json:"dialog,omitempty"`
+}
+
 // inputData is the data of an error of input that did not all go in:
 // written of bytes reached the program.
 type inputData struct {
@@ -190,6 +199,7 @@ func toWire(err error) *Error {
 	var we *ptywright.WaitError
 	var ce *ptywright.CapacityError
 	var ie *ptywright.InputError
+	var dm *ptywright.DialogMismatchError
 	switch {
 	case errors.As(err, &de):
 		data = de.data
@@ -197,6 +207,9 @@ func toWire(err error) *Error {
 		data = capacityData{Limit: ce.Limit, Max: ce.Max, InUse: ce.InUse}
 	case errors.As(err, &ie):
 		data = inputData{Written: ie.Written, Bytes: ie.Len}
+	case errors.As(err, &dm):
+		// The dialog is redacted by the handle, like a read of the state.
+		data = dialogMismatchData{Reason: dm.Reason, State: dm.State, Dialog: dm.Dialog}
 	case errors.Is(err, ptywright.ErrCapacity):
 		data = capacityData{Limit: "host"}
 	case errors.As(err, &we):

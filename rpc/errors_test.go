@@ -42,6 +42,8 @@ func TestCodeMapsRootSentinels(t *testing.T) {
 		{plugins.ErrExists, CodeInvalidParams},
 		{plugins.ErrBuiltin, CodeInvalidParams},
 		{ptywright.ErrIntentRefused, CodeIntentRefused},
+		{ptywright.ErrDialogMismatch, CodeDialogMismatch},
+		{&ptywright.DialogMismatchError{Reason: "r"}, CodeDialogMismatch},
 		{asciicast.ErrInvalid, CodeInvalidParams},
 		{ptywright.ErrProcessExited, CodeSessionClosed},
 		{&manifest.Error{Field: "name", Reason: "name is required"}, CodeInvalidParams},
@@ -127,6 +129,15 @@ func TestToWire(t *testing.T) {
 		require.Equal(t, "tail", data.TranscriptTail)
 		require.Equal(t, int64(1500), data.ElapsedMs)
 		require.Equal(t, uint64(7), data.Sequence)
+	})
+	t.Run("dialog mismatch data", func(t *testing.T) {
+		dm := &ptywright.DialogMismatchError{Reason: `the dialog on screen is "d2", not "d1"`, State: "waiting_for_permission",
+			Dialog: &ptywright.Dialog{Kind: "permission", ID: "d2", Tool: "shell", Command: "rm x", Options: []ptywright.DialogOption{{Index: 1, Label: "Yes"}}, SelectedIndex: 1}}
+		w := toWire(fmt.Errorf("plugin codex: intent %q: %w", "approve", dm))
+		require.Equal(t, int64(CodeDialogMismatch), w.Code)
+		require.Equal(t, `dialog mismatch: plugin codex: intent "approve": ptywright: dialog mismatch: the dialog on screen is "d2", not "d1"; nothing was written`, w.Message)
+		require.JSONEq(t, `{"reason":"the dialog on screen is \"d2\", not \"d1\"","state":"waiting_for_permission",
+			"dialog":{"kind":"permission","id":"d2","tool":"shell","command":"rm x","options":[{"index":1,"label":"Yes"}],"selected_index":1}}`, string(w.Data))
 	})
 	t.Run("no data otherwise", func(t *testing.T) {
 		require.Nil(t, toWire(ErrInvalidParams).Data)

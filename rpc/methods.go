@@ -160,5 +160,6 @@ func errorCodes() map[string]int64 {
 		"cancelled":         CodeCancelled,
 		"intent_refused":    CodeIntentRefused,
 		"capacity":          CodeCapacity,
+		"dialog_mismatch":   CodeDialogMismatch,
 	}
 }

@@ -18,6 +18,7 @@ const (
 	CodeCancelled        = -32005
 	CodeIntentRefused    = -32006
 	CodeCapacity         = -32007
+	CodeDialogMismatch   = -32008
 )
 
 // Error is a JSON-RPC error object. The sentinel values below are matched by
@@ -81,6 +82,12 @@ var (
 	// touched; data says which limit ({limit, max, in_use}, or {limit:
 	// "host"}).
 	ErrCapacity = &Error{Code: CodeCapacity, Message: "at capacity"}
+	// ErrDialogMismatch: an answer (approve, approve_always, deny,
+	// choose_option) met another dialog than the caller's dialog_id or the
+	// one it was planned on, or would choose another option than the one
+	// it means. Nothing was written; data is the dialog as it is now
+	// ({reason, state, dialog}).
+	ErrDialogMismatch = &Error{Code: CodeDialogMismatch, Message: "dialog mismatch"}
 )
 
 const wireVersion = "2.0"
