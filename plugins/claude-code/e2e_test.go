@@ -149,6 +149,12 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 			ToolUses: []fakeanthropic.ToolUse{fakeanthropic.BashTool("echo approved > approved.txt", "Write approved.txt")}}},
 		{When: fakeanthropic.Match{Prompt: "deny a file"}, Reply: fakeanthropic.Reply{Text: "I'll write denied.txt.",
 			ToolUses: []fakeanthropic.ToolUse{fakeanthropic.BashTool("echo denied > denied.txt", "Write denied.txt")}}},
+		// Two dialogs, one after the other: approving the first brings the
+		// second.
+		{When: fakeanthropic.Match{Prompt: "two dialogs"}, Reply: fakeanthropic.Reply{Text: "First a marker.",
+			ToolUses: []fakeanthropic.ToolUse{fakeanthropic.BashTool("echo FIRSTDLG | tee first.txt", "Write first.txt")}}},
+		{When: fakeanthropic.Match{ToolResult: "Bash", ResultContains: "FIRSTDLG"}, Reply: fakeanthropic.Reply{Text: "Then the file.",
+			ToolUses: []fakeanthropic.ToolUse{fakeanthropic.BashTool("echo second > second.txt", "Write second.txt")}}},
 		{When: fakeanthropic.Match{ToolResult: "Bash"}, Reply: fakeanthropic.Reply{Text: approvedDone}},
 		{When: fakeanthropic.Match{Prompt: "stream slowly"}, Reply: fakeanthropic.Reply{Text: slow.String(), ChunkRunes: 8, Delay: 100 * time.Millisecond}},
 		// Two 529s, then the answer: Claude Code retries.
@@ -295,6 +301,65 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 			}
 		}
 		require.Equal(t, 3, n, "two 529s and the answer")
+	})
+
+	t.Run("an answer to a dialog that changed is refused", func(t *testing.T) {
+		c.t = t
+		ctx := context.Background()
+		c.send("send_prompt", map[string]string{"prompt": "two dialogs please"})
+		st := c.until("the first dialog", tuitest.StateIs("waiting_for_permission", "completed_turn", "error"))
+		c.expect(st, "waiting_for_permission")
+		d1, ok := ptywright.DialogOf(st)
+		require.True(t, ok, "no metadata.dialog: %v", st.Metadata)
+		require.Equal(t, "permission", d1.Kind)
+		require.Equal(t, "shell", d1.Tool)
+		require.Equal(t, "Bash", d1.ToolName)
+		require.Equal(t, "echo FIRSTDLG | tee first.txt", d1.Command)
+		require.Equal(t, d1.ID, st.Metadata["dialog_id"])
+		require.Equal(t, 1, d1.SelectedIndex)
+		require.Equal(t, "Yes", d1.Options[0].Label)
+
+		// An option the keys would not choose: refused, nothing pressed.
+		res, err := h.Send(ctx, "choose_option", c.params(map[string]any{"index": 1, "label": "No"}))
+		require.ErrorIs(t, err, ptywright.ErrDialogMismatch)
+		require.Equal(t, ptywright.EffectNotSent, res.Receipt.Effect)
+		require.Zero(t, res.Receipt.Bytes)
+
+		c.send("approve", map[string]string{"dialog_id": d1.ID, "label": "Yes"})
+		st = c.until("the second dialog", func(st ptywright.StateSnapshot) bool {
+			d, ok := ptywright.DialogOf(st)
+			return (ok && d.ID != d1.ID) || st.State == "completed_turn" || st.State == "error" || st.State == "ready"
+		})
+		d2, ok := ptywright.DialogOf(st)
+		require.True(t, ok, "state %s (%s)", st.State, st.Evidence)
+		require.Equal(t, "echo second > second.txt", d2.Command)
+
+		// The client read the first dialog; at the moment of the key the
+		// second is on screen: refused, with the second in the error, and
+		// nothing pressed.
+		res, err = h.Send(ctx, "approve", c.params(map[string]string{"dialog_id": d1.ID}))
+		require.ErrorIs(t, err, ptywright.ErrDialogMismatch)
+		var dm *ptywright.DialogMismatchError
+		require.ErrorAs(t, err, &dm)
+		require.NotNil(t, dm.Dialog)
+		require.Equal(t, d2.ID, dm.Dialog.ID)
+		require.Equal(t, "waiting_for_permission", dm.State)
+		require.Equal(t, ptywright.EffectNotSent, res.Receipt.Effect)
+		require.Zero(t, res.Receipt.Bytes)
+		st, err = h.State(ctx)
+		require.NoError(t, err)
+		d, ok := ptywright.DialogOf(st)
+		require.True(t, ok, "state %s (%s)", st.State, st.Evidence)
+		require.Equal(t, d2.ID, d.ID, "the second dialog is still up")
+		_, err = os.Stat(filepath.Join(work, "second.txt"))
+		require.True(t, errors.Is(err, os.ErrNotExist), "second.txt exists: %v", err)
+
+		// Answering the dialog that is there works.
+		c.send("deny", map[string]string{"dialog_id": d2.ID})
+		st = c.wait("wait_turn_matcher")
+		c.expect(st, "ready")
+		_, err = os.Stat(filepath.Join(work, "second.txt"))
+		require.True(t, errors.Is(err, os.ErrNotExist), "second.txt exists: %v", err)
 	})
 
 	t.Run("an answer quoting a dialog", func(t *testing.T) {

@@ -74,6 +74,14 @@ local TOOL_TITLES = {
   ["Web search"] = "WebSearch",
 }
 
+-- The tool kinds of metadata.dialog.tool, by Claude Code's tool name.
+local TOOL_KINDS = {
+  Bash = "shell", Write = "write", Edit = "edit", NotebookEdit = "edit", Read = "read",
+  WebFetch = "web_fetch", WebSearch = "web_search", MCP = "mcp",
+}
+-- The tools whose dialog names a file under its title.
+local FILE_TOOLS = { Write = true, Edit = true, NotebookEdit = true, Read = true }
+
 -- Status-row words and the --permission-mode value they stand for.
 local MODES = {
   { "auto mode on", "auto" },
@@ -1087,8 +1095,40 @@ local function permission_dialog(lines, a, last, q)
   if find_line(lines, "requires approval", title_row, q) then
     perm.requires_approval = true
   end
+  -- What the tool acts on: a file tool's path is the row under the title,
+  -- a fetch's URL the preview's "url:" row.
+  if FILE_TOOLS[tool] then
+    local pr = nonblank(lines, title_row + 1, (d1 or q) - 1)
+    perm.path = pr and trim(lines[pr]) or nil
+  elseif tool == "WebFetch" and preview then
+    perm.url = string.match(preview, "^url: (%S+)") or string.match(preview, "\nurl: (%S+)")
+  end
   local id = "perm-" .. hash32(tool .. "\n" .. title .. "\n" .. (description or "") .. "\n" .. (preview or ""))
   return perm, id, opts, sel, top
+end
+
+-- dialog_of is the shape every built-in plugin reports for a permission
+-- dialog (metadata.dialog, see ptywright.Dialog): the tool kind, what it
+-- acts on, the options and the highlighted one. classify gives it its
+-- instance id.
+local function dialog_of(perm, key, opts, sel)
+  local d = {
+    kind = "permission",
+    key = key,
+    tool = TOOL_KINDS[perm.tool] or "other",
+    tool_name = perm.tool,
+    command = perm.command,
+    path = perm.path,
+    url = perm.url,
+    mcp_server = perm.mcp and perm.mcp.server or nil,
+    mcp_tool = perm.mcp and perm.mcp.tool or nil,
+    options = {},
+    selected_index = sel and opts[sel].index or nil,
+  }
+  for i, o in ipairs(opts) do
+    d.options[i] = { index = o.index, label = o.label }
+  end
+  return d
 end
 
 -- PLAN_DIALOGS are the plan-mode dialogs, in the order they are tried:
@@ -1339,7 +1379,7 @@ local function classify_dialog(ctx, lines, last)
     local perm, id, opts, sel, top = permission_dialog(lines, a, last, q)
     if perm then
       set_menu("permission", opts, sel, true)
-      local meta = options_meta({ permission = perm, dialog_id = id }, opts, sel)
+      local meta = options_meta({ permission = perm, dialog_id = id, dialog = dialog_of(perm, id, opts, sel) }, opts, sel)
       return at(result("waiting_for_permission", 0.95, perm.title .. ": " .. perm.question, with_status(meta), "claude.permission"), top, last)
     end
   end
@@ -1565,6 +1605,34 @@ local INPUT_SETTLE_MS = {
   waiting_for_login = 300,
 }
 
+-- Dialog instances. A permission dialog's content key (dialog_of's key:
+-- the tool, title, description and preview) is the same for two dialogs
+-- that ask the same thing; its id adds the instance: a count that moves on
+-- when a dialog with another key appears, or any dialog after the live
+-- prompt box was seen (the previous one was answered). A moved highlight,
+-- a redraw or a screen read twice keep the id.
+local dialog_count, dialog_key = 0, nil
+
+local function number_dialog(res, prompt_box)
+  local d = res.metadata and res.metadata.dialog
+  if not d then
+    if prompt_box then
+      dialog_key = nil
+    end
+    return
+  end
+  if d.key ~= dialog_key then
+    dialog_count = dialog_count + 1
+    dialog_key = d.key
+  end
+  d.id = d.key .. "-" .. dialog_count
+  d.key = nil
+  res.metadata.dialog_id = d.id
+  if last_menu and last_menu.kind == "permission" then
+    last_menu.dialog_id = d.id
+  end
+end
+
 -- classify names the state the screen shows. See the file comment.
 function M.classify(ctx)
   local screen = ctx.screen
@@ -1593,6 +1661,7 @@ function M.classify(ctx)
     res = classify_dialog(ctx, lines, last)
     variant = last == 0 and "blank" or "no_prompt_box"
   end
+  number_dialog(res, box ~= nil)
   res.assessment = assessment(res, variant, string.match(screen, "Claude Code v(%d+%.%d+%.%d+[%w%.%-]*)"))
   res.fallback, res.unmatched, res.unknown_rows = nil, nil, nil
   last_state = res.state
@@ -1803,10 +1872,68 @@ end
 -- (defined with approve_trust and deny_trust below).
 local trust_yes, trust_no
 
+-- answer names, for the host's check at the moment of the key, the
+-- permission dialog a plan answers and the option at position pos its
+-- keys choose; highlighted when the keys act on the highlight (Enter).
+-- nil off a permission dialog.
+local function answer(menu, pos, highlighted)
+  if not (menu and menu.dialog_id) then
+    return nil
+  end
+  local o = pos and menu.options[pos]
+  return { dialog_id = menu.dialog_id, index = o and o.index or nil, label = o and o.label or nil, highlighted = highlighted }
+end
+
+-- position returns the position of the first option from position from
+-- on whose label passes ok.
+local function position(menu, from, ok)
+  for i = from, #menu.options do
+    if ok(menu.options[i].label or "") then
+      return i
+    end
+  end
+  return nil
+end
+
+-- A permission dialog's answers, by the labels Claude Code 2.1.330 gives
+-- them: "Yes"; "Yes, and don't ask again for ..." / "Yes, and always
+-- allow access to ..." / "Yes, and switch to accept edits ... for this
+-- session" (not "Yes, and switch to auto mode", which approves every
+-- later tool); "No" / "No, and tell Claude what to do differently (esc)".
+local function is_yes(l)
+  return l == "Yes" or starts(l, "Yes ")
+end
+
+local function is_always(l)
+  return starts(l, "Yes, and ") and not has(l, "auto mode")
+end
+
+local function is_no(l)
+  return l == "No" or starts(l, "No,") or starts(l, "No ")
+end
+
+local function approve_permission(menu)
+  local pos = position(menu, 1, is_yes)
+  if not pos then
+    ptywright.refuse("approve: the permission dialog has no \"Yes\" option (options: " .. labels(menu) .. ")")
+  end
+  if menu.selected == pos then
+    local p = plan({ action.key("enter") })
+    p.answer = answer(menu, pos, menu.options[pos].index)
+    return p
+  end
+  local p = plan(select_actions(menu, pos))
+  p.answer = answer(menu, pos)
+  return p
+end
+
 function M.approve(_input)
   local menu = take_menu()
   if menu and menu.kind == "trust" then
     return trust_yes(menu)
+  end
+  if menu and menu.kind == "permission" then
+    return approve_permission(menu)
   end
   if menu and menu.kind == "api_key" then
     local pos = find_label(menu, "Yes")
@@ -1821,10 +1948,32 @@ function M.approve(_input)
   return plan({ action.key("enter") })
 end
 
+-- approve_always picks the option of a permission dialog that approves
+-- more than this once (is_always), by its digit.
+function M.approve_always(_input)
+  local menu = take_menu()
+  if not (menu and menu.kind == "permission") then
+    ptywright.refuse("approve_always: no permission dialog on screen (state " .. tostring(last_state) .. ")")
+  end
+  local pos = position(menu, 2, is_always)
+  if not pos then
+    ptywright.refuse("approve_always: the permission dialog has no option that allows more than once (options: " .. labels(menu) .. ")")
+  end
+  local p = plan(select_actions(menu, pos))
+  p.answer = answer(menu, pos)
+  return p
+end
+
 function M.deny(_input)
   local menu = take_menu()
   if menu and menu.kind == "trust" then
     return trust_no(menu)
+  end
+  if menu and menu.kind == "permission" then
+    -- Escape is the dialog's "No" (it ends the turn).
+    local p = plan({ action.key("escape") })
+    p.answer = answer(menu, position(menu, 1, is_no))
+    return p
   end
   if menu and menu.kind == "api_key" then
     local pos = find_label(menu, "No")
@@ -1891,7 +2040,10 @@ function M.choose_option(input)
     acts[#acts + 1] = action.text(input.text)
     acts[#acts + 1] = action.key("enter")
   end
-  return plan(acts)
+  local p = plan(acts)
+  local o = menu.options[pos]
+  p.answer = answer(menu, pos, not (menu.numbered and o.index and o.index <= 9) and menu.selected and menu.options[menu.selected].index or nil)
+  return p
 end
 
 -- cancel's keys are taken once "esc to interrupt" leaves the status row
@@ -2209,6 +2361,14 @@ end
 -- Catalogue -----------------------------------------------------------------------
 
 local NO_PARAMS = { type = "object", properties = {}, additionalProperties = false }
+-- The params every answer takes, checked by the host at the moment of the
+-- key: the dialog the caller saw (metadata.dialog.id) and the option it
+-- means.
+local ANSWER_PARAMS = { type = "object", additionalProperties = false, properties = {
+  dialog_id = { type = "string", description = "the dialog the caller saw (the state's metadata.dialog.id); another dialog on screen at the moment of the key is -32008 dialog_mismatch and nothing is pressed" },
+  label = { type = "string", description = "the option the caller means, by (a part of) its label; the keys choosing another is -32008" },
+  index = { type = "integer", minimum = 1, description = "the option the caller means, by its number" },
+} }
 
 local function str_param(name, desc)
   return { type = "object", required = { name },
@@ -2220,16 +2380,19 @@ function M.describe()
     intents = {
       { name = "send_prompt", description = "Bracketed-pastes the prompt and presses Enter; last_intent = prompt_submitted. The keys wait for a prompt box the plugin knows is ready (ready, completed_turn or error; receipt not_sent when none comes); refused (-32006) when the box still holds typed text.",
         params_schema = str_param("prompt", "the prompt text") },
-      { name = "approve", description = "Accepts the dialog on screen: option 1 of a permission / plan dialog (Enter, or its digit when the cursor moved), \"Yes\" on the API-key page, \"Yes, I trust this folder\" on the trust dialog.",
-        params_schema = NO_PARAMS },
-      { name = "deny", description = "Escape: dismisses the dialog. On a permission dialog this ends the whole turn (state ready, 'Interrupted'). On the trust dialog: deny_trust.",
-        params_schema = NO_PARAMS },
+      { name = "approve", description = "Accepts the dialog on screen: option 1 of a permission / plan dialog (Enter, or its digit when the cursor moved), \"Yes\" on the API-key page, \"Yes, I trust this folder\" on the trust dialog. On a permission dialog the host checks, at the moment of the key, that the dialog and its \"Yes\" option are the ones the plan was made on (and the caller's dialog_id, label, index).",
+        params_schema = ANSWER_PARAMS },
+      { name = "approve_always", description = "On a permission dialog, picks the option that allows more than once (\"Yes, and don't ask again for ...\", \"Yes, and always allow access to ...\", \"Yes, and switch to accept edits ... for this session\"; never \"switch to auto mode\") by its digit, label-checked like approve.",
+        params_schema = ANSWER_PARAMS },
+      { name = "deny", description = "Escape: dismisses the dialog. On a permission dialog this is its \"No\" and ends the whole turn (state ready, 'Interrupted'), label-checked like approve. On the trust dialog: deny_trust.",
+        params_schema = ANSWER_PARAMS },
       { name = "choose_option", description = "Picks a menu option by its number or label (labels from the last classify). Numbered menus take the digit alone (it selects at once); unnumbered ones take arrows and Enter. Optional text is typed after it (for 'Type something.').",
         params_schema = { type = "object", properties = {
           index = { type = "integer", minimum = 1 },
           option = { type = { "string", "integer" }, description = "a number or a label" },
           label = { type = "string" },
           text = { type = "string", description = "free text typed after choosing" },
+          dialog_id = { type = "string", description = "the dialog the caller saw (metadata.dialog.id), checked at the moment of the key" },
         } } },
       { name = "cancel", description = "Escape; last_intent = cancelling, so the state is cancelling until the screen settles.",
         params_schema = NO_PARAMS },

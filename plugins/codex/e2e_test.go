@@ -172,7 +172,16 @@ func codexLifecycle(t *testing.T, h *ptywright.ExtensionHandle) contract.Lifecyc
 // extracted, then a tool call that waits for approval, is approved, runs
 // and completes.
 func TestCodexEndToEnd(t *testing.T) {
-	srv := fakeopenai.NewServer(fakeopenai.DemoScript(), fakeopenai.Options{})
+	// Two approvals, one after the other: approving the first brings the
+	// second.
+	script := append(fakeopenai.Script{
+		{Name: "two-done", Match: fakeopenai.AfterToolOutput("call_dlg_2"), Reply: fakeopenai.Text("Both handled. " + fakeopenai.Sentinel("two-ok"))},
+		{Name: "two-second", Match: fakeopenai.AfterToolOutput("call_dlg_1"), Reply: fakeopenai.ShellCall("call_dlg_2",
+			"printf 'two\\n' > second.txt", "Allow writing second.txt?")},
+		{Name: "two-first", Match: fakeopenai.UserSays("TWODLG"), Reply: fakeopenai.ShellCall("call_dlg_1",
+			"printf 'one\\n' > first.txt", "Allow writing first.txt?")},
+	}, fakeopenai.DemoScript()...)
+	srv := fakeopenai.NewServer(script, fakeopenai.Options{})
 	t.Cleanup(srv.Close)
 	start := time.Now()
 	h, work := startCodexAdapter(t, srv)
@@ -233,6 +242,59 @@ func TestCodexEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "tool-ok", ans.Text)
 	t.Logf("approved turn completed after %s", time.Since(start).Round(time.Millisecond))
+
+	// An answer whose dialog changed between the state read and the key
+	// (a second approval after the first) is refused, and nothing is
+	// pressed.
+	codexSend(t, h, "send_prompt", `{"prompt":"Run TWODLG now"}`)
+	st = codexWait(t, h, "wait_approval_matcher", "", 60*time.Second)
+	d1, ok := ptywright.DialogOf(st)
+	require.True(t, ok, "no metadata.dialog: %v", st.Metadata)
+	require.Equal(t, "permission", d1.Kind)
+	require.Equal(t, "shell", d1.Tool)
+	require.Equal(t, `printf 'one\n' > first.txt`, d1.Command)
+	require.Equal(t, d1.ID, st.Metadata["dialog_id"])
+	require.Equal(t, 1, d1.SelectedIndex)
+	require.Equal(t, ptywright.DialogOption{Index: 1, Label: "Yes, proceed", Key: "y"}, d1.Options[0])
+	res, err := h.Send(ctx, "choose_option", json.RawMessage(`{"index":1,"label":"No"}`))
+	require.ErrorIs(t, err, ptywright.ErrDialogMismatch, "a label the keys do not choose")
+	require.Equal(t, ptywright.EffectNotSent, res.Receipt.Effect)
+	require.Zero(t, res.Receipt.Bytes)
+
+	codexSend(t, h, "approve", `{"dialog_id":"`+d1.ID+`","label":"Yes, proceed"}`)
+	st, err = tuitest.EagerUntil(h, func(st ptywright.StateSnapshot) bool {
+		d, ok := ptywright.DialogOf(st)
+		return (ok && d.ID != d1.ID) || st.State == "completed_turn" || st.State == "error"
+	}, 60*time.Second)
+	require.NoError(t, err)
+	d2, ok := ptywright.DialogOf(st)
+	require.True(t, ok, "state %s (%s)", st.State, st.Evidence)
+	require.Equal(t, `printf 'two\n' > second.txt`, d2.Command)
+
+	res, err = h.Send(ctx, "approve", json.RawMessage(`{"dialog_id":"`+d1.ID+`"}`))
+	require.ErrorIs(t, err, ptywright.ErrDialogMismatch)
+	var dm *ptywright.DialogMismatchError
+	require.ErrorAs(t, err, &dm)
+	require.NotNil(t, dm.Dialog)
+	require.Equal(t, d2.ID, dm.Dialog.ID)
+	require.Equal(t, ptywright.EffectNotSent, res.Receipt.Effect)
+	require.Zero(t, res.Receipt.Bytes)
+	st, err = h.State(ctx)
+	require.NoError(t, err)
+	d, ok := ptywright.DialogOf(st)
+	require.True(t, ok, "state %s (%s)", st.State, st.Evidence)
+	require.Equal(t, d2.ID, d.ID, "the second approval is still up")
+	_, err = os.Stat(filepath.Join(work, "second.txt"))
+	require.ErrorIs(t, err, os.ErrNotExist, "the second command ran")
+
+	codexSend(t, h, "deny", `{"dialog_id":"`+d2.ID+`"}`)
+	st, err = tuitest.EagerUntil(h, tuitest.StateIs("ready", "completed_turn", "error"), 60*time.Second)
+	require.NoError(t, err)
+	_, err = os.Stat(filepath.Join(work, "second.txt"))
+	require.ErrorIs(t, err, os.ErrNotExist, "the denied command ran")
+	got, err = os.ReadFile(filepath.Join(work, "first.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "one\n", string(got))
 }
 
 // TestCodexDaemonEndsWithTheHandle: without --no-daemon (what a caller

@@ -536,6 +536,7 @@ local function result(view, state, confidence, evidence, a, metadata)
   memo.options = metadata.options
   memo.selected = metadata.selected
   memo.menu = metadata.menu
+  memo.dialog = metadata.dialog
   memo.composer_empty = metadata.composer and metadata.composer.empty
   memo.composer_text = metadata.composer and metadata.composer.text
   return { state = state, confidence = confidence, evidence = evidence, metadata = metadata, assessment = assessment,
@@ -667,6 +668,44 @@ local function detect_agent_center(view)
     { business_state = "idle", input_mode = "modal", ui_context = "agent_center" }, { overlay = "agent_center", counts = counts })
 end
 
+-- hash32 is djb2 over the bytes, kept below 2^32 (exact in Lua 5.2's
+-- doubles), as eight hex digits.
+local function hash32(text)
+  local h = 5381
+  for i = 1, #text do
+    h = (h * 33 + string.byte(text, i)) % 4294967296
+  end
+  return string.format("%08x", h)
+end
+
+-- The tool kinds of metadata.dialog.tool, by approval kind.
+local APPROVAL_TOOLS = { exec = "shell", edit = "edit", permissions = "permissions" }
+
+-- dialog_of is the shape every built-in plugin reports for a permission
+-- dialog (metadata.dialog, see ptywright.Dialog). Its key is the dialog's
+-- text from the question to the key hint, which the highlight does not
+-- change; classify adds the instance to make the id.
+local function dialog_of(approval, lines, q, foot, opts, selected)
+  local text = {}
+  for i = q, foot do
+    text[#text + 1] = trim((prompt_rest(lines[i]) or lines[i]):gsub("^%s*›%s*", ""))
+  end
+  local d = {
+    kind = "permission",
+    key = "perm-" .. hash32(table.concat(text, "\n")),
+    tool = APPROVAL_TOOLS[approval.kind] or (has(approval.question, "grant these permissions") and "permissions") or "other",
+    tool_name = approval.kind,
+    command = approval.command,
+    path = approval.path,
+    options = {},
+    selected_index = selected,
+  }
+  for i, o in ipairs(opts) do
+    d.options[i] = { index = o.index, label = o.label, key = o.key }
+  end
+  return d
+end
+
 local function detect_approval(view)
   if not has(view.screen, "Press enter to confirm or esc to cancel") then
     return nil
@@ -697,6 +736,13 @@ local function detect_approval(view)
     local line = lines[i]
     local reason = line:match("^  Reason: (.*)$")
     local env = line:match("^  Environment: (.*)$")
+    local dest = line:match("^  Destination: (.*)$")
+    local rule = line:match("^  Permission rule: (.*)$")
+    if dest then
+      approval.path = trim(dest)
+    elseif rule then
+      approval.permission_rule = trim(rule)
+    end
     if reason then
       approval.reason = trim(reason)
     elseif env then
@@ -716,7 +762,7 @@ local function detect_approval(view)
   end
   local opts, selected = parse_options(lines, list_start, foot - 1)
   approval.options = opts
-  local metadata = { approval = approval, options = opts, selected = selected }
+  local metadata = { approval = approval, options = opts, selected = selected, dialog = dialog_of(approval, lines, q, foot, opts, selected) }
   return result(view, "waiting_for_permission", 0.95, "approval dialog: " .. question,
     { business_state = AWAITING, input_mode = "modal", ui_context = "approval_prompt", excerpt = excerpt(lines, q, foot) }, metadata)
 end
@@ -1123,6 +1169,30 @@ local DETECTORS = {
   { "codex.menu", detect_menu, live_edge = true },
 }
 
+-- Dialog instances: a dialog's key is the same for two dialogs that ask
+-- the same thing; its id adds the instance, a count that moves on when a
+-- dialog with another key appears, or any dialog after the composer was
+-- seen (the previous one was answered). A moved highlight or a screen read
+-- twice keep the id.
+local dialog_count, dialog_key = 0, nil
+
+local function number_dialog(r, composer)
+  local d = r.metadata and r.metadata.dialog
+  if not d then
+    if composer then
+      dialog_key = nil
+    end
+    return
+  end
+  if d.key ~= dialog_key then
+    dialog_count = dialog_count + 1
+    dialog_key = d.key
+  end
+  d.id = d.key .. "-" .. dialog_count
+  d.key = nil
+  r.metadata.dialog_id = d.id
+end
+
 function M.classify(ctx)
   local screen = ctx.screen or ""
   local view = { screen = screen, lines = split_lines(screen), title = ctx.title }
@@ -1146,6 +1216,7 @@ function M.classify(ctx)
       r = rule[2](view, ctx)
     end
     if r then
+      number_dialog(r, view.composer)
       if r.state == "thinking" and not has(screen, "esc to interrupt") then
         r.input_settle_ms = WORKING_ROW_WAIT_MS
       end
@@ -1369,17 +1440,55 @@ function M.queue(params)
   return { actions = { action.bracketed_paste(prompt), action.key("tab") }, expect = CHANGED, await = TYPING_AWAIT }
 end
 
+-- answer names, for the host's check at the moment of the key, the
+-- approval dialog a plan answers and the option its keys choose (the
+-- highlighted one when the keys act on the highlight): nil off a dialog
+-- the plugin reports.
+local function answer(opt, highlighted)
+  local d = memo.dialog
+  if not (d and d.id) then
+    return nil
+  end
+  return { dialog_id = d.id, index = opt and opt.index or nil, label = opt and opt.label or nil, highlighted = highlighted }
+end
+
+-- option_with_key returns the approval option Codex names with one of
+-- keys ("y", "p"...), in the order of keys.
+local function option_with_key(...)
+  for _, k in ipairs({ ... }) do
+    for _, o in ipairs(memo.options or {}) do
+      if o.key == k then
+        return o
+      end
+    end
+  end
+  return nil
+end
+
+-- approve picks the option Codex keys "y" ("Yes, proceed", "Yes, grant
+-- these permissions for this turn") by its key.
 function M.approve(_params)
   require_state("approve", { "waiting_for_permission", "waiting_for_trust" })
   if memo.state == "waiting_for_trust" then
     return M.approve_trust({})
   end
-  return { actions = { action.text("y") }, expect = LEAVE }
+  local opt = option_with_key("y")
+  if memo.dialog and not opt then
+    ptywright.refuse("approve: the approval dialog has no \"(y)\" option")
+  end
+  return { actions = { action.text("y") }, expect = LEAVE, answer = answer(opt) }
 end
 
+-- approve_always picks the option that approves more than this once:
+-- "(p)" on a command (a prefix rule), "(a)" on edits and permissions (the
+-- files, the session).
 function M.approve_always(_params)
   require_state("approve_always", { "waiting_for_permission" })
-  return { actions = { action.text("p") }, expect = LEAVE }
+  local opt = option_with_key("p", "a")
+  if not opt then
+    ptywright.refuse("approve_always: the approval dialog has no \"(p)\" or \"(a)\" option")
+  end
+  return { actions = { action.text(opt.key) }, expect = LEAVE, answer = answer(opt) }
 end
 
 -- deny: Esc. On an approval dialog this ends the whole turn (Codex has no
@@ -1387,7 +1496,7 @@ end
 -- picker it goes back.
 function M.deny(_params)
   require_state("deny", { "waiting_for_permission", "waiting_for_trust", "waiting_for_model_select", "waiting_for_user_input" })
-  return { actions = { action.key("escape") }, expect = LEAVE }
+  return { actions = { action.key("escape") }, expect = LEAVE, answer = answer(option_with_key("esc")) }
 end
 
 -- moves_then_enter walks the highlight from the selected row to index.
@@ -1420,8 +1529,11 @@ function M.choose_option(params)
   local opts = memo.options or {}
   if not index then
     local want = params.option
+    if type(params.label) == "string" then
+      want = params.label
+    end
     if type(want) ~= "string" or want == "" then
-      ptywright.invalid_params("choose_option: params.index (number) or params.option (number or label) is required")
+      ptywright.invalid_params("choose_option: params.index (number), params.label or params.option (number or label) is required")
     end
     want = want:lower()
     local found = {}
@@ -1435,7 +1547,7 @@ function M.choose_option(params)
       end
     end
     if #found ~= 1 then
-      ptywright.invalid_params("choose_option: params.option: " .. (#found == 0 and "no option" or "more than one option") .. " matches \"" .. params.option .. "\"")
+      ptywright.invalid_params("choose_option: " .. (#found == 0 and "no option" or "more than one option") .. " matches \"" .. want .. "\"")
     end
     index = found[1].index
   end
@@ -1448,10 +1560,16 @@ function M.choose_option(params)
       ptywright.invalid_params("choose_option: no option " .. index .. " on screen")
     end
   end
-  if DIGIT_STATES[memo.state] and NO_DIGITS[memo.menu] == nil and index >= 1 and index <= 9 then
-    return { actions = { action.text(tostring(index)) }, expect = LEAVE }
+  local chosen = nil
+  for _, o in ipairs(opts) do
+    if o.index == index then
+      chosen = o
+    end
   end
-  return { actions = moves_then_enter(index), expect = LEAVE }
+  if DIGIT_STATES[memo.state] and NO_DIGITS[memo.menu] == nil and index >= 1 and index <= 9 then
+    return { actions = { action.text(tostring(index)) }, expect = LEAVE, answer = answer(chosen) }
+  end
+  return { actions = moves_then_enter(index), expect = LEAVE, answer = answer(chosen, memo.selected) }
 end
 
 -- cancel interrupts a running turn with Esc. It refuses when no turn runs:
@@ -1565,6 +1683,11 @@ local function intent(name, description, schema)
 end
 
 local PROMPT_SCHEMA = { type = "object", required = { "prompt" }, properties = { prompt = { type = "string", minLength = 1 } } }
+-- The params every answer takes, checked by the host at the moment of the
+-- key: the dialog the caller saw (metadata.dialog.id) and the option it
+-- means; a mismatch is -32008 dialog_mismatch and nothing is pressed.
+local ANSWER_SCHEMA = { type = "object", properties = { dialog_id = { type = "string" }, label = { type = "string" },
+  index = { type = "integer", minimum = 1 } } }
 local STABLE_SCHEMA = { type = "object", properties = { stable_ms = { type = "integer", minimum = 0 } } }
 
 function M.describe()
@@ -1573,11 +1696,12 @@ function M.describe()
       intent("send_prompt", "Bracketed-pastes the prompt and presses Enter; sets last_intent prompt_submitted (anchors a lifecycle turn). The keys wait for a composer the plugin knows is ready (ready, completed_turn or error; receipt not_sent when none comes); refused (-32006) when the composer still holds text.", PROMPT_SCHEMA),
       intent("steer", "Sends text into the running turn (paste + Enter): Codex restarts the request with it.", PROMPT_SCHEMA),
       intent("queue", "Queues a follow-up (paste + Tab) that Codex sends when the running turn completes.", PROMPT_SCHEMA),
-      intent("approve", "Approves once: y in an approval dialog, Enter on the trust prompt."),
-      intent("approve_always", "Approves and adds a rule for commands with this prefix (p)."),
-      intent("deny", "Esc: in an approval dialog this cancels the command and ends the whole turn; on the trust prompt it opens the agent center; on a picker it goes back."),
-      intent("choose_option", "Picks a numbered option: a digit where digits act at once (approval, pickers; no Enter), otherwise arrows then Enter (trust, sign-in, migration).",
-        { type = "object", properties = { index = { type = "integer", minimum = 1 }, option = { type = { "string", "integer" } } } }),
+      intent("approve", "Approves once: y in an approval dialog (its \"(y)\" option), Enter on the trust prompt. On an approval dialog the host checks, at the moment of the key, that the dialog and the option are the ones the plan was made on (and the caller's dialog_id, label, index).", ANSWER_SCHEMA),
+      intent("approve_always", "Approves more than once: the \"(p)\" option of a command (a rule for commands with this prefix), else the \"(a)\" one (these files, this session); label-checked like approve.", ANSWER_SCHEMA),
+      intent("deny", "Esc: in an approval dialog this is its \"(esc)\" option, cancels the command and ends the whole turn (label-checked like approve); on the trust prompt it opens the agent center; on a picker it goes back.", ANSWER_SCHEMA),
+      intent("choose_option", "Picks a numbered option: a digit where digits act at once (approval, pickers; no Enter), otherwise arrows then Enter (trust, sign-in, migration). On an approval dialog, label-checked like approve.",
+        { type = "object", properties = { index = { type = "integer", minimum = 1 }, option = { type = { "string", "integer" } }, label = { type = "string" },
+          dialog_id = { type = "string" } } }),
       intent("cancel", "Esc while a turn runs; sets last_intent cancelling. Refused when idle (Esc there arms backtrack mode).") ,
       intent("key", "Sends a named key (KEY_ALIASES: esc, return, pgup, ctrl+c, ^c, shift-tab...; ctrl_j/newline inserts a newline) or types the string.",
         { type = "object", required = { "key" }, properties = { key = { type = "string", minLength = 1 } } }),
