@@ -1896,12 +1896,13 @@ local function position(menu, from, ok)
 end
 
 -- A permission dialog's answers, by the labels Claude Code 2.1.330 gives
--- them: "Yes"; "Yes, and don't ask again for ..." / "Yes, and always
+-- them: "Yes" (with Tab to amend open: "Yes, and tell Claude what to do
+-- next"), the first; "Yes, and don't ask again for ..." / "Yes, and always
 -- allow access to ..." / "Yes, and switch to accept edits ... for this
 -- session" (not "Yes, and switch to auto mode", which approves every
 -- later tool); "No" / "No, and tell Claude what to do differently (esc)".
 local function is_yes(l)
-  return l == "Yes" or starts(l, "Yes ")
+  return starts(l, "Yes")
 end
 
 local function is_always(l)
