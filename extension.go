@@ -186,6 +186,13 @@ type HandleOptions struct {
 	// (ExplainRedactor) and Extract (Extraction.Redactor) can choose
 	// another redactor for one call.
 	Redactor *Redactor
+
+	// Audit, when set, gets one record for every answer to a dialog this
+	// handle delivers or refuses at the moment of the key (plans with an
+	// Answer): the dialog, the option chosen, who decided (WithDecider on
+	// the call's context) and the receipt's effect. The handle does not
+	// close it.
+	Audit *AuditLog
 }
 
 // ExtensionHandle drives one Session through one Extension: it splits the

@@ -172,6 +172,7 @@ func (h *ExtensionHandle) deliverInTurn(ctx context.Context, intent string, para
 			dm.Reason = h.red.quotingScreen(beforeSnap.PlainText, beforeSnap.Size.Cols).Redact(dm.Reason)
 		}
 		rc.Effect, rc.Reason = EffectNotSent, "the dialog on screen is not the one answered: "+dm.Reason
+		h.auditAnswer(ctx, intent, plan, before, beforeSnap, rc)
 		return rc, err
 	}
 	rc.StateBefore = before.State
@@ -182,6 +183,7 @@ func (h *ExtensionHandle) deliverInTurn(ctx context.Context, intent string, para
 		h.submitTurn()
 	}
 	rc, err = h.sendAndCheck(ctx, intent, plan, before, rc)
+	h.auditAnswer(ctx, intent, plan, before, beforeSnap, rc)
 	if submits {
 		h.settleTurn(err == nil && rc.Effect != EffectIgnored)
 	}

@@ -271,6 +271,7 @@ func (c *client) adapterStart(ctx context.Context, _ *mcp.CallToolRequest, in ad
 		Predicates: c.srv.opts.Predicates,
 		Lifecycle:  &contract.LifecycleOptions{},
 		Scope:      events.Scope{Session: e.id},
+		Audit:      c.srv.opts.Audit,
 	})
 	a, err := c.addAdapter(m.Name, m, h, e)
 	if err != nil {
@@ -322,7 +323,7 @@ func (c *client) adapterSend(ctx context.Context, _ *mcp.CallToolRequest, in ada
 	if err != nil {
 		return nil, adapterSendOut{}, err
 	}
-	res, err := a.h.Send(ctx, in.Intent, params)
+	res, err := a.h.Send(ptywright.WithDecider(ctx, "mcp client"), in.Intent, params)
 	if x := timeoutExplanation(err, a.h); x != nil {
 		out := adapterSendOut{Explanation: x}
 		if res.Receipt.Intent != "" {
@@ -385,7 +386,7 @@ func (c *client) adapterTurn(ctx context.Context, req *mcp.CallToolRequest, in a
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	tr, err := a.h.Turn(ctx, in.Intent, params, in.WaitIntent, waitParams)
+	tr, err := a.h.Turn(ptywright.WithDecider(ctx, "mcp client"), in.Intent, params, in.WaitIntent, waitParams)
 	if err != nil {
 		// The screen says what went wrong better than the error alone, and
 		// the explanation why the plugin read it as it did.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"ptywright"
 	"ptywright/contract"
 	"ptywright/internal/host"
 	"ptywright/plugins"
@@ -40,6 +41,10 @@ type Options struct {
 	MaxSessions int
 	MaxMemory   int64
 	MaxCells    int
+	// Audit, when set, records every answer to a dialog an adapter of
+	// this server delivers or refuses (the CLI's --audit), decided_by
+	// "mcp client". The server does not close it.
+	Audit *ptywright.AuditLog
 }
 
 // DefaultInputTimeout bounds session_send: input to a program that stopped

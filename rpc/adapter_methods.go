@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"ptywright"
@@ -120,7 +121,7 @@ type sendParams struct {
 	TimeoutMs *int64 `json:"timeout_ms"`
 }
 
-func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) adapterSend(ctx context.Context, c *conn, raw []byte) (any, error) {
 	var p sendParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -140,7 +141,7 @@ func (s *Server) adapterSend(ctx context.Context, _ *conn, raw []byte) (any, err
 	holdNotifications(ctx, a.e)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	res, err := a.h.Send(ctx, p.Intent, p.Params)
+	res, err := a.h.Send(decidedBy(ctx, c), p.Intent, p.Params)
 	if err != nil {
 		// What was delivered before the failure is said, as for a turn.
 		return nil, withReceipt(err, res.Receipt)
@@ -234,7 +235,7 @@ type turnWait struct {
 	WaitID    string          `json:"wait_id"`
 }
 
-func (s *Server) adapterTurn(ctx context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) adapterTurn(ctx context.Context, c *conn, raw []byte) (any, error) {
 	var p turnParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -259,7 +260,7 @@ func (s *Server) adapterTurn(ctx context.Context, _ *conn, raw []byte) (any, err
 	}
 	defer a.e.busyFor()()
 	return s.boundWait(ctx, a, w.WaitID, timeout, func(ctx context.Context) (ptywright.TurnResult, error) {
-		return a.h.Turn(ctx, p.Send.Intent, p.Send.Params, w.Intent, w.Params)
+		return a.h.Turn(decidedBy(ctx, c), p.Send.Intent, p.Send.Params, w.Intent, w.Params)
 	})
 }
 
@@ -511,4 +512,13 @@ func (s *Server) adapterClose(ctx context.Context, _ *conn, raw []byte) (any, er
 		return nil, err
 	}
 	return closedResult{Closed: true, Exit: exitOf(a.h.Session())}, nil
+}
+
+// decidedBy names the client connection c as who decides the answers sent
+// under ctx, for the audit log.
+func decidedBy(ctx context.Context, c *conn) context.Context {
+	if c == nil {
+		return ctx
+	}
+	return ptywright.WithDecider(ctx, fmt.Sprintf("connection %d", c.id))
 }

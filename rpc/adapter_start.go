@@ -215,6 +215,7 @@ func (s *Server) launch(ctx context.Context, m manifest.Manifest, opts ptywright
 		OnLifecycle: func(st contract.LifecycleStatus) { s.reg.publishLifecycle(e, st) },
 		Events:      s.events,
 		Scope:       events.Scope{Session: e.id, Adapter: id},
+		Audit:       s.opts.Audit,
 	})
 	e.handle.Store(h)
 	a := &adapter{id: id, num: num, plugin: m.Name, manifest: m, h: h, e: e}

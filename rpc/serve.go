@@ -34,6 +34,11 @@ type Options struct {
 	// matcher with a lua branch is rejected as invalid params ("no plugin
 	// registry").
 	Predicates contract.PredicateRegistry
+	// Audit, when set, records every answer to a dialog an adapter of
+	// this server delivers or refuses (the CLI's --audit): one JSON line
+	// each, decided_by "connection N" for a client's answer. The server
+	// does not close it.
+	Audit *ptywright.AuditLog
 	// Logger receives diagnostics. Nil means slog.Default(), which writes
 	// to stderr: never stdout, which may be the protocol stream.
 	Logger *slog.Logger

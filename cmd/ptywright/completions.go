@@ -128,8 +128,13 @@ _ptywright() {
 		--max-sessions | -max-sessions | --max-memory | -max-memory | --max-cells | -max-cells)
 			return
 			;;
+		--audit | -audit)
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return
+			;;
 		esac
-		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --engine --max-sessions --max-memory --max-cells --log-level --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --engine --audit --max-sessions --max-memory --max-cells --log-level --help" -- "$cur"))
 		;;
 	mcp)
 		case $prev in
@@ -145,8 +150,13 @@ _ptywright() {
 		--max-sessions | -max-sessions | --max-memory | -max-memory | --max-cells | -max-cells)
 			return
 			;;
+		--audit | -audit)
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return
+			;;
 		esac
-		COMPREPLY=($(compgen -W "--plugin --max-sessions --max-memory --max-cells --log-level --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "--plugin --audit --max-sessions --max-memory --max-cells --log-level --help" -- "$cur"))
 		;;
 	snapshot)
 		case $prev in
@@ -228,6 +238,7 @@ _ptywright() {
 				'*--plugin=[load a plugin manifest]:manifest:_files -g "*.toml"' \
 				'--allow-plugin-load[let clients load and unload plugins]' \
 				'--engine=[terminal emulator of new sessions]:engine:(vtcore xvt)' \
+				'--audit=[append every dialog answered to a file]:audit log:_files' \
 				'--max-sessions=[refuse sessions past N open ones]:sessions:' \
 				'--max-memory=[refuse sessions while the server holds this much memory]:bytes:' \
 				'--max-cells=[cell budget of each session]:cells:' \
@@ -237,6 +248,7 @@ _ptywright() {
 		mcp)
 			_arguments \
 				'*--plugin=[load a plugin manifest]:manifest:_files -g "*.toml"' \
+				'--audit=[append every dialog answered to a file]:audit log:_files' \
 				'--max-sessions=[refuse sessions past N open ones]:sessions:' \
 				'--max-memory=[refuse sessions while the server holds this much memory]:bytes:' \
 				'--max-cells=[cell budget of each session]:cells:' \
@@ -311,12 +323,14 @@ complete -c ptywright -n '__fish_seen_subcommand_from serve' -l framing -x -a 'n
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l plugin -r -F -d 'load a plugin manifest (repeatable)'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l allow-plugin-load -d 'let clients load and unload plugins'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l engine -x -a 'vtcore xvt' -d 'terminal emulator of new sessions'
+complete -c ptywright -n '__fish_seen_subcommand_from serve' -l audit -r -F -d 'append every dialog answered to a file'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l max-sessions -x -d 'refuse sessions past N open ones'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l max-memory -x -d 'refuse sessions while the server holds this much memory'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l max-cells -x -d 'cell budget of each session'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l log-level -x -a 'debug info warn error' -d 'least level logged on stderr'
 
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l plugin -r -F -d 'load a plugin manifest (repeatable)'
+complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l audit -r -F -d 'append every dialog answered to a file'
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l max-sessions -x -d 'refuse sessions past N open ones'
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l max-memory -x -d 'refuse sessions while the server holds this much memory'
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l max-cells -x -d 'cell budget of each session'

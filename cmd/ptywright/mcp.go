@@ -35,11 +35,14 @@ type mcpConfig struct {
 	LogLevel logLevel
 	// Limits are --max-sessions, --max-memory and --max-cells.
 	Limits limitFlags
+	// Audit is the --audit file: every dialog answered, one JSON line.
+	Audit string
 }
 
 func mcpFlags(cfg *mcpConfig) *flag.FlagSet {
 	fs := newFlagSet("mcp")
 	fs.Var((*pluginList)(&cfg.Plugins), "plugin", "load the plugin whose manifest is at `MANIFEST` (repeatable)")
+	fs.StringVar(&cfg.Audit, "audit", "", auditUsage)
 	cfg.Limits.bind(fs)
 	fs.Var(&cfg.LogLevel, "log-level", logLevelUsage)
 	return fs
@@ -93,7 +96,13 @@ func runMCP(ctx context.Context, cfg mcpConfig, stdin io.Reader, stdout, stderr 
 		}
 		log.Info("plugin loaded", "plugin", m.Name, "manifest", path)
 	}
+	audit, err := openAudit("mcp", cfg.Audit)
+	if err != nil {
+		return err
+	}
+	defer closeAudit(audit, log) // After the server, whose adapters write to it.
 	srv := mcpserver.New(mcpserver.Options{
+		Audit:   audit,
 		Plugins: plugins, Logger: log, Version: version,
 		MaxSessions: cfg.Limits.MaxSessions, MaxMemory: int64(cfg.Limits.MaxMemory), MaxCells: cfg.Limits.MaxCells,
 	})

@@ -58,6 +58,8 @@ type serveConfig struct {
 	LogLevel logLevel
 	// Limits are --max-sessions, --max-memory and --max-cells.
 	Limits limitFlags
+	// Audit is the --audit file: every dialog answered, one JSON line.
+	Audit string
 }
 
 // serveFlags binds the serve flags to cfg.
@@ -70,6 +72,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.Var((*pluginList)(&cfg.Plugins), "plugin", "load the plugin whose manifest is at `MANIFEST` (repeatable)")
 	fs.BoolVar(&cfg.AllowPluginLoad, "allow-plugin-load", false, "let clients load and unload plugins (plugin.load, plugin.unload)")
 	fs.StringVar(&cfg.Engine, "engine", "", "terminal emulator of the sessions created without one: `vtcore|xvt`, default vtcore")
+	fs.StringVar(&cfg.Audit, "audit", "", auditUsage)
 	cfg.Limits.bind(fs)
 	fs.Var(&cfg.LogLevel, "log-level", logLevelUsage)
 	return fs
@@ -155,7 +158,13 @@ func runServe(ctx context.Context, cfg serveConfig, stdin io.Reader, stdout, std
 		}
 		log.Info("plugin loaded", "plugin", m.Name, "manifest", path)
 	}
+	audit, err := openAudit("serve", cfg.Audit)
+	if err != nil {
+		return err
+	}
+	defer closeAudit(audit, log) // After the server, whose adapters write to it.
 	srv := rpc.NewServer(rpc.Options{
+		Audit:           audit,
 		Plugins:         plugins,
 		AllowPluginLoad: cfg.AllowPluginLoad,
 		Logger:          log,

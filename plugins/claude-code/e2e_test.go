@@ -19,6 +19,7 @@ import (
 	"ptywright/internal/fakeanthropic"
 	"ptywright/internal/tuitest"
 	"ptywright/plugins"
+	"ptywright/ptywrighttest"
 )
 
 // claudeE2E is one real Claude Code driven through the claude-code plugin.
@@ -179,7 +180,11 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 		Size:    ptywright.Size{Rows: 40, Cols: 120},
 	})
 	require.NoError(t, err)
-	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Predicates: plugins})
+	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
+	audit, err := ptywright.OpenAuditLog(auditPath)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, audit.Close()) })
+	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Predicates: plugins, Audit: audit})
 	t.Cleanup(func() { _ = h.Close() })
 	c := &claudeE2E{t: t, h: h, srv: srv}
 
@@ -337,7 +342,7 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 		// The client read the first dialog; at the moment of the key the
 		// second is on screen: refused, with the second in the error, and
 		// nothing pressed.
-		res, err = h.Send(ctx, "approve", c.params(map[string]string{"dialog_id": d1.ID}))
+		res, err = h.Send(ptywright.WithDecider(ctx, "eager client"), "approve", c.params(map[string]string{"dialog_id": d1.ID}))
 		require.ErrorIs(t, err, ptywright.ErrDialogMismatch)
 		var dm *ptywright.DialogMismatchError
 		require.ErrorAs(t, err, &dm)
@@ -360,6 +365,25 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 		c.expect(st, "ready")
 		_, err = os.Stat(filepath.Join(work, "second.txt"))
 		require.True(t, errors.Is(err, os.ErrNotExist), "second.txt exists: %v", err)
+
+		// The audit log has one line for each answer, refused ones
+		// included, in order, with the dialog on screen at the key.
+		var got []string
+		for _, r := range ptywrighttest.ReadAudit(t, auditPath) {
+			if r.DialogID == d1.ID || r.DialogID == d2.ID {
+				require.Equal(t, "claude-code", r.Plugin)
+				require.Equal(t, "permission", r.DialogKind)
+				require.Equal(t, "shell", r.Tool)
+				require.Equal(t, "Bash", r.ToolName)
+				got = append(got, fmt.Sprintf("%s %s %q %d %q %s %s", r.Intent, r.DialogID, r.Command, r.Option, r.OptionLabel, r.DecidedBy, r.Effect))
+			}
+		}
+		require.Equal(t, []string{
+			fmt.Sprintf(`choose_option %s "echo FIRSTDLG | tee first.txt" 1 "Yes" caller not_sent`, d1.ID),
+			fmt.Sprintf(`approve %s "echo FIRSTDLG | tee first.txt" 1 "Yes" caller confirmed`, d1.ID),
+			fmt.Sprintf(`approve %s "echo second > second.txt" 1 "Yes" eager client not_sent`, d2.ID),
+			fmt.Sprintf(`deny %s "echo second > second.txt" 4 "No" caller confirmed`, d2.ID),
+		}, got)
 	})
 
 	t.Run("an answer quoting a dialog", func(t *testing.T) {

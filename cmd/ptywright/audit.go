@@ -1,0 +1,33 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+
+	"ptywright"
+)
+
+const auditUsage = "append a JSON line for every dialog an adapter answers (or refuses at the key) to `FILE`, created with mode 0600"
+
+// openAudit opens the --audit file of command, or nothing when path is
+// empty.
+func openAudit(command, path string) (*ptywright.AuditLog, error) {
+	if path == "" {
+		return nil, nil
+	}
+	l, err := ptywright.OpenAuditLog(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: --audit: %w", command, err)
+	}
+	return l, nil
+}
+
+// closeAudit closes l, logging a write that failed on the way.
+func closeAudit(l *ptywright.AuditLog, log *slog.Logger) {
+	if l == nil {
+		return
+	}
+	if err := l.Close(); err != nil {
+		log.Error("audit log", "err", err.Error())
+	}
+}
