@@ -187,6 +187,15 @@ type HandleOptions struct {
 	// another redactor for one call.
 	Redactor *Redactor
 
+	// Policy, when set, decides the permission dialogs the screen shows
+	// (see Policy): a goroutine of the handle classifies every change, and
+	// when a rule allows or denies the dialog on screen it answers it
+	// (approve or deny with its dialog_id, so label-checked at the key),
+	// once per dialog instance, decided_by "rule ID", and emits
+	// adapter:policy_decision on Events. ask, no rule or a screen without
+	// a dialog the plugin reports leaves it alone.
+	Policy *Policy
+
 	// Audit, when set, gets one record for every answer to a dialog this
 	// handle delivers or refuses at the moment of the key (plans with an
 	// Answer): the dialog, the option chosen, who decided (WithDecider on
@@ -219,6 +228,11 @@ type ExtensionHandle struct {
 	extClosed  bool       // ext is closed: nothing more to explain
 
 	sdk handleSDK // runtime SDK: state events, cleanup on exit (handle_events.go)
+
+	// sendMu orders deliveries: a caller's (under the turn lock) and the
+	// policy's (handle_policy.go), which cannot take the turn lock.
+	sendMu sync.Mutex
+	policy policyRunner
 }
 
 // NewExtensionHandle binds ext to s. The handle owns both: Close closes them.
@@ -233,6 +247,7 @@ func NewExtensionHandle(s *Session, ext Extension, opts HandleOptions) *Extensio
 	if opts.Lifecycle != nil {
 		h.startLifecycle(*opts.Lifecycle)
 	}
+	h.startPolicy()
 	return h
 }
 
@@ -374,6 +389,7 @@ func (h *ExtensionHandle) Close() error {
 		return nil
 	}
 	h.closed = true
+	h.stopPolicy()
 	h.stopLifecycle()
 	h.stopSDK()
 	h.extMu.Lock()

@@ -127,10 +127,19 @@ type TurnResult struct {
 // them, writes them and checks the plan's expectation, resending once when
 // the plan says that is safe. The caller holds the turn lock.
 func (h *ExtensionHandle) deliverInTurn(ctx context.Context, intent string, params []byte) (Receipt, error) {
-	rc := Receipt{Intent: intent}
 	if h.closed {
-		return rc, ErrSessionClosed
+		return Receipt{Intent: intent}, ErrSessionClosed
 	}
+	return h.deliver(ctx, intent, params)
+}
+
+// deliver is deliverInTurn without the turn lock: it holds sendMu, which
+// orders the handle's deliveries (a caller's, under the turn lock, and a
+// policy's, which must answer a dialog while a caller's wait holds it).
+func (h *ExtensionHandle) deliver(ctx context.Context, intent string, params []byte) (Receipt, error) {
+	h.sendMu.Lock()
+	defer h.sendMu.Unlock()
+	rc := Receipt{Intent: intent}
 	if intent == "" {
 		return rc, fmt.Errorf("%w: intent: required", ErrInvalidParams)
 	}

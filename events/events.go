@@ -33,11 +33,15 @@ const (
 	// AdapterStateChanged: an adapter's classified state differs from the
 	// one it reported before (the first classification counts).
 	AdapterStateChanged = "adapter:state_changed"
+	// AdapterPolicyDecision: a policy's rule decided a permission dialog
+	// (HandleOptions.Policy): which rule, what it decided and what became
+	// of the answer.
+	AdapterPolicyDecision = "adapter:policy_decision"
 )
 
 // CoreNames returns the core event names, sorted.
 func CoreNames() []string {
-	return []string{AdapterStateChanged, SessionCreated, SessionExited, SessionResized}
+	return []string{AdapterPolicyDecision, AdapterStateChanged, SessionCreated, SessionExited, SessionResized}
 }
 
 // IsCore reports whether name is a core event name.

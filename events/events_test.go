@@ -52,7 +52,7 @@ func TestEmitFillsPayloadAndTime(t *testing.T) {
 func TestTimestamp(t *testing.T) {
 	at := time.Date(2026, 5, 1, 14, 3, 4, 5_678_000, time.FixedZone("CEST", 2*3600))
 	require.Equal(t, "2026-05-01T12:03:04.005Z", events.Timestamp(at))
-	require.Equal(t, []string{"adapter:state_changed", "session:created", "session:exited", "session:resized"}, events.CoreNames())
+	require.Equal(t, []string{"adapter:policy_decision", "adapter:state_changed", "session:created", "session:exited", "session:resized"}, events.CoreNames())
 	for _, n := range events.CoreNames() {
 		require.True(t, events.IsCore(n), n)
 	}
@@ -71,5 +71,5 @@ func ExampleBus() {
 	fmt.Println(bus.Emit(events.Event{Name: "session:made_up"}))
 	// Output:
 	// greeter:greeted s1 {"name":"terminal"}
-	// ptywright: invalid event: "session:made_up" is in a core namespace but is not a core event (adapter:state_changed, session:created, session:exited, session:resized)
+	// ptywright: invalid event: "session:made_up" is in a core namespace but is not a core event (adapter:policy_decision, adapter:state_changed, session:created, session:exited, session:resized)
 }

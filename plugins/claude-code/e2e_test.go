@@ -156,6 +156,11 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 			ToolUses: []fakeanthropic.ToolUse{fakeanthropic.BashTool("echo FIRSTDLG | tee first.txt", "Write first.txt")}}},
 		{When: fakeanthropic.Match{ToolResult: "Bash", ResultContains: "FIRSTDLG"}, Reply: fakeanthropic.Reply{Text: "Then the file.",
 			ToolUses: []fakeanthropic.ToolUse{fakeanthropic.BashTool("echo second > second.txt", "Write second.txt")}}},
+		// What the policy decides: touch heldout_* is allowed, rm * denied.
+		{When: fakeanthropic.Match{Prompt: "policy touch"}, Reply: fakeanthropic.Reply{Text: "Touching it.",
+			ToolUses: []fakeanthropic.ToolUse{fakeanthropic.BashTool("touch heldout_1.txt", "Create heldout_1.txt")}}},
+		{When: fakeanthropic.Match{Prompt: "policy rm"}, Reply: fakeanthropic.Reply{Text: "Removing it.",
+			ToolUses: []fakeanthropic.ToolUse{fakeanthropic.BashTool("rm heldout_1.txt", "Remove heldout_1.txt")}}},
 		{When: fakeanthropic.Match{ToolResult: "Bash"}, Reply: fakeanthropic.Reply{Text: approvedDone}},
 		{When: fakeanthropic.Match{Prompt: "stream slowly"}, Reply: fakeanthropic.Reply{Text: slow.String(), ChunkRunes: 8, Delay: 100 * time.Millisecond}},
 		// Two 529s, then the answer: Claude Code retries.
@@ -184,7 +189,21 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	audit, err := ptywright.OpenAuditLog(auditPath)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, audit.Close()) })
-	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Predicates: plugins, Audit: audit})
+	policy, err := ptywright.ParsePolicy([]byte(`
+[[rule]]
+id = "allow-heldout"
+plugin = "claude-code"
+tool = "shell"
+command = "touch heldout_*"
+decision = "allow"
+
+[[rule]]
+id = "deny-rm"
+command = "rm *"
+decision = "deny"
+`))
+	require.NoError(t, err)
+	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Predicates: plugins, Audit: audit, Policy: policy})
 	t.Cleanup(func() { _ = h.Close() })
 	c := &claudeE2E{t: t, h: h, srv: srv}
 
@@ -386,6 +405,36 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 		}, got)
 	})
 
+	t.Run("a policy allows touch heldout_* and denies rm *", func(t *testing.T) {
+		c.t = t
+		heldout := filepath.Join(work, "heldout_1.txt")
+		// The client only waits: the policy answers the dialog meanwhile.
+		c.send("send_prompt", map[string]string{"prompt": "policy touch please"})
+		st := c.wait("wait_turn_matcher")
+		c.expect(st, "completed_turn")
+		require.Equal(t, approvedDone, metaMap(st.Metadata, "turn")["text"])
+		_, err := os.Stat(heldout)
+		require.NoError(t, err, "the allowed command did not run")
+
+		c.send("send_prompt", map[string]string{"prompt": "policy rm please"})
+		st = c.wait("wait_turn_matcher")
+		c.expect(st, "ready")
+		require.Equal(t, true, st.Metadata["interrupted"], "the denial ends the turn")
+		_, err = os.Stat(heldout)
+		require.NoError(t, err, "the denied command ran")
+
+		var got []string
+		for _, r := range ptywrighttest.ReadAudit(t, auditPath) {
+			if strings.HasPrefix(r.DecidedBy, "rule ") {
+				got = append(got, fmt.Sprintf("%s %q %s %q %s", r.Intent, r.Command, r.DecidedBy, r.OptionLabel, r.Effect))
+			}
+		}
+		require.Equal(t, []string{
+			`approve "touch heldout_1.txt" rule allow-heldout "Yes" confirmed`,
+			`deny "rm heldout_1.txt" rule deny-rm "No" confirmed`,
+		}, got)
+	})
+
 	t.Run("an answer quoting a dialog", func(t *testing.T) {
 		c.t = t
 		c.send("send_prompt", map[string]string{"prompt": "quote a dialog please"})
@@ -399,6 +448,11 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 		}, 2*time.Second)
 		require.Error(t, err, "a quoted dialog read as a live one: %s (%s)", st.State, st.Evidence)
 		c.expect(st, "completed_turn")
+		// The policy's deny-rm matches the quoted "rm -rf build": it was
+		// never answered.
+		for _, r := range ptywrighttest.ReadAudit(t, auditPath) {
+			require.NotContains(t, r.Command, "rm -rf build", "the policy answered a quoted dialog: %+v", r)
+		}
 	})
 
 	t.Logf("end-to-end wall time: %s", time.Since(start).Round(time.Millisecond))
