@@ -272,6 +272,7 @@ func (c *client) adapterStart(ctx context.Context, _ *mcp.CallToolRequest, in ad
 		Lifecycle:  &contract.LifecycleOptions{},
 		Scope:      events.Scope{Session: e.id},
 		Audit:      c.srv.opts.Audit,
+		Policy:     c.srv.opts.Policy,
 	})
 	a, err := c.addAdapter(m.Name, m, h, e)
 	if err != nil {

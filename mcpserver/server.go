@@ -45,6 +45,9 @@ type Options struct {
 	// this server delivers or refuses (the CLI's --audit), decided_by
 	// "mcp client". The server does not close it.
 	Audit *ptywright.AuditLog
+	// Policy decides the permission dialogs of every adapter (the CLI's
+	// --policy): see ptywright.Policy. Nil decides none.
+	Policy *ptywright.Policy
 }
 
 // DefaultInputTimeout bounds session_send: input to a program that stopped

@@ -38,7 +38,7 @@ func adapterConformance(t *testing.T, c, other *client, f Framing) {
 	require.NoError(t, json.Unmarshal(m.Result, &caps))
 	want := []string{
 		"adapter.cancel_wait", "adapter.close", "adapter.explain", "adapter.extract", "adapter.inspect", "adapter.lifecycle", "adapter.list",
-		"adapter.live", "adapter.resume", "adapter.send", "adapter.snapshot", "adapter.start", "adapter.state",
+		"adapter.live", "adapter.policy", "adapter.resume", "adapter.send", "adapter.snapshot", "adapter.start", "adapter.state",
 		"adapter.transcript", "adapter.turn", "adapter.wait",
 		"plugin.call", "plugin.capabilities", "plugin.describe", "plugin.load", "plugin.unload", "plugin.validate_manifest",
 		"rpc.discover", "server.capabilities", "server.set_notifications",

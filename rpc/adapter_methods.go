@@ -522,3 +522,28 @@ func decidedBy(ctx context.Context, c *conn) context.Context {
 	}
 	return ptywright.WithDecider(ctx, fmt.Sprintf("connection %d", c.id))
 }
+
+// policyResult is adapter.policy's result: the rules in force for the
+// adapter, in the order they are tried, and whose they are.
+type policyResult struct {
+	Adapter string                 `json:"adapter"`
+	Source  string                 `json:"source"`
+	Rules   []ptywright.PolicyRule `json:"rules"`
+}
+
+// adapterPolicy shows the policy rules in force for an adapter.
+func (s *Server) adapterPolicy(_ context.Context, _ *conn, raw []byte) (any, error) {
+	var p adapterParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	a, err := s.adapterFor("adapter.policy", p.Adapter)
+	if err != nil {
+		return nil, err
+	}
+	out := policyResult{Adapter: a.id, Source: a.policySource, Rules: []ptywright.PolicyRule{}}
+	if a.policy != nil && a.policy.Rules != nil {
+		out.Rules = a.policy.Rules
+	}
+	return out, nil
+}

@@ -32,6 +32,43 @@ type startParams struct {
 	// session are closed together.
 	Owner         string `json:"owner"`
 	IdleTimeoutMs *int64 `json:"idle_timeout_ms"`
+	// Policy decides this adapter's permission dialogs instead of the
+	// server's (Options.Policy): {rules: [...]}; {rules: []} decides none.
+	Policy *policyParam `json:"policy"`
+}
+
+// policyParam is adapter.start's policy: ptywright.Policy's rules, as
+// params (unknown members refused).
+type policyParam struct {
+	Rules []policyRuleParam `json:"rules" rpc:"required"`
+}
+
+// policyRuleParam is one ptywright.PolicyRule.
+type policyRuleParam struct {
+	ID        string `json:"id" rpc:"required"`
+	Plugin    string `json:"plugin"`
+	Tool      string `json:"tool"`
+	Command   string `json:"command"`
+	Path      string `json:"path"`
+	URL       string `json:"url"`
+	MCPServer string `json:"mcp_server"`
+	MCPTool   string `json:"mcp_tool"`
+	Decision  string `json:"decision" rpc:"required"`
+}
+
+// policy returns the checked ptywright.Policy of p (nil for none given).
+func (p *policyParam) policy() (*ptywright.Policy, error) {
+	if p == nil {
+		return nil, nil
+	}
+	out := &ptywright.Policy{Rules: make([]ptywright.PolicyRule, 0, len(p.Rules))}
+	for _, r := range p.Rules {
+		out.Rules = append(out.Rules, ptywright.PolicyRule(r))
+	}
+	if err := out.Validate(); err != nil {
+		return nil, fmt.Errorf("%w (param policy)", err)
+	}
+	return out, nil
 }
 
 type resumeParams struct {
@@ -50,6 +87,7 @@ type resumeParams struct {
 	KeepDetached  bool              `json:"keep_detached"`
 	Owner         string            `json:"owner"`
 	IdleTimeoutMs *int64            `json:"idle_timeout_ms"`
+	Policy        *policyParam      `json:"policy"`
 }
 
 func (p resumeParams) start() startParams {
@@ -73,6 +111,10 @@ func (s *Server) adapterStart(ctx context.Context, c *conn, raw []byte) (any, er
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
+	policy, err := p.Policy.policy()
+	if err != nil {
+		return nil, err
+	}
 	own, err := ownershipOf(c, p.Owner, p.IdleTimeoutMs)
 	if err != nil {
 		return nil, err
@@ -81,12 +123,16 @@ func (s *Server) adapterStart(ctx context.Context, c *conn, raw []byte) (any, er
 	if err != nil {
 		return nil, err
 	}
-	return s.launch(ctx, m, opts, own)
+	return s.launch(ctx, m, opts, own, policy)
 }
 
 func (s *Server) adapterResume(ctx context.Context, c *conn, raw []byte) (any, error) {
 	var p resumeParams
 	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	policy, err := p.Policy.policy()
+	if err != nil {
 		return nil, err
 	}
 	own, err := ownershipOf(c, p.Owner, p.IdleTimeoutMs)
@@ -113,7 +159,7 @@ func (s *Server) adapterResume(ctx context.Context, c *conn, raw []byte) (any, e
 			}
 		}
 	}
-	return s.launch(ctx, m, opts, own)
+	return s.launch(ctx, m, opts, own, policy)
 }
 
 // prepareStart checks everything about a start that can be checked before
@@ -179,7 +225,7 @@ func targetOptions(p startParams, m manifest.Manifest) (ptywright.Options, error
 
 // launch spawns the session, registers it under a new adapter id with its
 // handle, and classifies the first screen.
-func (s *Server) launch(ctx context.Context, m manifest.Manifest, opts ptywright.Options, own ownership) (any, error) {
+func (s *Server) launch(ctx context.Context, m manifest.Manifest, opts ptywright.Options, own ownership, startPolicy *ptywright.Policy) (any, error) {
 	ext, err := s.opts.Plugins.NewExtension(m.Name)
 	if err != nil {
 		return nil, fmt.Errorf("%w: plugin: %w", ErrInvalidParams, err)
@@ -209,7 +255,15 @@ func (s *Server) launch(ctx context.Context, m manifest.Manifest, opts ptywright
 		leave()
 		return nil, err
 	}
+	policy, policySource := s.opts.Policy, "server"
+	if startPolicy != nil {
+		policy, policySource = startPolicy, "adapter.start"
+	}
+	if policy == nil {
+		policySource = "none"
+	}
 	h := ptywright.NewExtensionHandle(sess, ext, ptywright.HandleOptions{
+		Policy:      policy,
 		Predicates:  s.opts.Predicates,
 		Lifecycle:   &contract.LifecycleOptions{},
 		OnLifecycle: func(st contract.LifecycleStatus) { s.reg.publishLifecycle(e, st) },
@@ -218,7 +272,7 @@ func (s *Server) launch(ctx context.Context, m manifest.Manifest, opts ptywright
 		Audit:       s.opts.Audit,
 	})
 	e.handle.Store(h)
-	a := &adapter{id: id, num: num, plugin: m.Name, manifest: m, h: h, e: e}
+	a := &adapter{id: id, num: num, plugin: m.Name, manifest: m, h: h, e: e, policy: policy, policySource: policySource}
 	registered := func() bool {
 		_, err := s.opts.Plugins.Manifest(m.Name)
 		return err == nil

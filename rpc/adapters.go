@@ -23,6 +23,10 @@ type adapter struct {
 	manifest manifest.Manifest // the permissions are fixed at start
 	h        *ptywright.ExtensionHandle
 	e        *entry
+	// policy decides its permission dialogs (nil: none); policySource
+	// says whose it is: "adapter.start", "server" or "none".
+	policy       *ptywright.Policy
+	policySource string
 }
 
 // adapterSet is the adapters every connection shares, and the waits bound

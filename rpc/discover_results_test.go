@@ -97,6 +97,7 @@ func TestDiscoverResultsMatchSchemas(t *testing.T) {
 	sc.call("adapter.extract", map[string]any{"adapter": a, "regex": `answer: (\d+)`}, nil)
 	sc.call("adapter.extract", map[string]any{"adapter": a, "sentinels": []string{"<<", ">>"}}, nil)
 	sc.call("adapter.lifecycle", map[string]any{"adapter": a}, nil)
+	sc.call("adapter.policy", map[string]any{"adapter": a}, nil)
 	var resumed startResult
 	sc.call("adapter.resume", map[string]any{"plugin": "turns", "prior_adapter": a}, &resumed)
 	sc.call("adapter.close", map[string]any{"adapter": resumed.Adapter}, nil)

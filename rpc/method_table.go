@@ -117,6 +117,8 @@ func (s *Server) adapterMethods() map[string]method {
 			summary: "Extract an answer from the projected dialog by regex or sentinels."},
 		"adapter.lifecycle": {handler: s.adapterLifecycle, params: adapterParams{}, result: (*contract.LifecycleStatus)(nil), errors: errsAdapterRead,
 			summary: "The adapter's turn lifecycle."},
+		"adapter.policy": {handler: s.adapterPolicy, params: adapterParams{}, result: policyResult{}, errors: errsAdapterRead,
+			summary: "The policy rules in force for the adapter, in the order they decide its permission dialogs."},
 		"adapter.close": {handler: s.adapterClose, params: adapterParams{}, result: closedResult{}, errors: []int64{CodeInvalidParams, CodeInternalError, CodePermissionDenied},
 			summary: "Close the adapter and its session."},
 	}

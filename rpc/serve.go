@@ -34,6 +34,10 @@ type Options struct {
 	// matcher with a lua branch is rejected as invalid params ("no plugin
 	// registry").
 	Predicates contract.PredicateRegistry
+	// Policy decides the permission dialogs of every adapter started
+	// without a policy of its own (adapter.start's policy; the CLI's
+	// --policy): see ptywright.Policy. Nil decides none.
+	Policy *ptywright.Policy
 	// Audit, when set, records every answer to a dialog an adapter of
 	// this server delivers or refuses (the CLI's --audit): one JSON line
 	// each, decided_by "connection N" for a client's answer. The server

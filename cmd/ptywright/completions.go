@@ -128,13 +128,13 @@ _ptywright() {
 		--max-sessions | -max-sessions | --max-memory | -max-memory | --max-cells | -max-cells)
 			return
 			;;
-		--audit | -audit)
+		--audit | -audit | --policy | -policy)
 			compopt -o filenames 2>/dev/null
 			COMPREPLY=($(compgen -f -- "$cur"))
 			return
 			;;
 		esac
-		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --engine --audit --max-sessions --max-memory --max-cells --log-level --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "--stdio --socket --framing --plugin --allow-plugin-load --engine --audit --policy --max-sessions --max-memory --max-cells --log-level --help" -- "$cur"))
 		;;
 	mcp)
 		case $prev in
@@ -150,13 +150,13 @@ _ptywright() {
 		--max-sessions | -max-sessions | --max-memory | -max-memory | --max-cells | -max-cells)
 			return
 			;;
-		--audit | -audit)
+		--audit | -audit | --policy | -policy)
 			compopt -o filenames 2>/dev/null
 			COMPREPLY=($(compgen -f -- "$cur"))
 			return
 			;;
 		esac
-		COMPREPLY=($(compgen -W "--plugin --audit --max-sessions --max-memory --max-cells --log-level --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "--plugin --audit --policy --max-sessions --max-memory --max-cells --log-level --help" -- "$cur"))
 		;;
 	snapshot)
 		case $prev in
@@ -239,6 +239,7 @@ _ptywright() {
 				'--allow-plugin-load[let clients load and unload plugins]' \
 				'--engine=[terminal emulator of new sessions]:engine:(vtcore xvt)' \
 				'--audit=[append every dialog answered to a file]:audit log:_files' \
+				'--policy=[decide permission dialogs by a TOML policy]:policy:_files -g "*.toml"' \
 				'--max-sessions=[refuse sessions past N open ones]:sessions:' \
 				'--max-memory=[refuse sessions while the server holds this much memory]:bytes:' \
 				'--max-cells=[cell budget of each session]:cells:' \
@@ -249,6 +250,7 @@ _ptywright() {
 			_arguments \
 				'*--plugin=[load a plugin manifest]:manifest:_files -g "*.toml"' \
 				'--audit=[append every dialog answered to a file]:audit log:_files' \
+				'--policy=[decide permission dialogs by a TOML policy]:policy:_files -g "*.toml"' \
 				'--max-sessions=[refuse sessions past N open ones]:sessions:' \
 				'--max-memory=[refuse sessions while the server holds this much memory]:bytes:' \
 				'--max-cells=[cell budget of each session]:cells:' \
@@ -324,6 +326,7 @@ complete -c ptywright -n '__fish_seen_subcommand_from serve' -l plugin -r -F -d 
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l allow-plugin-load -d 'let clients load and unload plugins'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l engine -x -a 'vtcore xvt' -d 'terminal emulator of new sessions'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l audit -r -F -d 'append every dialog answered to a file'
+complete -c ptywright -n '__fish_seen_subcommand_from serve' -l policy -r -F -d 'decide permission dialogs by a TOML policy'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l max-sessions -x -d 'refuse sessions past N open ones'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l max-memory -x -d 'refuse sessions while the server holds this much memory'
 complete -c ptywright -n '__fish_seen_subcommand_from serve' -l max-cells -x -d 'cell budget of each session'
@@ -331,6 +334,7 @@ complete -c ptywright -n '__fish_seen_subcommand_from serve' -l log-level -x -a 
 
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l plugin -r -F -d 'load a plugin manifest (repeatable)'
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l audit -r -F -d 'append every dialog answered to a file'
+complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l policy -r -F -d 'decide permission dialogs by a TOML policy'
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l max-sessions -x -d 'refuse sessions past N open ones'
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l max-memory -x -d 'refuse sessions while the server holds this much memory'
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l max-cells -x -d 'cell budget of each session'

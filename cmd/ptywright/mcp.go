@@ -37,12 +37,16 @@ type mcpConfig struct {
 	Limits limitFlags
 	// Audit is the --audit file: every dialog answered, one JSON line.
 	Audit string
+	// Policy is the --policy file: the rules that decide permission
+	// dialogs (TOML).
+	Policy string
 }
 
 func mcpFlags(cfg *mcpConfig) *flag.FlagSet {
 	fs := newFlagSet("mcp")
 	fs.Var((*pluginList)(&cfg.Plugins), "plugin", "load the plugin whose manifest is at `MANIFEST` (repeatable)")
 	fs.StringVar(&cfg.Audit, "audit", "", auditUsage)
+	fs.StringVar(&cfg.Policy, "policy", "", policyUsage)
 	cfg.Limits.bind(fs)
 	fs.Var(&cfg.LogLevel, "log-level", logLevelUsage)
 	return fs
@@ -96,6 +100,10 @@ func runMCP(ctx context.Context, cfg mcpConfig, stdin io.Reader, stdout, stderr 
 		}
 		log.Info("plugin loaded", "plugin", m.Name, "manifest", path)
 	}
+	policy, err := loadPolicy("mcp", cfg.Policy)
+	if err != nil {
+		return err
+	}
 	audit, err := openAudit("mcp", cfg.Audit)
 	if err != nil {
 		return err
@@ -103,6 +111,7 @@ func runMCP(ctx context.Context, cfg mcpConfig, stdin io.Reader, stdout, stderr 
 	defer closeAudit(audit, log) // After the server, whose adapters write to it.
 	srv := mcpserver.New(mcpserver.Options{
 		Audit:   audit,
+		Policy:  policy,
 		Plugins: plugins, Logger: log, Version: version,
 		MaxSessions: cfg.Limits.MaxSessions, MaxMemory: int64(cfg.Limits.MaxMemory), MaxCells: cfg.Limits.MaxCells,
 	})

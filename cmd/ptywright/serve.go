@@ -60,6 +60,9 @@ type serveConfig struct {
 	Limits limitFlags
 	// Audit is the --audit file: every dialog answered, one JSON line.
 	Audit string
+	// Policy is the --policy file: the rules that decide permission
+	// dialogs (TOML).
+	Policy string
 }
 
 // serveFlags binds the serve flags to cfg.
@@ -73,6 +76,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.BoolVar(&cfg.AllowPluginLoad, "allow-plugin-load", false, "let clients load and unload plugins (plugin.load, plugin.unload)")
 	fs.StringVar(&cfg.Engine, "engine", "", "terminal emulator of the sessions created without one: `vtcore|xvt`, default vtcore")
 	fs.StringVar(&cfg.Audit, "audit", "", auditUsage)
+	fs.StringVar(&cfg.Policy, "policy", "", policyUsage)
 	cfg.Limits.bind(fs)
 	fs.Var(&cfg.LogLevel, "log-level", logLevelUsage)
 	return fs
@@ -158,6 +162,10 @@ func runServe(ctx context.Context, cfg serveConfig, stdin io.Reader, stdout, std
 		}
 		log.Info("plugin loaded", "plugin", m.Name, "manifest", path)
 	}
+	policy, err := loadPolicy("serve", cfg.Policy)
+	if err != nil {
+		return err
+	}
 	audit, err := openAudit("serve", cfg.Audit)
 	if err != nil {
 		return err
@@ -165,6 +173,7 @@ func runServe(ctx context.Context, cfg serveConfig, stdin io.Reader, stdout, std
 	defer closeAudit(audit, log) // After the server, whose adapters write to it.
 	srv := rpc.NewServer(rpc.Options{
 		Audit:           audit,
+		Policy:          policy,
 		Plugins:         plugins,
 		AllowPluginLoad: cfg.AllowPluginLoad,
 		Logger:          log,

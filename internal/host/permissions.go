@@ -24,6 +24,7 @@ var permissions = map[string][]manifest.Permission{
 	"adapter.explain":    {manifest.PermissionScreenRead},
 	"adapter.extract":    {manifest.PermissionScreenRead},
 	"adapter.lifecycle":  {manifest.PermissionScreenRead},
+	"adapter.policy":     {manifest.PermissionScreenRead},
 	"adapter.transcript": {manifest.PermissionTranscriptRead},
 	"adapter.close":      {manifest.PermissionSessionKill},
 }
