@@ -409,26 +409,36 @@ decision = "deny"
 		c.t = t
 		heldout := filepath.Join(work, "heldout_1.txt")
 		// The client only waits: the policy answers the dialog meanwhile.
+		// wait_turn_matcher would stop at the dialog, which the policy
+		// answers a moment later: wait past it.
 		c.send("send_prompt", map[string]string{"prompt": "policy touch please"})
-		st := c.wait("wait_turn_matcher")
+		st := c.until("the allowed turn's end", tuitest.StateIs("completed_turn", "error"))
 		c.expect(st, "completed_turn")
 		require.Equal(t, approvedDone, metaMap(st.Metadata, "turn")["text"])
 		_, err := os.Stat(heldout)
 		require.NoError(t, err, "the allowed command did not run")
 
 		c.send("send_prompt", map[string]string{"prompt": "policy rm please"})
-		st = c.wait("wait_turn_matcher")
+		st = c.until("the denied turn's end", func(st ptywright.StateSnapshot) bool {
+			return st.State == "completed_turn" || st.State == "error" || (st.State == "ready" && st.Metadata["interrupted"] == true)
+		})
 		c.expect(st, "ready")
 		require.Equal(t, true, st.Metadata["interrupted"], "the denial ends the turn")
 		_, err = os.Stat(heldout)
 		require.NoError(t, err, "the denied command ran")
 
+		// The policy writes its line once its receipt is in, which may be
+		// after the screen the client saw.
 		var got []string
-		for _, r := range ptywrighttest.ReadAudit(t, auditPath) {
-			if strings.HasPrefix(r.DecidedBy, "rule ") {
-				got = append(got, fmt.Sprintf("%s %q %s %q %s", r.Intent, r.Command, r.DecidedBy, r.OptionLabel, r.Effect))
+		require.Eventually(t, func() bool {
+			got = nil
+			for _, r := range ptywrighttest.ReadAudit(t, auditPath) {
+				if strings.HasPrefix(r.DecidedBy, "rule ") {
+					got = append(got, fmt.Sprintf("%s %q %s %q %s", r.Intent, r.Command, r.DecidedBy, r.OptionLabel, r.Effect))
+				}
 			}
-		}
+			return len(got) >= 2
+		}, 10*time.Second, 20*time.Millisecond, "audit lines by rule: %v", got)
 		require.Equal(t, []string{
 			`approve "touch heldout_1.txt" rule allow-heldout "Yes" confirmed`,
 			`deny "rm heldout_1.txt" rule deny-rm "No" confirmed`,
