@@ -1,13 +1,9 @@
 package ptywright
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
-
-	"github.com/pelletier/go-toml/v2"
 )
 
 // Policy decisions.
@@ -18,7 +14,8 @@ const (
 )
 
 // Policy is an ordered list of rules that decide the permission dialogs a
-// handle meets (HandleOptions.Policy; the CLI's --policy FILE): the first
+// handle meets (HandleOptions.Policy; the CLI's --policy FILE, read by
+// package policyfile): the first
 // rule that matches a dialog decides it. allow answers it with approve,
 // deny with deny, both label-checked against the dialog the rule matched
 // (its dialog_id); ask, or no rule matching, leaves it for the client.
@@ -56,34 +53,6 @@ type PolicyRule struct {
 	MCPTool   string `toml:"mcp_tool,omitempty" json:"mcp_tool,omitempty"`
 	// Decision is allow, deny or ask.
 	Decision string `toml:"decision" json:"decision"`
-}
-
-// ParsePolicy reads a policy from TOML and checks it: every rule has a
-// unique id, a known decision and globs that compile.
-func ParsePolicy(data []byte) (*Policy, error) {
-	var p Policy
-	dec := toml.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("%w: policy: %v", ErrInvalidParams, err)
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return &p, nil
-}
-
-// LoadPolicy reads the TOML policy at path.
-func LoadPolicy(path string) (*Policy, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("policy: %w", err)
-	}
-	p, err := ParsePolicy(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return p, nil
 }
 
 // Validate checks every rule: a unique id, a decision of allow, deny or

@@ -8,13 +8,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/policyfile"
 )
 
 // TestAdapterPolicy: adapter.policy shows the rules in force for an
 // adapter: its own from adapter.start, else the server's, else none; a
 // policy param with a bad rule is -32602 and starts nothing.
 func TestAdapterPolicy(t *testing.T) {
-	serverPolicy, err := ptywright.ParsePolicy([]byte("[[rule]]\nid = \"deny-rm\"\ncommand = \"rm *\"\ndecision = \"deny\"\n"))
+	serverPolicy, err := policyfile.Parse([]byte("[[rule]]\nid = \"deny-rm\"\ncommand = \"rm *\"\ndecision = \"deny\"\n"))
 	require.NoError(t, err)
 	srv := newServer(t, Options{Plugins: newPlugins(t, echoManifest), Policy: serverPolicy})
 	c := transports[0].connect(t, srv, NDJSON)

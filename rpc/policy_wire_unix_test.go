@@ -12,6 +12,7 @@ import (
 
 	"ptywright"
 	"ptywright/plugins"
+	"ptywright/policyfile"
 	"ptywright/ptywrighttest"
 )
 
@@ -66,7 +67,7 @@ func TestPolicyOverTheWire(t *testing.T) {
 	t.Cleanup(func() { require.NoError(t, reg.Close()) })
 	_, err = reg.Load(filepath.Join(dir, "manifest.toml"))
 	require.NoError(t, err)
-	policy, err := ptywright.ParsePolicy([]byte("[[rule]]\nid = \"allow-heldout\"\ncommand = \"touch heldout_*\"\ndecision = \"allow\"\n" +
+	policy, err := policyfile.Parse([]byte("[[rule]]\nid = \"allow-heldout\"\ncommand = \"touch heldout_*\"\ndecision = \"allow\"\n" +
 		"[[rule]]\nid = \"deny-rm\"\ncommand = \"rm *\"\ndecision = \"deny\"\n"))
 	require.NoError(t, err)
 	auditPath := filepath.Join(dir, "audit.jsonl")

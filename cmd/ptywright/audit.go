@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"ptywright"
+	"ptywright/policyfile"
 )
 
 const auditUsage = "append a JSON line for every dialog an adapter answers (or refuses at the key) to `FILE`, created with mode 0600"
@@ -17,7 +18,7 @@ func loadPolicy(command, path string) (*ptywright.Policy, error) {
 	if path == "" {
 		return nil, nil
 	}
-	p, err := ptywright.LoadPolicy(path)
+	p, err := policyfile.Load(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: --policy: %w", command, err)
 	}

@@ -19,6 +19,7 @@ import (
 	"ptywright/internal/fakeanthropic"
 	"ptywright/internal/tuitest"
 	"ptywright/plugins"
+	"ptywright/policyfile"
 	"ptywright/ptywrighttest"
 )
 
@@ -189,7 +190,7 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	audit, err := ptywright.OpenAuditLog(auditPath)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, audit.Close()) })
-	policy, err := ptywright.ParsePolicy([]byte(`
+	policy, err := policyfile.Parse([]byte(`
 [[rule]]
 id = "allow-heldout"
 plugin = "claude-code"

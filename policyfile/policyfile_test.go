@@ -1,4 +1,4 @@
-package ptywright_test
+package policyfile_test
 
 import (
 	"testing"
@@ -6,13 +6,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ptywright"
+	"ptywright/policyfile"
 )
 
 // TestPolicyDecides: the first matching rule decides a permission dialog;
 // globs match the whole field, * across slashes and spaces; a set field
 // does not match a dialog without it; other dialogs are never decided.
 func TestPolicyDecides(t *testing.T) {
-	p, err := ptywright.ParsePolicy([]byte(`
+	p, err := policyfile.Parse([]byte(`
 [[rule]]
 id = "allow-heldout"
 tool = "shell"
@@ -73,7 +74,7 @@ decision = "allow"
 		`[[rule]]` + "\n" + `id = "a"` + "\n" + `decision = "allow"` + "\n" + `[[rule]]` + "\n" + `id = "a"` + "\n" + `decision = "deny"`,
 		`[[rule]]` + "\n" + `id = "a"` + "\n" + `decision = "allow"` + "\n" + `comand = "x"`,
 	} {
-		_, err := ptywright.ParsePolicy([]byte(bad))
+		_, err := policyfile.Parse([]byte(bad))
 		require.ErrorIs(t, err, ptywright.ErrInvalidParams, bad)
 	}
 }
