@@ -24,7 +24,7 @@ func TestAdapterSendDescribesTheLoadedIntents(t *testing.T) {
 		}
 	}
 	require.Contains(t, desc, "echo: send_text(text), interrupt")
-	require.Contains(t, desc, "claude-code: send_prompt(prompt), approve, deny, ")
+	require.Contains(t, desc, "claude-code: send_prompt(prompt), approve(dialog_id?, index?, label?), ")
 	require.Contains(t, desc, "codex: send_prompt(prompt)")
 	require.NotContains(t, desc, `{"text"`)
 	raw, err := json.Marshal(res)
