@@ -39,15 +39,16 @@ func TestInputToAProgramThatReadsNothingEndsAtItsDeadline(t *testing.T) {
 
 	first := make(chan error, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 6*time.Second)
 		defer cancel()
 		w, err := s.Perform(ctx, ptywright.Paste(stuckInput))
 		require.Equal(t, w.Bytes, inputWritten(err))
 		first <- err
 	}()
-	// The second waits its turn behind the first; its own, shorter
-	// deadline ends it, with nothing written.
-	time.Sleep(50 * time.Millisecond) // Lets the first take the input; the order is not what is tested.
+	// The second waits its turn behind the first (which holds the input
+	// once a probe times out behind it); its own, shorter deadline ends
+	// it, with nothing written.
+	waitInputHeld(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -82,7 +83,7 @@ func TestKillReleasesAStuckWrite(t *testing.T) {
 		_, err := s.Perform(context.Background(), ptywright.Paste(stuckInput))
 		done <- err
 	}()
-	time.Sleep(50 * time.Millisecond) // Lets the write block; if it has not, Kill still ends it.
+	waitInputHeld(t, s)
 	require.NoError(t, s.Kill())
 	select {
 	case err := <-done:

@@ -49,7 +49,7 @@ func TestToolsHaveSchemasAndDescriptions(t *testing.T) {
 			}
 			require.ElementsMatch(t, tt.want, names)
 			// What a model pays for on every request. Output schemas are
-			// lean (an object): they were most of 32 KB. Issue 41 asks for
+			// lean (an object): they were most of 32 KB. The goal is
 			// under 8 KB; the descriptions and input schemas of the nine
 			// session tools and six adapter tools still hold 8.6 and 13 KB.
 			raw, err := json.Marshal(res)

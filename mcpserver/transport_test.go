@@ -87,7 +87,7 @@ func (c *rawMCP) initialize() {
 	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 }
 
-// badFrames are issue 38's five kinds of line that are no message, each
+// badFrames are five kinds of line that are no message, each
 // with the error code and a piece of the message it is answered with.
 func badFrames() []struct {
 	line, what string

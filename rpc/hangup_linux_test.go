@@ -15,7 +15,7 @@ import (
 	"ptywright/internal/tuitest"
 )
 
-// TestKilledClientsReleaseEverything is issue 38's dead clients: 50
+// TestKilledClientsReleaseEverything is the dead clients of a crash loop: 50
 // clients each queue a 30 s session.wait and die. Ten are processes killed
 // with SIGKILL; forty close their socket abruptly, which is what the
 // kernel does for a killed process (half of those subscribed to the

@@ -133,10 +133,9 @@ func TestClosedSessionsLetGo(t *testing.T) {
 }
 
 // TestNotifierFollowsOnlyItsFilter: a subscription follows the sessions
-// in its filter and no other. It used to seed a delivery for every
-// registered session, and since nothing is posted for a session outside
-// the filter, nothing ever let those go: each session closed after a
-// filtered subscription stayed in memory for the connection's life.
+// in its filter and no other: nothing is posted for a session outside
+// the filter, so a delivery seeded for one would never be let go, and the
+// session, once closed, would stay in memory for the connection's life.
 func TestNotifierFollowsOnlyItsFilter(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
 	r := newRegistry(log, events.New(log))

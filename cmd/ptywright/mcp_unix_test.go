@@ -81,8 +81,8 @@ func TestMCPCommandUsage(t *testing.T) {
 	require.Equal(t, 0, res.code, res.stderr)
 }
 
-// `ptywright mcp` survives lines that are no MCP message (issue 38: it
-// exited 1 on the first): `hello`, `[]`, `null`, a batch and a line over
+// `ptywright mcp` survives lines that are no MCP message (not exiting at
+// the first): `hello`, `[]`, `null`, a batch and a line over
 // 16 MiB are each answered with a JSON-RPC error of id null, and then
 // tools/list answers and the session started before them still runs.
 func TestMCPCommandSurvivesBadFrames(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestServeSIGTERMAnswersPendingWait is issue 38's shutdown, 20 times on a
+// TestServeSIGTERMAnswersPendingWait is shutdown with a wait pending, 20 times on a
 // socket and 5 on stdio: a client with a session.wait pending when
 // `ptywright serve` gets SIGTERM reads the wait's answer, -32005 with its
 // evidence, before the stream ends (it read a bare EOF in 5 of 20 trials).
