@@ -1,6 +1,6 @@
 // Package tuitest holds what the tests of real TUIs share: finding the
-// repository, the installed Claude Code and Codex CLIs, and the goroutine
-// leak check. Tests only; nothing in the library imports it.
+// repository, the installed Claude Code, Codex and Gemini CLIs, and the
+// goroutine leak check. Tests only; nothing in the library imports it.
 package tuitest
 
 import (
@@ -81,6 +81,20 @@ func CodexBinary(tb testing.TB) string {
 		bin = filepath.Join(TUIDir(tb), "node_modules", ".bin", "codex")
 	}
 	return require(tb, bin, "the Codex CLI", codexInstallHint)
+}
+
+const geminiInstallHint = "install it with `bash scripts/install-tuis.sh` (puts the Gemini CLI 0.61.0 in .cache/tuis), or point PTYWRIGHT_GEMINI_BIN at a gemini binary"
+
+// GeminiBinary finds the real Gemini CLI: $PTYWRIGHT_GEMINI_BIN, else the
+// one scripts/install-tuis.sh installs. Missing, it fails the test under
+// CI and skips it elsewhere, naming the install command either way.
+func GeminiBinary(tb testing.TB) string {
+	tb.Helper()
+	bin := os.Getenv("PTYWRIGHT_GEMINI_BIN")
+	if bin == "" {
+		bin = filepath.Join(TUIDir(tb), "node_modules", ".bin", "gemini")
+	}
+	return require(tb, bin, "the Gemini CLI", geminiInstallHint)
 }
 
 // require returns bin as an absolute path, failing under CI (env CI set)
