@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real terminal programs that ptywright's end-to-end tests drive
-# (today: Claude Code) from the npm registry into a directory the project owns.
+# (today: Claude Code and the Gemini CLI; Codex has scripts/install-codex.sh)
+# from the npm registry into a directory the project owns.
 #
 #   scripts/install-tuis.sh            # installs into $REPO/.cache/tuis
 #   PTYWRIGHT_TUI_DIR=/x scripts/install-tuis.sh
@@ -22,6 +23,11 @@ DIR=${PTYWRIGHT_TUI_DIR:-$REPO/.cache/tuis}
 # native binary; with an older node, npm would silently resolve an older
 # release unless the version is named exactly, as here.
 CLAUDE_CODE_VERSION=${PTYWRIGHT_CLAUDE_CODE_VERSION:-2.1.330}
+# The Gemini CLI (npm @google/gemini-cli) is a JavaScript bundle run by the
+# node on PATH (engines.node >= 20); its optional dependencies (node-pty,
+# keytar) only serve its own shell tool's PTY mode and keychain, and it
+# runs without them.
+GEMINI_CLI_VERSION=${PTYWRIGHT_GEMINI_CLI_VERSION:-0.61.0}
 
 die() {
 	echo "install-tuis: $*" >&2
@@ -101,8 +107,19 @@ install_claude_code() {
 		die "$pkg: $bin does not report version $CLAUDE_CODE_VERSION"
 }
 
+install_gemini_cli() {
+	local pkg=@google/gemini-cli
+	local bin=$DIR/node_modules/.bin/gemini
+	version_is "$bin" "$GEMINI_CLI_VERSION" && return 0
+	command -v node >/dev/null || die "$pkg needs node (>= 20) on PATH"
+	npm_install "$pkg@$GEMINI_CLI_VERSION"
+	version_is "$bin" "$GEMINI_CLI_VERSION" ||
+		die "$pkg: $bin does not report version $GEMINI_CLI_VERSION"
+}
+
 main() {
 	install_claude_code
+	install_gemini_cli
 }
 
 main "$@"

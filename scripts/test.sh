@@ -5,10 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-test-deps.sh
-# Claude Code from the npm registry, cached in .cache/tuis (this repo's own
-# directory): the claude-code end-to-end test drives it, and fails without
-# it when CI is set.
-echo "== Claude Code (scripts/install-tuis.sh)"
+# Claude Code and the Gemini CLI from the npm registry, cached in .cache/tuis
+# (this repo's own directory): the claude-code and gemini-cli end-to-end
+# tests drive them, and fail without them when CI is set.
+echo "== Claude Code and the Gemini CLI (scripts/install-tuis.sh)"
 bash scripts/install-tuis.sh
 # The Codex CLI, likewise, for the codex plugin's end-to-end test.
 echo "== Codex CLI (scripts/install-codex.sh)"
