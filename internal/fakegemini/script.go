@@ -1,6 +1,7 @@
 package fakegemini
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -208,12 +209,21 @@ const DemoQuotedDialog = "The CLI would ask you this:\n\n" +
 	"```\n\n" +
 	"That is all. " + SentinelOpen + "quoted" + SentinelClose
 
+// DemoLoop is a prompt word whose answer repeats one line forty times:
+// the CLI's loop detection cuts the stream and asks whether to keep it on.
+const DemoLoop = "LOOPY"
+
 // DemoScript is the script the standalone runner, the captures and the
 // end-to-end tests use: each trigger word (DemoAnswer, DemoTool, ...) in a
 // prompt selects one behaviour. Each tool continuation reports the tool it
 // saw.
 func DemoScript() Script {
-	long := strings.Repeat("- a line of the long answer that makes the transcript scroll\n", 40)
+	// Numbered lines: forty identical ones make the CLI's loop detection
+	// stop the stream and ask ("A potential loop was detected").
+	var long strings.Builder
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&long, "- line %d of the long answer, which makes the transcript scroll\n", i)
+	}
 	return Script{
 		{Name: "tool-done", Match: AfterFunctionResponse(DemoToolID), Reply: Text("The command ran. " + Sentinel("tool-ok"))},
 		{Name: "deny-done", Match: AfterFunctionResponse(DemoDenyID), Reply: Text("The command did not run. " + Sentinel("deny-ok"))},
@@ -229,7 +239,8 @@ func DemoScript() Script {
 		{Name: "write", Match: UserSays(DemoWrite), Reply: Reply{Call: &FunctionCall{ID: DemoWriteID, Name: "write_file",
 			Args: map[string]any{"file_path": DemoWriteFile, "content": "hello from the fake\n"}}}},
 		{Name: "slow", Match: UserSays(DemoSlow), Reply: Thinking(5*time.Second, SlowText(strings.Repeat("slow stream chunk. ", 30)+Sentinel("slow-ok"), 8, 400*time.Millisecond))},
-		{Name: "long", Match: UserSays(DemoLong), Reply: Text("# Long answer\n\n" + long + "\n" + Sentinel("long-ok"))},
+		{Name: "long", Match: UserSays(DemoLong), Reply: Text("# Long answer\n\n" + long.String() + "\n" + Sentinel("long-ok"))},
+		{Name: "loop", Match: UserSays(DemoLoop), Reply: Text(strings.Repeat("- a line that repeats and repeats\n", 40))},
 		{Name: "markdown", Match: UserSays(DemoMarkdown), Reply: Text("## Heading\n\n1. first item\n2. second item\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```go\nfmt.Println(\"hi\")\n```\n\n" + Sentinel("md-ok"))},
 		{Name: "429", Match: UserSays(Demo429), Reply: HTTPError(429, 20*time.Second)},
 		{Name: "401", Match: UserSays(Demo401), Reply: HTTPError(401, 0)},

@@ -295,13 +295,12 @@ func TestOtherPaths(t *testing.T) {
 func TestSettingsWrite(t *testing.T) {
 	home := t.TempDir()
 	work := filepath.Join(home, "work")
-	require.NoError(t, fakegemini.Settings{Workdir: work, MaxAttempts: 3, Model: "gemini-test"}.Write(home))
+	require.NoError(t, fakegemini.Settings{Workdir: work, Model: "gemini-test"}.Write(home))
 	var settings map[string]any
 	raw, err := os.ReadFile(filepath.Join(home, ".gemini", "settings.json"))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(raw, &settings))
 	require.Equal(t, "gemini-api-key", settings["security"].(map[string]any)["auth"].(map[string]any)["selectedType"])
-	require.Equal(t, float64(3), settings["general"].(map[string]any)["maxAttempts"])
 	require.Equal(t, "gemini-test", settings["model"].(map[string]any)["name"])
 	var trusted map[string]string
 	raw, err = os.ReadFile(filepath.Join(home, ".gemini", "trustedFolders.json"))

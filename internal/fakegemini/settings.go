@@ -27,11 +27,6 @@ type Settings struct {
 	Workdir string
 	// Model, when set, is model.name; "" leaves the CLI's default.
 	Model string
-	// MaxAttempts, when positive, is general.maxAttempts: how often the
-	// CLI sends a turn request that fails with a 429 or 5xx (backing off
-	// between attempts) before it shows the error; 0 leaves the CLI's
-	// default (10, which takes minutes against a failing server).
-	MaxAttempts int
 	// Extra is merged into settings.json last (top-level keys replace
 	// the defaults'), for a capture that needs another setting.
 	Extra map[string]any
@@ -50,9 +45,6 @@ func (c Settings) Map() map[string]any {
 		},
 		"privacy":   map[string]any{"usageStatisticsEnabled": false},
 		"telemetry": map[string]any{"enabled": false},
-	}
-	if c.MaxAttempts > 0 {
-		m["general"].(map[string]any)["maxAttempts"] = c.MaxAttempts
 	}
 	if c.Model != "" {
 		m["model"] = map[string]any{"name": c.Model}

@@ -36,7 +36,6 @@ func run() error {
 	home := flag.String("home", "", "write .gemini/settings.json for the fake into this HOME")
 	workdir := flag.String("workdir", "", "directory to mark trusted in the written trustedFolders.json")
 	requests := flag.String("requests", "", "append every request as a JSON line to this file")
-	attempts := flag.Int("max-attempts", 0, "general.maxAttempts for the written settings (0: the CLI's default, 10)")
 	flag.Parse()
 
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -46,7 +45,7 @@ func run() error {
 	}
 	defer srv.Close()
 	if *home != "" {
-		if err := (fakegemini.Settings{Workdir: *workdir, MaxAttempts: *attempts}).Write(*home); err != nil {
+		if err := (fakegemini.Settings{Workdir: *workdir}).Write(*home); err != nil {
 			return err
 		}
 	}
