@@ -957,7 +957,8 @@ function M.project(ctx)
   local tips = false
   for i = 1, last do
     local line = lines[i]
-    local drop = is_logo(line) or line:match("^%s*[\226][\150][\128-\159]+%s+Gemini CLI v") or line:match("^%s*[\226][\150][\128-\159]+%s+Authenticated with")
+    local beside = trim((line:gsub("\226\150[\128-\159]", "")))
+    local drop = is_logo(line) or (beside ~= line and starts(beside, { "Gemini CLI v", "Authenticated with" }))
     if line == "Tips for getting started:" then
       tips = true
     elseif tips and (blank(line) or not line:match("^%d%. ")) then
@@ -1036,7 +1037,7 @@ local function expect_submitted(prompt)
   if first ~= "" then
     branches[#branches + 1] = matcher.all({
       matcher.contains_text(" > " .. first),
-      matcher.contains_text(" >" .. PLACEHOLDER),
+      matcher.contains_text(" > " .. PLACEHOLDER),
     })
   end
   return { matcher = matcher.any(branches) }
@@ -1252,7 +1253,7 @@ end
 
 -- The idle live area: an empty composer (the placeholder), the footer
 -- under it, no spinner row above the rule.
-local IDLE = "(?m)^ >" .. PLACEHOLDER .. "\\s*\\n(?:.*\\n){0,4}.*\\z"
+local IDLE = "(?m)^ > " .. PLACEHOLDER .. "\\s*\\n(?:.*\\n){0,4}.*\\z"
 
 local function stable_ms(params, default)
   local v = tonumber(params.stable_ms) or tonumber(params.completed_turn_stable_ms) or default
