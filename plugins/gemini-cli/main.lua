@@ -80,7 +80,7 @@ local STATES = {
   { name = "waiting_for_permission", description = "A tool's confirmation dialog (\"? Shell printf ...\" in a box at the bottom, \"Allow execution of ...?\"): metadata.permission {tool, command, question, options}." },
   { name = "waiting_for_user_input", description = "Another dialog at the bottom that asks: the loop-detection question (menu loop_detection), the /model dialog (menu model), or a box with options the plugin does not know by name (menu unknown)." },
   { name = "local_ui_screen", description = "A local panel above the composer that the next key dismisses: the shortcuts help (?)." },
-  { name = "garbled", description = "Another process's output drawn over the live area: the debug lines and error dumps the CLI's previous instance prints as it exits after the trust restart ([DEBUG] ..., [SessionSummary] ..., \"    at ...\"). The CLI does not redraw them away by itself; not ready, and send_prompt first redraws the screen (Ctrl+L) before it types." },
+  { name = "garbled", description = "Debug output drawn over the live area: lines the CLI prints while it starts, before its console is the UI's ([DEBUG] [IDEConnectionUtils] ..., [SessionSummary] ..., a node error dump), seen after the trust restart. The CLI does not redraw them away by itself; not ready, and send_prompt first redraws the screen (Ctrl+L) before it types." },
   { name = "unrecognized", description = "A composer screen with a part no rule recognises (a status, mode or footer row, or a row between the history and the composer): not ready, not submit-ready; anomaly unrecognized_screen names the row. With a busy sign in it the state is thinking instead." },
   { name = "ready", description = "The composer takes a prompt: empty, holding a draft (metadata.composer), showing the slash-command list (ui_context slash_command); also after a cancelled turn." },
   { name = "thinking", description = "A turn runs: the spinner row (\"... (esc to cancel, Ns)\"), the terminal title \"Working…\", or the prompt echoed with nothing after it yet. API retries run silently under the spinner." },
@@ -274,6 +274,10 @@ end
 -- The history above the live area.
 
 local BOX_HEADS = { BOX_TOP, " " .. BOX_TOP }
+-- The notice of a prompt sent before the CLI is ready.
+local QUEUED = { "Prompts will be queued", "prompts will be queued" }
+-- Notices that end a turn the user or the CLI stopped.
+local INTERRUPTS = { "Request cancelled", "request has been halted" }
 
 -- Item heads: rows that start an item of the history.
 local function item_kind(line)
@@ -346,6 +350,11 @@ local function turn_analysis(lines, last)
     turn.state = "completed"
     turn.scrolled = true
   end
+  if last_kind == "info" and has((table.concat(lines, " ", info_row, last):gsub("%s+", " ")), QUEUED) then
+    -- A prompt sent while the CLI was still initializing: it is queued and
+    -- goes out by itself once the CLI is ready.
+    turn.state = "queued"
+  end
   turn.last_kind = last_kind
   turn.answer_row = answer_row
   if prompt_row and turn.state ~= "command" then
@@ -359,7 +368,7 @@ local function turn_analysis(lines, last)
         msg[#msg + 1] = trim(lines[j])
       end
       turn.error = trim(table.concat(msg, " "))
-    elseif last_kind == "info" and has(lines[info_row], "Request cancelled") then
+    elseif last_kind == "info" and has((table.concat(lines, " ", info_row, last):gsub("%s+", " ")), INTERRUPTS) then
       turn.state = "interrupted"
     elseif answer_row then
       turn.state = "completed"
@@ -694,9 +703,50 @@ local function detect_menu(view)
     { options = opts, selected = selected, menu = menu, heading = heading })
 end
 
+-- Debug output over the screen: lines the CLI prints while it starts,
+-- before its console is the UI's (after the trust restart: "[DEBUG]
+-- [IDEConnectionUtils] Failed to read IDE connection directory ...", a
+-- node error dump, "[SessionSummary] No previous session needs summary
+-- generation"). No rule of the CLI's own UI draws these shapes.
+local STRAY = { "^%[DEBUG%] ", "^%[%u%a+%] ", "^at [%w%.<>_]+ %(.*:%d+:%d+%)$", "^at async ", "^at .*:%d+:%d+$",
+  "^errno: %-?%d+,?$", "^code: '%u+',?$", "^syscall: '%a+',?$", "^path: '.*',?$", "^chunk%-%w+%.js:%d+" }
+
+local function stray(line)
+  local t = trim(line)
+  local rest = prompt_rest(line)
+  if rest then
+    t = trim(rest)
+  end
+  for _, p in ipairs(STRAY) do
+    if t:match(p) then
+      return true
+    end
+  end
+  return false
+end
+
+local RESTART_NOTICE = "Gemini CLI is restarting to apply the trust changes..."
+
+-- The restart notice ends the screen, or only the new instance's own
+-- start-up output (stray lines, see STRAY) follows it: the new UI is not
+-- drawn yet, and the terminal is not even in raw mode (keys sent now are
+-- echoed and lost).
 local function detect_restart(view)
   local lines = view.lines
-  if view.last == 0 or trim(lines[view.last]) ~= "Gemini CLI is restarting to apply the trust changes..." then
+  if view.last == 0 or view.live then
+    return nil
+  end
+  local notice = nil
+  for i = view.last, math.max(1, view.last - 8), -1 do
+    if trim(lines[i]) == RESTART_NOTICE then
+      notice = i
+      break
+    end
+    if not (blank(lines[i]) or stray(lines[i])) then
+      return nil
+    end
+  end
+  if not notice then
     return nil
   end
   return result(view, "restarting", 0.95, "restart notice: Gemini CLI is restarting to apply the trust changes...",
@@ -802,6 +852,8 @@ local function detect_composer(view, ctx)
     signal, rule = "spinner: " .. live.spinner, "gemini.spinner"
   elseif working_title then
     signal, rule = "title: " .. trim(view.title), "gemini.title_working"
+  elseif turn.state == "queued" then
+    signal, rule = "prompt queued: the CLI is still initializing", "gemini.prompt_queued"
   elseif turn.state == "running" or turn.state == "tool" then
     -- The prompt is echoed and nothing (or only a tool's box) follows it
     -- yet: the turn has started and not ended.
@@ -834,28 +886,10 @@ local function detect_composer(view, ctx)
   return named(result(view, "ready", 0.9, "composer idle: Type your message or @path/to/file", idle, metadata), ctx, "gemini.composer_idle")
 end
 
--- Output of another process over the live area: what the CLI's previous
--- instance prints on its way out after the trust restart (its console is
--- no longer the UI's by then): debug lines with a [Tag] and node's error
--- dumps. No rule of the CLI's own UI draws these shapes.
-local STRAY = { "^%[DEBUG%] ", "^%[%u%a+%] ", "^at [%w%.<>_]+ %(.*:%d+:%d+%)$", "^at async ", "^at .*:%d+:%d+$",
-  "^errno: %-?%d+,?$", "^code: '%u+',?$", "^syscall: '%a+',?$", "^path: '.*',?$", "^chunk%-%w+%.js:%d+" }
-
-local function stray(line)
-  local t = trim(line)
-  local rest = prompt_rest(line)
-  if rest then
-    t = trim(rest)
-  end
-  for _, p in ipairs(STRAY) do
-    if t:match(p) then
-      return true
-    end
-  end
-  return false
-end
-
 local function detect_garbled(view)
+  if not view.live then
+    return nil
+  end
   local rows = {}
   for i = math.max(1, view.last - 14), view.last do
     if stray(view.lines[i]) then
@@ -1029,11 +1063,14 @@ local LEAVE = { leave = true }
 local CHANGED = { changed = true }
 local BUSY_ROW = "esc to cancel, "
 
--- expect_submitted: a turn is running (the spinner row), or the prompt's
--- first line is echoed in the history above an empty composer.
+-- expect_submitted: a turn is running (the spinner row), the prompt's
+-- first line is echoed in the history above an empty composer, or the CLI
+-- queued it ("Initializing... Prompts will be queued.": sent while the CLI
+-- was still starting; it goes out by itself, and the state is thinking
+-- until it has).
 local function expect_submitted(prompt)
   local first = first_line(prompt, 40)
-  local branches = { matcher.contains_text(BUSY_ROW) }
+  local branches = { matcher.contains_text(BUSY_ROW), matcher.contains_text("rompts will be queued") }
   if first ~= "" then
     branches[#branches + 1] = matcher.all({
       matcher.contains_text(" > " .. first),

@@ -44,6 +44,18 @@ func geminiClassify(tb testing.TB, ext ptywright.Extension, text string, cols in
 	return st
 }
 
+// rl0 is the 1-based row of fixture name that starts with prefix.
+func rl0(t *testing.T, name, prefix string) int {
+	t.Helper()
+	for i, l := range strings.Split(geminiFixtureText(t, name), "\n") {
+		if strings.HasPrefix(l, prefix) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s has no row starting %q", name, prefix)
+	return 0
+}
+
 // geminiReplaceRows replaces rows (1-based) of a capture.
 func geminiReplaceRows(text string, rows map[int]string) string {
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
@@ -91,11 +103,23 @@ func TestGeminiClassifyBeyondFixtures(t *testing.T) {
 		composer + 1: " or directory, scandir '/tmp/gemini/ide'",
 		composer + 2: "    at async Object.readdir (node:internal/fs/promises:950:18)              /model",
 	})
+	// The new instance's start-up output under the restart notice, before
+	// its UI (the terminal not yet in raw mode).
+	restarting := strings.TrimRight(geminiFixtureText(t, "trust_restarting_24x80"), "\n") +
+		"\n[SessionSummary] No previous session needs summary generation\n"
+	// A prompt sent while the CLI initializes is queued, not lost: the
+	// turn is under way.
+	queued := geminiReplaceRows(geminiFixtureText(t, "ready_24x80"), map[int]string{
+		rl0(t, "ready_24x80", "⚠  Warning: True color"):     "ℹ Initializing... Prompts will be queued.",
+		rl0(t, "ready_24x80", "⚠  Warning: True color") + 1: "",
+	})
 	tests := []struct {
 		name, text, title, lastIntent string
 		state                         string
 		business                      contract.BusinessState
 	}{
+		{"a prompt queued while the CLI initializes", queued, "", "prompt_submitted", "thinking", contract.BusinessWorking},
+		{"start-up output under the restart notice", restarting, "", "", "restarting", contract.BusinessWorking},
 		{"a prompt with nothing after it is a running turn", echoed, "", "prompt_submitted", "thinking", contract.BusinessWorking},
 		{"the title says working", completed, "✦  Working… (work)", "", "thinking", contract.BusinessWorking},
 		{"cancelling", geminiFixtureText(t, "thinking_24x80"), "", "cancelling", "cancelling", contract.BusinessWorking},
