@@ -63,7 +63,7 @@ func startGemini(t *testing.T, srv *fakegemini.Server, trusted bool) geminiRun {
 			env[name] = ""
 		}
 	}
-	s, err := ptywright.Start(ptywright.Options{Program: bin, Args: target.Args, Dir: work, Env: env, Size: ptywright.Size{Rows: 30, Cols: 100}})
+	s, err := ptywright.Start(ptywright.Options{Program: bin, Args: target.Args, Dir: work, Env: env, Size: ptywright.Size{Rows: 40, Cols: 120}})
 	if err != nil {
 		_ = ext.Close()
 	}

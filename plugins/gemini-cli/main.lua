@@ -94,7 +94,7 @@ local STATES = {
 -- showed (it scrolls away), the parser override, and the last
 -- classification, which the intents consult.
 local memo = { version = nil, override = nil, state = nil, options = nil, selected = nil, menu = nil,
-  composer_empty = nil, composer_text = nil }
+  composer_empty = nil, composer_text = nil, restart_pending = false }
 
 -- Reading rows.
 
@@ -274,6 +274,8 @@ end
 -- The history above the live area.
 
 local BOX_HEADS = { BOX_TOP, " " .. BOX_TOP }
+-- The head of the prompt queue above the status row.
+local QUEUE_HEAD = "Queued (press \226\134\145 to edit):"
 -- The notice of a prompt sent before the CLI is ready.
 local QUEUED = { "Prompts will be queued", "prompts will be queued" }
 -- Notices that end a turn the user or the CLI stopped.
@@ -801,6 +803,21 @@ local function detect_composer(view, ctx)
     return nil
   end
   local lines = view.lines
+  if memo.restart_pending then
+    -- The folder was trusted: the CLI restarts. Its old instance may draw
+    -- its composer once more before it prints the restart notice and
+    -- exits; only a composer under the notice (the new instance's), or
+    -- one with the trust dialog gone from the screen, takes keys.
+    local notice = find_line(lines, RESTART_NOTICE, 1, live.rule)
+    if notice then
+      memo.restart_pending = false
+    elseif find_line(lines, "Do you trust the files in this folder?", 1, live.rule) then
+      return named(result(view, "restarting", 0.8, "trust answered: the CLI restarts (no restart notice yet)",
+        { business_state = "working", input_mode = "closed", ui_context = "restarting" }, {}), ctx, "gemini.restart_pending")
+    else
+      memo.restart_pending = false
+    end
+  end
   local metadata = { composer = { text = live.text, empty = live.empty }, status = live.status, mode = live.mode }
   local ui = "normal_prompt"
   if not live.empty and starts(live.text, "/") and (live.suggestions or live.text:match("^/[%w%-_]*$")) then
@@ -809,6 +826,25 @@ local function detect_composer(view, ctx)
   end
   local anomalies = {}
   local top = (live.armed_row or live.status_row or live.rule) - 1
+  -- Prompts sent while the CLI initializes or works wait in a queue drawn
+  -- above the status row: "  Queued (press ↑ to edit):", then each
+  -- prompt indented four.
+  local queued = nil
+  do
+    local k = top
+    while k >= 1 and blank(lines[k]) do
+      k = k - 1
+    end
+    local items = {}
+    while k >= 1 and starts(lines[k], "    ") and not blank(lines[k]) do
+      table.insert(items, 1, trim(lines[k]))
+      k = k - 1
+    end
+    if k >= 1 and #items > 0 and starts(trim(lines[k]), QUEUE_HEAD) then
+      queued = items
+      top = k - 1
+    end
+  end
   local panel = shortcuts_panel(lines, top)
   if panel then
     return named(result(view, "local_ui_screen", 0.9, "shortcuts panel above the composer",
@@ -827,6 +863,9 @@ local function detect_composer(view, ctx)
   end
   if live.exit_armed then
     metadata.exit_armed = live.exit_armed
+  end
+  if queued then
+    metadata.queued = queued
   end
 
   local unknown = live.unknown
@@ -852,6 +891,8 @@ local function detect_composer(view, ctx)
     signal, rule = "spinner: " .. live.spinner, "gemini.spinner"
   elseif working_title then
     signal, rule = "title: " .. trim(view.title), "gemini.title_working"
+  elseif queued then
+    signal, rule = "queued prompt: " .. queued[1]:sub(1, 60), "gemini.queued"
   elseif turn.state == "queued" then
     signal, rule = "prompt queued: the CLI is still initializing", "gemini.prompt_queued"
   elseif turn.state == "running" or turn.state == "tool" then
@@ -1065,12 +1106,13 @@ local BUSY_ROW = "esc to cancel, "
 
 -- expect_submitted: a turn is running (the spinner row), the prompt's
 -- first line is echoed in the history above an empty composer, or the CLI
--- queued it ("Initializing... Prompts will be queued.": sent while the CLI
--- was still starting; it goes out by itself, and the state is thinking
--- until it has).
+-- queued it ("Queued (press ↑ to edit):" above the status row, or
+-- "Initializing... Prompts will be queued."): sent while the CLI was
+-- still starting, it goes out by itself, and the state is thinking until
+-- it has.
 local function expect_submitted(prompt)
   local first = first_line(prompt, 40)
-  local branches = { matcher.contains_text(BUSY_ROW), matcher.contains_text("rompts will be queued") }
+  local branches = { matcher.contains_text(BUSY_ROW), matcher.contains_text("rompts will be queued"), matcher.contains_text(QUEUE_HEAD) }
   if first ~= "" then
     branches[#branches + 1] = matcher.all({
       matcher.contains_text(" > " .. first),
@@ -1218,6 +1260,14 @@ function M.choose_option(params)
   if not ok then
     ptywright.invalid_params("choose_option: no option " .. index .. " on screen")
   end
+  if memo.state == "waiting_for_trust" then
+    -- Trusting (this folder or its parent) restarts the CLI.
+    for _, o in ipairs(opts) do
+      if o.index == index and starts(o.label, "Trust ") then
+        memo.restart_pending = true
+      end
+    end
+  end
   return pick(index)
 end
 
@@ -1225,6 +1275,7 @@ end
 function M.approve_trust(_params)
   require_state("approve_trust", { "waiting_for_trust" })
   local p = pick(option_index("Trust folder") or 1)
+  memo.restart_pending = true
   if p.actions[1].type == "key" and p.actions[1].value == "enter" then
     -- A second Enter is harmless here: lost during the restart, or an
     -- Enter on the new, empty composer, which does nothing.

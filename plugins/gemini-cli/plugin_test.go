@@ -113,11 +113,18 @@ func TestGeminiClassifyBeyondFixtures(t *testing.T) {
 		rl0(t, "ready_24x80", "⚠  Warning: True color"):     "ℹ Initializing... Prompts will be queued.",
 		rl0(t, "ready_24x80", "⚠  Warning: True color") + 1: "",
 	})
+	// The prompt queue above the status row.
+	inQueue := geminiReplaceRows(geminiFixtureText(t, "ready_after_trust_24x80"), map[int]string{
+		rl0(t, "ready_after_trust_24x80", "   color enabled") + 1: "",
+		rl0(t, "ready_after_trust_24x80", "   color enabled") + 2: "  Queued (press ↑ to edit):",
+		rl0(t, "ready_after_trust_24x80", "   color enabled") + 3: "    What is the ANSWER?",
+	})
 	tests := []struct {
 		name, text, title, lastIntent string
 		state                         string
 		business                      contract.BusinessState
 	}{
+		{"a queued prompt", inQueue, "", "prompt_submitted", "thinking", contract.BusinessWorking},
 		{"a prompt queued while the CLI initializes", queued, "", "prompt_submitted", "thinking", contract.BusinessWorking},
 		{"start-up output under the restart notice", restarting, "", "", "restarting", contract.BusinessWorking},
 		{"a prompt with nothing after it is a running turn", echoed, "", "prompt_submitted", "thinking", contract.BusinessWorking},
