@@ -68,6 +68,11 @@ type ClassifyContext struct {
 	Title *string `json:"title,omitempty"`
 	// StableMs is how long the screen has been unchanged.
 	StableMs *int64 `json:"stable_ms,omitempty"`
+	// BracketedPaste is whether the program has bracketed paste mode on
+	// (DECSET 2004). Programs that turn it on where they start reading
+	// keys (the Gemini CLI does, beside raw mode) show by it whether keys
+	// sent now are read; nil when the host has no live terminal to ask.
+	BracketedPaste *bool `json:"bracketed_paste,omitempty"`
 	// CompletedTurnStableMs is the host's settle threshold for a turn.
 	CompletedTurnStableMs *int64 `json:"completed_turn_stable_ms,omitempty"`
 	// Explain is set when the host asks for an Explanation of this
@@ -524,6 +529,7 @@ func newClassifyContext(snap ScreenSnapshot, tail string, stableMs int64, lastIn
 		Title:                 title,
 		StableMs:              &stableMs,
 		CompletedTurnStableMs: &completedTurnStableMs,
+		BracketedPaste:        &snap.BracketedPaste,
 	}
 }
 
