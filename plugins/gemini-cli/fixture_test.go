@@ -66,7 +66,8 @@ func geminiFixtureContext(text string, cols int, exp geminiExpected) ptywright.C
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	plain := strings.TrimRight(strings.Join(lines, "\n"), "\n")
-	snap := ptywright.ScreenSnapshot{PlainText: plain, Size: ptywright.Size{Rows: len(lines), Cols: cols}, Sequence: 1}
+	// The captures are of a running CLI, which has bracketed paste on.
+	snap := ptywright.ScreenSnapshot{PlainText: plain, Size: ptywright.Size{Rows: len(lines), Cols: cols}, Sequence: 1, BracketedPaste: true}
 	if exp.GivenTitle != nil {
 		snap.Title = *exp.GivenTitle
 	}

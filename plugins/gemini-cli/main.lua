@@ -74,7 +74,7 @@ local PLACEHOLDER = "  Type your message or @path/to/file"
 
 -- The states classify reports, in describe() order.
 local STATES = {
-  { name = "starting", description = "The CLI is not taking prompts yet: a blank screen, or output without the composer (the logo before the first full frame)." },
+  { name = "starting", description = "The CLI is not taking keys yet: a blank screen, output without the composer, or a screen that looks ready (metadata.pending_state) while the CLI has not turned bracketed paste on, which it does where it starts reading keys." },
   { name = "waiting_for_trust", description = "The folder-trust dialog (\"Do you trust the files in this folder?\"): metadata.options, metadata.selected, metadata.trust.folder." },
   { name = "restarting", description = "\"Gemini CLI is restarting to apply the trust changes...\" after the trust answer: the CLI exits and starts again; keys sent now are lost, so intents that type wait for the new composer." },
   { name = "waiting_for_permission", description = "A tool's confirmation dialog (\"? Shell printf ...\" in a box at the bottom, \"Allow execution of ...?\"): metadata.permission {tool, command, question, options}." },
@@ -728,6 +728,7 @@ local function stray(line)
 end
 
 local RESTART_NOTICE = "Gemini CLI is restarting to apply the trust changes..."
+local RESTART_GIVE_UP_MS = 5000
 
 -- The restart notice ends the screen, or only the new instance's own
 -- start-up output (stray lines, see STRAY) follows it: the new UI is not
@@ -804,18 +805,16 @@ local function detect_composer(view, ctx)
   end
   local lines = view.lines
   if memo.restart_pending then
-    -- The folder was trusted: the CLI restarts. Its old instance may draw
-    -- its composer once more before it prints the restart notice and
-    -- exits; only a composer under the notice (the new instance's), or
-    -- one with the trust dialog gone from the screen, takes keys.
-    local notice = find_line(lines, RESTART_NOTICE, 1, live.rule)
-    if notice then
+    -- The folder was trusted: the CLI restarts. Its old instance draws its
+    -- composer once more, in place of the dialog, before it prints the
+    -- restart notice and exits; only a composer under the notice (the new
+    -- instance's) takes keys. Should no notice come (a CLI that does not
+    -- restart), a composer still for RESTART_GIVE_UP_MS is taken as it is.
+    if find_line(lines, RESTART_NOTICE, 1, live.rule) or (tonumber(ctx.stable_ms) or 0) >= RESTART_GIVE_UP_MS then
       memo.restart_pending = false
-    elseif find_line(lines, "Do you trust the files in this folder?", 1, live.rule) then
+    else
       return named(result(view, "restarting", 0.8, "trust answered: the CLI restarts (no restart notice yet)",
         { business_state = "working", input_mode = "closed", ui_context = "restarting" }, {}), ctx, "gemini.restart_pending")
-    else
-      memo.restart_pending = false
     end
   end
   local metadata = { composer = { text = live.text, empty = live.empty }, status = live.status, mode = live.mode }
@@ -948,6 +947,11 @@ local function detect_garbled(view)
     { business_state = "unknown", input_mode = "freeform", ui_context = "unknown", anomalies = anomalies }, { stray = rows })
 end
 
+-- The states whose screen takes keys: read as starting while the CLI's
+-- key handling is not installed yet (ctx.bracketed_paste false).
+local KEYED = { ready = true, completed_turn = true, error = true, unrecognized = true, garbled = true,
+  waiting_for_trust = true, waiting_for_permission = true, waiting_for_user_input = true, local_ui_screen = true }
+
 -- Each detector is a rule with a stable id, reported as the result's rule
 -- (adapter.explain names it; the fixtures' expected files check it). The
 -- dialog rules read a box at the live edge only, which exists only when no
@@ -979,6 +983,18 @@ function M.classify(ctx)
   for _, d in ipairs(DETECTORS) do
     local r = d[2](view, ctx)
     if r then
+      if ctx.bracketed_paste == false and KEYED[r.state] then
+        -- The CLI turns bracketed paste on where it starts reading keys
+        -- (beside raw mode): before that, at start-up and after the trust
+        -- restart, a screen that looks ready drops or echoes what is sent.
+        local pending, rule = r.state, r.rule
+        r = result(view, "starting", 0.8, "the CLI is not reading keys yet (bracketed paste off): " .. r.evidence,
+          { business_state = "working", input_mode = "closed", ui_context = "startup" }, { pending_state = pending })
+        if considered then
+          considered[#considered + 1] = { rule = rule or d[1], reason = "the screen is " .. pending .. " but keys are not read yet" }
+          r.rule = "gemini.keys_not_read"
+        end
+      end
       if considered then
         r.rule = r.rule or d[1]
         r.considered = considered
@@ -1415,7 +1431,7 @@ function M.describe()
       { name = "wait_ready_matcher", description = "The idle composer with no spinner row, still for stable_ms (default 500).", params_schema = STABLE_SCHEMA },
     },
     states = STATES,
-    ui_contexts = { "normal_prompt", "slash_command", "selection_menu", "approval_prompt", "trust_prompt", "restarting", "shortcuts_overlay", "exited", "unknown" },
+    ui_contexts = { "normal_prompt", "slash_command", "selection_menu", "approval_prompt", "trust_prompt", "restarting", "startup", "shortcuts_overlay", "exited", "unknown" },
     parser = { provider_id = PROVIDER_ID, parser_preset_id = PRESET_ID, parser_preset_version = PRESET_VERSION,
       output_format = OUTPUT_FORMAT, version_floor = VERSION_FLOOR, projector_id = PROJECTOR_ID,
       anomalies = { "unknown_version_floor_used", "baseline_invalidated", "preset_override_used", "unrecognized_screen", "error_banner" } },

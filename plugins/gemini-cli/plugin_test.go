@@ -142,6 +142,25 @@ func TestGeminiClassifyBeyondFixtures(t *testing.T) {
 	}
 }
 
+// TestGeminiKeysNotReadYet: a screen that looks ready while the CLI has
+// not turned bracketed paste on (it does where it starts reading keys) is
+// starting: keys sent then are lost.
+func TestGeminiKeysNotReadYet(t *testing.T) {
+	for _, name := range []string{"first_frame_24x80", "trust_24x80", "ready_after_trust_40x120"} {
+		text := geminiFixtureText(t, name)
+		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		snap := ptywright.ScreenSnapshot{PlainText: strings.Join(lines, "\n"), Size: ptywright.Size{Rows: len(lines), Cols: geminiFixtureCols(t, name)}, Sequence: 1}
+		ext := geminiExtension(t)
+		st, x, err := ext.(ptywright.Explainer).ClassifyExplained(context.Background(), ptywright.NewClassifyContext(snap, "", 1000, nil))
+		require.NoError(t, err)
+		require.Equal(t, "starting", st.State, "%s: %s", name, st.Evidence)
+		require.Equal(t, "gemini.keys_not_read", x.Rule)
+		require.False(t, st.Assessment.SubmitReady())
+		require.NotEqual(t, contract.BusinessAwaitingOperator, st.Assessment.BusinessState)
+		require.NotEmpty(t, st.Metadata["pending_state"])
+	}
+}
+
 // TestGeminiVersionFromTheBanner: the banner's version is detected and
 // remembered after it scrolls away; parser_override pins another.
 func TestGeminiVersionFromTheBanner(t *testing.T) {
