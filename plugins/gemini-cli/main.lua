@@ -804,19 +804,6 @@ local function detect_composer(view, ctx)
     return nil
   end
   local lines = view.lines
-  if memo.restart_pending then
-    -- The folder was trusted: the CLI restarts. Its old instance draws its
-    -- composer once more, in place of the dialog, before it prints the
-    -- restart notice and exits; only a composer under the notice (the new
-    -- instance's) takes keys. Should no notice come (a CLI that does not
-    -- restart), a composer still for RESTART_GIVE_UP_MS is taken as it is.
-    if find_line(lines, RESTART_NOTICE, 1, live.rule) or (tonumber(ctx.stable_ms) or 0) >= RESTART_GIVE_UP_MS then
-      memo.restart_pending = false
-    else
-      return named(result(view, "restarting", 0.8, "trust answered: the CLI restarts (no restart notice yet)",
-        { business_state = "working", input_mode = "closed", ui_context = "restarting" }, {}), ctx, "gemini.restart_pending")
-    end
-  end
   local metadata = { composer = { text = live.text, empty = live.empty }, status = live.status, mode = live.mode }
   local ui = "normal_prompt"
   if not live.empty and starts(live.text, "/") and (live.suggestions or live.text:match("^/[%w%-_]*$")) then
@@ -926,6 +913,24 @@ local function detect_composer(view, ctx)
   return named(result(view, "ready", 0.9, "composer idle: Type your message or @path/to/file", idle, metadata), ctx, "gemini.composer_idle")
 end
 
+-- After the trust answer the CLI restarts. Its old instance draws its
+-- composer once more, in place of the dialog, before it prints the restart
+-- notice, turns bracketed paste off and exits; only the new instance's
+-- composer takes keys: one under the notice, or any after bracketed paste
+-- went off (see classify). Should no restart come (a CLI that does not
+-- restart), a composer still for RESTART_GIVE_UP_MS is taken as it is.
+local function detect_restart_pending(view, ctx)
+  if not (memo.restart_pending and view.live) then
+    return nil
+  end
+  if find_line(view.lines, RESTART_NOTICE, 1, view.live.rule) or (tonumber(ctx.stable_ms) or 0) >= RESTART_GIVE_UP_MS then
+    memo.restart_pending = false
+    return nil
+  end
+  return result(view, "restarting", 0.8, "trust answered: the CLI restarts (no restart notice yet)",
+    { business_state = "working", input_mode = "closed", ui_context = "restarting" }, {})
+end
+
 local function detect_garbled(view)
   if not view.live then
     return nil
@@ -962,6 +967,7 @@ local DETECTORS = {
   { "gemini.trust", detect_trust },
   { "gemini.permission", detect_permission },
   { "gemini.menu", detect_menu },
+  { "gemini.restart_pending", detect_restart_pending },
   { "gemini.garbled", detect_garbled },
   { "gemini.composer", detect_composer },
 }
@@ -974,6 +980,11 @@ function M.classify(ctx)
     view.version = screen:match("Gemini CLI v(%d+%.%d+%.%d+[%w%.%-]*)")
   end
   local considered = ctx.explain and {} or nil
+  if ctx.bracketed_paste == false then
+    -- The old instance turned bracketed paste off on its way out: the next
+    -- composer with it on is the new instance's.
+    memo.restart_pending = false
+  end
   local rule, c = find_live(lines, view.last)
   if rule then
     view.live = parse_live(lines, view.last, rule, c)

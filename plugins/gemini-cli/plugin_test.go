@@ -161,6 +161,28 @@ func TestGeminiKeysNotReadYet(t *testing.T) {
 	}
 }
 
+// TestGeminiRestartAfterTrust: after approve_trust, a composer without the
+// restart notice above it is the old instance's last frame (restarting);
+// once bracketed paste went off (the old instance's exit), the next
+// composer is the new instance's.
+func TestGeminiRestartAfterTrust(t *testing.T) {
+	ext := geminiExtension(t)
+	geminiClassify(t, ext, geminiFixtureText(t, "trust_24x80"), 80, "", "")
+	_, err := ext.Plan(context.Background(), "approve_trust", nil)
+	require.NoError(t, err)
+	st := geminiClassify(t, ext, geminiFixtureText(t, "ready_24x80"), 80, "", "")
+	require.Equal(t, "restarting", st.State, st.Evidence)
+	require.False(t, st.Assessment.SubmitReady())
+
+	lines := strings.Split(strings.TrimSuffix(geminiFixtureText(t, "trust_restarting_24x80"), "\n"), "\n")
+	off := ptywright.ScreenSnapshot{PlainText: strings.Join(lines, "\n"), Size: ptywright.Size{Rows: len(lines), Cols: 80}, Sequence: 2}
+	st, err = ext.Classify(context.Background(), ptywright.NewClassifyContext(off, "", 0, nil))
+	require.NoError(t, err)
+	require.Equal(t, "restarting", st.State)
+	st = geminiClassify(t, ext, geminiFixtureText(t, "ready_24x80"), 80, "", "")
+	require.Equal(t, "ready", st.State, "the new instance's composer: %s", st.Evidence)
+}
+
 // TestGeminiVersionFromTheBanner: the banner's version is detected and
 // remembered after it scrolls away; parser_override pins another.
 func TestGeminiVersionFromTheBanner(t *testing.T) {
