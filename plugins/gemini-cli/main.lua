@@ -116,6 +116,28 @@ local function prompt_rest(line)
   return after(line, " > ")
 end
 
+-- Debug output over the screen: lines the CLI prints while it starts,
+-- before its console is the UI's (after the trust restart: "[DEBUG]
+-- [IDEConnectionUtils] Failed to read IDE connection directory ...", a
+-- node error dump, "[SessionSummary] No previous session needs summary
+-- generation"). No rule of the CLI's own UI draws these shapes.
+local STRAY = { "^%[DEBUG%] ", "^%[%u%a+%] ", "^at [%w%.<>_]+ %(.*:%d+:%d+%)$", "^at async ", "^at .*:%d+:%d+$",
+  "^errno: %-?%d+,?$", "^code: '%u+',?$", "^syscall: '%a+',?$", "^path: '.*',?$", "^chunk%-%w+%.js:%d+" }
+
+local function stray(line)
+  local t = trim(line)
+  local rest = prompt_rest(line)
+  if rest then
+    t = trim(rest)
+  end
+  for _, p in ipairs(STRAY) do
+    if t:match(p) then
+      return true
+    end
+  end
+  return false
+end
+
 -- A Braille spinner frame (U+2800..U+28FF).
 local function braille(s)
   return s:match("^\226[\160-\163][\128-\191]") ~= nil
@@ -283,7 +305,7 @@ local INTERRUPTS = { "Request cancelled", "request has been halted" }
 
 -- Item heads: rows that start an item of the history.
 local function item_kind(line)
-  if prompt_rest(line) then
+  if prompt_rest(line) and not stray(line) then
     return "prompt"
   elseif starts(line, SPARKLE .. " ") then
     return "answer"
@@ -307,7 +329,8 @@ end
 local function turn_analysis(lines, last)
   local prompt_row = nil
   for i = last, 1, -1 do
-    if prompt_rest(lines[i]) then
+    -- Not the start-up output that once overwrote a composer row.
+    if prompt_rest(lines[i]) and not stray(lines[i]) then
       prompt_row = i
       break
     end
@@ -705,28 +728,6 @@ local function detect_menu(view)
     { options = opts, selected = selected, menu = menu, heading = heading })
 end
 
--- Debug output over the screen: lines the CLI prints while it starts,
--- before its console is the UI's (after the trust restart: "[DEBUG]
--- [IDEConnectionUtils] Failed to read IDE connection directory ...", a
--- node error dump, "[SessionSummary] No previous session needs summary
--- generation"). No rule of the CLI's own UI draws these shapes.
-local STRAY = { "^%[DEBUG%] ", "^%[%u%a+%] ", "^at [%w%.<>_]+ %(.*:%d+:%d+%)$", "^at async ", "^at .*:%d+:%d+$",
-  "^errno: %-?%d+,?$", "^code: '%u+',?$", "^syscall: '%a+',?$", "^path: '.*',?$", "^chunk%-%w+%.js:%d+" }
-
-local function stray(line)
-  local t = trim(line)
-  local rest = prompt_rest(line)
-  if rest then
-    t = trim(rest)
-  end
-  for _, p in ipairs(STRAY) do
-    if t:match(p) then
-      return true
-    end
-  end
-  return false
-end
-
 local RESTART_NOTICE = "Gemini CLI is restarting to apply the trust changes..."
 local RESTART_GIVE_UP_MS = 5000
 
@@ -936,7 +937,7 @@ local function detect_garbled(view)
     return nil
   end
   local rows = {}
-  for i = math.max(1, view.last - 14), view.last do
+  for i = math.max(1, view.live.rule - 1), view.last do
     if stray(view.lines[i]) then
       rows[#rows + 1] = { row = i, text = trim(view.lines[i]) }
     end
