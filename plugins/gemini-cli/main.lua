@@ -1132,6 +1132,11 @@ local LEAVE = { leave = true }
 local CHANGED = { changed = true }
 local BUSY_ROW = "esc to cancel, "
 
+-- The queued notice as the last item of the history: blank rows, at most
+-- the status row, then the rule (an older notice has more history under
+-- it).
+local QUEUED_LAST = "rompts will be queued\\.\\s*\\n(?:[^\\n]*\\n)?" .. RULE .. "{20,}"
+
 -- expect_submitted: a turn is running (the spinner row), the prompt's
 -- first line is echoed in the history above an empty composer, or the CLI
 -- queued it ("Queued (press ↑ to edit):" above the status row, or
@@ -1140,7 +1145,7 @@ local BUSY_ROW = "esc to cancel, "
 -- it has.
 local function expect_submitted(prompt)
   local first = first_line(prompt, 40)
-  local branches = { matcher.contains_text(BUSY_ROW), matcher.contains_text("rompts will be queued"), matcher.contains_text(QUEUE_HEAD) }
+  local branches = { matcher.contains_text(BUSY_ROW), matcher.screen_regex(QUEUED_LAST), matcher.contains_text(QUEUE_HEAD) }
   if first ~= "" then
     branches[#branches + 1] = matcher.all({
       matcher.contains_text(" > " .. first),
