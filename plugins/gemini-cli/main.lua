@@ -496,6 +496,11 @@ local INPUT_SETTLE_MS = {
 -- no prompt yet (just started, or restarted after the trust answer): it
 -- is still loading, and reads the paste and the Enters in one batch.
 local STARTUP_SETTLE_MS = 1000
+-- NOT_READING_SETTLE_MS holds keys on a screen that does not read them
+-- (the trust restart, a CLI that has not turned bracketed paste on):
+-- the host's hold looks again at each change and sends when the screen
+-- is one that reads them and has settled; this is longer than its limit.
+local NOT_READING_SETTLE_MS = 5000
 
 local AWAITING = "awaiting_operator"
 
@@ -533,6 +538,8 @@ local function result(view, state, confidence, evidence, a, metadata)
   local settle = INPUT_SETTLE_MS[state]
   if state == "ready" and metadata.turn and metadata.turn.state == "none" then
     settle = STARTUP_SETTLE_MS
+  elseif state == "restarting" then
+    settle = NOT_READING_SETTLE_MS
   end
   return { state = state, confidence = confidence, evidence = evidence, metadata = metadata, assessment = assessment,
     input_settle_ms = settle }
@@ -1002,6 +1009,9 @@ function M.classify(ctx)
         local pending, rule = r.state, r.rule
         r = result(view, "starting", 0.8, "the CLI is not reading keys yet (bracketed paste off): " .. r.evidence,
           { business_state = "working", input_mode = "closed", ui_context = "startup" }, { pending_state = pending })
+        -- Keys that reach this screen while the host holds them for another
+        -- are held on (up to the host's limit) rather than sent.
+        r.input_settle_ms = NOT_READING_SETTLE_MS
         if considered then
           considered[#considered + 1] = { rule = rule or d[1], reason = "the screen is " .. pending .. " but keys are not read yet" }
           r.rule = "gemini.keys_not_read"
@@ -1309,12 +1319,11 @@ function M.approve_trust(_params)
   require_state("approve_trust", { "waiting_for_trust" })
   local p = pick(option_index("Trust folder") or 1)
   memo.restart_pending = true
-  if p.actions[1].type == "key" and p.actions[1].value == "enter" then
-    -- A second Enter is harmless here: lost during the restart, or an
-    -- Enter on the new, empty composer, which does nothing.
-    p.retry = { action.key("enter") }
-  end
-  p.expect = { matcher = matcher.contains_text("restarting to apply the trust changes") }
+  -- No retry: the CLI relaunches 250 ms after the answer from a timer of
+  -- the dialog's, and a second key that reaches the dialog meanwhile
+  -- closes it, which cancels the restart (the CLI then goes on untrusted
+  -- until started again).
+  p.expect = { matcher = matcher.contains_text("restarting to apply the trust changes"), within_ms = 5000 }
   return p
 end
 
