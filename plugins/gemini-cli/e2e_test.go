@@ -260,7 +260,9 @@ func geminiStart(t *testing.T, srv *fakegemini.Server, i int) {
 	st = geminiUntil(t, h, "the composer after the cancel", tuitest.StateIs("ready", "completed_turn", "error"))
 	t.Logf("after cancel: %s (%s)", st.State, st.Evidence)
 	require.NotContains(t, h.Session().Screen().PlainText(), "slow-ok", "the stream ran to its end")
-	r, err := srv.WaitRequest(wctx, func(r fakegemini.Request) bool { return r.Rule == "slow" && r.Status != 0 })
+	rctx, rcancel := context.WithTimeout(ctx, 30*time.Second)
+	defer rcancel()
+	r, err := srv.WaitRequest(rctx, func(r fakegemini.Request) bool { return r.Rule == "slow" && r.Status != 0 })
 	require.NoError(t, err)
 	require.True(t, r.Aborted, "the CLI kept reading the cancelled stream")
 }
