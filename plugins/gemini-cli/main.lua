@@ -295,7 +295,6 @@ end
 
 -- The history above the live area.
 
-local BOX_HEADS = { BOX_TOP, " " .. BOX_TOP }
 -- The head of the prompt queue above the status row.
 local QUEUE_HEAD = "Queued (press \226\134\145 to edit):"
 -- The notice of a prompt sent before the CLI is ready.
@@ -304,19 +303,33 @@ local QUEUED = { "Prompts will be queued", "prompts will be queued" }
 local INTERRUPTS = { "Request cancelled", "request has been halted" }
 
 -- Item heads: rows that start an item of the history.
+-- is_prompt: an echoed prompt " > text" (not start-up output that once
+-- overwrote a composer row). Byte tests first: this runs on every row.
+local function is_prompt(line)
+  if line:byte(1) ~= 32 or line:byte(2) ~= 62 or not (line:byte(3) == 32 or #line == 2) then
+    return false
+  end
+  return not stray(line)
+end
+
+local HEAD_KINDS = { [SPARKLE] = "answer", [INFO] = "info", [WARN] = "warning", [CROSS] = "error" }
+
 local function item_kind(line)
-  if prompt_rest(line) and not stray(line) then
-    return "prompt"
-  elseif starts(line, SPARKLE .. " ") then
-    return "answer"
-  elseif starts(line, INFO .. " ") then
-    return "info"
-  elseif starts(line, WARN .. " ") then
-    return "warning"
-  elseif starts(line, CROSS .. " ") then
-    return "error"
-  elseif starts(line, BOX_HEADS) then
+  local head = line:sub(1, 3)
+  local k = HEAD_KINDS[head]
+  if k then
+    return line:byte(4) == 32 and k or nil
+  end
+  if head == BOX_TOP then
     return "box"
+  end
+  if line:byte(1) == 32 then
+    if is_prompt(line) then
+      return "prompt"
+    end
+    if line:sub(2, 4) == BOX_TOP then
+      return "box"
+    end
   end
   return nil
 end
@@ -329,8 +342,7 @@ end
 local function turn_analysis(lines, last)
   local prompt_row = nil
   for i = last, 1, -1 do
-    -- Not the start-up output that once overwrote a composer row.
-    if prompt_rest(lines[i]) and not stray(lines[i]) then
+    if is_prompt(lines[i]) then
       prompt_row = i
       break
     end
