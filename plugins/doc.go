@@ -1,7 +1,7 @@
 // Package plugins is the registry of Lua plugins a host can run: the
 // built-in plugins embedded from this directory (claude-code, codex,
-// gemini-cli; see README.md) and trusted-local third-party plugins loaded from manifests on
-// disk.
+// gemini-cli; see README.md) and trusted-local third-party plugins loaded
+// from manifests on disk.
 //
 // # Registry
 //
