@@ -935,15 +935,14 @@ end
 
 -- After the trust answer the CLI restarts. Its old instance draws its
 -- composer once more, in place of the dialog, before it prints the restart
--- notice, turns bracketed paste off and exits; only the new instance's
--- composer takes keys: one under the notice, or any after bracketed paste
--- went off (see classify). Should no restart come (a CLI that does not
--- restart), a composer still for RESTART_GIVE_UP_MS is taken as it is.
+-- notice and exits; only a composer after the notice was seen (see
+-- classify) is the new instance's. Should no notice come (a CLI that does
+-- not restart), a composer still for RESTART_GIVE_UP_MS is taken as it is.
 local function detect_restart_pending(view, ctx)
   if not (memo.restart_pending and view.live) then
     return nil
   end
-  if find_line(view.lines, RESTART_NOTICE, 1, view.live.rule) or (tonumber(ctx.stable_ms) or 0) >= RESTART_GIVE_UP_MS then
+  if (tonumber(ctx.stable_ms) or 0) >= RESTART_GIVE_UP_MS then
     memo.restart_pending = false
     return nil
   end
@@ -1000,9 +999,11 @@ function M.classify(ctx)
     view.version = screen:match("Gemini CLI v(%d+%.%d+%.%d+[%w%.%-]*)")
   end
   local considered = ctx.explain and {} or nil
-  if ctx.bracketed_paste == false then
-    -- The old instance turned bracketed paste off on its way out: the next
-    -- composer with it on is the new instance's.
+  if memo.restart_pending and (ctx.bracketed_paste == false or has(screen, RESTART_NOTICE)) then
+    -- The old instance printed the restart notice (after the last frame
+    -- of its own composer), or turned bracketed paste off on its way out:
+    -- the next composer is the new instance's, wherever the notice went
+    -- (the new instance may clear the screen).
     memo.restart_pending = false
   end
   local rule, c = find_live(lines, view.last)
