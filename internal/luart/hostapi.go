@@ -86,6 +86,7 @@ func (rt *Runtime) installHostAPI(l *lua.State) error {
 	})
 	l.SetField(-2, "re")
 	rt.installText(l)
+	rt.installDialog(l)
 	for _, f := range []lua.RegistryFunction{
 		{Name: "json_encode", Function: rt.jsonEncode},
 		{Name: "json_decode", Function: rt.jsonDecode},

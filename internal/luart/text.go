@@ -1,6 +1,7 @@
 package luart
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,7 @@ import (
 //	text.nonblank(lines, from?, to?)    first index in from..to whose line is not blank
 //	text.last_nonblank(lines, from?, to?)   last such index
 //	text.block(lines, i, from?, to?)    first, last: the run of non-blank lines holding line i
+//	text.hash(s)                        djb2 of s's bytes mod 2^32, as eight hex digits (a stable short key)
 //
 // White space is what Lua's %s matches (space, \t, \n, \v, \f, \r) and
 // the no-break space U+00A0 (UTF-8 C2 A0), which terminal programs put
@@ -63,6 +65,7 @@ func (rt *Runtime) installText(l *lua.State) {
 		{Name: "nonblank", Function: rt.textNonblank},
 		{Name: "last_nonblank", Function: rt.textLastNonblank},
 		{Name: "block", Function: rt.textBlock},
+		{Name: "hash", Function: rt.textHash},
 	})
 	l.SetField(-2, "text")
 }
@@ -105,6 +108,20 @@ func trimRight(s string) string {
 // trimSpace strips white space (see above) from both ends of s.
 func trimSpace(s string) string {
 	return trimRight(trimLeft(s))
+}
+
+// textHash is text.hash(s): djb2 (h = h*33 + byte, from 5381) mod 2^32,
+// as eight hex digits: the key the built-in plugins give a dialog's text,
+// which they computed in Lua before, so ids stay what they were.
+func (rt *Runtime) textHash(l *lua.State) int {
+	s := CheckString(l, "text.hash", 1)
+	rt.budget.chargeBytes(l, len(s))
+	h := uint32(5381)
+	for i := 0; i < len(s); i++ {
+		h = h*33 + uint32(s[i])
+	}
+	l.PushString(fmt.Sprintf("%08x", h))
+	return 1
 }
 
 // textTrim is text.trim(s): s without its leading and trailing white

@@ -269,29 +269,7 @@ local function spinner_info(s)
   return nil
 end
 
--- hash32 is djb2 over the bytes, kept below 2^32 (Lua 5.2 numbers are
--- doubles, so this stays exact), as eight hex digits.
-local function hash32(s)
-  local h = 5381
-  local n = #s
-  for i = 1, n, 64 do
-    local j = i + 63
-    if j > n then
-      j = n
-    end
-    local bytes = { string.byte(s, i, j) }
-    for k = 1, #bytes do
-      h = (h * 33 + bytes[k]) % 4294967296
-    end
-  end
-  local out, digits = "", "0123456789abcdef"
-  for _ = 1, 8 do
-    local d = h % 16
-    out = string.sub(digits, d + 1, d + 1) .. out
-    h = (h - d) / 16
-  end
-  return out
-end
+local hash32 = text.hash
 
 -- Screen layout ---------------------------------------------------------------
 
@@ -1605,31 +1583,22 @@ local INPUT_SETTLE_MS = {
   waiting_for_login = 300,
 }
 
--- Dialog instances. A permission dialog's content key (dialog_of's key:
--- the tool, title, description and preview) is the same for two dialogs
--- that ask the same thing; its id adds the instance: a count that moves on
--- when a dialog with another key appears, or any dialog after the live
--- prompt box was seen (the previous one was answered). A moved highlight,
--- a redraw or a screen read twice keep the id.
-local dialog_count, dialog_key = 0, nil
+-- Dialog instances (ptywright.dialog.instances). A permission dialog's
+-- content key (dialog_of's key: the tool, title, description and preview)
+-- gets a count that moves on for a dialog with another key, or any dialog
+-- after the live prompt box was seen (the previous one was answered).
+local dialog_ids = ptywright.dialog.instances()
 
 local function number_dialog(res, prompt_box)
   local d = res.metadata and res.metadata.dialog
+  local id = dialog_ids(d and d.key, prompt_box)
   if not d then
-    if prompt_box then
-      dialog_key = nil
-    end
     return
   end
-  if d.key ~= dialog_key then
-    dialog_count = dialog_count + 1
-    dialog_key = d.key
-  end
-  d.id = d.key .. "-" .. dialog_count
-  d.key = nil
-  res.metadata.dialog_id = d.id
+  d.id, d.key = id, nil
+  res.metadata.dialog_id = id
   if last_menu and last_menu.kind == "permission" then
-    last_menu.dialog_id = d.id
+    last_menu.dialog_id = id
   end
 end
 

@@ -668,15 +668,7 @@ local function detect_agent_center(view)
     { business_state = "idle", input_mode = "modal", ui_context = "agent_center" }, { overlay = "agent_center", counts = counts })
 end
 
--- hash32 is djb2 over the bytes, kept below 2^32 (exact in Lua 5.2's
--- doubles), as eight hex digits.
-local function hash32(text)
-  local h = 5381
-  for i = 1, #text do
-    h = (h * 33 + string.byte(text, i)) % 4294967296
-  end
-  return string.format("%08x", h)
-end
+local hash32 = text.hash
 
 -- The tool kinds of metadata.dialog.tool, by approval kind.
 local APPROVAL_TOOLS = { exec = "shell", edit = "edit", permissions = "permissions" }
@@ -1169,28 +1161,18 @@ local DETECTORS = {
   { "codex.menu", detect_menu, live_edge = true },
 }
 
--- Dialog instances: a dialog's key is the same for two dialogs that ask
--- the same thing; its id adds the instance, a count that moves on when a
--- dialog with another key appears, or any dialog after the composer was
--- seen (the previous one was answered). A moved highlight or a screen read
--- twice keep the id.
-local dialog_count, dialog_key = 0, nil
+-- Dialog instances (ptywright.dialog.instances): the id adds to the key a
+-- count that moves on for a dialog with another key, or any dialog after
+-- the composer was seen (the previous one was answered).
+local dialog_ids = ptywright.dialog.instances()
 
 local function number_dialog(r, composer)
   local d = r.metadata and r.metadata.dialog
-  if not d then
-    if composer then
-      dialog_key = nil
-    end
-    return
+  local id = dialog_ids(d and d.key, composer and true or false)
+  if d then
+    d.id, d.key = id, nil
+    r.metadata.dialog_id = id
   end
-  if d.key ~= dialog_key then
-    dialog_count = dialog_count + 1
-    dialog_key = d.key
-  end
-  d.id = d.key .. "-" .. dialog_count
-  d.key = nil
-  r.metadata.dialog_id = d.id
 end
 
 function M.classify(ctx)
