@@ -77,7 +77,7 @@ local STATES = {
   { name = "starting", description = "The CLI is not taking keys yet: a blank screen, output without the composer, or a screen that looks ready (metadata.pending_state) while the CLI has not turned bracketed paste on, which it does where it starts reading keys." },
   { name = "waiting_for_trust", description = "The folder-trust dialog (\"Do you trust the files in this folder?\"): metadata.options, metadata.selected, metadata.trust.folder." },
   { name = "restarting", description = "\"Gemini CLI is restarting to apply the trust changes...\" after the trust answer: the CLI exits and starts again; keys sent now are lost, so intents that type wait for the new composer." },
-  { name = "waiting_for_permission", description = "A tool's confirmation dialog (\"? Shell printf ...\" in a box at the bottom, \"Allow execution of ...?\"): metadata.permission {tool, command, question, options}." },
+  { name = "waiting_for_permission", description = "A tool's confirmation dialog (\"? Shell printf ...\" in a box at the bottom, \"Allow execution of ...?\"): metadata.permission {tool, command, question, options} and metadata.dialog (ptywright.Dialog)." },
   { name = "waiting_for_user_input", description = "Another dialog at the bottom that asks: the loop-detection question (menu loop_detection), the /model dialog (menu model), or a box with options the plugin does not know by name (menu unknown)." },
   { name = "local_ui_screen", description = "A local panel above the composer that the next key dismisses: the shortcuts help (?)." },
   { name = "garbled", description = "Debug output drawn over the live area: lines the CLI prints while it starts, before its console is the UI's ([DEBUG] [IDEConnectionUtils] ..., [SessionSummary] ..., a node error dump), seen after the trust restart. The CLI does not redraw them away by itself; not ready, and send_prompt first redraws the screen (Ctrl+L) before it types." },
@@ -544,6 +544,7 @@ local function result(view, state, confidence, evidence, a, metadata)
   memo.state = state
   memo.options = metadata.options
   memo.selected = metadata.selected
+  memo.dialog = metadata.dialog
   memo.menu = metadata.menu
   memo.composer_empty = metadata.composer and metadata.composer.empty
   memo.composer_text = metadata.composer and metadata.composer.text
@@ -658,6 +659,50 @@ local function detect_trust(view)
     { business_state = AWAITING, input_mode = "modal", ui_context = "trust_prompt", excerpt = excerpt(view.lines, box.top, box.bottom) }, metadata)
 end
 
+-- The tool kinds of metadata.dialog.tool, by the CLI's display name.
+local DIALOG_TOOLS = { Shell = "shell", Edit = "edit", WriteFile = "write", ReadFile = "read", ReadManyFiles = "read",
+  ReadFolder = "read", WebFetch = "web_fetch", GoogleSearch = "web_search" }
+
+-- dialog_of is the shape every built-in plugin reports for a permission
+-- dialog (metadata.dialog, see ptywright.Dialog). Its key hashes the box's
+-- rows from the title down, without the option rows (a moved highlight
+-- keeps it); classify adds the instance to make the id. The path of an
+-- edit or a write is read from the title the CLI gives them ("Edit
+-- <path>: <old> => <new>", "WriteFile Writing to <path>"); an MCP tool's
+-- names from the question.
+local function dialog_of(permission, rows, head, opts, selected)
+  local keyed = {}
+  for k = head, #rows do
+    if not (rows[k]:gsub("^%s*" .. DOT, "")):match("^%s*%d+%.%s") then
+      keyed[#keyed + 1] = trim(rows[k])
+    end
+  end
+  local d = {
+    kind = "permission",
+    key = "perm-" .. text.hash(table.concat(keyed, "\n")),
+    tool = DIALOG_TOOLS[permission.tool] or "other",
+    tool_name = permission.tool,
+    options = {},
+    selected_index = selected,
+  }
+  local summary = permission.summary or ""
+  if d.tool == "shell" then
+    d.command = permission.command or (summary ~= "" and summary or nil)
+  elseif d.tool == "edit" then
+    d.path = summary:match("^(.-):%s") or nil
+  elseif d.tool == "write" then
+    d.path = summary:match("^Writing to (.+)$")
+  end
+  local server_tool, server = (permission.question or ""):match('^Allow execution of MCP tool "(.-)" from server "(.-)"%?$')
+  if server_tool then
+    d.tool, d.mcp_tool, d.mcp_server = "mcp", server_tool, server
+  end
+  for i, o in ipairs(opts) do
+    d.options[i] = { index = o.index, label = o.label, key = o.key }
+  end
+  return d
+end
+
 -- The tool confirmation: "? Shell  printf ..." on the box's first row, the
 -- command in an inner box, "Allow execution of [Shell]?", options.
 local function detect_permission(view)
@@ -708,7 +753,8 @@ local function detect_permission(view)
   else
     permission.kind = "other"
   end
-  local metadata = { permission = permission, options = opts, selected = selected }
+  local metadata = { permission = permission, options = opts, selected = selected,
+    dialog = dialog_of(permission, box.rows, head, opts, selected) }
   return result(view, "waiting_for_permission", 0.95, "confirmation dialog: " .. title:sub(1, 80),
     { business_state = AWAITING, input_mode = "modal", ui_context = "approval_prompt", excerpt = excerpt(view.lines, view.box.top, view.box.bottom) }, metadata)
 end
@@ -991,6 +1037,20 @@ local DETECTORS = {
   { "gemini.composer", detect_composer },
 }
 
+-- Dialog instances (ptywright.dialog.instances): the id adds to the key a
+-- count that moves on for a dialog with another key, or any dialog after
+-- the composer was seen (the previous one was answered).
+local dialog_ids = ptywright.dialog.instances()
+
+local function number_dialog(r, composer)
+  local d = r.metadata and r.metadata.dialog
+  local id = dialog_ids(d and d.key, composer)
+  if d then
+    d.id, d.key = id, nil
+    r.metadata.dialog_id = id
+  end
+end
+
 function M.classify(ctx)
   local screen = ctx.screen or ""
   local lines = split_lines(screen)
@@ -1030,6 +1090,7 @@ function M.classify(ctx)
           r.rule = "gemini.keys_not_read"
         end
       end
+      number_dialog(r, view.live ~= nil)
       if considered then
         r.rule = r.rule or d[1]
         r.considered = considered
@@ -1231,17 +1292,35 @@ local function moves_then_enter(index)
   return acts
 end
 
+-- answer names, for the host's check at the moment of the key, the
+-- permission dialog a plan answers and the option its keys choose (the
+-- highlighted one when the keys act on the highlight): nil off a dialog
+-- the plugin reports (the trust dialog, the menus).
+local function answer(index, highlighted)
+  local d = memo.dialog
+  if not (d and d.id) then
+    return nil
+  end
+  local label = nil
+  for _, o in ipairs(d.options or {}) do
+    if o.index == index then
+      label = o.label
+    end
+  end
+  return { dialog_id = d.id, index = index, label = label, highlighted = highlighted }
+end
+
 -- pick selects option index of the dialog on screen: Enter when the
 -- highlight is on it, else its digit, which the CLI's radio lists take as
 -- a choice at once.
 local function pick(index)
   if memo.selected == index then
-    return { actions = { action.key("enter") }, expect = LEAVE }
+    return { actions = { action.key("enter") }, expect = LEAVE, answer = answer(index, index) }
   end
   if index >= 1 and index <= 9 then
-    return { actions = { action.text(tostring(index)) }, expect = LEAVE }
+    return { actions = { action.text(tostring(index)) }, expect = LEAVE, answer = answer(index) }
   end
-  return { actions = moves_then_enter(index), expect = LEAVE }
+  return { actions = moves_then_enter(index), expect = LEAVE, answer = answer(index, memo.selected) }
 end
 
 local function option_index(label_prefix)
@@ -1280,7 +1359,13 @@ function M.deny(_params)
   if memo.state == "waiting_for_trust" then
     return M.deny_trust({})
   end
-  return { actions = { action.key("escape") }, expect = LEAVE }
+  local esc = nil
+  for _, o in ipairs(memo.options or {}) do
+    if o.key == "esc" then
+      esc = o.index
+    end
+  end
+  return { actions = { action.key("escape") }, expect = LEAVE, answer = answer(esc) }
 end
 
 -- choose_option picks option {index = n} or {option = "n" | "label"}.
@@ -1289,7 +1374,10 @@ function M.choose_option(params)
   local index = tonumber(params.index) or tonumber(params.option)
   local opts = memo.options or {}
   if not index then
-    local want = params.option or params.label
+    local want = params.option
+    if type(params.label) == "string" then
+      want = params.label
+    end
     if type(want) ~= "string" or want == "" then
       ptywright.invalid_params("choose_option: params.index (number) or params.option (number or label) is required")
     end
@@ -1442,16 +1530,22 @@ end
 
 local PROMPT_SCHEMA = { type = "object", required = { "prompt" }, properties = { prompt = { type = "string", minLength = 1 } } }
 local STABLE_SCHEMA = { type = "object", properties = { stable_ms = { type = "integer", minimum = 0 } } }
+-- The params every answer takes, checked by the host at the moment of the
+-- key: the dialog the caller saw (metadata.dialog.id) and the option it
+-- means; a mismatch is -32008 dialog_mismatch and nothing is pressed.
+local ANSWER_SCHEMA = { type = "object", properties = { dialog_id = { type = "string" }, label = { type = "string" },
+  index = { type = "integer", minimum = 1 } } }
 
 function M.describe()
   return {
     intents = {
       intent("send_prompt", "Bracketed-pastes the prompt and presses Enter; sets last_intent prompt_submitted (anchors a lifecycle turn). The CLI takes an Enter right after a paste as a newline, so the plan's retry Enter submits (receipt attempts 2). The keys wait for a composer the plugin knows is ready (ready, completed_turn or error; never during the trust restart; receipt not_sent when none comes); refused (-32006) when the composer still holds text.", PROMPT_SCHEMA),
-      intent("approve", "Allows once: the digit of \"Allow once\" on a tool's confirmation; \"Trust folder\" on the trust dialog."),
-      intent("approve_always", "Allows the tool for this session (\"Allow for this session\")."),
-      intent("deny", "Esc: on a tool's confirmation this cancels the tool and ends the turn (\"Request cancelled\"); on the trust dialog it picks \"Don't trust\"."),
-      intent("choose_option", "Picks a numbered option of the dialog on screen by its digit (the CLI acts on it at once).",
-        { type = "object", properties = { index = { type = "integer", minimum = 1 }, option = { type = { "string", "integer" } }, label = { type = "string" } } }),
+      intent("approve", "Allows once: the digit of \"Allow once\" on a tool's confirmation; \"Trust folder\" on the trust dialog. On a tool's confirmation the host checks, at the moment of the key, that the dialog and the option are the ones the plan was made on (and the caller's dialog_id, label, index).", ANSWER_SCHEMA),
+      intent("approve_always", "Allows the tool for this session (\"Allow for this session\"); label-checked like approve.", ANSWER_SCHEMA),
+      intent("deny", "Esc: on a tool's confirmation this cancels the tool and ends the turn (\"Request cancelled\"); on the trust dialog it picks \"Don't trust\". On a tool's confirmation, label-checked like approve.", ANSWER_SCHEMA),
+      intent("choose_option", "Picks a numbered option of the dialog on screen by its digit (the CLI acts on it at once). On a tool's confirmation, label-checked like approve.",
+        { type = "object", properties = { index = { type = "integer", minimum = 1 }, option = { type = { "string", "integer" } }, label = { type = "string" },
+          dialog_id = { type = "string" } } }),
       intent("cancel", "Esc while a turn runs; sets last_intent cancelling. Refused when idle (Esc there clears the composer)."),
       intent("key", "Sends a named key (esc, return, pgup, ctrl+c, ^c, shift-tab...) or types the string.",
         { type = "object", required = { "key" }, properties = { key = { type = "string", minLength = 1 } } }),
