@@ -170,6 +170,32 @@ func (h *ExtensionHandle) deliver(ctx context.Context, intent string, params []b
 	if err != nil {
 		return rc, err
 	}
+	// The hold may end on a screen that moved on from the one the plan
+	// awaits (a program that draws its prompt, then restarts): the keys
+	// never go there. Await that screen again, plan on it and settle
+	// again, a bounded number of times.
+	for tries := 0; plan.Await != nil && !slices.Contains(plan.Await.States, before.State); tries++ {
+		if tries == maxReawaits {
+			rc.Effect, rc.Reason = EffectNotSent, fmt.Sprintf("the screen left %s while the keys waited for it to settle, %d times (now %s: %s)",
+				strings.Join(plan.Await.States, " or "), maxReawaits, before.State, before.Evidence)
+			return rc, nil
+		}
+		took, err := h.awaitInput(ctx, plan.Await, &rc)
+		if err != nil || !took {
+			return rc, err
+		}
+		if plan, err = h.planInTurn(ctx, intent, params); err != nil {
+			return rc, err
+		}
+		if len(plan.Actions) == 0 {
+			h.rememberIntent(plan.LastIntent)
+			rc.Effect, rc.Reason = EffectUnverified, "the plan has no actions"
+			return rc, nil
+		}
+		if before, beforeSnap, err = h.holdForReadiness(ctx, &rc); err != nil {
+			return rc, err
+		}
+	}
 	// The state the keys go to is the dialog they answer: the one the
 	// caller saw, and the one the plan was made on, with the option the
 	// keys choose where the plan says.
@@ -198,6 +224,11 @@ func (h *ExtensionHandle) deliver(ctx context.Context, intent string, params []b
 	}
 	return rc, err
 }
+
+// maxReawaits bounds how often a delivery awaits its screen again after
+// the readiness hold ended on another: a screen that keeps flipping gets
+// not_sent rather than keys at a moment that happened to fit.
+const maxReawaits = 3
 
 // planInTurn asks the plugin for intent's plan and checks its
 // expectation.
