@@ -22,7 +22,9 @@ type ActionPlan struct {
 	// start-up screen or one the plugin does not recognise). When the
 	// screen gets there, the intent is planned again on that screen; when
 	// it does not within the window, nothing is written and the receipt
-	// says not_sent and why.
+	// says not_sent and why. The keys go only to such a screen: when it
+	// moves on while they wait for it to settle (input readiness), they
+	// await it again (at most three times, then not_sent).
 	Await *InputAwait `json:"await,omitempty"`
 	// Answer, on a plan that answers a dialog, names the dialog and the
 	// option the keys choose: the host checks them against the screen at
