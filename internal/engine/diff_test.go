@@ -230,13 +230,14 @@ func oracleColor(c color.Color) vtcore.Color {
 
 // runDiff feeds chunks to a fresh pair and fails at the first checkpoint
 // at which the engines differ; it checks after every chunk, or after every
-// few when there are many. It returns how many bytes were compared before
-// the pair broke (all of them when it did not).
-func runDiff(t *testing.T, name string, rows, cols int, chunks [][]byte) (compared int) {
+// few when there are many (about checks times, and after the last). It
+// returns how many bytes were compared before the pair broke (all of them
+// when it did not).
+func runDiff(t *testing.T, name string, rows, cols, checks int, chunks [][]byte) (compared int) {
 	t.Helper()
 	p := newDiffPair(rows, cols)
 	defer p.Close()
-	every := max(1, len(chunks)/64)
+	every := max(1, len(chunks)/checks)
 	fed := 0
 	for i, ch := range chunks {
 		p.Write(ch)
