@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -137,11 +139,57 @@ func checkMembersSplit(raw json.RawMessage, t reflect.Type, path string, split f
 		if !present {
 			continue
 		}
-		if st, ok := structOf(f.typ); ok {
-			if kind := wire.Kind(v); kind != "an object" {
-				return invalidParams(path+f.name, "must be an object, got %s", kind)
+		if err := checkValue(v, f.typ, path+f.name, split); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkValue checks the members of v, the value at path of Go type t: an
+// object of a struct type, and each element of an array or object of
+// them (a policy's rules, a map of structs), so an unknown member is
+// refused at any depth. Values of other types are left to encoding/json.
+func checkValue(v json.RawMessage, t reflect.Type, path string, split func([]byte) ([]member, bool)) error {
+	if t.Kind() == reflect.Pointer && t.Elem().Kind() != reflect.Struct {
+		t = t.Elem()
+	}
+	if st, ok := structOf(t); ok {
+		if kind := wire.Kind(v); kind != "an object" {
+			return invalidParams(path, "must be an object, got %s", kind)
+		}
+		return checkMembersSplit(v, st, path+".", split)
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		if _, ok := structOf(t.Elem()); !ok || wire.Kind(v) != "an array" {
+			return nil // Not of structs, or not an array: encoding/json says so.
+		}
+		var elems []json.RawMessage
+		if err := json.Unmarshal(v, &elems); err != nil {
+			return nil
+		}
+		for i, e := range elems {
+			if string(bytes.TrimSpace(e)) == "null" {
+				continue
 			}
-			if err := checkMembersSplit(v, st, path+f.name+".", split); err != nil {
+			if err := checkValue(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i), split); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		if _, ok := structOf(t.Elem()); !ok || wire.Kind(v) != "an object" {
+			return nil
+		}
+		var elems map[string]json.RawMessage
+		if err := json.Unmarshal(v, &elems); err != nil {
+			return nil
+		}
+		for _, k := range slices.Sorted(maps.Keys(elems)) {
+			if string(bytes.TrimSpace(elems[k])) == "null" {
+				continue
+			}
+			if err := checkValue(elems[k], t.Elem(), path+"."+k, split); err != nil {
 				return err
 			}
 		}

@@ -42,6 +42,10 @@ func TestDecodeParamsErrorsNameTheField(t *testing.T) {
 		{"read: redact not a bool", func() any { return &readParams{} }, `{"session":"s1","redact":"no"}`, "invalid params: redact: must be a boolean, got a string"},
 		{"read: literal not a string", func() any { return &readParams{} }, `{"session":"s1","redaction":{"enabled":true,"extra_literals":[1]}}`, "invalid params: redaction.extra_literals: must be a string, got number"},
 		{"no params allowed", func() any { return &struct{}{} }, `{"x":1}`, "invalid params: x: unknown field (this method takes no params)"},
+		{"start: unknown member of a policy rule", func() any { return &startParams{} }, `{"plugin":"p","policy":{"rules":[{"id":"a","decision":"allow"},{"id":"b","decision":"deny","comand":"rm *"}]}}`,
+			"invalid params: policy.rules[1].comand: unknown field (allowed: id, plugin, tool, command, path, url, mcp_server, mcp_tool, decision)"},
+		{"start: a policy rule's required member", func() any { return &startParams{} }, `{"plugin":"p","policy":{"rules":[{"decision":"allow"}]}}`, "invalid params: policy.rules[0].id: required"},
+		{"start: a policy rule not an object", func() any { return &startParams{} }, `{"plugin":"p","policy":{"rules":["allow"]}}`, "invalid params: policy.rules[0]: must be an object, got a string"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
