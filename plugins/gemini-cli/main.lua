@@ -174,7 +174,8 @@ local FOOTER_LABELS = { ["workspace (/directory)"] = "directory", ["sandbox"] = 
 
 -- find_live locates the live area: the last full-width rule with the
 -- composer (" > ") within the few rows under it. It returns nil when the
--- bottom of the screen is something else (a dialog, the restart notice).
+-- bottom of the screen is something else (the restart notice); classify
+-- does not call it when a box ends the screen (a dialog).
 local function find_live(lines, last)
   for r = last, 1, -1 do
     if is_rule(lines[r]) then
@@ -1066,11 +1067,15 @@ function M.classify(ctx)
     -- (the new instance may clear the screen).
     memo.restart_pending = false
   end
-  local rule, c = find_live(lines, view.last)
-  if rule then
-    view.live = parse_live(lines, view.last, rule, c)
-  else
-    view.box = edge_box(lines, view.last)
+  -- A box that ends the screen is the live edge (a dialog): the live
+  -- area a search upwards would find above it is an old one, left on the
+  -- screen by the instance the trust restart replaced.
+  view.box = edge_box(lines, view.last)
+  if not view.box then
+    local rule, c = find_live(lines, view.last)
+    if rule then
+      view.live = parse_live(lines, view.last, rule, c)
+    end
   end
   for _, d in ipairs(DETECTORS) do
     local r = d[2](view, ctx)

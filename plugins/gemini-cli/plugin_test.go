@@ -146,6 +146,20 @@ func TestGeminiClassifyBeyondFixtures(t *testing.T) {
 			require.Equal(t, tt.business == contract.BusinessIdle, st.Assessment.SubmitReady())
 		})
 	}
+	// The old instance's live area left at the top of the screen by the
+	// trust restart, start-up output over its composer, and the new
+	// instance's confirmation dialog ending the screen (seen live by the
+	// eager test): the dialog, not another process's output.
+	t.Run("the old instance's live area above a dialog", func(t *testing.T) {
+		stale := []string{"", strings.Repeat(" ", 104) + "? for shortcuts", strings.Repeat("─", 120), " Shift+Tab to accept edits", "",
+			" > [SessionSummary] No session files found", ""}
+		rows := append(stale, strings.Split(geminiFixtureText(t, "approval_shell_40x120"), "\n")[1:]...)
+		st := geminiClassify(t, geminiExtension(t), strings.Join(rows[:40], "\n"), 120, "", "prompt_submitted")
+		require.Equal(t, "waiting_for_permission", st.State, "evidence %q", st.Evidence)
+		d, ok := ptywright.DialogOf(st)
+		require.True(t, ok)
+		require.Equal(t, `printf 'approved\n' > approved.txt`, d.Command)
+	})
 }
 
 // TestGeminiKeysNotReadYet: a screen that looks ready while the CLI has
