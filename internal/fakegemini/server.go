@@ -175,14 +175,22 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 	body, err := io.ReadAll(hr.Body)
 	req := &Request{Time: time.Now(), Method: hr.Method, Path: hr.URL.Path, Query: hr.URL.RawQuery, Header: hr.Header.Clone(), Body: body, Kind: KindOther}
 	req.parsePath()
+	generate := hr.Method == http.MethodPost && (req.APIMethod == "generateContent" || req.APIMethod == "streamGenerateContent")
+	// The request is decoded before it is recorded: once recorded, readers
+	// (Requests, WaitRequest) copy it under s.mu, and only finish writes
+	// to it again, under s.mu too.
+	var decodeErr error
+	if err == nil && generate {
+		decodeErr = req.decodeGenerate()
+	}
 	s.record(req)
 	if err != nil {
 		s.writeError(w, req, "", http.StatusBadRequest, Reply{ErrorStatus: "INVALID_ARGUMENT", ErrorMessage: "fakegemini: reading body: " + err.Error()})
 		return
 	}
 	switch {
-	case hr.Method == http.MethodPost && (req.APIMethod == "generateContent" || req.APIMethod == "streamGenerateContent"):
-		s.generate(w, hr, req)
+	case generate:
+		s.generate(w, hr, req, decodeErr)
 	case hr.Method == http.MethodPost && req.APIMethod == "countTokens":
 		s.writeJSON(w, http.StatusOK, map[string]any{"totalTokens": len(body)/4 + 1})
 		s.finish(req, "", http.StatusOK, false)
@@ -217,8 +225,8 @@ func (s *Server) choose(req *Request) (string, Reply) {
 	return "", Text("fakegemini: no scripted reply for: " + clip(req.LastUserText(), 200))
 }
 
-func (s *Server) generate(w http.ResponseWriter, hr *http.Request, req *Request) {
-	if err := req.decodeGenerate(); err != nil {
+func (s *Server) generate(w http.ResponseWriter, hr *http.Request, req *Request, decodeErr error) {
+	if err := decodeErr; err != nil {
 		s.writeError(w, req, "", http.StatusBadRequest, Reply{ErrorStatus: "INVALID_ARGUMENT",
 			ErrorMessage: "fakegemini: request body is not a generateContent request: " + err.Error()})
 		return

@@ -176,14 +176,21 @@ func clip(s string, n int) string {
 func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 	body, err := io.ReadAll(hr.Body)
 	req := &Request{Time: time.Now(), Method: hr.Method, Path: hr.URL.Path, Header: hr.Header.Clone(), Body: body, Kind: KindOther}
+	responses := hr.Method == http.MethodPost && strings.HasSuffix(hr.URL.Path, "/responses")
+	// The request is decoded before it is recorded: once recorded, readers
+	// copy it under s.mu, and only finish writes to it again, under s.mu.
+	var decodeErr error
+	if err == nil && responses {
+		decodeErr = req.decodeResponses()
+	}
 	s.record(req)
 	if err != nil {
 		s.writeError(w, req, "", http.StatusBadRequest, Reply{ErrorType: "invalid_request_error", ErrorMessage: "fakeopenai: reading body: " + err.Error()})
 		return
 	}
 	switch {
-	case hr.Method == http.MethodPost && strings.HasSuffix(hr.URL.Path, "/responses"):
-		s.responses(w, hr, req)
+	case responses:
+		s.responses(w, hr, req, decodeErr)
 	case hr.Method == http.MethodGet && strings.HasSuffix(hr.URL.Path, "/models"):
 		s.models(w, hr, req)
 	default:
@@ -238,8 +245,8 @@ func (s *Server) choose(req *Request) (string, Reply) {
 	return "", Text("fakeopenai: no scripted reply for: " + clip(req.LastUserText(), 200))
 }
 
-func (s *Server) responses(w http.ResponseWriter, hr *http.Request, req *Request) {
-	if err := req.decodeResponses(); err != nil {
+func (s *Server) responses(w http.ResponseWriter, hr *http.Request, req *Request, decodeErr error) {
+	if err := decodeErr; err != nil {
 		s.writeError(w, req, "", http.StatusBadRequest, Reply{ErrorType: "invalid_request_error",
 			ErrorMessage: "fakeopenai: request body is not a Responses API request: " + err.Error()})
 		return
