@@ -17,6 +17,8 @@ import (
 	"ptywright/contract"
 	"ptywright/internal/fakegemini"
 	"ptywright/internal/tuitest"
+	"ptywright/policyfile"
+	"ptywright/ptywrighttest"
 )
 
 // geminiRun is one start of the real Gemini CLI against a fake: its
@@ -33,7 +35,7 @@ type geminiRun struct {
 // directory trusted (else the CLI opens at its folder-trust dialog). Its
 // cleanup closes the handle and fails the test if any process of the run
 // (one that names the run's HOME) is still running.
-func startGemini(t *testing.T, srv *fakegemini.Server, trusted bool) geminiRun {
+func startGemini(t *testing.T, srv *fakegemini.Server, trusted bool, opts ...func(*ptywright.HandleOptions)) geminiRun {
 	t.Helper()
 	bin := tuitest.GeminiBinary(t)
 	home, err := os.MkdirTemp("", "ptywright-gemini-e2e-")
@@ -69,7 +71,11 @@ func startGemini(t *testing.T, srv *fakegemini.Server, trusted bool) geminiRun {
 		_ = ext.Close()
 	}
 	require.NoError(t, err)
-	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Predicates: tuitest.SharedPlugins(t), Lifecycle: &contract.LifecycleOptions{}})
+	ho := ptywright.HandleOptions{Predicates: tuitest.SharedPlugins(t), Lifecycle: &contract.LifecycleOptions{}}
+	for _, o := range opts {
+		o(&ho)
+	}
+	h := ptywright.NewExtensionHandle(s, ext, ho)
 	t.Cleanup(func() { closeGeminiRun(t, h, home) })
 	return geminiRun{h: h, home: home, work: work}
 }
@@ -163,7 +169,7 @@ func asked(srv *fakegemini.Server, s string) bool {
 // (it did not run), a slow stream cancelled. Each close leaves no process
 // of the run behind.
 func TestGeminiEager(t *testing.T) {
-	srv := fakegemini.NewServer(fakegemini.DemoScript(), fakegemini.Options{})
+	srv := fakegemini.NewServer(append(policyScript(), fakegemini.DemoScript()...), fakegemini.Options{})
 	t.Cleanup(srv.Close)
 	// Six starts keep the suite's budget (a start costs about 10 s of
 	// node start-up, twice with the restart); PTYWRIGHT_GEMINI_STARTS
@@ -191,7 +197,13 @@ func TestGeminiEager(t *testing.T) {
 
 // geminiStart is one start of TestGeminiEager.
 func geminiStart(t *testing.T, srv *fakegemini.Server, i int) {
-	run := startGemini(t, srv, false)
+	var opts []func(*ptywright.HandleOptions)
+	var auditPath string
+	if i == 1 {
+		auditPath = filepath.Join(t.TempDir(), "audit.jsonl")
+		opts = append(opts, withPolicy(t, auditPath))
+	}
+	run := startGemini(t, srv, false, opts...)
 	h := run.h
 	st := geminiUntil(t, h, "the trust dialog", tuitest.StateIs("waiting_for_trust"))
 	require.Equal(t, contract.BusinessAwaitingOperator, st.Assessment.BusinessState)
@@ -216,6 +228,9 @@ func geminiStart(t *testing.T, srv *fakegemini.Server, i int) {
 	require.Contains(t, proj.DialogText, "Here is the answer: "+fakegemini.Sentinel("42"))
 	require.NotContains(t, proj.DialogText, "Type your message", "the composer is chrome")
 	require.NotContains(t, proj.DialogText, "workspace (/directory)", "the footer is chrome")
+	if i == 1 {
+		geminiPolicy(t, run, auditPath)
+	}
 	if i != 0 {
 		return
 	}
@@ -279,4 +294,71 @@ func geminiStart(t *testing.T, srv *fakegemini.Server, i int) {
 	r, err := srv.WaitRequest(rctx, func(r fakegemini.Request) bool { return r.Rule == "slow" && r.Status != 0 })
 	require.NoError(t, err)
 	require.True(t, r.Aborted, "the CLI kept reading the cancelled stream")
+}
+
+// policyScript is the fake's part for the policy: a shell call to touch a
+// file, then one to remove it.
+func policyScript() fakegemini.Script {
+	return fakegemini.Script{
+		{Name: "policy-touch-done", Match: fakegemini.AfterFunctionResponse("call-policy-touch"), Reply: fakegemini.Text("Touched. " + fakegemini.Sentinel("touch-ok"))},
+		{Name: "policy-rm-done", Match: fakegemini.AfterFunctionResponse("call-policy-rm"), Reply: fakegemini.Text("Removed. " + fakegemini.Sentinel("rm-ok"))},
+		{Name: "policy-touch", Match: fakegemini.UserSays("policy touch"), Reply: fakegemini.ShellCall("call-policy-touch", "touch heldout_1.txt", "Create heldout_1.txt.")},
+		{Name: "policy-rm", Match: fakegemini.UserSays("policy rm"), Reply: fakegemini.ShellCall("call-policy-rm", "rm heldout_1.txt", "Remove heldout_1.txt.")},
+	}
+}
+
+// withPolicy gives a run the policy that allows touch heldout_* and
+// denies rm *, and an audit log at path.
+func withPolicy(t *testing.T, path string) func(*ptywright.HandleOptions) {
+	audit, err := ptywright.OpenAuditLog(path)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, audit.Close()) })
+	policy, err := policyfile.Parse([]byte(`
+[[rule]]
+id = "allow-heldout"
+plugin = "gemini-cli"
+tool = "shell"
+command = "touch heldout_*"
+decision = "allow"
+
+[[rule]]
+id = "deny-rm"
+command = "rm *"
+decision = "deny"
+`))
+	require.NoError(t, err)
+	return func(o *ptywright.HandleOptions) { o.Policy, o.Audit = policy, audit }
+}
+
+// geminiPolicy: the client only sends prompts and waits; the policy
+// answers the confirmation dialogs meanwhile, and the audit log names
+// each rule.
+func geminiPolicy(t *testing.T, run geminiRun, auditPath string) {
+	h := run.h
+	heldout := filepath.Join(run.work, "heldout_1.txt")
+	res := geminiTurn(t, h, "policy touch please")
+	require.Equal(t, "completed_turn", res.State.State, "evidence %q", res.State.Evidence)
+	require.Contains(t, turnText(res.State), fakegemini.Sentinel("touch-ok"))
+	_, err := os.Stat(heldout)
+	require.NoError(t, err, "the allowed command did not run")
+
+	sent, err := h.Send(context.Background(), "send_prompt", json.RawMessage(`{"prompt":"policy rm please"}`))
+	require.NoError(t, err)
+	require.Equal(t, ptywright.EffectConfirmed, sent.Receipt.Effect, "%+v", sent.Receipt)
+	// The denial cancels the tool and ends the turn at the composer.
+	var got []string
+	require.Eventually(t, func() bool {
+		got = nil
+		for _, r := range ptywrighttest.ReadAudit(t, auditPath) {
+			got = append(got, fmt.Sprintf("%s %q %s %q %s", r.Intent, r.Command, r.DecidedBy, r.OptionLabel, r.Effect))
+		}
+		return len(got) >= 2
+	}, 60*time.Second, 20*time.Millisecond, "audit lines: %v", got)
+	require.Equal(t, []string{
+		`approve "touch heldout_1.txt" rule allow-heldout "Allow once" confirmed`,
+		`deny "rm heldout_1.txt" rule deny-rm "No, suggest changes" confirmed`,
+	}, got)
+	geminiUntil(t, h, "the end of the denied turn", tuitest.StateIs("ready", "completed_turn", "error"))
+	_, err = os.Stat(heldout)
+	require.NoError(t, err, "the denied command ran")
 }
