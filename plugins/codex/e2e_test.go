@@ -66,6 +66,13 @@ func startCodexAdapterArgs(t *testing.T, srv *fakeopenai.Server, args []string) 
 // them); mods change the config.toml written for the run.
 func startCodexAdapterWith(t *testing.T, srv *fakeopenai.Server, trusted bool, args []string, mods ...func(*fakeopenai.CodexConfig)) (*ptywright.ExtensionHandle, string) {
 	t.Helper()
+	return startCodexAdapterOpts(t, srv, trusted, args, nil, mods...)
+}
+
+// startCodexAdapterOpts is startCodexAdapterWith with handle options
+// changed by hopts (when not nil): a policy, an audit log.
+func startCodexAdapterOpts(t *testing.T, srv *fakeopenai.Server, trusted bool, args []string, hopts func(*ptywright.HandleOptions), mods ...func(*fakeopenai.CodexConfig)) (*ptywright.ExtensionHandle, string) {
+	t.Helper()
 	bin := tuitest.CodexBinary(t)
 	home, work := codexHome(t)
 	codexHomeDir := filepath.Join(home, ".codex")
@@ -108,7 +115,11 @@ func startCodexAdapterWith(t *testing.T, srv *fakeopenai.Server, trusted bool, a
 		_ = ext.Close()
 	}
 	require.NoError(t, err)
-	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Predicates: plugins, Lifecycle: &contract.LifecycleOptions{}})
+	ho := ptywright.HandleOptions{Predicates: plugins, Lifecycle: &contract.LifecycleOptions{}}
+	if hopts != nil {
+		hopts(&ho)
+	}
+	h := ptywright.NewExtensionHandle(s, ext, ho)
 	t.Cleanup(func() { closeCodexRun(t, h, home) })
 	return h, work
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,8 @@ import (
 	"ptywright/contract"
 	"ptywright/internal/fakeopenai"
 	"ptywright/internal/tuitest"
+	"ptywright/policyfile"
+	"ptywright/ptywrighttest"
 )
 
 // codexUntil is tuitest.EagerUntil for the Codex tests: it fails with the screen.
@@ -91,7 +95,7 @@ func TestCodexEagerFreshStarts(t *testing.T) {
 	} else {
 		t.Log("bubblewrap is not installed, as on a fresh machine")
 	}
-	srv := fakeopenai.NewServer(fakeopenai.DemoScript(), fakeopenai.Options{})
+	srv := fakeopenai.NewServer(append(codexPolicyScript(), fakeopenai.DemoScript()...), fakeopenai.Options{})
 	t.Cleanup(srv.Close)
 	for i := range 10 {
 		t.Run(fmt.Sprintf("start%d", i), func(t *testing.T) {
@@ -101,7 +105,12 @@ func TestCodexEagerFreshStarts(t *testing.T) {
 					c.MCPServers = []fakeopenai.MCPServer{fakeopenai.SlowMCPServer("slowpoke", 3), fakeopenai.FailingMCPServer("broken")}
 				})
 			}
-			h, _ := startCodexAdapterWith(t, srv, true, nil, mods...)
+			var hopts func(*ptywright.HandleOptions)
+			auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
+			if i == 2 {
+				hopts = withCodexPolicy(t, auditPath)
+			}
+			h, work := startCodexAdapterOpts(t, srv, true, nil, hopts, mods...)
 			first := codexUntil(t, h, "the composer", tuitest.StateIs("ready"))
 			prompt := fmt.Sprintf("What is the %s? (start %d)", fakeopenai.DemoAnswer, i)
 			res := codexTurn(t, h, prompt)
@@ -119,6 +128,9 @@ func TestCodexEagerFreshStarts(t *testing.T) {
 			require.True(t, asked, "start %d: the fake API never got the prompt the reply calls completed", i)
 			t.Logf("start %d: first ready at sequence %d (%s); keys held %d ms, confirmed after %d ms", i, first.Sequence, first.Evidence, rc.HeldMs, rc.ElapsedMs)
 
+			if i == 2 {
+				codexPolicy(t, h, work, auditPath)
+			}
 			if i == 0 {
 				// A turn through two HTTP 500s (Codex retries) ends with the answer.
 				res = codexTurn(t, h, "Please answer "+fakeopenai.DemoFlaky)
@@ -150,4 +162,68 @@ func TestCodexEagerFreshStarts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// codexPolicyScript is the fake's part for the policy: a shell call to
+// touch a file, then one to remove it.
+func codexPolicyScript() fakeopenai.Script {
+	return fakeopenai.Script{
+		{Name: "policy-touch-done", Match: fakeopenai.AfterToolOutput("call_policy_touch"), Reply: fakeopenai.Text("Touched. " + fakeopenai.Sentinel("touch-ok"))},
+		{Name: "policy-touch", Match: fakeopenai.UserSays("policy touch"), Reply: fakeopenai.ShellCall("call_policy_touch", "touch heldout_1.txt", "Create heldout_1.txt?")},
+		{Name: "policy-rm", Match: fakeopenai.UserSays("policy rm"), Reply: fakeopenai.ShellCall("call_policy_rm", "rm heldout_1.txt", "Remove heldout_1.txt?")},
+	}
+}
+
+// withCodexPolicy gives a run the policy that allows touch heldout_* and
+// denies rm *, and an audit log at path.
+func withCodexPolicy(t *testing.T, path string) func(*ptywright.HandleOptions) {
+	audit, err := ptywright.OpenAuditLog(path)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, audit.Close()) })
+	policy, err := policyfile.Parse([]byte(`
+[[rule]]
+id = "allow-heldout"
+plugin = "codex"
+tool = "shell"
+command = "touch heldout_*"
+decision = "allow"
+
+[[rule]]
+id = "deny-rm"
+command = "rm *"
+decision = "deny"
+`))
+	require.NoError(t, err)
+	return func(o *ptywright.HandleOptions) { o.Policy, o.Audit = policy, audit }
+}
+
+// codexPolicy: the client only sends prompts and waits; the policy
+// answers Codex's approval dialogs meanwhile, and the audit log names
+// each rule.
+func codexPolicy(t *testing.T, h *ptywright.ExtensionHandle, work, auditPath string) {
+	heldout := filepath.Join(work, "heldout_1.txt")
+	res := codexTurn(t, h, "policy touch please")
+	require.Equal(t, "completed_turn", res.State.State, "evidence %q", res.State.Evidence)
+	require.Contains(t, turnText(res.State), fakeopenai.Sentinel("touch-ok"))
+	_, err := os.Stat(heldout)
+	require.NoError(t, err, "the allowed command did not run")
+
+	sent, err := h.Send(context.Background(), "send_prompt", json.RawMessage(`{"prompt":"policy rm please"}`))
+	require.NoError(t, err)
+	require.Equal(t, ptywright.EffectConfirmed, sent.Receipt.Effect, "%+v", sent.Receipt)
+	var got []string
+	require.Eventually(t, func() bool {
+		got = nil
+		for _, r := range ptywrighttest.ReadAudit(t, auditPath) {
+			got = append(got, fmt.Sprintf("%s %q %s %q %s", r.Intent, r.Command, r.DecidedBy, r.OptionLabel, r.Effect))
+		}
+		return len(got) >= 2
+	}, 60*time.Second, 20*time.Millisecond, "audit lines: %v", got)
+	require.Equal(t, []string{
+		`approve "touch heldout_1.txt" rule allow-heldout "Yes, proceed" confirmed`,
+		`deny "rm heldout_1.txt" rule deny-rm "No, and tell Codex what to do differently" confirmed`,
+	}, got)
+	codexUntil(t, h, "the end of the denied turn", tuitest.StateIs("ready", "completed_turn", "error"))
+	_, err = os.Stat(heldout)
+	require.NoError(t, err, "the denied command ran")
 }
