@@ -158,7 +158,7 @@ func asked(srv *fakegemini.Server, s string) bool {
 }
 
 // TestGeminiEager drives the real Gemini CLI 0.61.0 as an eager client
-// would, through the plugin only: fresh starts (six, or
+// would, through the plugin only: fresh starts (ten, or
 // PTYWRIGHT_GEMINI_STARTS) in a folder not yet trusted, each answering
 // the trust dialog the moment it is classified and sending its prompt at
 // once, while the CLI restarts to apply the trust (the plugin holds the
@@ -171,10 +171,10 @@ func asked(srv *fakegemini.Server, s string) bool {
 func TestGeminiEager(t *testing.T) {
 	srv := fakegemini.NewServer(append(policyScript(), fakegemini.DemoScript()...), fakegemini.Options{})
 	t.Cleanup(srv.Close)
-	// Six starts keep the suite's budget (a start costs about 10 s of
-	// node start-up, twice with the restart); PTYWRIGHT_GEMINI_STARTS
-	// asks for more when the race itself is under study.
-	starts := 6
+	// Ten starts (a start costs about 10 s of node start-up, twice with
+	// the restart, two at a time); PTYWRIGHT_GEMINI_STARTS asks for more
+	// when the race itself is under study.
+	starts := 10
 	if n, err := strconv.Atoi(os.Getenv("PTYWRIGHT_GEMINI_STARTS")); err == nil && n > 0 {
 		starts = n
 	}
