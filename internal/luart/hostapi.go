@@ -43,6 +43,8 @@ func (rt *Runtime) installHostAPI(l *lua.State) error {
 			lua.RegistryFunction{Name: "interrupt", Function: bareAction("interrupt")},
 			lua.RegistryFunction{Name: "eof", Function: bareAction("eof")},
 			lua.RegistryFunction{Name: "mark_transcript", Function: markAction},
+			lua.RegistryFunction{Name: "key_name", Function: rt.actionKeyName},
+			lua.RegistryFunction{Name: "select", Function: actionSelect},
 		)
 	}
 	if m.HasPermission(manifest.PermissionSessionKill) {
@@ -95,6 +97,8 @@ func (rt *Runtime) installHostAPI(l *lua.State) error {
 		l.SetField(-2, f.Name)
 	}
 	rt.installInvalidParams(l)
+	l.PushGoFunction(rt.safe("require_state", rt.requireState))
+	l.SetField(-2, "require_state")
 	if !rt.sdk.inline {
 		rt.installSDK(l)
 	}

@@ -92,46 +92,6 @@ local MODES = {
   { "don't ask mode on", "dontAsk" },
 }
 
--- KEY_ALIASES maps friendly key names (after lower-casing and turning "-",
--- "+" and spaces into "_") to the host's key names.
-local KEY_ALIASES = {
-  esc = "escape",
-  ["return"] = "enter",
-  ret = "enter",
-  cr = "enter",
-  ctrl_m = "enter",
-  bs = "backspace",
-  ctrl_h = "backspace",
-  del = "delete",
-  ctrl_i = "tab",
-  s_tab = "shift_tab",
-  backtab = "shift_tab",
-  btab = "shift_tab",
-  pgup = "page_up",
-  pageup = "page_up",
-  pgdn = "page_down",
-  pagedown = "page_down",
-  ins = "insert",
-  arrow_up = "up",
-  arrow_down = "down",
-  arrow_left = "left",
-  arrow_right = "right",
-}
-
--- Keys the host knows by name; anything else is typed verbatim.
-local KNOWN_KEYS = {
-  enter = true, escape = true, tab = true, shift_tab = true, backspace = true,
-  delete = true, space = true, up = true, down = true, left = true, right = true,
-  home = true, ["end"] = true, page_up = true, page_down = true, insert = true,
-}
-for _, c in ipairs({ "a", "b", "c", "d", "e", "f", "g", "k", "l", "n", "o", "p", "q",
-  "r", "s", "t", "u", "v", "w", "x", "y", "z" }) do
-  KNOWN_KEYS["ctrl_" .. c] = true
-end
-for i = 1, 12 do
-  KNOWN_KEYS["f" .. i] = true
-end
-
 -- State kept between calls on one adapter: the menu the last classify saw
 -- (for label-based intents) and the last model and mode seen on screen (the
 -- model is only in the logo header, which scrolls away).
@@ -2043,24 +2003,18 @@ function M.steer(input)
   return p
 end
 
--- normalize_key turns a caller's key name into the host's: "Shift-Tab" ->
--- "shift_tab", "esc" -> "escape", "Ctrl+C" -> "ctrl_c".
-local function normalize_key(name)
-  local k = string.lower(trim(name))
-  k = string.gsub(k, "[%-%+ ]", "_")
-  return KEY_ALIASES[k] or k
-end
-
 function M.key(input)
   local raw = want_string(input, "key", "key")
   local times = input.times or 1
   if type(times) ~= "number" or times < 1 or times > 100 or times ~= math.floor(times) then
     ptywright.invalid_params("key: params.times must be an integer from 1 to 100")
   end
-  local k = normalize_key(raw)
+  -- action.key_name folds "Shift-Tab", "esc", "Ctrl+C" into the host's
+  -- names; k is the folded name either way.
+  local key, k = action.key_name(raw)
   local a
-  if KNOWN_KEYS[k] then
-    a = function() return action.key(k) end
+  if key then
+    a = function() return action.key(key) end
   elseif k == "ctrl_j" then
     a = function() return action.text("\n") end
   else

@@ -1166,22 +1166,12 @@ end
 
 -- Intents.
 
-local KEY_ALIASES = {
-  esc = "escape", ["return"] = "enter", ret = "enter", cr = "enter", bs = "backspace", del = "delete",
-  pgup = "page_up", pageup = "page_up", pgdn = "page_down", pagedown = "page_down", ins = "insert",
-  backtab = "shift_tab", ["s_tab"] = "shift_tab", arrow_up = "up", arrow_down = "down", arrow_left = "left",
-  arrow_right = "right", c_c = "ctrl_c", c_d = "ctrl_d",
-}
-
+-- key_actions sends a named key (action.key_name folds the usual names)
+-- or, for anything else, types the string as it is.
 local function key_actions(name)
-  local k = name:lower():gsub("[%-%+ ]", "_")
-  k = k:gsub("^%^(%a)$", "ctrl_%1")
-  k = KEY_ALIASES[k] or k
-  if k:match("^[%w_]+$") and #k > 1 then
-    local ok, a = pcall(action.key, k)
-    if ok then
-      return { a }
-    end
+  local k = action.key_name(name)
+  if k then
+    return { action.key(k) }
   end
   return { action.text(name) }
 end
@@ -1206,12 +1196,7 @@ local function prompt_of(params, intent)
 end
 
 local function require_state(intent, allowed)
-  for _, s in ipairs(allowed) do
-    if memo.state == s then
-      return
-    end
-  end
-  ptywright.refuse(intent .. ": not possible in state " .. tostring(memo.state) .. " (needs " .. table.concat(allowed, " or ") .. ")")
+  ptywright.require_state(intent, memo.state, allowed)
 end
 
 -- Expectations: the change an intent's keys must cause for the host's
@@ -1284,17 +1269,10 @@ end
 
 -- moves_then_enter walks the highlight from the selected row to index.
 local function moves_then_enter(index)
-  local from = memo.selected
-  if not from then
+  if not memo.selected then
     ptywright.refuse("choose_option: no highlighted option on screen to move from")
   end
-  local acts = {}
-  local key = index > from and "down" or "up"
-  for _ = 1, math.abs(index - from) do
-    acts[#acts + 1] = action.key(key)
-  end
-  acts[#acts + 1] = action.key("enter")
-  return acts
+  return action.select(memo.selected, index)
 end
 
 -- answer names, for the host's check at the moment of the key, the
