@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"ptywright"
 )
 
 const completionsSynopsis = "completions bash|zsh|fish"
@@ -47,6 +49,7 @@ func completionsCommand(args []string, stdout io.Writer) error {
 	if !ok {
 		return usagef("completions", "unknown shell %q: want one of %s", fs.Arg(0), strings.Join(shells, ", "))
 	}
+	script = withKeyNames(script)
 	_, err := io.WriteString(stdout, script)
 	if err != nil {
 		return fmt.Errorf("completions: %w", err)
@@ -54,8 +57,39 @@ func completionsCommand(args []string, stdout io.Writer) error {
 	return nil
 }
 
+// withKeyNames puts the key names "send --key" takes where a script says
+// @KEYS@.
+func withKeyNames(script string) string {
+	keys := ptywright.Keys()
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = string(k)
+	}
+	return strings.ReplaceAll(script, "@KEYS@", strings.Join(names, " "))
+}
+
 const bashCompletion = `# bash completion for ptywright.
 # Load with: source <(ptywright completions bash)
+
+# _ptywright_cmdline completes a command line of its own after the "--" at
+# or after word $1, and fails when there is none.
+_ptywright_cmdline() {
+	local j
+	for ((j = $1; j < COMP_CWORD; j++)); do
+		if [[ ${COMP_WORDS[j]} == -- ]]; then
+			if declare -F _command_offset >/dev/null; then
+				_command_offset $((j + 1))
+			elif ((COMP_CWORD == j + 1)); then
+				COMPREPLY=($(compgen -c -- "$cur" | sort -u))
+			else
+				compopt -o filenames 2>/dev/null
+				COMPREPLY=($(compgen -f -- "$cur"))
+			fi
+			return 0
+		fi
+	done
+	return 1
+}
 
 _ptywright() {
 	local cur=${COMP_WORDS[COMP_CWORD]}
@@ -73,24 +107,10 @@ _ptywright() {
 
 	case $cmd in
 	"")
-		COMPREPLY=($(compgen -W "run serve mcp snapshot completions version help --help --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run serve mcp snapshot start send wait list close adapter completions version help --help --version" -- "$cur"))
 		;;
 	run)
-		local j
-		for ((j = i + 1; j < COMP_CWORD; j++)); do
-			if [[ ${COMP_WORDS[j]} == -- ]]; then
-				# The rest is a command line of its own.
-				if declare -F _command_offset >/dev/null; then
-					_command_offset $((j + 1))
-				elif ((COMP_CWORD == j + 1)); then
-					COMPREPLY=($(compgen -c -- "$cur" | sort -u))
-				else
-					compopt -o filenames 2>/dev/null
-					COMPREPLY=($(compgen -f -- "$cur"))
-				fi
-				return
-			fi
-		done
+		_ptywright_cmdline $((i + 1)) && return
 		case $prev in
 		--rows | -rows | --cols | -cols) return ;;
 		--record | -record)
@@ -167,7 +187,47 @@ _ptywright() {
 			;;
 		--session | -session | --adapter | -adapter) return ;;
 		esac
-		COMPREPLY=($(compgen -W "--socket --session --adapter --svg --cells --explain --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "--socket --json --session --adapter --svg --cells --explain --help" -- "$cur"))
+		;;
+	start | send | wait | list | close | adapter)
+		local sub=$cmd k
+		if [[ $cmd == adapter ]]; then
+			sub=""
+			for ((k = i + 1; k < COMP_CWORD; k++)); do
+				case ${COMP_WORDS[k]} in
+				-*) ;;
+				*)
+					sub=adapter-${COMP_WORDS[k]}
+					break
+					;;
+				esac
+			done
+		fi
+		case $sub in
+		start | adapter-start) _ptywright_cmdline $((i + 1)) && return ;;
+		esac
+		case $prev in
+		--socket | -socket | --cwd | -cwd)
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return
+			;;
+		--key | -key)
+			COMPREPLY=($(compgen -W "@KEYS@" -- "$cur"))
+			return
+			;;
+		--rows | -rows | --cols | -cols | --env | -env | --text | -text | --paste | -paste | --regex | -regex | --stable | -stable | --after | -after | --timeout | -timeout | --param | -param | --params | -params) return ;;
+		esac
+		local flags="--socket --json --help"
+		case $sub in
+		start) flags+=" --rows --cols --env --cwd --" ;;
+		send) flags+=" --text --key --paste --keys" ;;
+		wait) flags+=" --text --regex --exited --stable --after --timeout" ;;
+		"") flags="start send turn state close --help" ;;
+		adapter-start) flags+=" --rows --cols --env --cwd --" ;;
+		adapter-send | adapter-turn) flags+=" --param --params --timeout" ;;
+		esac
+		COMPREPLY=($(compgen -W "$flags" -- "$cur"))
 		;;
 	completions)
 		COMPREPLY=($(compgen -W "bash zsh fish --help" -- "$cur"))
@@ -176,7 +236,7 @@ _ptywright() {
 		COMPREPLY=($(compgen -W "--help" -- "$cur"))
 		;;
 	help)
-		COMPREPLY=($(compgen -W "run serve mcp snapshot completions version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run serve mcp snapshot start send wait list close adapter completions version" -- "$cur"))
 		;;
 	esac
 }
@@ -196,10 +256,24 @@ _ptywright() {
 		'run:run a command on a PTY, passing its terminal through live'
 		'serve:serve the JSON-RPC automation API'
 		'mcp:serve the Model Context Protocol over stdio'
-		'snapshot:print the screen of a served session as JSON or SVG'
+		'snapshot:print the screen of a served session as text, JSON or SVG'
+		'start:start a program on a served session'
+		'send:type text and keys into a served session'
+		'wait:wait until a served session shows a text or a match'
+		'list:list the sessions of a server'
+		'close:close a served session'
+		'adapter:drive a served TUI through a plugin'
 		'completions:print a shell completion script'
 		'version:print the version'
 		'help:show help for a command'
+	)
+
+	# The flags every client command takes.
+	local -a client
+	client=(
+		'--socket=[connect to the server socket]:socket path:_files'
+		'--json[print the JSON-RPC result as it came]'
+		'(- *)'{-h,--help}'[show help]'
 	)
 
 	_arguments -C \
@@ -260,12 +334,89 @@ _ptywright() {
 		snapshot)
 			_arguments \
 				'--socket=[connect to the server socket]:socket path:_files' \
+				'(--svg)--json[print the result as JSON]' \
 				'(--adapter)--session=[read a session]:session id: ' \
 				'(--session)--adapter=[read the screen of an adapter]:adapter id: ' \
 				'(--cells --explain)--svg[print an SVG picture of the screen]' \
 				'(--svg)--cells[keep the cell grid in the JSON]' \
 				'(--svg)--explain[add the adapter explanation of its classification]' \
 				'(- *)'{-h,--help}'[show help]' && ret=0
+			;;
+		start)
+			local dashdash=${words[(i)--]}
+			if ((dashdash < CURRENT)); then
+				shift $dashdash words
+				((CURRENT -= dashdash))
+				_normal && ret=0
+			else
+				_arguments $client \
+					'--rows=[terminal height in rows]:rows: ' \
+					'--cols=[terminal width in columns]:columns: ' \
+					'*--env=[set a variable of the program]:KEY=VALUE: ' \
+					'--cwd=[run the program in a directory]:directory:_directories' && ret=0
+			fi
+			;;
+		send)
+			_arguments $client \
+				'*--text=[type a text]:text: ' \
+				'*--key=[press a key]:key:(@KEYS@)' \
+				'*--paste=[paste a text, bracketed]:text: ' \
+				'--keys[list the key names]' \
+				'1:session id: ' && ret=0
+			;;
+		wait)
+			_arguments $client \
+				'(--regex --exited)--text=[wait for a text]:text: ' \
+				'(--text --exited)--regex=[wait for a regex match]:regex: ' \
+				'(--text --regex --stable)--exited[wait until the program has exited]' \
+				'--stable=[and for the screen to be unchanged that long]:duration: ' \
+				'--after=[match only screens after a sequence]:sequence: ' \
+				'--timeout=[give up after a duration]:duration: ' \
+				'1:session id: ' && ret=0
+			;;
+		list)
+			_arguments $client && ret=0
+			;;
+		close)
+			_arguments $client '1:session id: ' && ret=0
+			;;
+		adapter)
+			local -a subs
+			subs=(
+				'start:start an adapter and print its id'
+				'send:send an intent'
+				'turn:send an intent, then await the end of the turn'
+				'state:print the state of an adapter'
+				'close:close an adapter and its session'
+			)
+			if ((CURRENT == 2)); then
+				_describe -t commands 'adapter command' subs && ret=0
+			else
+				# The subcommand's words, from the subcommand on.
+				shift words
+				((CURRENT--))
+				curcontext="${curcontext%:*}-$words[1]:"
+				case $words[1] in
+				start)
+					_arguments $client \
+						'--rows=[terminal height in rows]:rows: ' \
+						'--cols=[terminal width in columns]:columns: ' \
+						'*--env=[set a variable of the program]:KEY=VALUE: ' \
+						'--cwd=[run the program in a directory]:directory:_directories' \
+						'1:plugin: ' && ret=0
+					;;
+				send | turn)
+					_arguments $client \
+						'*--param=[set a param of the intent]:KEY=VALUE: ' \
+						'--params=[the params of the intent as a JSON object]:JSON: ' \
+						'--timeout=[give up after a duration]:duration: ' \
+						'1:adapter id: ' '2:intent: ' && ret=0
+					;;
+				state | close)
+					_arguments $client '1:adapter id: ' && ret=0
+					;;
+				esac
+			fi
 			;;
 		completions)
 			_arguments \
@@ -307,7 +458,13 @@ complete -c ptywright -f
 complete -c ptywright -n __fish_use_subcommand -a run -d 'run a command on a PTY, passing its terminal through live'
 complete -c ptywright -n __fish_use_subcommand -a serve -d 'serve the JSON-RPC automation API'
 complete -c ptywright -n __fish_use_subcommand -a mcp -d 'serve the Model Context Protocol over stdio'
-complete -c ptywright -n __fish_use_subcommand -a snapshot -d 'print the screen of a served session as JSON or SVG'
+complete -c ptywright -n __fish_use_subcommand -a snapshot -d 'print the screen of a served session as text, JSON or SVG'
+complete -c ptywright -n __fish_use_subcommand -a start -d 'start a program on a served session'
+complete -c ptywright -n __fish_use_subcommand -a send -d 'type text and keys into a served session'
+complete -c ptywright -n __fish_use_subcommand -a wait -d 'wait until a served session shows a text or a match'
+complete -c ptywright -n __fish_use_subcommand -a list -d 'list the sessions of a server'
+complete -c ptywright -n __fish_use_subcommand -a close -d 'close a served session'
+complete -c ptywright -n __fish_use_subcommand -a adapter -d 'drive a served TUI through a plugin'
 complete -c ptywright -n __fish_use_subcommand -a completions -d 'print a shell completion script'
 complete -c ptywright -n __fish_use_subcommand -a version -d 'print the version'
 complete -c ptywright -n __fish_use_subcommand -a help -d 'show help for a command'
@@ -341,12 +498,36 @@ complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l max-cells -x -d 'c
 complete -c ptywright -n '__fish_seen_subcommand_from mcp' -l log-level -x -a 'debug info warn error' -d 'least level logged on stderr'
 
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l socket -r -F -d 'connect to the server socket'
+complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l json -d 'print the result as JSON'
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l session -x -d 'read a session'
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l adapter -x -d 'read the screen of an adapter'
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l svg -d 'print an SVG picture of the screen'
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l cells -d 'keep the cell grid in the JSON'
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l explain -d 'add the adapter explanation of its classification'
 
+# The client commands; "adapter send" is not "send", nor "adapter close" "close".
+complete -c ptywright -n '__fish_seen_subcommand_from start send wait list close adapter; and not __ptywright_run_cmdline >/dev/null' -l socket -r -F -d 'connect to the server socket'
+complete -c ptywright -n '__fish_seen_subcommand_from start send wait list close adapter; and not __ptywright_run_cmdline >/dev/null' -l json -d 'print the JSON-RPC result as it came'
+complete -c ptywright -n '__fish_seen_subcommand_from start; and not __fish_seen_subcommand_from adapter; and __ptywright_run_cmdline >/dev/null' -x -a '(__fish_complete_subcommand --commandline (__ptywright_run_cmdline))'
+complete -c ptywright -n '__fish_seen_subcommand_from start; and not __ptywright_run_cmdline >/dev/null' -l rows -x -d 'terminal height in rows'
+complete -c ptywright -n '__fish_seen_subcommand_from start; and not __ptywright_run_cmdline >/dev/null' -l cols -x -d 'terminal width in columns'
+complete -c ptywright -n '__fish_seen_subcommand_from start; and not __ptywright_run_cmdline >/dev/null' -l env -x -d 'set a variable of the program (KEY=VALUE)'
+complete -c ptywright -n '__fish_seen_subcommand_from start; and not __ptywright_run_cmdline >/dev/null' -l cwd -x -a '(__fish_complete_directories)' -d 'run the program in a directory'
+complete -c ptywright -n '__fish_seen_subcommand_from send; and not __fish_seen_subcommand_from adapter' -l text -x -d 'type a text'
+complete -c ptywright -n '__fish_seen_subcommand_from send; and not __fish_seen_subcommand_from adapter' -l key -x -a '@KEYS@' -d 'press a key'
+complete -c ptywright -n '__fish_seen_subcommand_from send; and not __fish_seen_subcommand_from adapter' -l paste -x -d 'paste a text, bracketed'
+complete -c ptywright -n '__fish_seen_subcommand_from send; and not __fish_seen_subcommand_from adapter' -l keys -d 'list the key names'
+complete -c ptywright -n '__fish_seen_subcommand_from wait' -l text -x -d 'wait for a text'
+complete -c ptywright -n '__fish_seen_subcommand_from wait' -l regex -x -d 'wait for a regex match'
+complete -c ptywright -n '__fish_seen_subcommand_from wait' -l exited -d 'wait until the program has exited'
+complete -c ptywright -n '__fish_seen_subcommand_from wait' -l stable -x -d 'and for the screen to be unchanged that long'
+complete -c ptywright -n '__fish_seen_subcommand_from wait' -l after -x -d 'match only screens after a sequence'
+complete -c ptywright -n '__fish_seen_subcommand_from wait' -l timeout -x -d 'give up after a duration'
+complete -c ptywright -n '__fish_seen_subcommand_from adapter; and not __fish_seen_subcommand_from start send turn state close' -x -a 'start send turn state close'
+complete -c ptywright -n '__fish_seen_subcommand_from adapter; and __fish_seen_subcommand_from send turn' -l param -x -d 'set a param of the intent (KEY=VALUE)'
+complete -c ptywright -n '__fish_seen_subcommand_from adapter; and __fish_seen_subcommand_from send turn' -l params -x -d 'the params of the intent as a JSON object'
+complete -c ptywright -n '__fish_seen_subcommand_from adapter; and __fish_seen_subcommand_from send turn' -l timeout -x -d 'give up after a duration'
+
 complete -c ptywright -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'
-complete -c ptywright -n '__fish_seen_subcommand_from help' -x -a 'run serve mcp snapshot completions version'
+complete -c ptywright -n '__fish_seen_subcommand_from help' -x -a 'run serve mcp snapshot start send wait list close adapter completions version'
 `

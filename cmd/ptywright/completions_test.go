@@ -58,8 +58,8 @@ func TestCompletionScriptsParse(t *testing.T) {
 func TestCompletionScriptsCoverFlags(t *testing.T) {
 	for shell, script := range completionScripts {
 		t.Run(shell, func(t *testing.T) {
-			for _, c := range commands() {
-				require.Contains(t, script, c.name)
+			for _, c := range append(commands(), adapterCommands()...) {
+				require.Contains(t, script, c.name[strings.LastIndex(c.name, " ")+1:]) // "adapter send": send
 				for _, name := range flagNames(c) {
 					if shell == "fish" {
 						require.Contains(t, script, "-l "+name)
@@ -78,7 +78,7 @@ var completionCases = []struct {
 	not  []string // candidates that must not
 }{
 	{"ptywright s", []string{"serve"}, []string{"run"}},
-	{"ptywright ", []string{"run", "serve", "mcp", "snapshot", "completions", "version"}, nil},
+	{"ptywright ", []string{"run", "serve", "mcp", "snapshot", "start", "send", "wait", "list", "close", "adapter", "completions", "version"}, nil},
 	{"ptywright m", []string{"mcp"}, []string{"snapshot"}},
 	{"ptywright mcp --", []string{"--plugin", "--help"}, []string{"--stdio", "--socket"}},
 	{"ptywright run --", []string{"--rows", "--cols", "--record", "--help"}, []string{"--stdio"}},
@@ -87,6 +87,9 @@ var completionCases = []struct {
 	{"ptywright serve --framing ", []string{"ndjson", "lsp"}, nil},
 	{"ptywright completions ", []string{"bash", "zsh", "fish"}, nil},
 	{"ptywright run -- ech", []string{"echo"}, []string{"--rows"}},
+	{"ptywright send s1 --key ent", []string{"enter"}, []string{"escape"}},
+	{"ptywright adapter ", []string{"start", "send", "turn", "state", "close"}, []string{"wait"}},
+	{"ptywright adapter send e1 --", []string{"--param", "--params", "--timeout", "--socket", "--json"}, []string{"--text", "--key"}},
 }
 
 func TestBashCompletion(t *testing.T) {

@@ -3,12 +3,19 @@
 //	ptywright run [--rows N] [--cols N] [--record FILE] -- CMD ARGS...
 //	ptywright serve [--stdio | --socket PATH] [--framing ndjson|lsp] [--plugin MANIFEST]... [--allow-plugin-load] [--engine vtcore|xvt]
 //	ptywright mcp [--plugin MANIFEST]...
-//	ptywright snapshot [--socket PATH] (--session ID | --adapter ID) [--svg | --cells]
+//	ptywright snapshot [--socket PATH] (ID [--json] | --session ID | --adapter ID) [--svg | --cells]
+//	ptywright start [--socket PATH] [--rows N] [--cols N] [--env K=V]... -- PROGRAM ARGS...
+//	ptywright send [--socket PATH] ID (--text TEXT | --key NAME | --paste TEXT)...
+//	ptywright wait [--socket PATH] ID (--text TEXT | --regex RE) [--stable D] [--timeout D]
+//	ptywright list [--socket PATH]
+//	ptywright close [--socket PATH] ID
 //	ptywright completions bash|zsh|fish
 //	ptywright version
 //
 // Exit codes: 2 for a usage error, 1 for a runtime error; run exits with
-// the child's code (128+N when signal N killed it).
+// the child's code (128+N when signal N killed it). The script client
+// commands (start, send, wait, list, close, snapshot ID, adapter) exit 1
+// for a timeout or no match and 2 for every other error.
 package main
 
 import (
@@ -35,9 +42,18 @@ Commands:
   run          run a command on a PTY, passing its terminal through live
   serve        serve the JSON-RPC automation API
   mcp          serve the Model Context Protocol over stdio, for agent clients
-  snapshot     print a served session's screen as JSON or SVG
+  snapshot     print a served session's screen as text, JSON or SVG
   completions  print a shell completion script (bash, zsh, fish)
   version      print the version
+
+Commands that script a running "ptywright serve" (exit 0 done, 1 timeout
+or no match, 2 any other error):
+  start        start a program on a served session and print its id
+  send         type text and keys into a served session
+  wait         wait until a served session's screen shows a text or a match
+  list         list a server's sessions
+  close        close a served session
+  adapter      drive a served TUI through a plugin (start, send, turn, state)
 
 Flags:
   -h, --help   show this help; "ptywright <command> --help" for a command
@@ -78,7 +94,19 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "mcp":
 		err = mcpCommand(ctx, rest, stdin, stdout, stderr)
 	case "snapshot":
-		err = snapshotCommand(ctx, rest, stdout)
+		err = snapshotCommand(ctx, rest, stdout, stderr)
+	case "start":
+		err = startCommand(ctx, rest, stdout, stderr)
+	case "send":
+		err = sendCommand(ctx, rest, stdout, stderr)
+	case "wait":
+		err = waitCommand(ctx, rest, stdout, stderr)
+	case "list":
+		err = listCommand(ctx, rest, stdout, stderr)
+	case "close":
+		err = closeCommand(ctx, rest, stdout, stderr)
+	case "adapter":
+		err = adapterCommand(ctx, rest, stdout, stderr)
 	case "completions":
 		err = completionsCommand(rest, stdout)
 	default:
@@ -100,6 +128,14 @@ func report(err error, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ptywright %s: %s\nRun 'ptywright %s --help' for usage.\n", ue.cmd, ue.msg, ue.cmd)
 		}
 		return exitUsage
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if errors.Is(ee, errQuiet) {
+			return ee.code
+		}
+		fmt.Fprintf(stderr, "ptywright %s\n", redactText(withoutInnerPrefix(ee.Error())))
+		return ee.code
 	}
 	// Diagnostics are redacted like everything else that leaves: an error
 	// may quote a command line or a path holding a secret.
@@ -150,13 +186,19 @@ func commands() []command {
 		{"serve", "serve the JSON-RPC automation API", serveSynopsis, serveDetails, func() *flag.FlagSet { return serveFlags(new(serveConfig)) }},
 		{"mcp", "serve the Model Context Protocol over stdio, for agent clients", mcpSynopsis, mcpDetails, func() *flag.FlagSet { return mcpFlags(new(mcpConfig)) }},
 		{"snapshot", "print a served session's screen as JSON or SVG", snapshotSynopsis, snapshotDetails, func() *flag.FlagSet { return snapshotFlags(new(snapshotConfig)) }},
+		{"start", "start a program on a served session and print its id", startSynopsis, startDetails, func() *flag.FlagSet { return startFlags(new(startConfig)) }},
+		{"send", "type text and keys into a served session", sendSynopsis, sendDetails, func() *flag.FlagSet { return sendFlags(new(sendConfig)) }},
+		{"wait", "wait until a served session's screen shows a text or a match", waitSynopsis, waitDetails, func() *flag.FlagSet { return waitFlags(new(waitConfig)) }},
+		{"list", "list a server's sessions", listSynopsis, listDetails, func() *flag.FlagSet { return listFlags(new(clientFlags)) }},
+		{"close", "close a served session", closeSynopsis, closeDetails, func() *flag.FlagSet { return closeFlags(new(clientFlags)) }},
+		{"adapter", "drive a served TUI through a plugin", adapterSynopsis, adapterDetails, func() *flag.FlagSet { return clientOnlyFlags("adapter", new(clientFlags)) }},
 		{"completions", "print a shell completion script", completionsSynopsis, completionsDetails, func() *flag.FlagSet { return newFlagSet("completions") }},
 		{"version", "print the version", "version", "", func() *flag.FlagSet { return newFlagSet("version") }},
 	}
 }
 
 func lookupCommand(name string) (command, bool) {
-	for _, c := range commands() {
+	for _, c := range append(commands(), adapterCommands()...) {
 		if c.name == name {
 			return c, true
 		}

@@ -189,11 +189,9 @@ func runServe(ctx context.Context, cfg serveConfig, stdin io.Reader, stdout, std
 	if cfg.Stdio {
 		err = srv.ServeConn(ctx, rpc.Stdio(interruptible(stdin), stdout), rpc.Framing(cfg.Framing))
 	} else {
-		path := cfg.Socket
-		if path == "" {
-			if path, err = rpc.DefaultSocketPath(); err != nil {
-				return fmt.Errorf("serve: %w", err)
-			}
+		var path string
+		if path, err = resolveSocket(cfg.Socket); err != nil {
+			return fmt.Errorf("serve: %w", err)
 		}
 		var l net.Listener
 		if l, err = rpc.ListenUnix(path); err != nil {

@@ -4,21 +4,23 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"time"
 
 	"ptywright"
-	"ptywright/rpc"
 	"ptywright/svg"
 )
 
-const snapshotSynopsis = "snapshot [--socket PATH] (--session ID | --adapter ID [--explain]) [--svg | --cells]"
+const snapshotSynopsis = "snapshot [--socket PATH] (ID [--json] | --session ID | --adapter ID [--explain]) [--svg | --cells]"
 
-const snapshotDetails = `Connects to a running "ptywright serve" and prints the screen of one of
+const snapshotDetails = `"ptywright snapshot ID" prints session ID's screen as plain text, or the
+session.snapshot result as it came (without cells unless --cells) with
+--json, or an SVG picture with --svg; it exits as the other client commands
+do: 0, or 2 for any error.
+
+With --session or --adapter instead, it connects to a running "ptywright serve" and prints the screen of one of
 its sessions (session.snapshot) or adapters (adapter.snapshot) as JSON,
 without the per-cell grid unless --cells, or as an SVG picture with --svg.
 Secrets are redacted, as the server redacts every snapshot.
@@ -28,7 +30,8 @@ plugin classifies the screen as it does (adapter.explain: the rule that
 fired, the rows it matched, the evidence, what it considered and rejected,
 the parser version and anomalies).
 
-Without --socket it connects to the default per-user socket.
+Without --socket it connects to $PTYWRIGHT_SOCKET, else the default
+per-user socket; an error exits 1.
 `
 
 // snapshotTimeout bounds the whole exchange with the server.
@@ -36,8 +39,10 @@ const snapshotTimeout = 30 * time.Second
 
 // snapshotConfig is a validated `snapshot` command line.
 type snapshotConfig struct {
-	// Socket is the server's socket; "" means the default per-user socket.
-	Socket string
+	// clientFlags are --socket ("" means the default) and --json.
+	clientFlags
+	// ByID is the "snapshot ID" form: plain text, the client's exit codes.
+	ByID bool
 	// Session or Adapter (exactly one) names the screen to read.
 	Session, Adapter string
 	// SVG renders the screen as SVG; Cells keeps the cell grid in the JSON.
@@ -48,7 +53,7 @@ type snapshotConfig struct {
 
 func snapshotFlags(cfg *snapshotConfig) *flag.FlagSet {
 	fs := newFlagSet("snapshot")
-	fs.StringVar(&cfg.Socket, "socket", "", "connect to the server's socket at `PATH`; default: the per-user socket")
+	cfg.clientFlags.bind(fs)
 	fs.StringVar(&cfg.Session, "session", "", "read the session `ID` (s1, s2, ...)")
 	fs.StringVar(&cfg.Adapter, "adapter", "", "read the adapter `ID`'s screen (e1, e2, ...)")
 	fs.BoolVar(&cfg.SVG, "svg", false, "print an SVG picture of the screen instead of JSON")
@@ -59,17 +64,25 @@ func snapshotFlags(cfg *snapshotConfig) *flag.FlagSet {
 
 func parseSnapshot(args []string, stdout io.Writer) (cfg snapshotConfig, help bool, err error) {
 	fs := snapshotFlags(&cfg)
-	if help, err := parseFlags(fs, args, stdout); help || err != nil {
+	pos, help, err := parseClientArgs(fs, args, stdout)
+	if help || err != nil {
 		return snapshotConfig{}, help, err
-	}
-	if fs.NArg() > 0 {
-		return snapshotConfig{}, false, usagef("snapshot", "unexpected argument %q", fs.Arg(0))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if len(pos) > 0 && !set["session"] && !set["adapter"] {
+		if cfg.Session, err = oneID("snapshot", "session ID", pos); err != nil {
+			return snapshotConfig{}, false, err
+		}
+		cfg.ByID = true
+	} else if len(pos) > 0 {
+		return snapshotConfig{}, false, usagef("snapshot", "unexpected argument %q", pos[0])
+	}
 	switch {
 	case set["socket"] && cfg.Socket == "":
 		return snapshotConfig{}, false, usagef("snapshot", "--socket: path must not be empty")
+	case cfg.JSON && cfg.SVG:
+		return snapshotConfig{}, false, usagef("snapshot", "--json and --svg are mutually exclusive")
 	case (cfg.Session == "") == (cfg.Adapter == ""):
 		return snapshotConfig{}, false, usagef("snapshot", "exactly one of --session or --adapter is required")
 	case cfg.Explain && cfg.Adapter == "":
@@ -82,16 +95,17 @@ func parseSnapshot(args []string, stdout io.Writer) (cfg snapshotConfig, help bo
 	return cfg, false, nil
 }
 
-func snapshotCommand(ctx context.Context, args []string, stdout io.Writer) error {
+func snapshotCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg, help, err := parseSnapshot(args, stdout)
 	if help || err != nil {
 		return err
 	}
-	path := cfg.Socket
-	if path == "" {
-		if path, err = rpc.DefaultSocketPath(); err != nil {
-			return fmt.Errorf("snapshot: %w", err)
-		}
+	if cfg.ByID {
+		return snapshotByID(ctx, cfg, stdout, stderr)
+	}
+	path, err := resolveSocket(cfg.Socket)
+	if err != nil {
+		return fmt.Errorf("snapshot: %w", err)
 	}
 	method, params := "session.snapshot", map[string]any{"session": cfg.Session}
 	if cfg.Adapter != "" {
@@ -156,51 +170,4 @@ func snapshotCommand(ctx context.Context, args []string, stdout io.Writer) error
 		return fmt.Errorf("snapshot: %w", err)
 	}
 	return nil
-}
-
-// call makes one JSON-RPC call on the server's socket and returns its
-// result; an error response is returned as the *rpc.Error.
-func call(ctx context.Context, socket, method string, params any) (json.RawMessage, error) {
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, "unix", socket)
-	if err != nil {
-		return nil, fmt.Errorf("connect to the server: %w (is \"ptywright serve\" running there?)", err)
-	}
-	defer nc.Close() // Best effort: the call is over either way.
-	if deadline, ok := ctx.Deadline(); ok {
-		_ = nc.SetDeadline(deadline) // Best effort: a Unix socket supports deadlines.
-	}
-	req, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	if err != nil {
-		return nil, err
-	}
-	if err := rpc.NDJSON.Writer(nc).WriteFrame(req); err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
-	}
-	r := rpc.NDJSON.Reader(nc)
-	for {
-		frame, err := r.ReadFrame()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = io.ErrUnexpectedEOF
-			}
-			return nil, fmt.Errorf("%s: reading the response: %w", method, err)
-		}
-		var resp struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Result json.RawMessage `json:"result"`
-			Error  *rpc.Error      `json:"error"`
-		}
-		if err := json.Unmarshal(frame, &resp); err != nil {
-			return nil, fmt.Errorf("%s: malformed response: %w", method, err)
-		}
-		if resp.Method != "" || string(resp.ID) != "1" {
-			continue // A notification; this connection subscribed to none.
-		}
-		if resp.Error != nil {
-			return nil, fmt.Errorf("%s: %w (code %d)", method, resp.Error, resp.Error.Code)
-		}
-		return resp.Result, nil
-	}
 }
