@@ -21,7 +21,9 @@ const serveSynopsis = "serve [--stdio | --socket PATH] [--framing ndjson|lsp] [-
 
 const serveDetails = `Serves JSON-RPC 2.0 over stdin/stdout (--stdio) or a local socket
 (--socket: a Unix socket path, or a Windows named pipe \\.\pipe\NAME).
-Without either it listens on the default per-user socket.
+Without either it listens on $PTYWRIGHT_SOCKET, else on the default
+per-user socket ($PTYWRIGHT_HOME/socket, else ~/.ptywright/socket), where
+the client commands (start, send, wait, ...) connect by default.
 `
 
 // framing is how JSON-RPC messages are delimited on the wire.
