@@ -33,7 +33,16 @@ func runCLI(args ...string) result {
 // start, wait, send, wait --after, snapshot, list, close, with the exit
 // codes a script branches on (0 done, 1 timeout or no match, 2 error).
 func TestScriptClientSession(t *testing.T) {
-	s := startServe(t)
+	// serve, given no socket, listens on $PTYWRIGHT_SOCKET.
+	sockDir, err := os.MkdirTemp("", "ptwcli")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(sockDir) })
+	s := &server{stderr: new(bytes.Buffer), done: make(chan error, 1), socket: filepath.Join(sockDir, "env.sock")}
+	s.cmd = exec.Command(pwBin, "serve")
+	s.cmd.Env = append(os.Environ(), socketEnv+"="+s.socket)
+	s.cmd.Stderr = s.stderr
+	s.start(t)
+	waitListening(t, s, s.stderr)
 	pw := func(args ...string) result {
 		t.Helper()
 		return runCLI(append([]string{args[0], "--socket", s.socket}, args[1:]...)...)
