@@ -20,15 +20,6 @@ import (
 	"ptywright"
 )
 
-// runCLI runs a command line in this process, as main does: the client
-// commands talk to the server's socket all the same, without the cost of
-// starting the binary.
-func runCLI(args ...string) result {
-	var stdout, stderr bytes.Buffer
-	code := cli(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
-	return result{stdout: stdout.String(), stderr: stderr.String(), code: code}
-}
-
 // The script client drives a session of a real server over its socket:
 // start, wait, send, wait --after, snapshot, list, close, with the exit
 // codes a script branches on (0 done, 1 timeout or no match, 2 error).
