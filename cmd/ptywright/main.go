@@ -6,9 +6,10 @@
 //	ptywright snapshot [--socket PATH] (ID [--json] | --session ID | --adapter ID) [--svg | --cells]
 //	ptywright start [--socket PATH] [--rows N] [--cols N] [--env K=V]... -- PROGRAM ARGS...
 //	ptywright send [--socket PATH] ID (--text TEXT | --key NAME | --paste TEXT)...
-//	ptywright wait [--socket PATH] ID (--text TEXT | --regex RE) [--stable D] [--timeout D]
+//	ptywright wait [--socket PATH] ID (--text TEXT | --regex RE | --exited) [--stable D] [--after SEQ] [--timeout D]
 //	ptywright list [--socket PATH]
 //	ptywright close [--socket PATH] ID
+//	ptywright adapter start|send|turn|state|close [--socket PATH] ...
 //	ptywright completions bash|zsh|fish
 //	ptywright version
 //
@@ -53,7 +54,7 @@ or no match, 2 any other error):
   wait         wait until a served session's screen shows a text or a match
   list         list a server's sessions
   close        close a served session
-  adapter      drive a served TUI through a plugin (start, send, turn, state)
+  adapter      drive a served TUI through a plugin (start, send, turn, state, close)
 
 Flags:
   -h, --help   show this help; "ptywright <command> --help" for a command
@@ -185,7 +186,7 @@ func commands() []command {
 		{"run", "run a command on a PTY, passing its terminal through live", runSynopsis, runDetails, func() *flag.FlagSet { return runFlags(new(runConfig)) }},
 		{"serve", "serve the JSON-RPC automation API", serveSynopsis, serveDetails, func() *flag.FlagSet { return serveFlags(new(serveConfig)) }},
 		{"mcp", "serve the Model Context Protocol over stdio, for agent clients", mcpSynopsis, mcpDetails, func() *flag.FlagSet { return mcpFlags(new(mcpConfig)) }},
-		{"snapshot", "print a served session's screen as JSON or SVG", snapshotSynopsis, snapshotDetails, func() *flag.FlagSet { return snapshotFlags(new(snapshotConfig)) }},
+		{"snapshot", "print a served session's screen as text, JSON or SVG", snapshotSynopsis, snapshotDetails, func() *flag.FlagSet { return snapshotFlags(new(snapshotConfig)) }},
 		{"start", "start a program on a served session and print its id", startSynopsis, startDetails, func() *flag.FlagSet { return startFlags(new(startConfig)) }},
 		{"send", "type text and keys into a served session", sendSynopsis, sendDetails, func() *flag.FlagSet { return sendFlags(new(sendConfig)) }},
 		{"wait", "wait until a served session's screen shows a text or a match", waitSynopsis, waitDetails, func() *flag.FlagSet { return waitFlags(new(waitConfig)) }},

@@ -20,9 +20,10 @@ session.snapshot result as it came (without cells unless --cells) with
 --json, or an SVG picture with --svg; it exits as the other client commands
 do: 0, or 2 for any error.
 
-With --session or --adapter instead, it connects to a running "ptywright serve" and prints the screen of one of
-its sessions (session.snapshot) or adapters (adapter.snapshot) as JSON,
-without the per-cell grid unless --cells, or as an SVG picture with --svg.
+With --session or --adapter instead, it prints the screen of one of the
+server's sessions (session.snapshot) or adapters (adapter.snapshot) as
+JSON, without the per-cell grid unless --cells, or as an SVG picture with
+--svg.
 Secrets are redacted, as the server redacts every snapshot.
 
 With --adapter, --explain adds "explanation" to the JSON: why the adapter's
