@@ -176,7 +176,7 @@ func sendCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	for _, a := range cfg.Actions {
 		res, err := c.do(ctx, "session.input", map[string]any{"session": cfg.Session, "action": a})
 		if err != nil {
-			return err
+			return c.noMatch(err) // A timeout: the program took not all of it.
 		}
 		if c.json {
 			if err := c.printJSON(res); err != nil {
@@ -323,9 +323,10 @@ func (cfg *waitConfig) matcher(fs *flag.FlagSet) (map[string]any, error) {
 	return map[string]any{"type": "all", "value": []any{text, stable}}, nil
 }
 
-// noMatch turns a wait's timeout (-32001) and a wait that can no longer
-// match because the program exited (-32002 with the evidence) into exit 1,
-// with the last screen on stderr (or the error object with --json).
+// noMatch turns a timeout (-32001: a wait's deadline, or input that could
+// not all go in) and a wait that can no longer match because the program
+// exited (-32002 with the evidence) into exit 1, with the last screen on
+// stderr when the error has it (or the error object with --json).
 func (c *client) noMatch(err error) error {
 	re := rpcError(err)
 	if re == nil || (re.Code != rpc.CodeTimeout && re.Code != rpc.CodeSessionClosed) {
@@ -336,7 +337,10 @@ func (c *client) noMatch(err error) error {
 			PlainText string `json:"plain_text"`
 		} `json:"snapshot"`
 	}
-	if len(re.Data) == 0 || json.Unmarshal(re.Data, &ev) != nil || ev.Snapshot == nil {
+	if len(re.Data) > 0 {
+		_ = json.Unmarshal(re.Data, &ev) // Best effort: the screen is a courtesy.
+	}
+	if re.Code == rpc.CodeSessionClosed && ev.Snapshot == nil {
 		return err // A session closed meanwhile: an error, not a non-match.
 	}
 	if c.json {
@@ -344,10 +348,14 @@ func (c *client) noMatch(err error) error {
 		if jerr == nil {
 			_ = c.printJSON(b) // Best effort: the exit code says it all.
 		}
-	} else {
-		// Best effort: the exit code says it all.
-		_, _ = fmt.Fprintf(c.stderr, "ptywright %s: %s\nlast screen:\n%s\n", c.cmd, redactText(withoutInnerPrefix(re.Message)), indent(ev.Snapshot.PlainText))
+		return &exitError{code: exitNoMatch, err: fmt.Errorf("%s: %w", c.cmd, errQuiet)}
 	}
+	msg := redactText(withoutInnerPrefix(re.Message))
+	if ev.Snapshot == nil {
+		return &exitError{code: exitNoMatch, err: fmt.Errorf("%s: %s", c.cmd, msg)}
+	}
+	// Best effort: the exit code says it all.
+	_, _ = fmt.Fprintf(c.stderr, "ptywright %s: %s\nlast screen:\n%s\n", c.cmd, msg, indent(ev.Snapshot.PlainText))
 	return &exitError{code: exitNoMatch, err: fmt.Errorf("%s: %w", c.cmd, errQuiet)}
 }
 

@@ -161,6 +161,11 @@ func TestScriptClientAdapter(t *testing.T) {
 	var st struct{ State ptywright.StateSnapshot }
 	require.NoError(t, json.Unmarshal([]byte(res.stdout), &st), res.stdout)
 	require.Contains(t, st.State.Evidence, "answer 42")
+	// A turn that cannot end in time (the plugin's turn matcher wants the
+	// screen stable for 300ms; the timeout bounds the send too): 1.
+	res = pw("turn", id, "send_text", "--param", "text=late", "--timeout", "100ms")
+	require.Equal(t, exitNoMatch, res.code, res.stderr)
+	require.Contains(t, res.stderr, "ptywright adapter turn: timeout")
 
 	res = pw("send", id, "no_such_intent")
 	require.Equal(t, exitUsage, res.code, res.stderr)
