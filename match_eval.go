@@ -162,6 +162,8 @@ type evalState struct {
 	// held: the screen has not changed since the wait's After sequence, so
 	// only time (screen_stable) and exit can match.
 	held bool
+	// echo is the input's echo the screen text leaves out (ExcludeEcho).
+	echo *Echo
 
 	plain      *string
 	snap       ScreenSnapshot // raw, without cells: the screen plain is of
@@ -172,7 +174,7 @@ type evalState struct {
 // together with the snapshot the wait's result then carries.
 func (st *evalState) screenText() string {
 	if st.plain == nil {
-		snap, t := st.s.screen.snapshotAndText()
+		snap, t := st.s.screen.snapshotAndText(st.echo)
 		st.snap, st.plain = snap, &t
 	}
 	return *st.plain

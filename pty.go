@@ -129,6 +129,10 @@ type Session struct {
 	// for it in arrival order, each with its own context.
 	wsem chan struct{}
 
+	// The last input written, for LastInput and the echo of the next
+	// (echo.go).
+	inputState
+
 	mu         sync.Mutex
 	tr         *transcript
 	changed    chan struct{} // closed and replaced on every change someone watches
@@ -313,10 +317,14 @@ func (s *Session) Send(ctx context.Context, a Action) error {
 // Written is what Perform did: the bytes it wrote to the program (0 for
 // actions that write none) and the screen's sequence as the write began.
 // Every change after Sequence, the echo included, came after the write:
-// pass it to After so a wait sees only what the input caused.
+// pass it to After so a wait sees only what the input caused, or the
+// whole Written to AfterInput to leave the input's own echo out too.
 type Written struct {
 	Bytes    int    `json:"bytes"`
 	Sequence uint64 `json:"sequence"`
+	// Echo is where the input's typed text is echoed, for ExcludeEcho;
+	// the zero Echo for actions that write no input.
+	Echo Echo `json:"-"`
 	// Signalled says an interrupt was delivered as SIGINT to the
 	// terminal's foreground process group, as the line discipline would
 	// deliver a ^C, because the ^C could not be written (another write held
@@ -361,13 +369,15 @@ func (s *Session) Perform(ctx context.Context, a Action) (Written, error) {
 	if !ok {
 		return w, fmt.Errorf("ptywright: action %q has no input bytes", a.Type)
 	}
+	w = s.startInput(a, b)
 	if a.Type == ActionInterrupt {
-		return s.interrupt(ctx, w, b)
+		w, err := s.interrupt(ctx, w, b)
+		return s.inputWritten(w), err
 	}
 	s.rec.input(b) // Recorded as sent, before the echo can come back.
 	n, err := s.write(ctx, b)
 	w.Bytes = n
-	return w, err
+	return s.inputWritten(w), err
 }
 
 // Resize changes the terminal size; the program receives SIGWINCH, and

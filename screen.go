@@ -181,10 +181,13 @@ func (s *Screen) Snapshot(withCells bool) ScreenSnapshot {
 
 // snapshotAndText is the raw snapshot (no cells) and the text screen
 // matchers search, read together, so a wait's evidence is the screen its
-// matcher matched on.
-func (s *Screen) snapshotAndText() (ScreenSnapshot, string) {
+// matcher matched on; with echo, the text leaves that echo out.
+func (s *Screen) snapshotAndText(echo *Echo) (ScreenSnapshot, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if echo != nil {
+		return s.snapshotLocked(false), s.matchTextExcludingLocked(echo)
+	}
 	return s.snapshotLocked(false), s.matchTextLocked()
 }
 

@@ -132,6 +132,7 @@ type waitConfig struct {
 	reg      contract.PredicateRegistry
 	redactor *Redactor
 	after    *uint64
+	echo     *Echo // the echo text branches do not match on (ExcludeEcho)
 }
 
 // After makes the wait see only what came after sequence seq, typically the
@@ -234,7 +235,7 @@ func (s *Session) Wait(ctx context.Context, m Matcher, opts ...WaitOption) (*Wai
 		if o.closed {
 			return nil, fail(ErrSessionClosed)
 		}
-		st := &evalState{ctx: ctx, s: s, reg: cfg.reg, now: time.Now(), lastChange: last, exited: isDone(s.exited)}
+		st := &evalState{ctx: ctx, s: s, reg: cfg.reg, now: time.Now(), lastChange: last, exited: isDone(s.exited), echo: cfg.echo}
 		if cfg.after != nil {
 			st.held = seq <= *cfg.after
 		}
