@@ -71,11 +71,28 @@ func (s *Session) LastInput() (Written, bool) {
 	return s.lastInput, s.hasInput
 }
 
+// InputAt returns the last input written at sequence seq (the Sequence
+// of its Written), among the last 16 inputs, and false when none of them
+// was: what a wait after that sequence can leave the echo of out.
+func (s *Session) InputAt(seq uint64) (Written, bool) {
+	s.inputMu.Lock()
+	defer s.inputMu.Unlock()
+	for i := range s.inputs {
+		w := s.inputs[(s.nInputs-1-i+len(s.inputs))%len(s.inputs)]
+		if i < s.nInputs && w.Echo.set && w.Sequence == seq {
+			return w, true
+		}
+	}
+	return Written{}, false
+}
+
 // inputWritten records w as the last input and returns it.
 func (s *Session) inputWritten(w Written) Written {
 	s.inputMu.Lock()
 	defer s.inputMu.Unlock()
 	s.lastInput, s.hasInput = w, true
+	s.inputs[s.nInputs%len(s.inputs)] = w
+	s.nInputs++
 	return w
 }
 
@@ -253,4 +270,6 @@ type inputState struct {
 	inputMu   sync.Mutex
 	lastInput Written
 	hasInput  bool
+	inputs    [16]Written // the last inputs, for InputAt: nInputs-1 is the last
+	nInputs   int
 }

@@ -5,6 +5,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -375,4 +376,25 @@ func TestSessionWaitAfterSequence(t *testing.T) {
 	s.ok(t, "session_wait", map[string]any{"session": st.Session, "text": "old-marker", "after_sequence": sent.Sequence}, &w)
 	require.True(t, w.Matched)
 	require.Contains(t, w.Screen, "old-marker\ntyped")
+}
+
+// A wait after a command typed into bash, with the send's sequence as
+// after_sequence, answers on the output line, not on the echoed command
+// line that holds the same text.
+func TestSessionWaitAfterSequenceSkipsTheEcho(t *testing.T) {
+	s := serve(t, Options{}, nil)
+	st := s.startShell(t)
+	var sent struct {
+		Sequence uint64 `json:"sequence"`
+	}
+	var w waitOut
+	for i := range 5 {
+		mark := fmt.Sprintf("MARK%d", i)
+		s.ok(t, "session_send", map[string]any{"session": st.Session, "text": "sleep 0.01; echo " + mark, "keys": []string{"enter"}}, &sent)
+		s.ok(t, "session_wait", map[string]any{"session": st.Session, "regex": `(?m)^.*` + mark + `.*$`, "after_sequence": sent.Sequence}, &w)
+		require.True(t, w.Matched)
+		require.Equal(t, mark, w.Capture, "iteration %d:\n%s", i, w.Screen)
+		s.ok(t, "session_wait", map[string]any{"session": st.Session, "regex": `(?m)^ptw\$ \z`, "after_sequence": sent.Sequence}, &w)
+		require.True(t, w.Matched)
+	}
 }

@@ -55,7 +55,7 @@ type sessionWaitIn struct {
 	Exited    bool   `json:"exited,omitempty" jsonschema:"wait until the program exits"`
 	TimeoutMs int64  `json:"timeout_ms,omitempty" jsonschema:"give up after this many milliseconds; default 30000"`
 	// AfterSequence holds the wait until the screen changes after it.
-	AfterSequence *uint64 `json:"after_sequence,omitempty" jsonschema:"the sequence session_send returned: only a screen drawn after that input can match, so text already on screen before it (an old prompt) does not"`
+	AfterSequence *uint64 `json:"after_sequence,omitempty" jsonschema:"the sequence session_send returned: only a screen drawn after that input can match (not an old prompt), and text/regex skip the input's own echo (the command line typed), matching only the program's answer"`
 }
 
 type sessionWaitOut struct {
@@ -154,7 +154,7 @@ func (c *client) addSessionTools(srv *mcp.Server) {
 		Title: "Type into a terminal program",
 		Description: "Type text and/or press keys in a session: the text first, then the keys in order. " +
 			"To run a shell command send {\"text\": \"ls -l\", \"keys\": [\"enter\"]}; to interrupt press ctrl_c. " +
-			"It returns once the input is written, not when the program has reacted: follow it with session_wait, passing the sequence it returns as after_sequence so that only what the input caused can match.",
+			"It returns once the input is written, not when the program has reacted: follow it with session_wait, passing the sequence it returns as after_sequence so that only the program's answer can match, not the echo of what you typed.",
 	}), c.sessionSend)
 	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "session_wait",
@@ -330,6 +330,9 @@ func (c *client) sessionWait(ctx context.Context, req *mcp.CallToolRequest, in s
 	var opts []ptywright.WaitOption
 	if in.AfterSequence != nil {
 		opts = append(opts, ptywright.After(*in.AfterSequence))
+		if w, ok := e.sess.InputAt(*in.AfterSequence); ok {
+			opts = append(opts, ptywright.ExcludeEcho(w.Echo))
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -134,6 +134,9 @@
 //     so a program that takes longer than min_ms to answer (300 ms, with
 //     min_ms 200) is answered with the old screen after min_ms. Pair it
 //     with a branch that needs the answer (text, regex) when that matters.
+//   - session.wait takes exclude_echo with after_sequence: contains_text
+//     and screen_regex do not match on the echo of the input written at
+//     that sequence (ptywright.ExcludeEcho), only on the program's answer.
 //     adapter.turn's wait passes the send's sequence by itself.
 //   - screen_stable measures the visible screen (text, cursor, modes): a
 //     program that redraws the same frame is stable.

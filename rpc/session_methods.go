@@ -292,6 +292,9 @@ type waitParams struct {
 	TimeoutMs *int64            `json:"timeout_ms"`
 	// AfterSequence makes the wait see only screens after it (additive).
 	AfterSequence *uint64 `json:"after_sequence"`
+	// ExcludeEcho leaves the echo of the input written at AfterSequence
+	// out of the text contains_text and screen_regex search (additive).
+	ExcludeEcho bool `json:"exclude_echo"`
 }
 
 // waitResult is session.wait's result: the reference's evidence plus the
@@ -326,6 +329,16 @@ func (s *Server) sessionWait(ctx context.Context, _ *conn, raw []byte) (any, err
 	}
 	if p.AfterSequence != nil {
 		opts = append(opts, ptywright.After(*p.AfterSequence))
+	}
+	if p.ExcludeEcho {
+		if p.AfterSequence == nil {
+			return nil, invalidParams("exclude_echo", "needs after_sequence, the sequence session.input returned")
+		}
+		w, ok := e.sess.InputAt(*p.AfterSequence)
+		if !ok {
+			return nil, invalidParams("exclude_echo", "none of the session's last 16 inputs began at sequence %d (after_sequence)", *p.AfterSequence)
+		}
+		opts = append(opts, ptywright.ExcludeEcho(w.Echo))
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
