@@ -13,7 +13,9 @@
 //			ptywrighttest.MaskRegex(`\d\d:\d\d:\d\d`, '#'))
 //	}
 //
-// This package's own TestGreeting is that test.
+// This package's own TestGreeting is that test. After Send, Expect does
+// not match on the echo of what was typed ("Ada" on the "name? " line), only
+// on the program's answer; IncludeEcho turns that off.
 //
 // It is a package of its own, not part of ptywright, so that programs using
 // ptywright outside tests (the CLI, the JSON-RPC server, a user's tool) do

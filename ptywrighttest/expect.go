@@ -22,12 +22,18 @@ const DefaultTimeout = 10 * time.Second
 type ExpectOption func(*expectConfig)
 
 type expectConfig struct {
-	timeout time.Duration
-	wait    []ptywright.WaitOption
+	timeout     time.Duration
+	wait        []ptywright.WaitOption
+	includeEcho bool
 }
 
 // Timeout replaces DefaultTimeout for one Expect.
 func Timeout(d time.Duration) ExpectOption { return func(c *expectConfig) { c.timeout = d } }
+
+// IncludeEcho lets Expect match on the echo of the session's last input,
+// which it otherwise leaves out: for a wait on the text a test typed
+// itself (into an editor, say, where the typed text is the answer).
+func IncludeEcho() ExpectOption { return func(c *expectConfig) { c.includeEcho = true } }
 
 // WithWaitOptions passes options to Session.Wait (a predicate registry for
 // lua matchers, a redactor for the evidence).
@@ -38,6 +44,12 @@ func WithWaitOptions(opts ...ptywright.WaitOption) ExpectOption {
 // Expect waits until m matches and returns the evidence. If it does not
 // match in time, the test fails with the matcher, the last screen and the
 // tail of the output, control codes escaped.
+//
+// After input (Send, or the session's Send or Perform), the contains_text
+// and screen_regex branches of m do not match on that input's echo
+// (ptywright.ExcludeEcho with the session's LastInput): after
+// Send(Text("echo hi\r")) at a shell prompt, ExpectText("hi") answers on
+// the output line, not on the command line. IncludeEcho turns that off.
 func Expect(tb testing.TB, s *ptywright.Session, m ptywright.Matcher, opts ...ExpectOption) *ptywright.WaitResult {
 	tb.Helper()
 	cfg := expectConfig{timeout: DefaultTimeout}
@@ -53,7 +65,11 @@ func Expect(tb testing.TB, s *ptywright.Session, m ptywright.Matcher, opts ...Ex
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	res, err := s.Wait(ctx, m, cfg.wait...)
+	wait := cfg.wait
+	if last, ok := s.LastInput(); ok && !cfg.includeEcho {
+		wait = append([]ptywright.WaitOption{ptywright.ExcludeEcho(last.Echo)}, wait...)
+	}
+	res, err := s.Wait(ctx, m, wait...)
 	if err != nil {
 		tb.Fatal(expectFailure(s, m, err))
 	}

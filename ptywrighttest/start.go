@@ -43,14 +43,20 @@ func Start(tb testing.TB, opts ptywright.Options) *ptywright.Session {
 // leakGrace is how long processes the session killed get to disappear.
 const leakGrace = 2 * time.Second
 
-// Send performs actions in order and fails the test on the first error.
-func Send(tb testing.TB, s *ptywright.Session, actions ...ptywright.Action) {
+// Send performs actions in order, fails the test on the first error, and
+// returns what the last one wrote: pass it to ptywright.AfterInput (with
+// WithWaitOptions) for an Expect that must see a screen drawn after the
+// input. Expect leaves the input's echo out by itself.
+func Send(tb testing.TB, s *ptywright.Session, actions ...ptywright.Action) ptywright.Written {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
 	defer cancel()
+	var w ptywright.Written
 	for i, a := range actions {
-		if err := s.Send(ctx, a); err != nil {
+		var err error
+		if w, err = s.Perform(ctx, a); err != nil {
 			tb.Fatalf("ptywrighttest: send action %d (%s): %v", i, a.Type, err)
 		}
 	}
+	return w
 }
