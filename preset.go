@@ -2,7 +2,6 @@ package ptywright
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os/exec"
 	"regexp"
@@ -31,8 +30,8 @@ const (
 )
 
 // ErrPresetUnavailable is returned for a preset whose program is not
-// installed, or a name that is no preset.
-var ErrPresetUnavailable = errors.New("ptywright: preset unavailable")
+// installed, or a name that is no preset. It is also ErrInvalidParams.
+var ErrPresetUnavailable = invalidInput("ptywright: preset unavailable", nil)
 
 // Presets returns the presets, in the order an unknown name's error lists
 // them.
@@ -129,10 +128,12 @@ func (p Preset) Options(opts Options) (Options, error) {
 
 // Shell drives a session started from a Preset: it knows the program's
 // prompt, so it can run one command at a time and return its output and
-// status. It is not safe for concurrent use: one Run at a time.
+// status. Runs go one at a time: a Run waits, within its ctx, for the one
+// before it to end.
 type Shell struct {
 	s      *Session
 	preset Preset
+	turn   chan struct{} // held by the Run under way
 }
 
 // StartShell starts the preset's program (see Preset.Options) and waits,
@@ -156,7 +157,9 @@ func StartShell(ctx context.Context, p Preset, opts Options) (*Shell, error) {
 }
 
 // NewShell drives s, a session started with p.Options, as a Shell.
-func NewShell(s *Session, p Preset) *Shell { return &Shell{s: s, preset: p} }
+func NewShell(s *Session, p Preset) *Shell {
+	return &Shell{s: s, preset: p, turn: make(chan struct{}, 1)}
+}
 
 // Session returns the session the shell runs in.
 func (sh *Shell) Session() *Session { return sh.s }
@@ -199,6 +202,12 @@ type RunResult struct {
 // input (an unclosed quote) waits until ctx ends: Run then returns the
 // *WaitError.
 func (sh *Shell) Run(ctx context.Context, cmd string) (RunResult, error) {
+	select {
+	case sh.turn <- struct{}{}:
+		defer func() { <-sh.turn }()
+	case <-ctx.Done():
+		return RunResult{}, cancelErr(ctx.Err())
+	}
 	if _, err := sh.WaitPrompt(ctx); err != nil {
 		return RunResult{}, err
 	}

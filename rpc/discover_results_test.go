@@ -74,6 +74,11 @@ func TestDiscoverResultsMatchSchemas(t *testing.T) {
 	sc.call("session.kill", map[string]any{"session": s}, nil)
 	sc.call("session.wait", map[string]any{"session": s, "matcher": map[string]any{"type": "process_exited"}, "timeout_ms": timeout}, nil)
 	sc.call("session.close", map[string]any{"session": s}, nil)
+	sc.call("session.create", map[string]any{"preset": "sh"}, &created)
+	var ran runResult
+	sc.call("session.run", map[string]any{"session": created.Session, "command": "echo ran; false", "timeout_ms": timeout}, &ran)
+	require.Equal(t, runResult{Output: "ran\n", Status: 1}, ran)
+	sc.call("session.close", map[string]any{"session": created.Session}, nil)
 
 	sc.call("adapter.list", nil, nil)
 	var started startResult

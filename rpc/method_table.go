@@ -59,6 +59,8 @@ func (s *Server) methodTable() map[string]method {
 			summary: "The ids of the sessions the server holds, adapters' included."},
 		"session.input": {handler: s.sessionInput, params: inputParams{}, result: inputResult{}, errors: errsSession,
 			summary: "Perform one action on a session: type, paste, press a key, resize, signal, mark the transcript."},
+		"session.run": {handler: s.sessionRun, params: runParams{}, result: runResult{}, errors: []int64{CodeInvalidParams, CodeInternalError, CodeTimeout, CodeSessionClosed},
+			summary: "Run a command at the prompt of a session created with a preset; answers its output (without echo and prompt) and status."},
 		"session.wait": {handler: s.sessionWait, params: waitParams{}, result: waitResult{}, errors: []int64{CodeInvalidParams, CodeInternalError, CodeTimeout, CodeSessionClosed},
 			summary: "Wait until a matcher matches the session's screen, transcript or exit; answers with the evidence."},
 		"session.snapshot": {handler: s.sessionSnapshot, params: snapshotParams{}, result: ptywright.ScreenSnapshot{}, errors: errsParams,

@@ -16,12 +16,9 @@ func TestDecodeParamsErrorsNameTheField(t *testing.T) {
 		params string
 		msg    string
 	}{
-		{"create: program required", func() any { return &createParams{} }, `{}`, "invalid params: program: required"},
-		{"create: absent params", func() any { return &createParams{} }, ``, "invalid params: program: required"},
-		{"create: null program", func() any { return &createParams{} }, `{"program":null}`, "invalid params: program: required"},
 		{"create: params array", func() any { return &createParams{} }, `["/bin/sh"]`, "invalid params: params: must be an object, got an array"},
-		{"create: unknown field", func() any { return &createParams{} }, `{"program":"sh","colour":1}`, "invalid params: colour: unknown field (allowed: program, args, cwd, env, rows, cols, pixel_width, pixel_height, scrollback, engine, transcript_max_chars, raw_transcript_path, raw_transcript_append, record_path, record_raw, keep_detached, owner, idle_timeout_ms)"},
-		{"create: no case folding", func() any { return &createParams{} }, `{"Program":"sh"}`, "invalid params: Program: unknown field (allowed: program, args, cwd, env, rows, cols, pixel_width, pixel_height, scrollback, engine, transcript_max_chars, raw_transcript_path, raw_transcript_append, record_path, record_raw, keep_detached, owner, idle_timeout_ms)"},
+		{"create: unknown field", func() any { return &createParams{} }, `{"program":"sh","colour":1}`, "invalid params: colour: unknown field (allowed: program, preset, args, cwd, env, rows, cols, pixel_width, pixel_height, scrollback, engine, transcript_max_chars, raw_transcript_path, raw_transcript_append, record_path, record_raw, keep_detached, owner, idle_timeout_ms)"},
+		{"create: no case folding", func() any { return &createParams{} }, `{"Program":"sh"}`, "invalid params: Program: unknown field (allowed: program, preset, args, cwd, env, rows, cols, pixel_width, pixel_height, scrollback, engine, transcript_max_chars, raw_transcript_path, raw_transcript_append, record_path, record_raw, keep_detached, owner, idle_timeout_ms)"},
 		{"create: rows not an integer", func() any { return &createParams{} }, `{"program":"sh","rows":"24"}`, "invalid params: rows: must be an integer in range, got a string"},
 		{"create: rows fractional", func() any { return &createParams{} }, `{"program":"sh","rows":2.5}`, "invalid params: rows: must be an integer in range, got number 2.5"},
 		{"create: args not strings", func() any { return &createParams{} }, `{"program":"sh","args":["-c",1]}`, "invalid params: args: must be a string, got number"},

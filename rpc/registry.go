@@ -67,7 +67,10 @@ type entry struct {
 	// handle is the owning adapter's handle once it exists; life is the
 	// last status its lifecycle callback reported, for the moment before.
 	handle atomic.Pointer[ptywright.ExtensionHandle]
-	life   atomic.Pointer[contract.LifecycleStatus]
+	// shell drives a session created with a preset (session.run); nil
+	// for the others.
+	shell atomic.Pointer[ptywright.Shell]
+	life  atomic.Pointer[contract.LifecycleStatus]
 }
 
 // lifecycle returns the owning adapter's turn lifecycle, nil for a session

@@ -23,7 +23,11 @@ const MaxWaitTimeout = 24 * time.Hour
 const DefaultInputTimeout = 10 * time.Second
 
 type createParams struct {
-	Program     string            `json:"program" rpc:"required"`
+	// Program is required unless Preset names one.
+	Program string `json:"program"`
+	// Preset starts a program whose prompt the server knows (bash, sh,
+	// zsh, python), for session.run (additive).
+	Preset      string            `json:"preset"`
 	Args        []string          `json:"args"`
 	Cwd         string            `json:"cwd"`
 	Env         map[string]string `json:"env"`
@@ -91,8 +95,8 @@ func (s *Server) sessionCreate(ctx context.Context, c *conn, raw []byte) (any, e
 	if err != nil {
 		return nil, err
 	}
-	if p.Program == "" {
-		return nil, invalidParams("program", "must not be empty")
+	if p.Program == "" && p.Preset == "" {
+		return nil, invalidParams("program", "must not be empty (or give a preset)")
 	}
 	if err := checkCwd(p.Cwd); err != nil {
 		return nil, err
@@ -126,6 +130,14 @@ func (s *Server) sessionCreate(ctx context.Context, c *conn, raw []byte) (any, e
 		KeepDetached:        p.KeepDetached,
 		MaxCells:            s.opts.MaxCells,
 	}
+	var bind func(*entry)
+	if p.Preset != "" {
+		preset := ptywright.Preset(p.Preset)
+		if opts, err = preset.Options(opts); err != nil {
+			return nil, invalidParams("preset", "%v", err)
+		}
+		bind = func(e *entry) { e.shell.Store(ptywright.NewShell(e.sess, preset)) }
+	}
 	if err := hostError(host.CheckStrings(opts)); err != nil {
 		return nil, err
 	}
@@ -138,7 +150,7 @@ func (s *Server) sessionCreate(ctx context.Context, c *conn, raw []byte) (any, e
 		leave()
 		return nil, startError(err)
 	}
-	e, err := s.reg.add(ctx, sess, "", leave, own, nil)
+	e, err := s.reg.add(ctx, sess, "", leave, own, bind)
 	if err != nil {
 		_ = sess.Close() // Best effort: the server is closing.
 		leave()
