@@ -56,14 +56,7 @@ func Expect(tb testing.TB, s *ptywright.Session, m ptywright.Matcher, opts ...Ex
 	for _, o := range opts {
 		o(&cfg)
 	}
-	timeout := cfg.timeout
-	if dl, ok := testDeadline(tb); ok {
-		// Leave time to report before the test binary's own timeout panics.
-		if left := time.Until(dl) - time.Second; left < timeout {
-			timeout = max(left, 0)
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), boundByTest(tb, cfg.timeout))
 	defer cancel()
 	wait := cfg.wait
 	if last, ok := s.LastInput(); ok && !cfg.includeEcho {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"ptywright"
 	"ptywright/svg"
@@ -45,6 +46,17 @@ type goldenConfig struct {
 	styles bool
 	masks  []mask
 	rows   int // -1: all
+	// RequireScreen's retries (golden_wait.go).
+	within, settle time.Duration
+}
+
+// newGoldenConfig applies opts to the defaults and checks name.
+func newGoldenConfig(name string, opts []ScreenOption) (goldenConfig, error) {
+	cfg := goldenConfig{dir: "testdata", rows: -1, within: DefaultGoldenTimeout, settle: DefaultSettle}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return cfg, validName(name)
 }
 
 type mask struct {
@@ -87,50 +99,62 @@ func WithStyles() ScreenOption { return func(c *goldenConfig) { c.styles = true 
 // GoldenDir keeps the golden files in dir instead of "testdata".
 func GoldenDir(dir string) ScreenOption { return func(c *goldenConfig) { c.dir = dir } }
 
-// RequireScreen compares the session's screen (redacted) with the golden
-// file testdata/NAME.screen: the rows as plain text, trailing spaces
-// trimmed, one line per row. With -update (or PTYWRIGHT_UPDATE=1) it
-// writes the file instead.
-//
-// On a mismatch the test fails with a unified diff, and a picture of the
-// actual screen is written next to the golden as NAME.failed.svg (add
-// "*.failed.svg" to .gitignore); a later pass removes it. name may contain
-// slashes to use subdirectories.
-func RequireScreen(tb testing.TB, s *ptywright.Session, name string, opts ...ScreenOption) {
-	tb.Helper()
-	RequireSnapshot(tb, s.Snapshot(ptywright.SnapshotOptions{Cells: true}), name, opts...)
-}
-
-// RequireSnapshot is RequireScreen for a snapshot taken with cells, such
-// as a replayed screen's.
+// RequireSnapshot compares a snapshot taken with cells, such as a
+// replayed screen's, with the golden file testdata/NAME.screen, as
+// RequireScreen does, once: a snapshot does not change.
 func RequireSnapshot(tb testing.TB, snap ptywright.ScreenSnapshot, name string, opts ...ScreenOption) {
 	tb.Helper()
-	cfg := goldenConfig{dir: "testdata", rows: -1}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if err := validName(name); err != nil {
+	cfg, err := newGoldenConfig(name, opts)
+	if err != nil {
 		tb.Fatalf("ptywrighttest: golden %q: %v", name, err)
 	}
+	if update() {
+		updateGolden(tb, snap, name, cfg)
+		return
+	}
+	report, err := compareGolden(snap, name, cfg)
+	if err != nil {
+		tb.Fatalf("ptywrighttest: golden %q: %v", name, err)
+	}
+	failGolden(tb, snap, name, cfg, report)
+}
+
+// goldenBase is the golden files' path without extension.
+func goldenBase(name string, cfg goldenConfig) string {
+	return filepath.Join(cfg.dir, filepath.FromSlash(name))
+}
+
+// updateGolden writes snap as the golden files (-update).
+func updateGolden(tb testing.TB, snap ptywright.ScreenSnapshot, name string, cfg goldenConfig) {
+	tb.Helper()
 	g, err := renderGolden(snap, cfg)
 	if err != nil {
 		tb.Fatalf("ptywrighttest: golden %q: %v", name, err)
 	}
-	base := filepath.Join(cfg.dir, filepath.FromSlash(name))
+	base := goldenBase(name, cfg)
+	if err := writeGolden(base+".screen", g.text); err != nil {
+		tb.Fatalf("ptywrighttest: update golden: %v", err)
+	}
+	if cfg.styles {
+		if err := writeGolden(base+".styles", g.styles); err != nil {
+			tb.Fatalf("ptywrighttest: update golden: %v", err)
+		}
+	}
+	_ = os.Remove(base + ".failed.svg") // Best effort: a stale picture of an old failure.
+}
+
+// compareGolden compares snap with the golden files: "" when they match,
+// otherwise what differs (a diff per file, or the screen when a file is
+// missing). err is a mask, a snapshot or a file that cannot be read.
+func compareGolden(snap ptywright.ScreenSnapshot, name string, cfg goldenConfig) (string, error) {
+	g, err := renderGolden(snap, cfg)
+	if err != nil {
+		return "", err
+	}
+	base := goldenBase(name, cfg)
 	files := []struct{ path, want string }{{base + ".screen", g.text}}
 	if cfg.styles {
 		files = append(files, struct{ path, want string }{base + ".styles", g.styles})
-	}
-	svgPath := base + ".failed.svg"
-
-	if update() {
-		for _, f := range files {
-			if err := writeGolden(f.path, f.want); err != nil {
-				tb.Fatalf("ptywrighttest: update golden: %v", err)
-			}
-		}
-		_ = os.Remove(svgPath) // Best effort: a stale picture of an old failure.
-		return
 	}
 	var report strings.Builder
 	for _, f := range files {
@@ -139,23 +163,31 @@ func RequireSnapshot(tb testing.TB, snap ptywright.ScreenSnapshot, name string, 
 		case errors.Is(err, fs.ErrNotExist):
 			fmt.Fprintf(&report, "golden file %s does not exist; run the test with -update to create it. The screen is:\n%s", f.path, indent(f.want))
 		case err != nil:
-			tb.Fatalf("ptywrighttest: read golden: %v", err)
+			return "", fmt.Errorf("read golden: %w", err)
 		default:
 			if d := unifiedDiff(f.path+" (golden)", name+" (actual)", splitLines(string(got)), splitLines(f.want), 3); d != "" {
 				fmt.Fprintf(&report, "screen does not match %s (run the test with -update to accept it):\n%s", f.path, d)
 			}
 		}
 	}
-	if report.Len() == 0 {
+	return report.String(), nil
+}
+
+// failGolden fails the test with report and a picture of snap, or, when
+// report is empty, removes the picture of an earlier failure.
+func failGolden(tb testing.TB, snap ptywright.ScreenSnapshot, name string, cfg goldenConfig, report string) {
+	tb.Helper()
+	svgPath := goldenBase(name, cfg) + ".failed.svg"
+	if report == "" {
 		_ = os.Remove(svgPath) // Best effort: a stale picture of an old failure.
 		return
 	}
 	if err := writeSVG(svgPath, snap, name); err != nil {
-		fmt.Fprintf(&report, "(no picture: %v)\n", err)
+		report += fmt.Sprintf("(no picture: %v)\n", err)
 	} else {
-		fmt.Fprintf(&report, "picture of the actual screen: %s\n", svgPath)
+		report += fmt.Sprintf("picture of the actual screen: %s\n", svgPath)
 	}
-	tb.Fatal("ptywrighttest: " + report.String())
+	tb.Fatal("ptywrighttest: " + report)
 }
 
 func validName(name string) error {

@@ -115,7 +115,7 @@ func TestChildGolden(t *testing.T) {
 	dir := childMode(t, "golden")
 	s := printer(t, coloursScript)
 	ptywrighttest.ExpectText(t, s, "done")
-	ptywrighttest.RequireScreen(t, s, "sub/colours", ptywrighttest.GoldenDir(dir), ptywrighttest.WithStyles())
+	ptywrighttest.RequireScreen(t, s, "sub/colours", ptywrighttest.GoldenDir(dir), ptywrighttest.WithStyles(), ptywrighttest.SettleFor(200*time.Millisecond))
 }
 
 func TestGoldenMismatchReportsADiffAndAPicture(t *testing.T) {
@@ -132,7 +132,7 @@ func TestGoldenMismatchReportsADiffAndAPicture(t *testing.T) {
 	require.ErrorAs(t, err, &ee, "the child test fails:\n%s", out)
 	for _, want := range []string{
 		"--- FAIL: TestChildGolden",
-		"screen does not match " + golden + ".screen (run the test with -update to accept it)",
+		"ptywrighttest: the screen settled (no change for 200ms) without matching; screen does not match " + golden + ".screen (run the test with -update to accept it)",
 		"--- " + golden + ".screen (golden)",
 		"+++ sub/colours (actual)",
 		"@@ -1,6 +1,6 @@",
