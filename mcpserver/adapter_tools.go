@@ -37,7 +37,7 @@ type adapterStartOut struct {
 }
 
 type adapterIn struct {
-	Adapter string `json:"adapter" jsonschema:"the adapter id adapter_start returned"`
+	Adapter string `json:"adapter" jsonschema:"the adapter id"`
 }
 
 type adapterStateOut struct {
@@ -56,18 +56,18 @@ type adapterSendOut struct {
 }
 
 type adapterSendIn struct {
-	Adapter string         `json:"adapter" jsonschema:"the adapter id adapter_start returned"`
+	Adapter string         `json:"adapter" jsonschema:"the adapter id"`
 	Intent  string         `json:"intent" jsonschema:"the intent, as plugin_describe lists it (send_prompt, approve, interrupt, ...)"`
 	Params  map[string]any `json:"params,omitempty" jsonschema:"the intent's parameters, as this tool's description and plugin_describe list them (send_prompt takes {\"prompt\": ...})"`
 }
 
 type adapterTurnIn struct {
-	Adapter    string         `json:"adapter" jsonschema:"the adapter id adapter_start returned"`
+	Adapter    string         `json:"adapter" jsonschema:"the adapter id"`
 	Intent     string         `json:"intent" jsonschema:"the intent to send, usually send_prompt"`
 	Params     map[string]any `json:"params,omitempty" jsonschema:"the intent's parameters"`
 	WaitIntent string         `json:"wait_intent,omitempty" jsonschema:"the wait matcher to wait with; default wait_turn_matcher (the turn is complete)"`
 	WaitParams map[string]any `json:"wait_params,omitempty" jsonschema:"its parameters"`
-	TimeoutMs  int64          `json:"timeout_ms,omitempty" jsonschema:"give up after this many milliseconds; default 120000"`
+	TimeoutMs  int64          `json:"timeout_ms,omitempty" jsonschema:"give up after this many ms; default 120000"`
 }
 
 type adapterTurnOut struct {

@@ -36,9 +36,9 @@ func (c *client) addMouseTool(srv *mcp.Server) {
 	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "session_mouse",
 		Title: "Use the mouse in a terminal program",
-		Description: "Click, double-click, drag, scroll the wheel (or press, release, move) at a cell, or on a text or regex on screen, as xterm reports it to the program. " +
-			"Works only once the program turned mouse reporting on (vim with set mouse=a, htop, mc...): otherwise nothing is sent and you get an error. " +
-			"Follow it with session_wait, passing the sequence it returns as after_sequence.",
+		Description: "Click, double-click, drag, scroll the wheel (or press, release, move) at a cell, or on a text or regex on screen, as xterm reports it. " +
+			"Only once the program turned mouse reporting on (vim with set mouse=a, htop, mc): otherwise an error, nothing sent. " +
+			"Then session_wait with the returned sequence as after_sequence.",
 	}), c.sessionMouse)
 }
 

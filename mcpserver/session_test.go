@@ -50,13 +50,16 @@ func TestToolsHaveSchemasAndDescriptions(t *testing.T) {
 			}
 			require.ElementsMatch(t, tt.want, names)
 			// What a model pays for on every request. Output schemas are
-			// lean (an object): they were most of 32 KB. The goal is
-			// under 8 KB; the descriptions and input schemas of the nine
-			// session tools and six adapter tools still hold 8.6 and 13 KB.
+			// lean (an object): they were most of 32 KB. The nine session
+			// tools fit in 8 KB; the six adapter tools add some 4.5 KB.
 			raw, err := json.Marshal(res)
 			require.NoError(t, err)
 			t.Logf("tools/list: %d bytes", len(raw))
-			require.Less(t, len(raw), 14<<10, "tools/list is %d bytes", len(raw))
+			limit := 8000
+			if tt.plugins {
+				limit = 12500
+			}
+			require.Less(t, len(raw), limit, "tools/list is %d bytes", len(raw))
 		})
 	}
 }

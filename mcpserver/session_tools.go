@@ -29,13 +29,13 @@ type sessionStartOut struct {
 }
 
 type sessionIn struct {
-	Session string `json:"session" jsonschema:"the session id session_start returned"`
+	Session string `json:"session" jsonschema:"the session id"`
 }
 
 type sessionSendIn struct {
-	Session string   `json:"session" jsonschema:"the session id session_start returned"`
+	Session string   `json:"session" jsonschema:"the session id"`
 	Text    string   `json:"text,omitempty" jsonschema:"text to type, sent as is: a newline in it is a line feed, not Enter; prefer the enter key to submit"`
-	Keys    []string `json:"keys,omitempty" jsonschema:"keys to press after the text, in order, by name: enter, tab, shift_tab, backspace, escape, space, up, down, left, right, home, end, page_up, page_down, insert, delete, ctrl_a..ctrl_z, f1..f12; modifier prefixes ctrl_ alt_ shift_, in that order, on arrows, home, end, page_*, insert, delete, f1..f12 (alt_left, ctrl_shift_f5)"`
+	Keys    []string `json:"keys,omitempty" jsonschema:"keys to press after the text, in order: enter, tab, shift_tab, backspace, escape, space, up, down, left, right, home, end, page_up, page_down, insert, delete, ctrl_a..ctrl_z, f1..f12; modifier prefixes ctrl_ alt_ shift_, in that order, on arrows, home, end, page_*, insert, delete, f1..f12 (alt_left, ctrl_shift_f5)"`
 }
 
 type sessionSendOut struct {
@@ -48,14 +48,14 @@ type sessionSendOut struct {
 }
 
 type sessionWaitIn struct {
-	Session   string `json:"session" jsonschema:"the session id session_start returned"`
-	Text      string `json:"text,omitempty" jsonschema:"wait until this text is on the screen"`
-	Regex     string `json:"regex,omitempty" jsonschema:"wait until this regular expression (Go RE2 syntax) matches the screen text"`
-	StableMs  int64  `json:"stable_ms,omitempty" jsonschema:"wait until the screen has not changed for this many milliseconds (the program has settled)"`
+	Session   string `json:"session" jsonschema:"the session id"`
+	Text      string `json:"text,omitempty" jsonschema:"wait until this text is on screen"`
+	Regex     string `json:"regex,omitempty" jsonschema:"Go RE2 regular expression on the screen text"`
+	StableMs  int64  `json:"stable_ms,omitempty" jsonschema:"wait until the screen has not changed for this many ms"`
 	Exited    bool   `json:"exited,omitempty" jsonschema:"wait until the program exits"`
-	TimeoutMs int64  `json:"timeout_ms,omitempty" jsonschema:"give up after this many milliseconds; default 30000"`
+	TimeoutMs int64  `json:"timeout_ms,omitempty" jsonschema:"give up after this many ms; default 30000"`
 	// AfterSequence holds the wait until the screen changes after it.
-	AfterSequence *uint64 `json:"after_sequence,omitempty" jsonschema:"the sequence session_send returned: only a screen drawn after that input can match (not an old prompt), and text/regex skip the input's own echo (the command line typed), matching only the program's answer"`
+	AfterSequence *uint64 `json:"after_sequence,omitempty" jsonschema:"session_send's sequence: only a screen drawn after that input matches (not an old prompt), and text/regex skip its echo (the typed command line)"`
 }
 
 type sessionWaitOut struct {
@@ -84,12 +84,12 @@ func exitOf(sess *ptywright.Session) exitInfo {
 }
 
 type sessionSnapshotIn struct {
-	Session string `json:"session" jsonschema:"the session id session_start returned"`
-	Cells   bool   `json:"cells,omitempty" jsonschema:"also return the colours and attributes, as runs of cells of one style (only when you need styling)"`
+	Session string `json:"session" jsonschema:"the session id"`
+	Cells   bool   `json:"cells,omitempty" jsonschema:"also return colours and attributes, as runs of cells of one style"`
 	// CellFormat: runs by default, a model pays for every byte.
-	CellFormat string `json:"cell_format,omitempty" jsonschema:"with cells: runs (the default: one object per run of cells of one style) or cells (one object per cell, some 250 bytes each: large)"`
-	FromRow    int    `json:"from_row,omitempty" jsonschema:"only the rows from this one on (0 is the top row); text, cells and runs then cover those rows only"`
-	ToRow      int    `json:"to_row,omitempty" jsonschema:"only the rows up to, not including, this one; default: through the last row"`
+	CellFormat string `json:"cell_format,omitempty" jsonschema:"with cells: runs (default) or cells (one object per cell, ~250 bytes each)"`
+	FromRow    int    `json:"from_row,omitempty" jsonschema:"only the rows from this one on (0 is the top); text, cells and runs cover only those"`
+	ToRow      int    `json:"to_row,omitempty" jsonschema:"only the rows before this one; default: to the last"`
 }
 
 // snapshotOptions are the snapshot options in asks for, or an error
@@ -145,37 +145,35 @@ func (c *client) addSessionTools(srv *mcp.Server) {
 	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "session_start",
 		Title: "Start a terminal program",
-		Description: "Start a program on a new pseudo-terminal (a real terminal: colours, cursor keys and full-screen programs work) and return its session id. " +
-			"Use it to run a shell, a REPL, an editor or any interactive command-line program you then drive with session_send, session_wait and session_snapshot. " +
-			"Close it with session_close when done; everything still open is closed when you disconnect.",
+		Description: "Start a program on a new pseudo-terminal (colours, cursor keys and full-screen programs work) and return its session id: " +
+			"a shell, a REPL, an editor or any interactive program, then driven with session_send, session_wait and session_snapshot. " +
+			"Close it with session_close; all are closed when you disconnect.",
 	}), c.sessionStart)
 	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "session_send",
 		Title: "Type into a terminal program",
-		Description: "Type text and/or press keys in a session: the text first, then the keys in order. " +
-			"To run a shell command send {\"text\": \"ls -l\", \"keys\": [\"enter\"]}; to interrupt press ctrl_c. " +
-			"It returns once the input is written, not when the program has reacted: follow it with session_wait, passing the sequence it returns as after_sequence so that only the program's answer can match, not the echo of what you typed.",
+		Description: "Type text and/or press keys: the text first, then the keys in order. " +
+			"To run a shell command send {\"text\": \"ls -l\", \"keys\": [\"enter\"]}; ctrl_c interrupts. " +
+			"It returns once the input is written: then call session_wait with the returned sequence as after_sequence, so only the program's answer matches, not the echo of what you typed.",
 	}), c.sessionSend)
 	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "session_wait",
 		Title: "Wait for a terminal program",
-		Description: "Wait until the session's screen shows something: exactly one of text (a substring on screen), regex (matched against the screen text), stable_ms (the screen has not changed for that long) or exited (the program ended). " +
-			"It returns matched, the elapsed time and the screen as text. A timeout is not an error: matched is false and you get the last screen. " +
-			"If the program exits before the condition holds, the wait ends with matched false and the exit code. " +
-			"Prefer waiting for the text you expect over stable_ms; after session_send pass its sequence as after_sequence, or text still on screen from before (an old prompt) answers at once.",
+		Description: "Wait until the screen shows something: exactly one of text (a substring), regex (on the screen text), stable_ms (no change for that long) or exited (the program ended). " +
+			"Returns matched, the elapsed time and the screen text. A timeout, or an exit first, is not an error: matched is false, with the last screen (and the exit code). " +
+			"Prefer the text you expect over stable_ms; after session_send pass its sequence as after_sequence, or an old prompt still on screen answers at once.",
 	}), c.sessionWait)
 	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "session_snapshot",
 		Title: "Read a terminal screen",
-		Description: "Read a session's screen now: its text, cursor position, size, title, and whether the program has exited. " +
-			"Secrets are redacted. Ask for cells only when colours or attributes matter: they come as runs of text of one style. " +
-			"from_row and to_row read some rows of a large screen.",
+		Description: "Read a session's screen now: text, cursor, size, title, and whether the program exited; secrets redacted. " +
+			"Ask for cells only when colours or attributes matter. from_row and to_row read some rows of a large screen.",
 	}), c.sessionSnapshot)
 	mcp.AddTool(srv, leanTool(&mcp.Tool{
 		Name:  "session_close",
 		Title: "Close a terminal program",
-		Description: "End a session: the program and everything it started are terminated (SIGHUP, SIGTERM, then SIGKILL) and reaped. " +
-			"Returns its exit code. A session started by adapter_start is closed with adapter_close instead.",
+		Description: "End a session: the program and all it started are terminated (SIGHUP, SIGTERM, then SIGKILL) and reaped; returns the exit code. " +
+			"A session from adapter_start is closed with adapter_close.",
 	}), c.sessionClose)
 }
 
