@@ -15,10 +15,11 @@
 //	s, err := ptywright.Start(ptywright.Options{Program: "/bin/sh"})
 //	if err != nil { ... }
 //	defer s.Close()
-//	w, err := s.Perform(ctx, ptywright.Text("echo $((6 * 7))\r"))
+//	w, err := s.Perform(ctx, ptywright.Text("sleep 0.1; echo done\r"))
 //	if err != nil { ... }
-//	// What followed the input, on a line of its own: not the echo.
-//	res, err := s.Wait(ctx, ptywright.ScreenRegex(`(?m)^42$`), ptywright.After(w.Sequence))
+//	// What followed the input, and not its echo: the command line
+//	// holds "done" too.
+//	res, err := s.Wait(ctx, ptywright.ContainsText("done"), ptywright.AfterInput(w))
 //
 // The package example (Example) runs it.
 //
@@ -43,7 +44,12 @@
 // *[WaitError] with the last screen, whose text names the matcher and shows
 // the screen's last rows. A context without a deadline gets
 // [DefaultWaitTimeout]. [After] limits a wait to what followed a given
-// sequence.
+// sequence; [AfterInput] also keeps text matchers off the input's own echo
+// ([ExcludeEcho], [Written].Echo).
+//
+// A [Preset] starts bash, sh, zsh or python3 with a prompt ptywright knows
+// ([StartShell]): [Shell.Run] returns a command's output, without its echo
+// or the next prompt, and its status.
 //
 // # Redaction
 //

@@ -29,11 +29,14 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	if err := s.Send(ctx, ptywright.Text("echo $((6 * 7))\r")); err != nil {
+	w, err := s.Perform(ctx, ptywright.Text("sleep 0.1; echo answer: $((6 * 7))\r"))
+	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	res, err := s.Wait(ctx, ptywright.ScreenRegex(`(?m)^(\d+)$`))
+	// What followed the input, and not its echo: the command line holds
+	// "answer:" too.
+	res, err := s.Wait(ctx, ptywright.ScreenRegex(`answer: (\d+)`), ptywright.AfterInput(w))
 	if err != nil {
 		fmt.Println(err)
 		return
