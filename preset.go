@@ -195,8 +195,11 @@ type RunResult struct {
 
 // Run types cmd and Enter at the prompt, waits for the next prompt and
 // returns what the command wrote and its status. cmd's lines ("\n") are
-// typed as lines; for python a statement of several lines is ended with
-// an empty line. It waits for the prompt first, so a Run after input sent
+// typed as lines: for a shell, several lines are typed as one group
+// command ({ ...; }, which runs in the shell itself, as the lines would),
+// so the status is the last command's; for python, cmd is one statement,
+// which may be a compound one over several lines (it is ended with an
+// empty line). It waits for the prompt first, so a Run after input sent
 // otherwise waits for the program to be ready. A tab in cmd is typed as
 // a tab (completion). A command that leaves the program waiting for more
 // input (an unclosed quote) waits until ctx ends: Run then returns the
@@ -213,8 +216,17 @@ func (sh *Shell) Run(ctx context.Context, cmd string) (RunResult, error) {
 	}
 	cursor := sh.s.TranscriptCursor()
 	lines := strings.Split(strings.ReplaceAll(cmd, "\r\n", "\n"), "\n")
-	if sh.preset == PresetPython && len(lines) > 1 && lines[len(lines)-1] != "" {
-		lines = append(lines, "")
+	switch {
+	case len(lines) == 1:
+	case sh.preset == PresetPython:
+		if lines[len(lines)-1] != "" {
+			lines = append(lines, "")
+		}
+	default:
+		// One command, one prompt after it: each line alone would
+		// prompt again after running.
+		lines[0] = "{ " + lines[0]
+		lines = append(lines, "}")
 	}
 	w, err := sh.s.Perform(ctx, Text(strings.Join(lines, "\r")+"\r"))
 	if err != nil {

@@ -36,6 +36,8 @@ func shellCases(i int) []runCase {
 		{"for x in 1 2 3; do\necho line$x\ndone", "line1\nline2\nline3\n", 0},
 		{"echo " + long + "; false", long + "\n", 1},
 		{"echo err >&2; (exit 3)", "err\n", 3},
+		{"echo one\necho two\nfalse", "one\ntwo\n", 1},
+		{"false\nx=" + fmt.Sprint(i) + "\necho $x", fmt.Sprintf("%d\n", i), 0},
 	}
 }
 
