@@ -209,7 +209,9 @@ func (s *Screen) typedCellsLocked(row, col int, text string) (int, bool) {
 			break
 		}
 		t := s.cellTextLocked(row, col)
-		if t == "" { // The second half of a wide character it showed.
+		if t == "" || t == " " && col == cols-1 && !strings.HasPrefix(text, " ") {
+			// The second half of a wide character it showed, or the last
+			// column left blank by a wide character that did not fit.
 			n, col = n+1, col+1
 			continue
 		}
@@ -237,6 +239,22 @@ func (s *Screen) matchTextExcludingLocked(e *Echo) string {
 		for r, left := span.row, span.n; left > 0 && r < s.size.Rows; r++ {
 			masked := min(left, cols)
 			left -= masked
+			for len(lines) <= r {
+				lines = append(lines, "")
+			}
+			if isASCII(lines[r]) {
+				// One byte a cell: blank the first bytes of the row's text.
+				row := []byte(lines[r])
+				for i := range min(masked, len(row)) {
+					row[i] = ' '
+				}
+				end := len(strings.TrimRight(string(row), " "))
+				if r == curRow {
+					end = max(end, min(curCol, len(row)))
+				}
+				lines[r] = string(row[:end])
+				continue
+			}
 			cells := make([]string, cols)
 			end := 0
 			for c := range cols {
@@ -252,9 +270,6 @@ func (s *Screen) matchTextExcludingLocked(e *Echo) string {
 			if r == curRow {
 				end = max(end, min(curCol, cols))
 			}
-			for len(lines) <= r {
-				lines = append(lines, "")
-			}
 			lines[r] = strings.Join(cells[:end], "")
 		}
 	}
@@ -263,6 +278,16 @@ func (s *Screen) matchTextExcludingLocked(e *Echo) string {
 		end--
 	}
 	return strings.Join(lines[:end], "\n")
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // inputState is the Session's record of its last input.
