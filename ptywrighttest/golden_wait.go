@@ -34,7 +34,8 @@ func SettleFor(d time.Duration) ScreenOption { return func(c *goldenConfig) { c.
 // matches, unless the screen does not change for the settle time. It
 // fails once the screen has not changed for DefaultSettle (SettleFor) and
 // still does not match, or when DefaultGoldenTimeout (Within) has passed,
-// whichever comes first,
+// whichever comes first (a screen with nothing drawn yet, or none since
+// the input, is waited on until the timeout: the program may be slow),
 // with the last screen and a unified diff, and a picture of that screen
 // written next to the golden as NAME.failed.svg (add "*.failed.svg" to
 // .gitignore); a later pass removes it. name may contain slashes to use
@@ -67,18 +68,22 @@ func RequireScreen(tb testing.TB, s *ptywright.Session, name string, opts ...Scr
 // at every change until it matches (report ""), the screen has not
 // changed for cfg.settle (compared then a last time) or cfg.within has
 // passed (why says which). After input, only a screen drawn after it
-// counts until the screen settles. With -update it only waits for the
-// screen to settle.
+// counts until the screen settles. A screen still unchanged since the
+// input, or with nothing drawn yet, that settles without matching is
+// waited on until the timeout: the program may only be slow. With -update
+// it only waits for the screen to settle.
 func awaitGolden(tb testing.TB, s *ptywright.Session, name string, cfg goldenConfig) (snap ptywright.ScreenSnapshot, report, why string, err error) {
 	deadline := time.NewTimer(boundByTest(tb, cfg.within))
 	defer deadline.Stop()
 	settle := time.NewTimer(cfg.settle)
 	defer settle.Stop()
+	settled := settle.C
 	last, sent := s.LastInput()
 	for {
 		seq, changed := s.Changed()
 		snap = s.Snapshot(ptywright.SnapshotOptions{Cells: true})
-		if !update() && (!sent || seq > last.Sequence) {
+		waiting := seq == 0 || sent && seq <= last.Sequence // nothing drawn yet, or since the input
+		if !update() && !waiting {
 			if report, err = compareGolden(snap, name, cfg); err != nil || report == "" {
 				return snap, report, "", err
 			}
@@ -86,9 +91,20 @@ func awaitGolden(tb testing.TB, s *ptywright.Session, name string, cfg goldenCon
 		select {
 		case <-changed:
 			settle.Reset(cfg.settle)
+			settled = settle.C
 			continue
-		case <-settle.C:
+		case <-settled:
 			why = fmt.Sprintf("the screen settled (no change for %s) without matching", cfg.settle)
+			if waiting {
+				settled = nil // Until the next change.
+				if update() {
+					continue
+				}
+				if report, err = compareGolden(snap, name, cfg); err != nil || report == "" {
+					return snap, report, "", err
+				}
+				continue
+			}
 		case <-deadline.C:
 			why = fmt.Sprintf("the screen did not match within %s", cfg.within)
 		}

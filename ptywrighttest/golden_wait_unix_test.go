@@ -5,6 +5,7 @@ package ptywrighttest_test
 import (
 	"os/exec"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -33,4 +34,16 @@ func TestRequireScreenWaitsForAPythonREPL(t *testing.T) {
 		require.NoError(t, s.Close())
 	}
 	require.Equal(t, 50, passes)
+}
+
+// A program slower than the settle time to draw anything, or to answer an
+// input it does not echo, is waited for: an empty screen, or the one from
+// before the input, has not settled on an answer.
+func TestRequireScreenWaitsForASlowProgram(t *testing.T) {
+	s := ptywrighttest.Start(t, ptywright.Options{Program: "/bin/sh", Size: small,
+		Args: []string{"-c", `stty -echo; sleep 0.3; printf 'name? '; read x; sleep 0.3; echo "hello $x"; exec cat`}})
+	settle := ptywrighttest.SettleFor(50 * time.Millisecond)
+	ptywrighttest.RequireScreen(t, s, "slow_prompt", settle)
+	ptywrighttest.Send(t, s, ptywright.Text("ada\r"))
+	ptywrighttest.RequireScreen(t, s, "slow_answer", settle)
 }
