@@ -289,10 +289,25 @@ func geminiStart(t *testing.T, srv *fakegemini.Server, i int) {
 	st = geminiUntil(t, h, "the composer after the cancel", tuitest.StateIs("ready", "completed_turn", "error"))
 	t.Logf("after cancel: %s (%s)", st.State, st.Evidence)
 	require.NotContains(t, h.Session().Screen().PlainText(), "slow-ok", "the stream ran to its end")
+	// The request, if the CLI sent it before the cancel (under load the
+	// Esc may come while the CLI still makes its routing call): the CLI
+	// must have dropped its stream. A request's rule is known once it
+	// ends, so it is found by its prompt.
+	seq := 0
+	for _, r := range srv.Requests() {
+		if r.Kind == fakegemini.KindTurn && strings.Contains(r.Prompt(), fakegemini.DemoSlow) {
+			seq = r.Seq
+		}
+	}
+	if seq == 0 {
+		t.Log("the cancel came before the CLI sent the slow request")
+		return
+	}
 	rctx, rcancel := context.WithTimeout(ctx, 30*time.Second)
 	defer rcancel()
-	r, err := srv.WaitRequest(rctx, func(r fakegemini.Request) bool { return r.Rule == "slow" && r.Status != 0 })
+	r, err := srv.WaitRequest(rctx, func(r fakegemini.Request) bool { return r.Seq == seq && r.Status != 0 })
 	require.NoError(t, err)
+	require.Equal(t, "slow", r.Rule)
 	require.True(t, r.Aborted, "the CLI kept reading the cancelled stream")
 }
 
