@@ -19,7 +19,6 @@ import (
 	"ptywright/internal/fakeanthropic"
 	"ptywright/internal/tuitest"
 	"ptywright/plugins"
-	"ptywright/policyfile"
 	"ptywright/ptywrighttest"
 )
 
@@ -186,24 +185,7 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 		Size:    ptywright.Size{Rows: 40, Cols: 120},
 	})
 	require.NoError(t, err)
-	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
-	audit, err := ptywright.OpenAuditLog(auditPath)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, audit.Close()) })
-	policy, err := policyfile.Parse([]byte(`
-[[rule]]
-id = "allow-heldout"
-plugin = "claude-code"
-tool = "shell"
-command = "touch heldout_*"
-decision = "allow"
-
-[[rule]]
-id = "deny-rm"
-command = "rm *"
-decision = "deny"
-`))
-	require.NoError(t, err)
+	policy, audit, auditPath := tuitest.HeldoutPolicy(t, "claude-code")
 	h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{Predicates: plugins, Audit: audit, Policy: policy})
 	t.Cleanup(func() { _ = h.Close() })
 	c := &claudeE2E{t: t, h: h, srv: srv}
@@ -428,18 +410,7 @@ decision = "deny"
 		_, err = os.Stat(heldout)
 		require.NoError(t, err, "the denied command ran")
 
-		// The policy writes its line once its receipt is in, which may be
-		// after the screen the client saw.
-		var got []string
-		require.Eventually(t, func() bool {
-			got = nil
-			for _, r := range ptywrighttest.ReadAudit(t, auditPath) {
-				if strings.HasPrefix(r.DecidedBy, "rule ") {
-					got = append(got, fmt.Sprintf("%s %q %s %q %s", r.Intent, r.Command, r.DecidedBy, r.OptionLabel, r.Effect))
-				}
-			}
-			return len(got) >= 2
-		}, 10*time.Second, 20*time.Millisecond, "audit lines by rule: %v", got)
+		got := tuitest.AuditByRule(t, auditPath, 2, 10*time.Second)
 		require.Equal(t, []string{
 			`approve "touch heldout_1.txt" rule allow-heldout "Yes" confirmed`,
 			`deny "rm heldout_1.txt" rule deny-rm "No" confirmed`,

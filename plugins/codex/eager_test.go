@@ -17,8 +17,6 @@ import (
 	"ptywright/contract"
 	"ptywright/internal/fakeopenai"
 	"ptywright/internal/tuitest"
-	"ptywright/policyfile"
-	"ptywright/ptywrighttest"
 )
 
 // codexUntil is tuitest.EagerUntil for the Codex tests: it fails with the screen.
@@ -106,9 +104,9 @@ func TestCodexEagerFreshStarts(t *testing.T) {
 				})
 			}
 			var hopts func(*ptywright.HandleOptions)
-			auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
+			var auditPath string
 			if i == 2 {
-				hopts = withCodexPolicy(t, auditPath)
+				hopts = withCodexPolicy(t, &auditPath)
 			}
 			h, work := startCodexAdapterOpts(t, srv, true, nil, hopts, mods...)
 			first := codexUntil(t, h, "the composer", tuitest.StateIs("ready"))
@@ -174,26 +172,11 @@ func codexPolicyScript() fakeopenai.Script {
 	}
 }
 
-// withCodexPolicy gives a run the policy that allows touch heldout_* and
-// denies rm *, and an audit log at path.
-func withCodexPolicy(t *testing.T, path string) func(*ptywright.HandleOptions) {
-	audit, err := ptywright.OpenAuditLog(path)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, audit.Close()) })
-	policy, err := policyfile.Parse([]byte(`
-[[rule]]
-id = "allow-heldout"
-plugin = "codex"
-tool = "shell"
-command = "touch heldout_*"
-decision = "allow"
-
-[[rule]]
-id = "deny-rm"
-command = "rm *"
-decision = "deny"
-`))
-	require.NoError(t, err)
+// withCodexPolicy gives a run the heldout policy and its audit log,
+// whose path it stores in *path.
+func withCodexPolicy(t *testing.T, path *string) func(*ptywright.HandleOptions) {
+	policy, audit, p := tuitest.HeldoutPolicy(t, "codex")
+	*path = p
 	return func(o *ptywright.HandleOptions) { o.Policy, o.Audit = policy, audit }
 }
 
@@ -211,14 +194,7 @@ func codexPolicy(t *testing.T, h *ptywright.ExtensionHandle, work, auditPath str
 	sent, err := h.Send(context.Background(), "send_prompt", json.RawMessage(`{"prompt":"policy rm please"}`))
 	require.NoError(t, err)
 	require.Equal(t, ptywright.EffectConfirmed, sent.Receipt.Effect, "%+v", sent.Receipt)
-	var got []string
-	require.Eventually(t, func() bool {
-		got = nil
-		for _, r := range ptywrighttest.ReadAudit(t, auditPath) {
-			got = append(got, fmt.Sprintf("%s %q %s %q %s", r.Intent, r.Command, r.DecidedBy, r.OptionLabel, r.Effect))
-		}
-		return len(got) >= 2
-	}, 60*time.Second, 20*time.Millisecond, "audit lines: %v", got)
+	got := tuitest.AuditByRule(t, auditPath, 2, 60*time.Second)
 	require.Equal(t, []string{
 		`approve "touch heldout_1.txt" rule allow-heldout "Yes, proceed" confirmed`,
 		`deny "rm heldout_1.txt" rule deny-rm "No, and tell Codex what to do differently" confirmed`,

@@ -17,8 +17,6 @@ import (
 	"ptywright/contract"
 	"ptywright/internal/fakegemini"
 	"ptywright/internal/tuitest"
-	"ptywright/policyfile"
-	"ptywright/ptywrighttest"
 )
 
 // geminiRun is one start of the real Gemini CLI against a fake: its
@@ -200,8 +198,7 @@ func geminiStart(t *testing.T, srv *fakegemini.Server, i int) {
 	var opts []func(*ptywright.HandleOptions)
 	var auditPath string
 	if i == 1 {
-		auditPath = filepath.Join(t.TempDir(), "audit.jsonl")
-		opts = append(opts, withPolicy(t, auditPath))
+		opts = append(opts, withPolicy(t, &auditPath))
 	}
 	run := startGemini(t, srv, false, opts...)
 	h := run.h
@@ -322,26 +319,11 @@ func policyScript() fakegemini.Script {
 	}
 }
 
-// withPolicy gives a run the policy that allows touch heldout_* and
-// denies rm *, and an audit log at path.
-func withPolicy(t *testing.T, path string) func(*ptywright.HandleOptions) {
-	audit, err := ptywright.OpenAuditLog(path)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, audit.Close()) })
-	policy, err := policyfile.Parse([]byte(`
-[[rule]]
-id = "allow-heldout"
-plugin = "gemini-cli"
-tool = "shell"
-command = "touch heldout_*"
-decision = "allow"
-
-[[rule]]
-id = "deny-rm"
-command = "rm *"
-decision = "deny"
-`))
-	require.NoError(t, err)
+// withPolicy gives a run the heldout policy and its audit log, whose
+// path it stores in *path.
+func withPolicy(t *testing.T, path *string) func(*ptywright.HandleOptions) {
+	policy, audit, p := tuitest.HeldoutPolicy(t, "gemini-cli")
+	*path = p
 	return func(o *ptywright.HandleOptions) { o.Policy, o.Audit = policy, audit }
 }
 
@@ -361,14 +343,7 @@ func geminiPolicy(t *testing.T, run geminiRun, auditPath string) {
 	require.NoError(t, err)
 	require.Equal(t, ptywright.EffectConfirmed, sent.Receipt.Effect, "%+v", sent.Receipt)
 	// The denial cancels the tool and ends the turn at the composer.
-	var got []string
-	require.Eventually(t, func() bool {
-		got = nil
-		for _, r := range ptywrighttest.ReadAudit(t, auditPath) {
-			got = append(got, fmt.Sprintf("%s %q %s %q %s", r.Intent, r.Command, r.DecidedBy, r.OptionLabel, r.Effect))
-		}
-		return len(got) >= 2
-	}, 60*time.Second, 20*time.Millisecond, "audit lines: %v", got)
+	got := tuitest.AuditByRule(t, auditPath, 2, 60*time.Second)
 	require.Equal(t, []string{
 		`approve "touch heldout_1.txt" rule allow-heldout "Allow once" confirmed`,
 		`deny "rm heldout_1.txt" rule deny-rm "No, suggest changes" confirmed`,
