@@ -471,6 +471,10 @@ func (s *Session) Screen() *Screen { return s.screen }
 // Size returns the terminal size.
 func (s *Session) Size() Size { return s.screen.Size() }
 
+// Program returns the program the session started (Options.Program), as
+// it was given.
+func (s *Session) Program() string { return s.opts.Program }
+
 // redactor is r, or the session's redactor (Options.Redactor) when r is
 // nil.
 func (s *Session) redactor(r *Redactor) *Redactor { return r.or(s.red) }

@@ -42,7 +42,7 @@ func adapterConformance(t *testing.T, c, other *client, f Framing) {
 		"adapter.transcript", "adapter.turn", "adapter.wait",
 		"plugin.call", "plugin.capabilities", "plugin.describe", "plugin.load", "plugin.unload", "plugin.validate_manifest",
 		"rpc.discover", "server.capabilities", "server.set_notifications",
-		"session.close", "session.create", "session.input", "session.kill", "session.list", "session.mouse", "session.resize", "session.run",
+		"session.close", "session.control", "session.create", "session.input", "session.kill", "session.list", "session.mouse", "session.resize", "session.run",
 		"session.snapshot", "session.transcript", "session.wait",
 	}
 	require.True(t, sort.StringsAreSorted(want))

@@ -137,6 +137,9 @@ func (s *Server) adapterSend(ctx context.Context, c *conn, raw []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
+	if err := personHasTerminal(a.e, c, "adapter.send"); err != nil {
+		return nil, err
+	}
 	defer a.e.busyFor()()
 	holdNotifications(ctx, a.e)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -256,6 +259,9 @@ func (s *Server) adapterTurn(ctx context.Context, c *conn, raw []byte) (any, err
 	}
 	a, err := s.adapterFor("adapter.turn", p.Adapter)
 	if err != nil {
+		return nil, err
+	}
+	if err := personHasTerminal(a.e, c, "adapter.turn"); err != nil {
 		return nil, err
 	}
 	defer a.e.busyFor()()

@@ -147,7 +147,7 @@ func conformance(t *testing.T, c *client, f Framing) {
 	require.Equal(t, "ptywright", caps.Name)
 	require.Equal(t, "1.2.3", caps.Version)
 	require.Equal(t, "jsonrpc-2.0", caps.Protocol)
-	require.Equal(t, []string{"rpc.discover", "server.capabilities", "server.set_notifications", "session.close", "session.create", "session.input", "session.kill", "session.list", "session.mouse", "session.resize", "session.run", "session.snapshot", "session.transcript", "session.wait"}, caps.Methods)
+	require.Equal(t, []string{"rpc.discover", "server.capabilities", "server.set_notifications", "session.close", "session.control", "session.create", "session.input", "session.kill", "session.list", "session.mouse", "session.resize", "session.run", "session.snapshot", "session.transcript", "session.wait"}, caps.Methods)
 	require.Equal(t, []string{"adapter.event", "session.changed", "session.exited", "session.output"}, caps.Notifications)
 	require.Equal(t, []string{"ndjson", "lsp"}, caps.Framings)
 	require.False(t, caps.EmbeddedLua)

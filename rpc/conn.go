@@ -141,6 +141,7 @@ func (c *conn) serve() error {
 	// Its requests are over: what it alone owned goes (owner
 	// "connection"), before the stream closes.
 	c.srv.releaseOwned(c.id)
+	c.srv.releaseControl(c.id)
 	close(c.idle)
 	<-c.writerDone
 	if !stopGrace() {

@@ -70,6 +70,8 @@ func TestDiscoverResultsMatchSchemas(t *testing.T) {
 	sc.call("session.snapshot", map[string]any{"session": s, "cell_format": "runs", "rows": map[string]any{"from": 0, "to": 2}}, nil)
 	sc.call("session.snapshot", map[string]any{"session": s, "cells": false, "rows": map[string]any{"from": 1}}, nil)
 	sc.call("session.transcript", map[string]any{"session": s, "redact": false}, nil)
+	sc.call("session.control", map[string]any{"session": s, "action": "take"}, nil)
+	sc.call("session.control", map[string]any{"session": s, "action": "release"}, nil)
 	sc.call("session.resize", map[string]any{"session": s, "rows": 30, "cols": 100}, nil)
 	sc.call("session.kill", map[string]any{"session": s}, nil)
 	sc.call("session.wait", map[string]any{"session": s, "matcher": map[string]any{"type": "process_exited"}, "timeout_ms": timeout}, nil)

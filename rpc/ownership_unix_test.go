@@ -54,9 +54,9 @@ func TestConnectionOwnedSessionsEndWithTheirConnection(t *testing.T) {
 		shared := owner.create(map[string]any{"program": "cat"})
 
 		l := listed(watcher)
-		require.Equal(t, sessionInfo{Session: owned, Owner: "connection"}, l[owned])
-		require.Equal(t, sessionInfo{Session: a.Session, Adapter: a.Adapter, Owner: "connection"}, l[a.Session])
-		require.Equal(t, sessionInfo{Session: shared, Owner: "shared"}, l[shared])
+		require.Equal(t, sessionInfo{Session: owned, Owner: "connection", Program: "/bin/sh"}, l[owned])
+		require.Equal(t, sessionInfo{Session: a.Session, Adapter: a.Adapter, Owner: "connection", Program: "cat"}, l[a.Session])
+		require.Equal(t, sessionInfo{Session: shared, Owner: "shared", Program: "cat"}, l[shared])
 
 		require.NoError(t, owner.rwc.Close()) // The client goes, as a killed one would.
 		took := waitGone(t, watcher, owned)
@@ -87,7 +87,7 @@ func TestIdleSessionsExpire(t *testing.T) {
 	// Touches ten times closer together than the timeout: a loaded
 	// machine may stretch a gap, not tenfold.
 	id := c.create(map[string]any{"program": "cat", "idle_timeout_ms": 1000})
-	require.Equal(t, sessionInfo{Session: id, Owner: "shared", IdleTimeoutMs: 1000}, listed(c)[id])
+	require.Equal(t, sessionInfo{Session: id, Owner: "shared", IdleTimeoutMs: 1000, Program: "cat"}, listed(c)[id])
 	for range 15 {
 		time.Sleep(100 * time.Millisecond)
 		c.do("session.snapshot", map[string]any{"session": id, "cells": false}, nil)

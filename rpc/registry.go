@@ -71,6 +71,10 @@ type entry struct {
 	// for the others.
 	shell atomic.Pointer[ptywright.Shell]
 	life  atomic.Pointer[contract.LifecycleStatus]
+
+	// control is the id of the connection through which a person has the
+	// terminal (session.control), 0 when nobody has (control.go).
+	control atomic.Uint64
 }
 
 // lifecycle returns the owning adapter's turn lifecycle, nil for a session

@@ -223,6 +223,10 @@ type sessionInfo struct {
 	Adapter       string `json:"adapter,omitempty"`
 	Owner         string `json:"owner"`
 	IdleTimeoutMs int64  `json:"idle_timeout_ms,omitempty"`
+	// Program is the program the session started (additive).
+	Program string `json:"program,omitempty"`
+	// Control says a person has the terminal (session.control; additive).
+	Control bool `json:"control,omitempty"`
 }
 
 func (s *Server) sessionList(_ context.Context, _ *conn, raw []byte) (any, error) {
@@ -238,7 +242,7 @@ func (s *Server) sessionList(_ context.Context, _ *conn, raw []byte) (any, error
 	for i, e := range entries {
 		res.Sessions[i] = e.id
 		if p.Details {
-			res.Details[i] = sessionInfo{Session: e.id, Adapter: e.adapter, Owner: e.own.mode(), IdleTimeoutMs: e.own.idle.Milliseconds()}
+			res.Details[i] = sessionInfo{Session: e.id, Adapter: e.adapter, Owner: e.own.mode(), IdleTimeoutMs: e.own.idle.Milliseconds(), Program: e.sess.Program(), Control: e.control.Load() != 0}
 		}
 	}
 	return res, nil
@@ -268,7 +272,7 @@ type inputResult struct {
 	Signalled bool `json:"signalled,omitempty"`
 }
 
-func (s *Server) sessionInput(ctx context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) sessionInput(ctx context.Context, c *conn, raw []byte) (any, error) {
 	var p inputParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -284,7 +288,7 @@ func (s *Server) sessionInput(ctx context.Context, _ *conn, raw []byte) (any, er
 	if err != nil {
 		return nil, err
 	}
-	e, err := s.mutable(ctx, p.Session, "session.input", use)
+	e, err := s.inputTarget(ctx, c, p.Session, use)
 	if err != nil {
 		return nil, err
 	}
