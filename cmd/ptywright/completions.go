@@ -107,7 +107,7 @@ _ptywright() {
 
 	case $cmd in
 	"")
-		COMPREPLY=($(compgen -W "run serve mcp snapshot start send wait list close adapter completions version help --help --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run serve mcp snapshot start send wait list close attach adapter completions version help --help --version" -- "$cur"))
 		;;
 	run)
 		_ptywright_cmdline $((i + 1)) && return
@@ -189,7 +189,7 @@ _ptywright() {
 		esac
 		COMPREPLY=($(compgen -W "--socket --json --session --adapter --svg --cells --explain --help" -- "$cur"))
 		;;
-	start | send | wait | list | close | adapter)
+	start | send | wait | list | close | attach | adapter)
 		local sub=$cmd k
 		if [[ $cmd == adapter ]]; then
 			sub=""
@@ -216,13 +216,14 @@ _ptywright() {
 			COMPREPLY=($(compgen -W "@KEYS@" -- "$cur"))
 			return
 			;;
-		--rows | -rows | --cols | -cols | --env | -env | --text | -text | --paste | -paste | --regex | -regex | --stable | -stable | --after | -after | --timeout | -timeout | --param | -param | --params | -params) return ;;
+		--rows | -rows | --cols | -cols | --env | -env | --text | -text | --paste | -paste | --regex | -regex | --stable | -stable | --after | -after | --timeout | -timeout | --param | -param | --params | -params | --detach-key | -detach-key) return ;;
 		esac
 		local flags="--socket --json --help"
 		case $sub in
 		start) flags+=" --rows --cols --env --cwd --" ;;
 		send) flags+=" --text --key --paste --keys" ;;
 		wait) flags+=" --text --regex --exited --stable --after --timeout" ;;
+		attach) flags="--socket --control --detach-key --help" ;;
 		"") flags="start send turn state close --help" ;;
 		adapter-start) flags+=" --rows --cols --env --cwd --" ;;
 		adapter-send | adapter-turn) flags+=" --param --params --timeout" ;;
@@ -236,7 +237,7 @@ _ptywright() {
 		COMPREPLY=($(compgen -W "--help" -- "$cur"))
 		;;
 	help)
-		COMPREPLY=($(compgen -W "run serve mcp snapshot start send wait list close adapter completions version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run serve mcp snapshot start send wait list close attach adapter completions version" -- "$cur"))
 		;;
 	esac
 }
@@ -262,6 +263,7 @@ _ptywright() {
 		'wait:wait until a served session shows a text or a match'
 		'list:list the sessions of a server'
 		'close:close a served session'
+		'attach:show a served session live in this terminal'
 		'adapter:drive a served TUI through a plugin'
 		'completions:print a shell completion script'
 		'version:print the version'
@@ -380,6 +382,14 @@ _ptywright() {
 		close)
 			_arguments $client '1:session id: ' && ret=0
 			;;
+		attach)
+			_arguments \
+				'--socket=[connect to the server socket]:socket path:_files' \
+				'--control[type into the session]' \
+				'--detach-key=[the key that detaches]:key: ' \
+				'(- *)'{-h,--help}'[show help]' \
+				'1:session or adapter id: ' && ret=0
+			;;
 		adapter)
 			local -a subs
 			subs=(
@@ -464,6 +474,7 @@ complete -c ptywright -n __fish_use_subcommand -a send -d 'type text and keys in
 complete -c ptywright -n __fish_use_subcommand -a wait -d 'wait until a served session shows a text or a match'
 complete -c ptywright -n __fish_use_subcommand -a list -d 'list the sessions of a server'
 complete -c ptywright -n __fish_use_subcommand -a close -d 'close a served session'
+complete -c ptywright -n __fish_use_subcommand -a attach -d 'show a served session live in this terminal'
 complete -c ptywright -n __fish_use_subcommand -a adapter -d 'drive a served TUI through a plugin'
 complete -c ptywright -n __fish_use_subcommand -a completions -d 'print a shell completion script'
 complete -c ptywright -n __fish_use_subcommand -a version -d 'print the version'
@@ -506,7 +517,7 @@ complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l cells -d 'kee
 complete -c ptywright -n '__fish_seen_subcommand_from snapshot' -l explain -d 'add the adapter explanation of its classification'
 
 # The client commands; "adapter send" is not "send", nor "adapter close" "close".
-complete -c ptywright -n '__fish_seen_subcommand_from start send wait list close adapter; and not __ptywright_run_cmdline >/dev/null' -l socket -r -F -d 'connect to the server socket'
+complete -c ptywright -n '__fish_seen_subcommand_from start send wait list close attach adapter; and not __ptywright_run_cmdline >/dev/null' -l socket -r -F -d 'connect to the server socket'
 complete -c ptywright -n '__fish_seen_subcommand_from start send wait list close adapter; and not __ptywright_run_cmdline >/dev/null' -l json -d 'print the JSON-RPC result as it came'
 complete -c ptywright -n '__fish_seen_subcommand_from start; and not __fish_seen_subcommand_from adapter; and __ptywright_run_cmdline >/dev/null' -x -a '(__fish_complete_subcommand --commandline (__ptywright_run_cmdline))'
 complete -c ptywright -n '__fish_seen_subcommand_from start; and not __ptywright_run_cmdline >/dev/null' -l rows -x -d 'terminal height in rows'
@@ -523,11 +534,13 @@ complete -c ptywright -n '__fish_seen_subcommand_from wait' -l exited -d 'wait u
 complete -c ptywright -n '__fish_seen_subcommand_from wait' -l stable -x -d 'and for the screen to be unchanged that long'
 complete -c ptywright -n '__fish_seen_subcommand_from wait' -l after -x -d 'match only screens after a sequence'
 complete -c ptywright -n '__fish_seen_subcommand_from wait' -l timeout -x -d 'give up after a duration'
+complete -c ptywright -n '__fish_seen_subcommand_from attach' -l control -d 'type into the session'
+complete -c ptywright -n '__fish_seen_subcommand_from attach' -l detach-key -x -d 'the key that detaches (ctrl-X)'
 complete -c ptywright -n '__fish_seen_subcommand_from adapter; and not __fish_seen_subcommand_from start send turn state close' -x -a 'start send turn state close'
 complete -c ptywright -n '__fish_seen_subcommand_from adapter; and __fish_seen_subcommand_from send turn' -l param -x -d 'set a param of the intent (KEY=VALUE)'
 complete -c ptywright -n '__fish_seen_subcommand_from adapter; and __fish_seen_subcommand_from send turn' -l params -x -d 'the params of the intent as a JSON object'
 complete -c ptywright -n '__fish_seen_subcommand_from adapter; and __fish_seen_subcommand_from send turn' -l timeout -x -d 'give up after a duration'
 
 complete -c ptywright -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'
-complete -c ptywright -n '__fish_seen_subcommand_from help' -x -a 'run serve mcp snapshot start send wait list close adapter completions version'
+complete -c ptywright -n '__fish_seen_subcommand_from help' -x -a 'run serve mcp snapshot start send wait list close attach adapter completions version'
 `

@@ -78,7 +78,7 @@ var completionCases = []struct {
 	not  []string // candidates that must not
 }{
 	{"ptywright s", []string{"serve"}, []string{"run"}},
-	{"ptywright ", []string{"run", "serve", "mcp", "snapshot", "start", "send", "wait", "list", "close", "adapter", "completions", "version"}, nil},
+	{"ptywright ", []string{"run", "serve", "mcp", "snapshot", "start", "send", "wait", "list", "close", "attach", "adapter", "completions", "version"}, nil},
 	{"ptywright m", []string{"mcp"}, []string{"snapshot"}},
 	{"ptywright mcp --", []string{"--plugin", "--help"}, []string{"--stdio", "--socket"}},
 	{"ptywright run --", []string{"--rows", "--cols", "--record", "--help"}, []string{"--stdio"}},
@@ -89,6 +89,7 @@ var completionCases = []struct {
 	{"ptywright run -- ech", []string{"echo"}, []string{"--rows"}},
 	{"ptywright send s1 --key ent", []string{"enter"}, []string{"escape"}},
 	{"ptywright adapter ", []string{"start", "send", "turn", "state", "close"}, []string{"wait"}},
+	{"ptywright attach --", []string{"--socket", "--control", "--detach-key", "--help"}, []string{"--json", "--text"}},
 	{"ptywright adapter send e1 --", []string{"--param", "--params", "--timeout", "--socket", "--json"}, []string{"--text", "--key"}},
 }
 
@@ -96,10 +97,12 @@ var completionCases = []struct {
 // zsh case costs a second (a zsh and its compinit), and the parts of the zsh
 // script these go through are exercised by other cases ("adapter send e1
 // --" descends into the adapter subcommands; the key names are the same
-// list in every script).
+// list in every script; attach's branch is a plain _arguments, as
+// close's).
 var zshSkip = map[string]bool{
 	"ptywright adapter ":          true,
 	"ptywright send s1 --key ent": true,
+	"ptywright attach --":         true,
 }
 
 func TestBashCompletion(t *testing.T) {

@@ -9,6 +9,7 @@
 //	ptywright wait [--socket PATH] ID (--text TEXT | --regex RE | --exited) [--stable D] [--after SEQ] [--timeout D]
 //	ptywright list [--socket PATH]
 //	ptywright close [--socket PATH] ID
+//	ptywright attach [--socket PATH] [--control] [--detach-key KEY] ID
 //	ptywright adapter start|send|turn|state|close [--socket PATH] ...
 //	ptywright completions bash|zsh|fish
 //	ptywright version
@@ -54,6 +55,7 @@ or no match, 2 any other error):
   wait         wait until a served session's screen shows a text or a match
   list         list a server's sessions
   close        close a served session
+  attach       show a served session live in this terminal; --control types into it
   adapter      drive a served TUI through a plugin (start, send, turn, state, close)
 
 Flags:
@@ -106,6 +108,8 @@ func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = listCommand(ctx, rest, stdout, stderr)
 	case "close":
 		err = closeCommand(ctx, rest, stdout, stderr)
+	case "attach":
+		err = attachCommand(ctx, rest, stdin, stdout, stderr)
 	case "adapter":
 		err = adapterCommand(ctx, rest, stdout, stderr)
 	case "completions":
@@ -192,6 +196,7 @@ func commands() []command {
 		{"wait", "wait until a served session's screen shows a text or a match", waitSynopsis, waitDetails, func() *flag.FlagSet { return waitFlags(new(waitConfig)) }},
 		{"list", "list a server's sessions", listSynopsis, listDetails, func() *flag.FlagSet { return listFlags(new(clientFlags)) }},
 		{"close", "close a served session", closeSynopsis, closeDetails, func() *flag.FlagSet { return closeFlags(new(clientFlags)) }},
+		{"attach", "show a served session live in this terminal; --control types into it", attachSynopsis, attachDetails, func() *flag.FlagSet { return attachFlags(new(attachConfig)) }},
 		{"adapter", "drive a served TUI through a plugin", adapterSynopsis, adapterDetails, func() *flag.FlagSet { return clientOnlyFlags("adapter", new(clientFlags)) }},
 		{"completions", "print a shell completion script", completionsSynopsis, completionsDetails, func() *flag.FlagSet { return newFlagSet("completions") }},
 		{"version", "print the version", "version", "", func() *flag.FlagSet { return newFlagSet("version") }},
