@@ -90,9 +90,18 @@ func TestAttach(t *testing.T) {
 	awaitView(t, s, viewer, session)
 	status := strings.Split(viewer.Snapshot(ptywright.SnapshotOptions{Raw: true}).PlainText, "\n")[size.Rows-1]
 	require.Equal(t, " "+session+" | /bin/sh | 6x40 | adapter "+adapter+": echoed | read-only | Ctrl-] detaches", strings.TrimRight(status, " "))
+	// The user's terminal shrinks: the view follows, the status line on
+	// its new last row.
+	require.NoError(t, viewer.Resize(ptywright.Size{Rows: 8, Cols: 80}))
+	await(t, viewer, ptywright.ScreenRegex(`\A(.*\n){7} `+session+` \| /bin/sh`))
+	awaitView(t, s, viewer, session)
 
 	controller := outer(t, size, pwBin, "attach", "--socket", s.socket, "--control", "--detach-key", "ctrl-b", adapter)
 	await(t, controller, ptywright.ContainsText("control | Ctrl-B detaches"))
+	// Control is one person's: a second --control attach is refused.
+	second := outer(t, ptywright.Size{Rows: 5, Cols: 200}, pwBin, "attach", "--socket", s.socket, "--control", session)
+	require.Equal(t, exitUsage, exitStatus(t, second).Code)
+	require.Contains(t, second.Snapshot(ptywright.SnapshotOptions{Raw: true}).PlainText, "another person has the terminal")
 	res = pw("adapter", "send", adapter, "send_text", "--param", "text=refused")
 	require.Equal(t, exitUsage, res.code, res.stderr)
 	require.Contains(t, res.stderr, "a person has the terminal of session "+session)
