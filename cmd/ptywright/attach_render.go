@@ -22,7 +22,9 @@ const (
 // the status line on the terminal's last row, then the cursor.
 func frame(snap ptywright.ScreenSnapshot, term ptywright.Size, status string) []byte {
 	var b strings.Builder
-	b.WriteString("\x1b[?25l\x1b[0m")
+	// Synchronized output (mode 2026): a terminal that has it shows the
+	// frame whole; the others ignore the mode.
+	b.WriteString("\x1b[?2026h\x1b[?25l\x1b[0m")
 	view := min(snap.Size.Rows, term.Rows-1)
 	for r := range max(term.Rows-1, 0) {
 		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[0m\x1b[K", r+1)
@@ -57,6 +59,7 @@ func frame(snap ptywright.ScreenSnapshot, term ptywright.Size, status string) []
 			b.WriteString("\x1b[?25h")
 		}
 	}
+	b.WriteString("\x1b[?2026l")
 	return []byte(b.String())
 }
 

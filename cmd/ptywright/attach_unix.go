@@ -81,8 +81,11 @@ func attachTerminal(ctx context.Context, c *client, t attachTarget, stdin io.Rea
 		mark()
 	})
 	if err != nil {
-		_, err = c.do(ctx, "session.list", nil) // For the client's own message.
-		return err
+		// The client's own message, which names the socket and the fix.
+		if _, derr := c.do(ctx, "session.list", nil); derr != nil {
+			return derr
+		}
+		return fail(err)
 	}
 	defer rc.close()
 	callCtx := func() (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, attachCallTimeout) }

@@ -144,3 +144,27 @@ func TestAttach(t *testing.T) {
 	s.call(t, "session.snapshot", map[string]any{"session": session, "cells": false}, &snap)
 	require.NotContains(t, snap.PlainText, "ignored", "a read-only viewer typed into the session")
 }
+
+// Command lines attach cannot act on exit 2 before any terminal or server
+// is touched.
+func TestAttachCommandLine(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"attach"}, "session or adapter ID required"},
+		{[]string{"attach", "s1", "--detach-key", "alt-x"}, `--detach-key: want ctrl-X, got "alt-x"`},
+		{[]string{"attach", "s1", "--detach-key", "ctrl-1"}, "want ctrl-X with X a letter"},
+		{[]string{"attach", "s1", "--socket", "/nonexistent/sock"}, "stdin and stdout must be a terminal"},
+	} {
+		res := runCLI(tc.args...)
+		require.Equal(t, exitUsage, res.code, "%v: %s", tc.args, res.stderr)
+		require.Contains(t, res.stderr, tc.want, tc.args)
+	}
+	for in, want := range map[string]byte{"ctrl-]": 0x1d, "Ctrl-B": 0x02, "^c": 0x03, "ctrl-@": 0} {
+		got, err := parseDetachKey(in)
+		require.NoError(t, err, in)
+		require.Equal(t, want, got, in)
+		require.Equal(t, strings.ToUpper(strings.TrimPrefix(strings.TrimPrefix(strings.ToLower(in), "ctrl-"), "^")), detachLabel(in)[len("Ctrl-"):], in)
+	}
+}
