@@ -166,7 +166,10 @@ func attachStatus(info attachInfo, snap ptywright.ScreenSnapshot, adapterState s
 	if exited != "" {
 		parts = append(parts, exited)
 	}
-	if skipped > 0 {
+	switch {
+	case skipped == 1:
+		parts = append(parts, "1 frame skipped")
+	case skipped > 1:
 		parts = append(parts, fmt.Sprintf("%d frames skipped", skipped))
 	}
 	parts = append(parts, detach+" detaches")
