@@ -305,11 +305,14 @@ func TestPeerGoneCancelsAdapterCalls(t *testing.T) {
 	tuitest.BlockedIn(t, "ptywright.(*Session).Wait", 1) // the turn's wait
 	_, err = dead.Write(append(queued, '\n'))
 	require.NoError(t, err)
-	// The queued wait has bound its id before it queues.
-	require.Eventually(t, func() bool {
-		_, e := live.call("adapter.wait", map[string]any{"adapter": a.Adapter, "wait_id": "dead-queued", "timeout_ms": 0})
-		return e != nil && regexpMatch(`already in use`, e.Message)
-	}, patience, 5*time.Millisecond)
+	// The queued wait binds its id, then queues for the turn lock. (A
+	// probe that asked for the id could claim it first, and then wait
+	// behind the turn itself.)
+	tuitest.BlockedIn(t, "ptywright.(*ExtensionHandle).lockForWait", 1)
+	_, e := live.call("adapter.wait", map[string]any{"adapter": a.Adapter, "wait_id": "dead-queued", "intent": "wait_echo_matcher",
+		"params": map[string]any{"text": "never"}, "timeout_ms": 1})
+	require.NotNil(t, e)
+	require.Regexp(t, `already in use`, e.Message)
 
 	behind := live.start("adapter.wait", map[string]any{"adapter": a.Adapter, "intent": "wait_echo_matcher", "params": map[string]any{"text": "ready"}, "timeout_ms": patience.Milliseconds()})
 	time.Sleep(50 * time.Millisecond) // queued behind the dead client's calls
