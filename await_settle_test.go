@@ -54,7 +54,7 @@ func TestKeysNeverGoToAScreenThatLeftTheAwaitedState(t *testing.T) {
 		require.NoError(t, err)
 		h := ptywright.NewExtensionHandle(s, ext, ptywright.HandleOptions{})
 		// Sent the moment READY first shows, as an eager client does.
-		waitFor(t, s, ptywright.ContainsText("READY"))
+		waitFor(t, s, ptywright.ScreenRegex(`READY\s*\z`))
 		res, err := h.Send(context.Background(), "send", nil)
 		require.NoError(t, err)
 		rc := res.Receipt

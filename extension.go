@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"ptywright/contract"
@@ -199,6 +200,9 @@ type ExtensionHandle struct {
 	// policy's (handle_policy.go), which cannot take the turn lock.
 	sendMu sync.Mutex
 	policy policyRunner
+	// hold, when set, refuses every delivery (a caller's and a policy's)
+	// before any key: a person has the terminal (handle_hold.go).
+	hold atomic.Pointer[error]
 }
 
 // NewExtensionHandle binds ext to s. The handle owns both: Close closes them.

@@ -86,6 +86,9 @@ func (h *ExtensionHandle) policyLoop() {
 // policyStep decides the dialog on screen, once per dialog instance, and
 // answers it when a rule allows or denies it.
 func (h *ExtensionHandle) policyStep(ctx context.Context) {
+	if h.inputHeld() != nil {
+		return // A person has the terminal: decided after the release.
+	}
 	st, snap := h.classifyNow(ctx)
 	d, ok := DialogOf(st)
 	if !ok || d.ID == h.policy.last {

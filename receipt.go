@@ -143,6 +143,9 @@ func (h *ExtensionHandle) deliver(ctx context.Context, intent string, params []b
 	if intent == "" {
 		return rc, fmt.Errorf("%w: intent: required", ErrInvalidParams)
 	}
+	if err := h.refuseHeld(&rc); err != nil {
+		return rc, err
+	}
 	// The plugin plans on what it last classified: make that the screen
 	// as it is now, so a plan (or a refusal) never rests on an old one.
 	planned, _ := h.classifyNow(ctx)
@@ -195,6 +198,10 @@ func (h *ExtensionHandle) deliver(ctx context.Context, intent string, params []b
 		if before, beforeSnap, err = h.holdForReadiness(ctx, &rc); err != nil {
 			return rc, err
 		}
+	}
+	// A person may have taken the terminal while the keys were held.
+	if err := h.refuseHeld(&rc); err != nil {
+		return rc, err
 	}
 	// The state the keys go to is the dialog they answer: the one the
 	// caller saw, and the one the plan was made on, with the option the

@@ -46,17 +46,22 @@ func (s *Server) sessionControl(_ context.Context, c *conn, raw []byte) (any, er
 		if !e.control.CompareAndSwap(0, c.id) && e.control.Load() != c.id {
 			return nil, fmt.Errorf("%w: another person has the terminal of session %s (session.control)", ErrIntentRefused, e.id)
 		}
+		e.holdAdapter()
 		e.touch()
 		return controlResult{Session: e.id, Control: true, Adapter: e.adapter}, nil
 	case controlRelease:
-		e.control.CompareAndSwap(c.id, 0)
+		if e.control.CompareAndSwap(c.id, 0) {
+			e.holdAdapter()
+		}
 		return controlResult{Session: e.id, Control: false, Adapter: e.adapter}, nil
 	}
 	return nil, invalidParams("action", "must be %q or %q, got %q", controlTake, controlRelease, p.Action)
 }
 
 // personHasTerminal refuses a write to e from connection c while a person
-// has its terminal through another connection.
+// has its terminal through another connection (every writer: mutable's
+// methods, adapter.send and adapter.turn; the adapter's policy is held by
+// holdAdapter).
 func personHasTerminal(e *entry, c *conn, method string) error {
 	if id := e.control.Load(); id != 0 && (c == nil || id != c.id) {
 		return fmt.Errorf("%w: a person has the terminal of session %s (ptywright attach --control): %s is refused until they release it; reads such as adapter.state keep working", ErrIntentRefused, e.id, method)
@@ -77,16 +82,30 @@ func (s *Server) inputTarget(ctx context.Context, c *conn, id, use string) (*ent
 		holdNotifications(ctx, e)
 		return e, nil
 	}
-	if err := personHasTerminal(e, c, "session.input"); err != nil {
-		return nil, err
-	}
-	return s.mutable(ctx, id, "session.input", use)
+	return s.mutable(ctx, c, id, "session.input", use)
 }
 
 // releaseControl gives back the terminals connection id had, once it has
 // ended.
 func (s *Server) releaseControl(id uint64) {
 	for _, e := range s.reg.list() {
-		e.control.CompareAndSwap(id, 0)
+		if e.control.CompareAndSwap(id, 0) {
+			e.holdAdapter()
+		}
 	}
+}
+
+// holdAdapter holds the input of e's adapter (its clients' intents and
+// its policy's answers) while a person has the terminal, and lets it go
+// once nobody has.
+func (e *entry) holdAdapter() {
+	h := e.handle.Load()
+	if h == nil {
+		return
+	}
+	if e.control.Load() == 0 {
+		h.HoldInput(nil)
+		return
+	}
+	h.HoldInput(fmt.Errorf("a person has the terminal of session %s (ptywright attach --control); reads such as adapter.state keep working", e.id))
 }

@@ -30,6 +30,13 @@ func TestSessionControl(t *testing.T) {
 	requireError(t, agent.callErr("adapter.turn", map[string]any{"adapter": a.Adapter, "send": map[string]any{"intent": "send_text", "params": map[string]any{"text": "x"}}}),
 		CodeIntentRefused, "adapter.turn is refused")
 	requireError(t, agent.callErr("session.input", input(a.Session, "x")), CodeIntentRefused, "a person has the terminal")
+	for method, params := range map[string]map[string]any{
+		"session.resize": {"session": a.Session, "rows": 10, "cols": 40},
+		"session.mouse":  {"session": a.Session, "kind": "click", "row": 0, "col": 0},
+		"session.kill":   {"session": a.Session},
+	} {
+		requireError(t, agent.callErr(method, params), CodeIntentRefused, method+" is refused")
+	}
 	agent.do("adapter.state", map[string]any{"adapter": a.Adapter}, nil)
 	var list sessionListResult
 	agent.do("session.list", map[string]any{"details": true}, &list)
@@ -42,7 +49,7 @@ func TestSessionControl(t *testing.T) {
 
 	person.do("session.control", map[string]any{"session": a.Session, "action": "release"}, &res)
 	require.False(t, res.Control)
-	agent.sendText(a.Adapter, "after release")
+	agent.do("adapter.send", map[string]any{"adapter": a.Adapter, "intent": "send_text", "params": map[string]any{"text": "after release"}}, nil)
 	requireError(t, agent.callErr("session.input", input(a.Session, "x")), CodeInvalidParams, "belongs to adapter")
 
 	// Taken again, then the person's connection ends: released.
@@ -57,7 +64,8 @@ func TestSessionControl(t *testing.T) {
 			break
 		}
 		require.True(t, time.Now().Before(deadline), "control outlived the connection that had it")
+		time.Sleep(5 * time.Millisecond) // The server notices the closed connection on its own.
 	}
-	agent.sendText(a.Adapter, "after the person left")
+	agent.do("adapter.send", map[string]any{"adapter": a.Adapter, "intent": "send_text", "params": map[string]any{"text": "after the person left"}}, nil)
 	requireError(t, agent.callErr("session.control", map[string]any{"session": a.Session, "action": "steal"}), CodeInvalidParams, "action")
 }

@@ -194,9 +194,14 @@ func startError(err error) error {
 // instead: a mutation through session.* would bypass the adapter's
 // permissions and its turn lock (another client could type into the
 // middle of a turn). Reads of it (snapshot, transcript, wait) stay open.
-func (s *Server) mutable(ctx context.Context, id, method, use string) (*entry, error) {
+// While a person has the terminal through another connection than c,
+// every mutation is refused (personHasTerminal).
+func (s *Server) mutable(ctx context.Context, c *conn, id, method, use string) (*entry, error) {
 	e, err := s.reg.get(id)
 	if err != nil {
+		return nil, err
+	}
+	if err := personHasTerminal(e, c, method); err != nil {
 		return nil, err
 	}
 	if e.adapter != "" {
@@ -484,7 +489,7 @@ type resizeParams struct {
 	PixelHeight int    `json:"pixel_height"`
 }
 
-func (s *Server) sessionResize(ctx context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) sessionResize(ctx context.Context, c *conn, raw []byte) (any, error) {
 	var p resizeParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -493,7 +498,7 @@ func (s *Server) sessionResize(ctx context.Context, _ *conn, raw []byte) (any, e
 	if err := size.ValidateCells(s.opts.MaxCells); err != nil {
 		return nil, err
 	}
-	e, err := s.mutable(ctx, p.Session, "session.resize", "adapter.send with an intent of its plugin")
+	e, err := s.mutable(ctx, c, p.Session, "session.resize", "adapter.send with an intent of its plugin")
 	if err != nil {
 		return nil, err
 	}
@@ -503,12 +508,12 @@ func (s *Server) sessionResize(ctx context.Context, _ *conn, raw []byte) (any, e
 	return resizedResult{Resized: true}, nil
 }
 
-func (s *Server) sessionKill(ctx context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) sessionKill(ctx context.Context, c *conn, raw []byte) (any, error) {
 	var p sessionParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	e, err := s.mutable(ctx, p.Session, "session.kill", "adapter.close")
+	e, err := s.mutable(ctx, c, p.Session, "session.kill", "adapter.close")
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ type mouseResult struct {
 	Col      int    `json:"col"`
 }
 
-func (s *Server) sessionMouse(ctx context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) sessionMouse(ctx context.Context, c *conn, raw []byte) (any, error) {
 	var p mouseParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -57,7 +57,7 @@ func (s *Server) sessionMouse(ctx context.Context, _ *conn, raw []byte) (any, er
 	if err != nil {
 		return nil, err
 	}
-	e, err := s.mutable(ctx, p.Session, "session.mouse", "adapter.send or adapter.turn")
+	e, err := s.mutable(ctx, c, p.Session, "session.mouse", "adapter.send or adapter.turn")
 	if err != nil {
 		return nil, err
 	}

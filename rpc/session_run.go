@@ -22,7 +22,7 @@ type runResult struct {
 	Exited bool   `json:"exited"`
 }
 
-func (s *Server) sessionRun(ctx context.Context, _ *conn, raw []byte) (any, error) {
+func (s *Server) sessionRun(ctx context.Context, c *conn, raw []byte) (any, error) {
 	var p runParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -31,7 +31,7 @@ func (s *Server) sessionRun(ctx context.Context, _ *conn, raw []byte) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	e, err := s.mutable(ctx, p.Session, "session.run", "adapter.send")
+	e, err := s.mutable(ctx, c, p.Session, "session.run", "adapter.send")
 	if err != nil {
 		return nil, err
 	}

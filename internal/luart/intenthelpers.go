@@ -6,8 +6,7 @@ import (
 	lua "ptywright/internal/golua"
 )
 
-// Intent helpers: what every screen-driving adapter's intents need, and
-// the built-in plugins each carried a copy of.
+// Intent helpers: what every screen-driving adapter's intents need.
 //
 //	ptywright.require_state(intent, state, allowed)  refuses (ptywright.refuse) unless state is one of allowed
 //	action.key_name(name)                            the host's key for a person's name of it (or nil), and the folded name

@@ -111,8 +111,7 @@ func trimSpace(s string) string {
 }
 
 // textHash is text.hash(s): djb2 (h = h*33 + byte, from 5381) mod 2^32,
-// as eight hex digits: the key the built-in plugins give a dialog's text,
-// which they computed in Lua before, so ids stay what they were.
+// as eight hex digits: the key the built-in plugins give a dialog's text.
 func (rt *Runtime) textHash(l *lua.State) int {
 	s := CheckString(l, "text.hash", 1)
 	rt.budget.chargeBytes(l, len(s))
