@@ -153,42 +153,33 @@ func (h *ExtensionHandle) deliver(ctx context.Context, intent string, params []b
 	if err != nil {
 		return rc, err
 	}
-	if plan.Await != nil && len(plan.Actions) > 0 && !slices.Contains(plan.Await.States, planned.State) {
-		took, err := h.awaitInput(ctx, plan.Await, &rc)
-		if err != nil || !took {
-			return rc, err
-		}
-		// The screen moved on since the plan was made: plan again on the
-		// one that takes the keys (the plugin's memory of it is fresh).
-		if plan, err = h.planInTurn(ctx, intent, params); err != nil {
-			return rc, err
-		}
-	}
-	if len(plan.Actions) == 0 {
-		h.rememberIntent(plan.LastIntent)
-		rc.Effect, rc.Reason = EffectUnverified, "the plan has no actions"
-		return rc, nil
-	}
-	before, beforeSnap, err := h.holdForReadiness(ctx, &rc)
-	if err != nil {
-		return rc, err
-	}
-	// The hold may end on a screen that moved on from the one the plan
-	// awaits (a program that draws its prompt, then restarts): the keys
-	// never go there. Await that screen again, plan on it and settle
-	// again, a bounded number of times.
-	for tries := 0; plan.Await != nil && !slices.Contains(plan.Await.States, before.State); tries++ {
-		if tries == maxReawaits {
-			rc.Effect, rc.Reason = EffectNotSent, fmt.Sprintf("the screen left %s while the keys waited for it to settle, %d times (now %s: %s)",
-				strings.Join(plan.Await.States, " or "), maxReawaits, before.State, before.Evidence)
-			return rc, nil
-		}
-		took, err := h.awaitInput(ctx, plan.Await, &rc)
-		if err != nil || !took {
-			return rc, err
-		}
-		if plan, err = h.planInTurn(ctx, intent, params); err != nil {
-			return rc, err
+	// The keys go only to a screen the plan awaits: await it, plan again
+	// on it, hold the keys until it settles, and when the hold ends on a
+	// screen that moved on (a program that draws its prompt, then
+	// restarts), do it again, within one await window and a bounded number
+	// of times.
+	var awaitEnd time.Time
+	var before StateSnapshot
+	var beforeSnap ScreenSnapshot
+	for tries := 0; ; tries++ {
+		if plan.Await != nil && len(plan.Actions) > 0 && !slices.Contains(plan.Await.States, planned.State) {
+			if tries > maxReawaits {
+				rc.Effect, rc.Reason = EffectNotSent, fmt.Sprintf("the screen left %s while the keys waited for it to settle, %d times (now %s: %s)",
+					strings.Join(plan.Await.States, " or "), maxReawaits, planned.State, planned.Evidence)
+				return rc, nil
+			}
+			if awaitEnd.IsZero() {
+				awaitEnd = time.Now().Add(awaitWindow(plan.Await))
+			}
+			took, err := h.awaitInput(ctx, plan.Await, awaitEnd, &rc)
+			if err != nil || !took {
+				return rc, err
+			}
+			// The screen moved on since the plan was made: plan again on
+			// the one that takes the keys (the plugin's memory is fresh).
+			if plan, err = h.planInTurn(ctx, intent, params); err != nil {
+				return rc, err
+			}
 		}
 		if len(plan.Actions) == 0 {
 			h.rememberIntent(plan.LastIntent)
@@ -198,6 +189,10 @@ func (h *ExtensionHandle) deliver(ctx context.Context, intent string, params []b
 		if before, beforeSnap, err = h.holdForReadiness(ctx, &rc); err != nil {
 			return rc, err
 		}
+		if plan.Await == nil || slices.Contains(plan.Await.States, before.State) {
+			break
+		}
+		planned = before
 	}
 	// A person may have taken the terminal while the keys were held.
 	if err := h.refuseHeld(&rc); err != nil {
@@ -255,17 +250,24 @@ func (h *ExtensionHandle) planInTurn(ctx context.Context, intent string, params 
 	return plan, nil
 }
 
-// awaitInput classifies every screen change until the state is one of
-// a's, and reports whether it came within a's window. When it did not,
-// rc says not_sent and names the state the screen stayed in.
-func (h *ExtensionHandle) awaitInput(ctx context.Context, a *InputAwait, rc *Receipt) (took bool, err error) {
-	window := defaultAwaitWindow
+// awaitWindow is how long a's states are awaited, over every await of
+// one delivery.
+func awaitWindow(a *InputAwait) time.Duration {
 	if a.WithinMs > 0 {
-		window = time.Duration(a.WithinMs) * time.Millisecond
+		return time.Duration(a.WithinMs) * time.Millisecond
 	}
+	return defaultAwaitWindow
+}
+
+// awaitInput classifies every screen change until the state is one of
+// a's, and reports whether it came before end (the end of a's window).
+// When it did not, rc says not_sent and names the state the screen stayed
+// in.
+func (h *ExtensionHandle) awaitInput(ctx context.Context, a *InputAwait, end time.Time, rc *Receipt) (took bool, err error) {
+	window := awaitWindow(a)
 	start := time.Now()
 	defer func() { rc.HeldMs += time.Since(start).Milliseconds() }()
-	deadline := time.NewTimer(window)
+	deadline := time.NewTimer(time.Until(end))
 	defer deadline.Stop()
 	for {
 		_, changed := h.s.Changed()
