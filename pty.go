@@ -369,14 +369,24 @@ func (s *Session) Perform(ctx context.Context, a Action) (Written, error) {
 	if !ok {
 		return w, fmt.Errorf("ptywright: action %q has no input bytes", a.Type)
 	}
-	w = s.startInput(a, b)
 	if a.Type == ActionInterrupt {
-		w, err := s.interrupt(ctx, w, b)
+		w, err := s.interrupt(ctx, s.startInput(a, b), b)
 		return s.inputWritten(w), err
 	}
+	// The write's turn first: where the echo goes, and whether it goes on
+	// the last input's line, are this input's only once no other write
+	// can come between.
+	if err := s.takeWriteTurn(ctx, len(b)); err != nil {
+		return Written{Sequence: s.screen.Sequence()}, err
+	}
+	defer func() { <-s.wsem }()
+	w = s.startInput(a, b)
 	s.rec.input(b) // Recorded as sent, before the echo can come back.
-	n, err := s.write(ctx, b)
+	n, err := s.writeHeld(ctx, b)
 	w.Bytes = n
+	if n == 0 {
+		return w, err // Nothing went in: not an input a wait can follow.
+	}
 	return s.inputWritten(w), err
 }
 

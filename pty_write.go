@@ -68,17 +68,27 @@ func (s *Session) writeReplies(replies <-chan []byte, done chan<- struct{}) {
 // many bytes went in. It gives up, with an *InputError, when ctx ends, the
 // child exits or the session closes, while waiting its turn or writing.
 func (s *Session) write(ctx context.Context, b []byte) (int, error) {
-	select {
-	case s.wsem <- struct{}{}:
-	case <-ctx.Done():
-		return 0, &InputError{Len: len(b), Err: cancelErr(ctx.Err())}
-	case <-s.stop:
-		return 0, &InputError{Len: len(b), Err: ErrSessionClosed}
-	case <-s.childGone:
-		return 0, &InputError{Len: len(b), Err: ErrProcessExited}
+	if err := s.takeWriteTurn(ctx, len(b)); err != nil {
+		return 0, err
 	}
 	defer func() { <-s.wsem }()
 	return s.writeHeld(ctx, b)
+}
+
+// takeWriteTurn waits until no other write is under way and takes the
+// turn (wsem), for a write of n bytes; the caller gives it back with
+// <-s.wsem. It gives up, with an *InputError, as write does.
+func (s *Session) takeWriteTurn(ctx context.Context, n int) error {
+	select {
+	case s.wsem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return &InputError{Len: n, Err: cancelErr(ctx.Err())}
+	case <-s.stop:
+		return &InputError{Len: n, Err: ErrSessionClosed}
+	case <-s.childGone:
+		return &InputError{Len: n, Err: ErrProcessExited}
+	}
 }
 
 // writeHeld is write once the caller holds wsem.
