@@ -160,38 +160,37 @@ func checkValue(v json.RawMessage, t reflect.Type, path string, split func([]byt
 		}
 		return checkMembersSplit(v, st, path+".", split)
 	}
+	// The elements of an array or map of structs, with their paths; other
+	// values, and a value of the wrong kind, are left to encoding/json.
+	type element struct {
+		path  string
+		value json.RawMessage
+	}
+	var elems []element
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array:
-		if _, ok := structOf(t.Elem()); !ok || wire.Kind(v) != "an array" {
-			return nil // Not of structs, or not an array: encoding/json says so.
-		}
-		var elems []json.RawMessage
-		if err := json.Unmarshal(v, &elems); err != nil {
+		var arr []json.RawMessage
+		if _, ok := structOf(t.Elem()); !ok || wire.Kind(v) != "an array" || json.Unmarshal(v, &arr) != nil {
 			return nil
 		}
-		for i, e := range elems {
-			if string(bytes.TrimSpace(e)) == "null" {
-				continue
-			}
-			if err := checkValue(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i), split); err != nil {
-				return err
-			}
+		for i, e := range arr {
+			elems = append(elems, element{fmt.Sprintf("%s[%d]", path, i), e})
 		}
 	case reflect.Map:
-		if _, ok := structOf(t.Elem()); !ok || wire.Kind(v) != "an object" {
+		var m map[string]json.RawMessage
+		if _, ok := structOf(t.Elem()); !ok || wire.Kind(v) != "an object" || json.Unmarshal(v, &m) != nil {
 			return nil
 		}
-		var elems map[string]json.RawMessage
-		if err := json.Unmarshal(v, &elems); err != nil {
-			return nil
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			elems = append(elems, element{path + "." + k, m[k]})
 		}
-		for _, k := range slices.Sorted(maps.Keys(elems)) {
-			if string(bytes.TrimSpace(elems[k])) == "null" {
-				continue
-			}
-			if err := checkValue(elems[k], t.Elem(), path+"."+k, split); err != nil {
-				return err
-			}
+	}
+	for _, e := range elems {
+		if string(bytes.TrimSpace(e.value)) == "null" {
+			continue
+		}
+		if err := checkValue(e.value, t.Elem(), e.path, split); err != nil {
+			return err
 		}
 	}
 	return nil
