@@ -217,6 +217,13 @@ func (rc *attachConn) call(ctx context.Context, method string, params any) (json
 	id := rc.next
 	rc.pending[id] = ch
 	rc.mu.Unlock()
+	// A call that ends without its response (a write error, the context's
+	// end) takes its entry back; the reader removes it otherwise.
+	defer func() {
+		rc.mu.Lock()
+		delete(rc.pending, id)
+		rc.mu.Unlock()
+	}()
 	req, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 	if err != nil {
 		return nil, err
